@@ -1,0 +1,31 @@
+# The two commands a GM or developer needs (see README.md).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: play test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+play: $(VENV)/.installed
+	$(BIN)/hsm
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/odds.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,261 @@
+"""Command line: ``hsm`` (the app), ``hsm odds …`` and ``hsm roll …``.
+
+The odds and roll commands are a **contract** (issue 3): option names, JSON keys and
+exit codes are fixed. Bad input exits 2 with one line ``hsm: error: …`` on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from .rules import (
+    Cover,
+    Rank,
+    RulesError,
+    attack_odds,
+    defense_odds,
+    defense_value,
+    parse,
+    roll,
+    task_odds,
+    wound_odds,
+)
+from .rules.errors import DiceSyntaxError, UnknownTraitError
+
+MAX_DICE = 50
+MAX_REROLLS = 10
+MAX_HEALTH = 100
+
+
+class UsageError(Exception):
+    """Bad input found after parsing; reported like an argparse error."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        _fail(message)
+
+
+def _fail(message: str) -> NoReturn:
+    first_line = message.strip().splitlines()[0] if message.strip() else "invalid input"
+    print(f"hsm: error: {first_line}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _int_at_least(minimum: int, maximum: int | None = None):
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bound = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
+            raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
+        return value
+
+    return convert
+
+
+def _trait_pair(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name.strip().lower(), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree; kept in one place so ``--help`` documents the contract."""
+    parser = _Parser(prog="hsm", description="Game-master tool for Heroes, Sidekicks & Minions.")
+    parser.add_argument("--seed", type=int, help="seed the session's dice (replayable)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="start the app (the default)")
+    play.add_argument("--seed", type=int, help="seed the session's dice (replayable)")
+
+    odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
+        dest="odds", required=True, parser_class=_Parser
+    )
+    rank = {
+        "choices": ["hero", "minion"],
+        "default": "hero",
+        "help": "roller's rank (default hero)",
+    }
+    rerolls = {"type": _int_at_least(0, MAX_REROLLS), "default": 0, "help": "re-rolls available"}
+
+    task = odds.add_parser("task", help="chance a task succeeds (R-TASK-7)")
+    task.add_argument("--tn", type=int, required=True, help="target number")
+    task.add_argument("--rank", **rank)
+    task.add_argument("--rerolls", **rerolls)
+
+    attack = odds.add_parser("attack", help="distribution of hits (R-ATK-2)")
+    attack.add_argument("--tn", type=int, required=True, help="attack target number")
+    attack.add_argument(
+        "--dice", type=_int_at_least(1, MAX_DICE), required=True, help="attack dice"
+    )
+    attack.add_argument("--rank", **rank)
+    attack.add_argument("--rerolls", **rerolls)
+
+    defense = odds.add_parser("defense", help="hits that get through Defense (R-ATK-6)")
+    defense.add_argument(
+        "--hits", type=_int_at_least(1, MAX_DICE), required=True, help="hits scored"
+    )
+    defense.add_argument("--dodge", type=_int_at_least(0), required=True, help="defender's Dodge")
+    defense.add_argument("--cover", choices=[c.label for c in Cover], default="none")
+    defense.add_argument("--rank", **rank)
+    defense.add_argument("--rerolls", **rerolls)
+
+    wounds = odds.add_parser("wounds", help="wound steps from one hit (R-DMG-2)")
+    wounds.add_argument("--damage", required=True, help="damage expression, e.g. 2d6+1")
+    wounds.add_argument("--health", type=_int_at_least(1, MAX_HEALTH), required=True)
+    wounds.add_argument("--trait", type=_trait_pair, action="append", default=[], metavar="NAME=V")
+
+    for p in (task, attack, defense, wounds):
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    dice = sub.add_parser("roll", help="roll a dice expression")
+    dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
+    dice.add_argument("--seed", type=int, help="same seed, same dice")
+    dice.add_argument("--trait", type=_trait_pair, action="append", default=[], metavar="NAME=V")
+    dice.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def _frac(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _dist(values: Sequence[Fraction]) -> dict[str, str]:
+    return {str(k): _frac(p) for k, p in enumerate(values)}
+
+
+def _specials(odds: Any, hero: bool) -> dict[str, str]:
+    if not hero:
+        return {}
+    return {
+        "fortune": _frac(odds.fortune),
+        "misfortune": _frac(odds.misfortune),
+        "special": _frac(odds.special),
+    }
+
+
+def run_odds(args: argparse.Namespace) -> dict[str, Any]:
+    """Compute the odds a subcommand asks for, as the JSON-ready contract object."""
+    if args.odds == "wounds":
+        values = dict(args.trait)
+        expr = parse(args.damage).resolve(values)
+        steps = wound_odds(expr, args.health)
+        return {
+            "damage": args.damage,
+            "health": args.health,
+            "steps": {k: _frac(v) for k, v in steps.items()},
+        }
+    rank = Rank(args.rank)
+    hero = rank is Rank.HERO
+    if args.odds == "task":
+        o = task_odds(args.tn, rank, args.rerolls)
+        return {
+            "tn": args.tn,
+            "rank": args.rank,
+            "rerolls": args.rerolls,
+            "success": _frac(o.success),
+            **_specials(o, hero),
+        }
+    if args.odds == "attack":
+        o = attack_odds(args.tn, args.dice, rank, args.rerolls)
+        return {
+            "tn": args.tn,
+            "dice": args.dice,
+            "rank": args.rank,
+            "rerolls": args.rerolls,
+            "hits": _dist(o.successes),
+            "expected": _frac(o.expected),
+            **_specials(o, hero),
+        }
+    cover = Cover[args.cover.upper()]
+    value = defense_value(args.dodge, cover)
+    o = defense_odds(args.hits, value, rank, args.rerolls)
+    return {
+        "hits": args.hits,
+        "dodge": args.dodge,
+        "cover": args.cover,
+        "defense": value,
+        "rank": args.rank,
+        "rerolls": args.rerolls,
+        "through": _dist(o.successes),
+        "expected": _frac(o.expected),
+        **_specials(o, hero),
+    }
+
+
+def run_roll(args: argparse.Namespace) -> dict[str, Any]:
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    result = roll(args.expr, random.Random(seed), dict(args.trait))
+    return {
+        "expression": args.expr,
+        "seed": seed,
+        "total": result.total,
+        "dice": [{"sides": d.sides, "rolls": list(d.rolls), "value": d.value} for d in result.dice],
+        "explain": result.explain(),
+    }
+
+
+def _print_table(title: str, data: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=True, header_style="bold")
+    table.add_column("what")
+    table.add_column("exact", justify="right")
+    table.add_column("≈ %", justify="right")
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for sub_key, sub_value in value.items():
+                _add_row(table, f"{key} {sub_key}", sub_value)
+        else:
+            _add_row(table, key, value)
+    Console().print(table)
+
+
+def _add_row(table: Any, label: str, value: Any) -> None:
+    if isinstance(value, str) and "/" in value:
+        table.add_row(label, value, f"{float(Fraction(value)) * 100:.2f}")
+    else:
+        table.add_row(label, str(value), "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``hsm`` console script and ``python -m hsm_tui``."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command in (None, "play"):
+            from .ui.app import run_app
+
+            return run_app(seed=args.seed)
+        if args.command == "odds":
+            data = run_odds(args)
+            title = f"hsm odds {args.odds}"
+        else:
+            data = run_roll(args)
+            title = f"hsm roll {args.expr}"
+    except DiceSyntaxError as exc:
+        _fail(exc.short)
+    except UnknownTraitError as exc:
+        _fail(f"{exc}; pass --trait NAME=VALUE")
+    except RulesError as exc:
+        _fail(str(exc))
+    if args.json:
+        print(json.dumps(data))
+    elif args.command == "roll":
+        print(f"{data['explain']}    (seed {data['seed']})")
+    else:
+        _print_table(title, data)
+    return 0

@@ -1,0 +1,37 @@
+"""Specific errors the rules engine raises; every one is a ``ValueError``.
+
+Callers (CLI, screens, pack loader) catch :class:`RulesError` and show its message;
+nothing in the engine raises anything else for bad input.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base class: an input the rules cannot accept."""
+
+
+class DiceSyntaxError(RulesError):
+    """A dice expression that does not parse.
+
+    ``position`` is the 0-based index of the offending character so that a message can
+    point at it (``2d6+*3`` → ``^`` under ``*``).
+    """
+
+    def __init__(self, expression: str, position: int, reason: str) -> None:
+        self.expression = expression
+        self.position = position
+        self.reason = reason
+        pointer = " " * position + "^"
+        super().__init__(
+            f"{reason} at position {position + 1} in {expression!r}\n  {expression}\n  {pointer}"
+        )
+
+    @property
+    def short(self) -> str:
+        """One-line form for places that cannot show the pointer (CLI, notifications)."""
+        return f"{self.reason} at position {self.position + 1} in {self.expression!r}"
+
+
+class UnknownTraitError(RulesError):
+    """An expression names a trait the roller has no value for."""

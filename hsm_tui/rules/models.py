@@ -1,0 +1,165 @@
+"""Characters as plain, frozen data: ranks, traits, derived traits, combat ratings.
+
+Everything here is a value object so that campaign state can round-trip through TOML
+later; nothing holds behaviour beyond the arithmetic the rulebook defines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+
+from .errors import RulesError
+
+
+class Rank(Enum):
+    """R-CHAR-1. Sidekicks are played as one of the other two (R-CHAR-8)."""
+
+    HERO = "hero"
+    SIDEKICK = "sidekick"
+    MINION = "minion"
+
+
+class Trait(Enum):
+    """R-CHAR-2: the seven primary traits, each 1–4."""
+
+    STRENGTH = "strength"
+    AGILITY = "agility"
+    KNOWLEDGE = "knowledge"
+    SAVVY = "savvy"
+    SENSES = "senses"
+    CHARM = "charm"
+    LUCK = "luck"
+
+
+class Derived(Enum):
+    """R-CHAR-3: traits computed from the primary ones."""
+
+    HEALTH = "health"
+    STAMINA = "stamina"
+    MORALE = "morale"
+    DODGE = "dodge"
+    INITIATIVE = "initiative"
+    ATHLETICS = "athletics"
+    LEARNING = "learning"
+
+
+class Rating(Enum):
+    """R-CHAR-4: the Shooting and Fighting ratings printed on a sheet."""
+
+    PISTOLS = "pistols"
+    RIFLES = "rifles"
+    VEHICLE = "vehicle"
+    WILD = "wild"
+    POWER = "power"
+    AGILE = "agile"
+
+
+class Cover(IntEnum):
+    """R-ATK-6: abstract cover adds its value to Defense."""
+
+    NONE = 0
+    LIGHT = 1
+    MEDIUM = 2
+    HEAVY = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class RangeBand(IntEnum):
+    """R-COMBAT-2: the abstract range bands of imagination mode, nearest first."""
+
+    MELEE = 0
+    SHORT = 1
+    MEDIUM = 2
+    LONG = 3
+    EXTRA_LONG = 4
+    BEYOND = 5
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", "-")
+
+
+class Difficulty(IntEnum):
+    """R-TASK-1: named difficulties; the GM may go beyond heavy with a plain number."""
+
+    NONE = 0
+    LIGHT = 1
+    MEDIUM = 2
+    HEAVY = 3
+
+
+TRAIT_MIN, TRAIT_MAX = 1, 4
+
+#: Aliases a sheet or pack may use for a trait (the sheet prints "Appearance" for Charm).
+TRAIT_ALIASES: dict[str, Trait] = {"appearance": Trait.CHARM}
+
+
+def parse_trait(name: str) -> Trait | Derived | Rating:
+    """Look up any trait, derived trait or rating by (case-insensitive) name."""
+    key = name.strip().lower()
+    if key in TRAIT_ALIASES:
+        return TRAIT_ALIASES[key]
+    for enum in (Trait, Derived, Rating):
+        try:
+            return enum(key)
+        except ValueError:
+            continue
+    raise RulesError(f"unknown trait {name!r}")
+
+
+@dataclass(frozen=True)
+class Traits:
+    """The seven primary traits (R-CHAR-2) and the derived ones (R-CHAR-3).
+
+    ``overrides`` lets a sheet print a derived value that differs from the formula (a
+    pack may do so deliberately); the formula is the default.
+    """
+
+    strength: int = 2
+    agility: int = 2
+    knowledge: int = 2
+    savvy: int = 2
+    senses: int = 2
+    charm: int = 2
+    luck: int = 2
+    overrides: tuple[tuple[Derived, int], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        for trait in Trait:
+            value = getattr(self, trait.value)
+            if not isinstance(value, int) or not TRAIT_MIN <= value <= TRAIT_MAX:
+                raise RulesError(
+                    f"{trait.value} must be a whole number from {TRAIT_MIN} to {TRAIT_MAX}, "
+                    f"got {value!r}"
+                )
+
+    def __getitem__(self, key: Trait | Derived) -> int:
+        if isinstance(key, Trait):
+            return getattr(self, key.value)
+        return self.derived(key)
+
+    def derived(self, which: Derived) -> int:
+        """R-CHAR-3. Initiative is not clamped to 8 (see the Interpretation there)."""
+        for name, value in self.overrides:
+            if name is which:
+                return value
+        s = self
+        return {
+            Derived.HEALTH: s.strength * 2,
+            Derived.STAMINA: s.strength * 2,
+            Derived.MORALE: s.savvy + s.luck,
+            Derived.DODGE: s.senses + s.agility,
+            Derived.INITIATIVE: s.senses + s.savvy + s.agility,
+            Derived.ATHLETICS: s.strength + s.agility,
+            Derived.LEARNING: s.knowledge + s.savvy,
+        }[which]
+
+    def as_values(self) -> dict[str, int]:
+        """Every primary and derived trait by name, for expression evaluation."""
+        values = {t.value: self[t] for t in Trait}
+        values.update({d.value: self[d] for d in Derived})
+        return values

@@ -1,0 +1,302 @@
+"""Target numbers, the Hero die, and d10 pool rolls for tasks, attacks and Defense.
+
+A task is a pool of one d10; an attack is a pool of D d10s against one TN (R-ATK-2);
+a Defense roll is a pool of one d10 per hit (R-ATK-6). All three share one roll type,
+:class:`PoolRoll`, so that re-rolls (R-TASK-6) work the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from .errors import RulesError
+from .models import Cover, Rank
+
+HERO_DIE_SIDES = 6
+D10 = 10
+
+
+class HeroFace(Enum):
+    """R-TASK-5: what a Hero die face means."""
+
+    MISFORTUNE = "Misfortune"
+    BLANK = "blank"
+    SPECIAL_4 = "Special 4"
+    SPECIAL_5 = "Special 5"
+    FORTUNE = "Fortune"
+
+    @classmethod
+    def of(cls, value: int) -> HeroFace:
+        return _FACES[value]
+
+    @property
+    def symbol(self) -> str:
+        """A mark that carries the meaning without colour (DESIGN: monochrome terminals)."""
+        return {"Misfortune": "✗", "Fortune": "★", "blank": "·"}.get(self.value, "◆")
+
+
+_FACES = {
+    1: HeroFace.MISFORTUNE,
+    2: HeroFace.BLANK,
+    3: HeroFace.BLANK,
+    4: HeroFace.SPECIAL_4,
+    5: HeroFace.SPECIAL_5,
+    6: HeroFace.FORTUNE,
+}
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One labelled part of a target number (``Agility 3``, ``wound −1``)."""
+
+    label: str
+    value: int
+
+
+@dataclass(frozen=True)
+class TargetNumber:
+    """A TN with the parts it was built from, so the log can say how (R-TASK-1)."""
+
+    parts: tuple[Modifier, ...]
+
+    @property
+    def value(self) -> int:
+        return sum(p.value for p in self.parts)
+
+    def explain(self) -> str:
+        """``Agility 3 + Senses 2 + Stealth 1 − medium difficulty 2 = 4``."""
+        if not self.parts:
+            return f"TN {self.value}"
+        text = f"{self.parts[0].label} {self.parts[0].value}"
+        for part in self.parts[1:]:
+            text += f" {'−' if part.value < 0 else '+'} {part.label} {abs(part.value)}"
+        return f"{text} = {self.value}"
+
+    def plus(self, *mods: Modifier) -> TargetNumber:
+        """This TN with further situational modifiers (they add: R-TASK-1)."""
+        return TargetNumber(self.parts + tuple(m for m in mods if m.value))
+
+
+def task_tn(
+    traits: Sequence[tuple[str, int]],
+    skill: tuple[str, int] | None = None,
+    talent: str | None = None,
+    difficulties: Iterable[int] = (),
+    modifiers: Iterable[Modifier] = (),
+) -> TargetNumber:
+    """R-TASK-1: two traits (one alone is doubled), one skill, +1 for a Talent, minus the
+    single largest difficulty; penalties such as wounds and range add on top.
+    """
+    if not 1 <= len(traits) <= 2:
+        raise RulesError("a task uses two traits, or one trait doubled")
+    if len(traits) == 1:
+        traits = [traits[0], traits[0]]
+    parts = [Modifier(name, value) for name, value in traits]
+    if skill is not None:
+        parts.append(Modifier(skill[0], skill[1]))
+    if talent:
+        parts.append(Modifier(f"Talent ({talent})", 1))
+    difficulty = max(difficulties, default=0)
+    if difficulty < 0:
+        raise RulesError("a difficulty is 0 or more (it is subtracted)")
+    if difficulty:
+        parts.append(Modifier(f"{difficulty_label(difficulty)} difficulty", -difficulty))
+    return TargetNumber(tuple(parts)).plus(*modifiers)
+
+
+def difficulty_label(value: int) -> str:
+    return {1: "light", 2: "medium", 3: "heavy"}.get(value, f"extreme ({value})")
+
+
+def die_success(d10: int, tn: int) -> bool:
+    """R-TASK-2/3 for TN ≥ 1: roll ≤ TN, and a natural 10 always fails."""
+    return d10 != D10 and d10 <= tn
+
+
+def hero_threshold(tn: int) -> int:
+    """R-TASK-4 Interpretation: with TN ≤ 0 a Hero needs d10 = 1 and Hero die ≥ 2 − TN."""
+    return 2 - tn
+
+
+class PoolKind(Enum):
+    """Tasks and attacks count d10s ≤ TN; Defense counts d10s above Dodge + cover."""
+
+    TASK = "task"
+    DEFENSE = "defense"
+
+
+@dataclass(frozen=True)
+class PoolRoll:
+    """``dice`` d10s (and the Hero die for a Hero) against ``target``, with re-rolls.
+
+    Every die is kept: ``first`` as rolled, then ``rerolled`` (R-TASK-6: all re-rolls at
+    once, after the first roll, then the best ``dice`` d10s and the best Hero die kept).
+    """
+
+    kind: PoolKind
+    target: int
+    rank: Rank
+    first: tuple[int, ...]
+    hero_first: int | None
+    rerolled: tuple[int, ...] = ()
+    hero_rerolled: tuple[int, ...] = ()
+    rerolls_spent: bool = False
+
+    @property
+    def dice(self) -> int:
+        return len(self.first)
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        """The best ``dice`` d10s: lowest is best both for tasks and for Defense."""
+        return tuple(sorted(self.first + self.rerolled)[: self.dice])
+
+    @property
+    def hero(self) -> int | None:
+        """The kept Hero die: the highest face (Interpretation below)."""
+        if self.hero_first is None:
+            return None
+        return max((self.hero_first, *self.hero_rerolled))
+
+    @property
+    def face(self) -> HeroFace | None:
+        return None if self.hero is None else HeroFace.of(self.hero)
+
+    def die_counts(self, d10: int) -> bool:
+        """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
+        if self.kind is PoolKind.DEFENSE:
+            return d10 > self.target
+        if self.target >= 1:
+            return die_success(d10, self.target)
+        if self.rank is not Rank.HERO or self.hero is None:
+            return False
+        return d10 == 1 and self.hero >= hero_threshold(self.target)
+
+    @property
+    def successes(self) -> int:
+        """Hits for an attack (1 or 0 for a task); hits through for Defense."""
+        return sum(self.die_counts(d) for d in self.kept)
+
+    @property
+    def success(self) -> bool:
+        return self.successes > 0
+
+    def explain(self) -> str:
+        """One line: ``d10 3 ≤ TN 6 ✓ · Hero die 6 Fortune``."""
+        text = self._explain_d10s()
+        if self.hero_first is not None:
+            rolled = (self.hero_first, *self.hero_rerolled)
+            shown = (
+                f"{self.hero}"
+                if len(rolled) == 1
+                else f"{self.hero} (of {', '.join(map(str, rolled))})"
+            )
+            text += f" · Hero die {shown} {self.face.symbol} {self.face.value}"  # type: ignore[union-attr]
+        return text
+
+    def _explain_d10s(self) -> str:
+        kept = self.kept
+        rerolled = f" (re-rolled {', '.join(map(str, self.rerolled))})" if self.rerolled else ""
+        if self.kind is PoolKind.DEFENSE:
+            through = self.successes
+            return (
+                f"Defense {self.target}: d10 {', '.join(map(str, kept))}{rerolled}"
+                f" → {through} of {self.dice} through, {self.dice - through} avoided"
+            )
+        if self.target < 1:
+            need = (
+                "Minions always fail"
+                if self.rank is not Rank.HERO
+                else (f"needs d10 1 and Hero die {hero_threshold(self.target)}+")
+            )
+            prefix = f"TN {self.target} ({need}): d10 {', '.join(map(str, kept))}{rerolled}"
+        elif self.dice == 1:
+            d = kept[0]
+            sign = "natural 10" if d == D10 else ("≤" if d <= self.target else ">")
+            prefix = f"d10 {d}{rerolled} {sign} TN {self.target}"
+        else:
+            prefix = f"d10 {', '.join(map(str, kept))}{rerolled} vs TN {self.target}"
+        if self.dice == 1:
+            return f"{prefix} {'✓' if self.success else '✗'}"
+        return f"{prefix} → {self.successes} hit{'s' if self.successes != 1 else ''}"
+
+
+def _roll_d10s(rng: random.Random, n: int) -> tuple[int, ...]:
+    return tuple(rng.randint(1, D10) for _ in range(n))
+
+
+def _playing_rank(rank: Rank) -> Rank:
+    if rank is Rank.SIDEKICK:
+        raise RulesError("a Sidekick rolls as a Hero or a Minion: the GM picks which (R-CHAR-8)")
+    return rank
+
+
+def roll_pool(
+    rng: random.Random, target: int, dice: int, rank: Rank, kind: PoolKind = PoolKind.TASK
+) -> PoolRoll:
+    """First roll of a pool; Heroes add the Hero die (R-TASK-5, R-ATK-2, R-ATK-6)."""
+    rank = _playing_rank(rank)
+    if dice < 1:
+        raise RulesError(f"a roll needs at least one d10, got {dice}")
+    first = _roll_d10s(rng, dice)
+    hero = rng.randint(1, HERO_DIE_SIDES) if rank is Rank.HERO else None
+    return PoolRoll(kind, target, rank, first, hero)
+
+
+def roll_task(rng: random.Random, tn: int, rank: Rank) -> PoolRoll:
+    """R-TASK-2..5: one d10 (plus the Hero die for a Hero) against ``tn``."""
+    return roll_pool(rng, tn, 1, rank)
+
+
+def roll_attack(rng: random.Random, tn: int, dice: int, rank: Rank) -> PoolRoll:
+    """R-ATK-2: one d10 per attack against the attack TN; each success is a hit."""
+    return roll_pool(rng, tn, dice, rank)
+
+
+def defense_value(dodge: int, cover: Cover = Cover.NONE, modifier: int = 0) -> int:
+    """R-ATK-6: Defense = Dodge + cover (+ e.g. −1 per extra attacker, R-ATK-14)."""
+    return dodge + int(cover) + modifier
+
+
+def roll_defense(rng: random.Random, hits: int, defense: int, rank: Rank) -> PoolRoll:
+    """R-ATK-6: one d10 per hit; each die above Defense lets that hit through.
+
+    Interpretation: read literally ("greater than"), so a Defense of 10 or more stops
+    every hit and the natural-10 rule of tasks does not apply to Defense.
+    """
+    return roll_pool(rng, defense, hits, rank, PoolKind.DEFENSE)
+
+
+def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> PoolRoll:
+    """R-TASK-6: spend ``d10`` + ``hero`` re-rolls at once; the best dice are kept.
+
+    Interpretation: the best Hero die is the highest face (6 Fortune beats a Special
+    beats a blank beats 1 Misfortune, and a higher face makes up more of a TN ≤ 0).
+    """
+    if roll.rerolls_spent:
+        raise RulesError("re-rolls for this roll were already made (all are rolled at once)")
+    if d10 < 0 or hero < 0:
+        raise RulesError("a number of re-rolls cannot be negative")
+    if hero and roll.hero_first is None:
+        raise RulesError("only Heroes roll the Hero die, so it cannot be re-rolled")
+    return replace(
+        roll,
+        rerolled=_roll_d10s(rng, d10),
+        hero_rerolled=tuple(rng.randint(1, HERO_DIE_SIDES) for _ in range(hero)),
+        rerolls_spent=True,
+    )
+
+
+def wound_steps(damage: int, health: int) -> int:
+    """R-DMG-2: one step each time damage exceeds another multiple of Health."""
+    if health < 1:
+        raise RulesError(f"Health must be at least 1, got {health}")
+    return max(0, (damage - 1) // health)
+
+
+def overflow(damage: int, health: int, step: int) -> int:
+    """§7: how far the k-th wound step of one hit went past Health (D − k×H)."""
+    return damage - step * health
