@@ -1,0 +1,223 @@
+"""The Session: the one object every view talks to (local screens now, SSH later).
+
+It owns the injected ``random.Random``, the log, the pending decision and the undo
+history. Views never change state themselves: they send a command to :meth:`apply`
+and re-render when the session notifies them. A command the rules refuse raises
+:class:`~hsm_tui.rules.RulesError` and leaves state, RNG and log untouched.
+
+All state is plain data (frozen dataclasses, tuples, the RNG's ``getstate()``) so
+that campaign files can save it and a seed plus the command list replays it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
+from .rules.odds import PoolOdds, suggest_split
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One explained event: who, what, and the lines that show how it came out."""
+
+    seq: int
+    issuer: str
+    title: str
+    lines: tuple[str, ...]
+    visibility: str = "public"
+
+    def as_text(self) -> str:
+        return f"#{self.seq} {self.title}\n" + "\n".join(f"  {line}" for line in self.lines)
+
+
+@dataclass(frozen=True)
+class PendingRerolls:
+    """A decision the roller owes: how to split re-rolls after the first roll (R-TASK-6)."""
+
+    roll: PoolRoll
+    available: int
+    suggested: tuple[int, int]
+    log_seq: int
+    title: str
+    tn: TargetNumber
+
+
+@dataclass(frozen=True)
+class RollTask:
+    """Roll a free-flowing task (R-TASK-1..5) for a Hero or a Minion."""
+
+    tn: TargetNumber
+    rank: Rank
+    label: str = "Task"
+    rerolls: int = 0
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SpendRerolls:
+    """Answer the pending re-roll decision: ``d10`` and ``hero`` re-rolls (0, 0 = keep)."""
+
+    d10: int
+    hero: int
+    issuer: str = GM
+
+
+Command = RollTask | SpendRerolls
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a command may change, as plain values."""
+
+    rng_state: Any
+    log: tuple[LogEntry, ...]
+    pending: PendingRerolls | None
+
+
+def percent(p: Any) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def odds_line(odds: PoolOdds, rank: Rank) -> str:
+    """The odds shown before a roll: success, and Fortune ★ / Misfortune ✗ for Heroes."""
+    text = f"success {percent(odds.success)} ({odds.success})"
+    if rank is Rank.HERO:
+        text += f" · ★ Fortune {percent(odds.fortune)} · ✗ Misfortune {percent(odds.misfortune)}"
+    return text
+
+
+@dataclass
+class Session:
+    """Campaign-level state and the command pipeline."""
+
+    seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
+    log: tuple[LogEntry, ...] = ()
+    pending: PendingRerolls | None = None
+    history: list[Command] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        self._undo: list[tuple[Snapshot, Command]] = []
+        self._redo: list[Command] = []
+        self._subscribers: list[Callable[[Session], None]] = []
+
+    # -- views -------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[Session], None]) -> Callable[[], None]:
+        """Call ``callback(session)`` after every change; returns the unsubscribe."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback)
+
+    def _notify(self) -> None:
+        for callback in list(self._subscribers):
+            callback(self)
+
+    # -- commands ----------------------------------------------------------------
+    def apply(self, command: Command) -> None:
+        """Apply ``command`` or refuse it with a RulesError, changing nothing."""
+        before = self._snapshot()
+        try:
+            self._dispatch(command)
+        except RulesError:
+            self._restore(before)
+            raise
+        self._undo.append((before, command))
+        self.history.append(command)
+        self._redo.clear()
+        self._notify()
+
+    def _dispatch(self, command: Command) -> None:
+        if command.issuer != GM:
+            raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
+        if isinstance(command, RollTask):
+            self._roll_task(command)
+        else:
+            self._spend_rerolls(command)
+
+    def _roll_task(self, cmd: RollTask) -> None:
+        if cmd.rerolls < 0:
+            raise RulesError("re-rolls available cannot be negative")
+        before = task_odds(cmd.tn.value, cmd.rank)
+        lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
+        if cmd.rerolls:
+            with_rerolls = task_odds(cmd.tn.value, cmd.rank, cmd.rerolls)
+            lines.append(f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}")
+        roll = roll_task(self.rng, cmd.tn.value, cmd.rank)
+        title = f"{cmd.label} ({cmd.rank.value.title()})"
+        entry = self._add_log(cmd.issuer, title, (*lines, f"roll {roll.explain()}"))
+        self.pending = None
+        if cmd.rerolls:
+            split = suggest_split(roll, cmd.rerolls)
+            self.pending = PendingRerolls(roll, cmd.rerolls, split, entry.seq, title, cmd.tn)
+
+    def _spend_rerolls(self, cmd: SpendRerolls) -> None:
+        pending = self.pending
+        if pending is None:
+            raise RulesError("there is no roll waiting for re-rolls")
+        if cmd.d10 + cmd.hero > pending.available:
+            raise RulesError(
+                f"only {pending.available} re-roll(s) available, asked for {cmd.d10 + cmd.hero}"
+            )
+        rolled = reroll(pending.roll, self.rng, cmd.d10, cmd.hero)
+        self.pending = None
+        note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die: {rolled.explain()}"
+        if not cmd.d10 and not cmd.hero:
+            note = "kept the first roll (no re-rolls spent)"
+        self.log = tuple(
+            replace(e, lines=(*e.lines, note)) if e.seq == pending.log_seq else e for e in self.log
+        )
+
+    def _add_log(self, issuer: str, title: str, lines: Iterable[str]) -> LogEntry:
+        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines))
+        self.log = (*self.log, entry)
+        return entry
+
+    # -- undo / redo / replay ----------------------------------------------------
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(self.rng.getstate(), self.log, self.pending)
+
+    def _restore(self, snap: Snapshot) -> None:
+        self.rng.setstate(snap.rng_state)
+        self.log, self.pending = snap.log, snap.pending
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> Command:
+        """Undo the last command, dice included (the RNG goes back too)."""
+        if not self._undo:
+            raise RulesError("nothing to undo")
+        snap, command = self._undo.pop()
+        self._restore(snap)
+        self.history.pop()
+        self._redo.append(command)
+        self._notify()
+        return command
+
+    def redo(self) -> Command:
+        """Re-apply the last undone command; it rolls the very same dice."""
+        if not self._redo:
+            raise RulesError("nothing to redo")
+        command = self._redo.pop()
+        redo_rest = self._redo[:]
+        self.apply(command)
+        self._redo = redo_rest
+        return command
+
+    @classmethod
+    def replay(cls, seed: int, commands: Iterable[Command]) -> Session:
+        """Rebuild the exact state from a seed and the command list."""
+        session = cls(seed=seed)
+        for command in commands:
+            session.apply(command)
+        return session

@@ -1,0 +1,206 @@
+"""The free-flowing task roller driven through the real app with Pilot (R-TASK-1..7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hsm_tui.rules import Rank, Trait
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.screens.reroll_dialog import RerollDialog
+from hsm_tui.ui.screens.task_roller import TaskRollerScreen
+from hsm_tui.ui.widgets.stepper import Stepper
+
+SEED = 7
+
+
+def _app() -> HsmApp:
+    return HsmApp(Session(seed=SEED))
+
+
+def _odds_text(app: HsmApp) -> str:
+    return str(app.screen.query_one("#task-odds").render())
+
+
+async def _focus(pilot, field: str) -> None:
+    pilot.app.screen.query_one(f"#{field}", Stepper).focus()
+    await pilot.pause()
+
+
+async def test_r_task_1_tn_and_odds_update_as_fields_change() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, TaskRollerScreen)
+        assert "TN 4" in _odds_text(app)  # Agility 2 + Senses 2
+        await _focus(pilot, "score1")
+        await pilot.press("4")  # Agility 4
+        await _focus(pilot, "skill")
+        await pilot.press("right", "right")  # skill 2
+        await _focus(pilot, "difficulty")
+        await pilot.press("right", "right", "right", "left")  # medium, not heavy
+        await _focus(pilot, "wounds")
+        await pilot.press("left")  # wound -1 adds (R-WOUND-3)
+        await pilot.pause()
+        text = _odds_text(app)
+        assert "TN 5" in text  # 4 + 2 + 2 − 2 − 1
+        assert "medium difficulty" in text and "wound 1" in text
+        assert "50.0%" in text and "1/2" in text  # R-TASK-7: exact odds for TN 5
+
+
+async def test_r_task_1_trait_doubled_when_second_trait_is_double() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.query_one("#trait2", Stepper).value = None
+        app.screen.query_one("#score1", Stepper).value = 3
+        await pilot.pause()
+        assert app.screen.build_tn().value == 6
+        assert "Agility 3 + Agility 3" in _odds_text(app)
+
+
+async def test_r_task_2_5_roll_key_logs_an_explained_result() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        [entry] = app.session.log
+        assert entry.title == "Task (Hero)"
+        assert entry.lines[0].startswith("TN Agility 2 + Senses 2 = 4")
+        assert "success 40.0% (2/5)" in entry.lines[1]
+        assert "Hero die" in entry.lines[-1] and "TN 4" in entry.lines[-1]
+        log_text = "\n".join(str(line) for line in app.screen.query_one("#task-log").lines)
+        assert "Task (Hero)" in log_text
+
+
+async def test_r_task_4_minion_below_one_shows_zero_odds() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "rank")
+        await pilot.press("right")
+        await _focus(pilot, "mods")
+        for _ in range(6):
+            await pilot.press("left")
+        await pilot.pause()
+        assert app.screen.query_one("#rank", Stepper).value is Rank.MINION
+        assert "0.0%" in _odds_text(app) and "★" not in _odds_text(app)
+
+
+async def test_r_task_6_rerolls_spent_through_the_dialog() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "rerolls")
+        await pilot.press("2", "r")
+        await pilot.pause()
+        pending = app.session.pending
+        assert pending is not None and pending.available == 2
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, RerollDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.pending is None
+        assert (
+            app.session.log[-1]
+            .lines[-1]
+            .startswith(f"re-rolled {pending.suggested[0]} d10 + {pending.suggested[1]} Hero die")
+        )
+
+
+async def test_r_task_6_dialog_refuses_more_than_available() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "rerolls")
+        await pilot.press("1", "r", "e")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, RerollDialog)
+        dialog.query_one("#reroll-d10", Stepper).value = 1
+        dialog.query_one("#reroll-hero", Stepper).value = 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, RerollDialog)  # still open: 2 > 1 available
+        assert app.session.pending is not None
+        await pilot.press("k")  # keep the first roll
+        await pilot.pause()
+        assert app.session.pending is None
+        assert "kept the first roll" in app.session.log[-1].lines[-1]
+
+
+async def test_undo_restores_dice_and_redo_replays_them() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        first = app.session.log
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.log == ()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.session.log == first  # same dice again
+        await pilot.press("u", "r")
+        await pilot.pause()
+        assert app.session.log == first  # the RNG went back too
+
+
+async def test_reroll_without_a_pending_roll_notifies_and_changes_nothing() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("e", "u", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, TaskRollerScreen)
+        assert app.session.log == ()
+
+
+async def test_f1_opens_help_with_quick_reference() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Strength die" in app.screen.screen_help + app.screen.query_one("Markdown").source
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TaskRollerScreen)
+
+
+async def test_two_views_of_one_session_stay_in_sync() -> None:
+    session = Session(seed=SEED)
+    a, b = HsmApp(session), HsmApp(session)
+    async with a.run_test(size=(80, 24)) as pa, b.run_test(size=(80, 24)) as pb:
+        await pa.press("r")
+        await pa.pause()
+        await pb.pause()
+        lines = b.screen.query_one("#task-log").lines
+        assert any("Task (Hero)" in str(line.text) for line in lines)
+
+
+def test_trait_choices_cover_all_seven_traits() -> None:
+    """R-CHAR-2: every primary trait can be picked."""
+    app = _app()
+    screen = TaskRollerScreen()
+    assert app and screen
+    from hsm_tui.ui.screens.task_roller import TRAITS
+
+    assert [t for _, t in TRAITS] == list(Trait)
+
+
+async def _roll_with_rerolls(pilot) -> None:
+    pilot.app.screen.query_one("#rerolls", Stepper).value = 2
+    pilot.app.screen.query_one("#skill", Stepper).value = 1
+    await pilot.press("r", "r")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_task_roller(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, run_before=_roll_with_rerolls)
+
+
+def test_snapshot_reroll_dialog(snap_compare) -> None:
+    async def open_dialog(pilot) -> None:
+        await _roll_with_rerolls(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=open_dialog)
