@@ -3,11 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test bench clean
 
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+		|| { echo "hsm-tui needs Python 3.11 or newer (found: $$($(PYTHON) --version))"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
@@ -22,6 +23,7 @@ play: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test

@@ -79,7 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     play = sub.add_parser("play", help="start the app (the default)")
-    play.add_argument("--seed", type=int, help="seed the session's dice (replayable)")
+    # SUPPRESS: without a value here, ``hsm --seed 5 play`` keeps the top-level seed.
+    play.add_argument(
+        "--seed", type=int, default=argparse.SUPPRESS, help="seed the session's dice (replayable)"
+    )
 
     odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
         dest="odds", required=True, parser_class=_Parser
@@ -123,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
-    dice.add_argument("--seed", type=int, help="same seed, same dice")
+    dice.add_argument("--seed", type=int, default=argparse.SUPPRESS, help="same seed, same dice")
     dice.add_argument("--trait", type=_trait_pair, action="append", default=[], metavar="NAME=V")
     dice.add_argument("--json", action="store_true", help="print one JSON object")
     return parser

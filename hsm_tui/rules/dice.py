@@ -124,6 +124,8 @@ class Expression:
         for alias, trait in TRAIT_ALIASES.items():
             if trait.value in values:
                 values.setdefault(alias, values[trait.value])
+            elif alias in values:
+                values[trait.value] = values[alias]
         terms: list[tuple[int, Term]] = []
         for sign, term in self.terms:
             if isinstance(term, Ref):

@@ -12,6 +12,7 @@ hit (d10 ≤ Dodge + cover, R-ATK-6); :func:`defense_odds` turns that into hits 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -20,7 +21,7 @@ from math import comb
 from .dice import Dice, Expression, parse
 from .errors import RulesError
 from .models import Rank
-from .tasks import D10, HERO_DIE_SIDES, hero_threshold
+from .tasks import D10, HERO_DIE_SIDES, PoolKind, PoolRoll, die_success, hero_threshold
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -49,44 +50,28 @@ class PoolOdds:
         return sum((k * p for k, p in enumerate(self.successes)), ZERO)
 
 
-def _binomial(n: int, p_tenths: int) -> tuple[Fraction, ...]:
-    """Bin(n, p/10) exactly."""
-    q = D10 - p_tenths
-    denom = D10**n
-    return tuple(Fraction(comb(n, k) * p_tenths**k * q ** (n - k), denom) for k in range(n + 1))
-
-
-def _after_rerolls(missing: int, rerolls: int, p_tenths: int) -> tuple[Fraction, ...]:
-    """Extra successes gained by ``rerolls`` d10s when ``missing`` dice failed.
-
-    All re-rolls are rolled together and the best dice kept (R-TASK-6), so the gain is
-    min(missing, Bin(rerolls, p)).
+def _gain(missing: int, rerolls: int, p_tenths: int) -> list[int]:
+    """Extra successes from ``rerolls`` d10s when ``missing`` dice failed, as numerators
+    over 10^rerolls. All re-rolls are rolled together and the best dice kept (R-TASK-6),
+    so the gain is min(missing, Bin(rerolls, p)).
     """
-    gained = [ZERO] * (missing + 1)
-    for k, p in enumerate(_binomial(rerolls, p_tenths)):
-        gained[min(k, missing)] += p
-    return tuple(gained)
+    q = D10 - p_tenths
+    gained = [0] * (missing + 1)
+    for k in range(rerolls + 1):
+        gained[min(k, missing)] += comb(rerolls, k) * p_tenths**k * q ** (rerolls - k)
+    return gained
 
 
-def _hero_faces(first: int, rerolls: int) -> tuple[Fraction, ...]:
-    """P(kept Hero die = v), v = 1..6 (index v-1), keeping the highest of first + rerolls."""
-    out = [ZERO] * HERO_DIE_SIDES
-    if rerolls == 0:
-        out[first - 1] = ONE
-        return tuple(out)
-    six = HERO_DIE_SIDES
-    out[first - 1] = Fraction(first**rerolls, six**rerolls)
-    for v in range(first + 1, six + 1):
-        out[v - 1] = Fraction(v**rerolls - (v - 1) ** rerolls, six**rerolls)
-    return tuple(out)
-
-
-def _faces_summary(faces: tuple[Fraction, ...]) -> tuple[Fraction, Fraction, Fraction]:
-    return faces[5], faces[0], faces[3] + faces[4]
-
-
-def _expected(dist: tuple[Fraction, ...]) -> Fraction:
-    return sum((k * p for k, p in enumerate(dist)), ZERO)
+def _faces(first: Sequence[int], rerolls: int) -> list[int]:
+    """Kept Hero die = v (index v-1) for first faces ``first`` (each 1/6), keeping the
+    highest of first + ``rerolls``; numerators over 6^(1+rerolls).
+    """
+    out = [0] * HERO_DIE_SIDES
+    for f in first:
+        out[f - 1] += f**rerolls
+        for v in range(f + 1, HERO_DIE_SIDES + 1):
+            out[v - 1] += v**rerolls - (v - 1) ** rerolls
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -94,7 +79,9 @@ def pool_odds(dice: int, p_tenths: int, gate: int | None, hero: bool, rerolls: i
     """Odds for ``dice`` d10s each succeeding with chance ``p_tenths``/10.
 
     ``gate`` (Heroes at TN ≤ 0, R-TASK-4): the successes only count when the kept Hero
-    die is at least ``gate``. Cached: the parameter space a GM can reach is small.
+    die is at least ``gate``. Exact integer arithmetic over one common denominator,
+    10^(dice+rerolls) · 6^(1+rerolls); fractions are built once at the end. Cached: the
+    parameter space a GM can reach is small.
     """
     if dice < 1:
         raise RulesError(f"a roll needs at least one d10, got {dice}")
@@ -102,46 +89,62 @@ def pool_odds(dice: int, p_tenths: int, gate: int | None, hero: bool, rerolls: i
         raise RulesError(f"re-rolls cannot be negative, got {rerolls}")
     if gate is not None and not hero:
         raise RulesError("only a Hero's roll can make up a shortfall on the Hero die")
-    first_dist = _binomial(dice, p_tenths)
-    succ = [ZERO] * (dice + 1)
-    faces_total = [ZERO] * HERO_DIE_SIDES
-    hero_firsts = range(1, HERO_DIE_SIDES + 1) if hero else (None,)
-    p_face = Fraction(1, HERO_DIE_SIDES) if hero else ONE
-    for c, p_c in enumerate(first_dist):
-        if not p_c:
+    n, k, q = dice, rerolls, D10 - p_tenths
+    six = HERO_DIE_SIDES
+    first = [comb(n, c) * p_tenths**c * q ** (n - c) for c in range(n + 1)]  # / 10^n
+    succ = [0] * (n + 1)
+    faces_total = [0] * six
+    # The split depends on the face only through "does it clear the gate" (R-TASK-4).
+    groups = [range(1, six + 1)] if gate is None else [range(gate, six + 1), range(1, gate)]
+    for c, w in enumerate(first):
+        if not w:
             continue
-        for f in hero_firsts:
-            a, b = _best_split(dice - c, f, gate, rerolls, p_tenths) if f else (rerolls, 0)
-            weight = p_c * p_face
-            gained = _after_rerolls(dice - c, a, p_tenths)
-            faces = _hero_faces(f, b) if f else None
-            if faces is None:
-                for g, p_g in enumerate(gained):
-                    succ[c + g] += weight * p_g
+        if not hero:
+            for g, x in enumerate(_gain(n - c, k, p_tenths)):
+                succ[c + g] += w * x
+            continue
+        for group in groups:
+            if not group:
                 continue
-            for v, p_v in enumerate(faces, start=1):
-                if not p_v:
-                    continue
-                faces_total[v - 1] += weight * p_v
-                if gate is not None and v < gate:
-                    succ[0] += weight * p_v
-                    continue
-                for g, p_g in enumerate(gained):
-                    succ[c + g] += weight * p_v * p_g
-    fortune, misfortune, special = _faces_summary(tuple(faces_total)) if hero else (ZERO,) * 3
-    return PoolOdds(tuple(succ), fortune, misfortune, special)
+            a, b = _best_split(n - c, group[0], gate, k, p_tenths, c)
+            faces = _faces(group, b)
+            f_scale = six ** (k - b)
+            total = sum(faces)
+            cleared = total if gate is None or group[0] >= gate else sum(faces[gate - 1 :])
+            for v, x in enumerate(faces):
+                faces_total[v] += w * x * f_scale
+            succ[0] += w * (total - cleared) * f_scale * D10**k
+            g_scale = D10 ** (k - a) * cleared * f_scale
+            for g, x in enumerate(_gain(n - c, a, p_tenths)):
+                succ[c + g] += w * x * g_scale
+    denom = D10 ** (n + k) * (six ** (1 + k) if hero else 1)
+    dist = tuple(Fraction(x, denom) for x in succ)
+    if not hero:
+        return PoolOdds(dist, ZERO, ZERO, ZERO)
+    face_denom = D10**n * six ** (1 + k)
+    fortune, misfortune = Fraction(faces_total[5], face_denom), Fraction(faces_total[0], face_denom)
+    special = Fraction(faces_total[3] + faces_total[4], face_denom)
+    return PoolOdds(dist, fortune, misfortune, special)
 
 
 def _best_split(
-    missing: int, face: int, gate: int | None, rerolls: int, p_tenths: int
+    missing: int, face: int, gate: int | None, rerolls: int, p_tenths: int, have: int = 0
 ) -> tuple[int, int]:
-    """The (d10, Hero die) split of the re-rolls that maximises expected successes."""
-    best, best_value = (0, rerolls), Fraction(-1)
-    for a in range(rerolls, -1, -1):
+    """The (d10, Hero die) split of the re-rolls that maximises expected successes.
+
+    ``have`` is the successes already rolled: behind a Hero-die gate they are lost too
+    unless the Hero die makes it, so they count in the comparison. Compared exactly as
+    integers over 10^rerolls · 6^rerolls; ties go to more Hero-die re-rolls.
+    """
+    best, best_value = (0, rerolls), -1
+    for a in range(rerolls + 1):
         b = rerolls - a
-        value = _expected(_after_rerolls(missing, a, p_tenths))
+        gains = _gain(missing, a, p_tenths)
+        value = (have * D10**a + sum(g * x for g, x in enumerate(gains))) * D10 ** (rerolls - a)
         if gate is not None and face < gate:
-            value *= ONE - Fraction(gate - 1, HERO_DIE_SIDES) ** b
+            value *= (HERO_DIE_SIDES**b - (gate - 1) ** b) * HERO_DIE_SIDES ** (rerolls - b)
+        else:
+            value *= HERO_DIE_SIDES**rerolls
         if value > best_value or (value == best_value and b > best[1]):
             best, best_value = (a, b), value
     return best
@@ -182,7 +185,12 @@ def defense_odds(hits: int, defense: int, rank: Rank = Rank.MINION, rerolls: int
     """
     if rank is Rank.SIDEKICK:
         raise RulesError("a Sidekick rolls as a Hero or a Minion: pick one (R-CHAR-8)")
-    avoid = pool_odds(hits, max(0, min(defense, D10)), None, rank is Rank.HERO, rerolls)
+    return _through(hits, max(0, min(defense, D10)), rank is Rank.HERO, rerolls)
+
+
+@lru_cache(maxsize=4096)
+def _through(hits: int, avoid_tenths: int, hero: bool, rerolls: int) -> PoolOdds:
+    avoid = pool_odds(hits, avoid_tenths, None, hero, rerolls)
     return PoolOdds(avoid.successes[::-1], avoid.fortune, avoid.misfortune, avoid.special)
 
 
@@ -254,3 +262,22 @@ def wound_odds(damage: Expression | str, health: int) -> dict[str, Fraction]:
     cumulative = (*at_most, ONE)
     dist = [cumulative[0]] + [cumulative[i] - cumulative[i - 1] for i in range(1, 4)]
     return dict(zip(STEP_KEYS, dist, strict=True))
+
+
+def suggest_split(roll: PoolRoll, rerolls: int) -> tuple[int, int]:
+    """R-TASK-6: the (d10, Hero die) split of ``rerolls`` the odds policy would use now."""
+    if rerolls < 0:
+        raise RulesError(f"re-rolls cannot be negative, got {rerolls}")
+    if roll.hero_first is None:
+        return rerolls, 0
+    if roll.kind is PoolKind.DEFENSE:
+        p, gate = max(0, min(roll.target, D10)), None
+        good = sum(d <= roll.target for d in roll.first)
+    else:
+        p, gate = _pool_params(roll.target, roll.rank)
+        good = (
+            sum(d == 1 for d in roll.first)
+            if gate
+            else sum(die_success(d, roll.target) for d in roll.first)
+        )
+    return _best_split(roll.dice - good, roll.hero_first, gate, rerolls, p, good)

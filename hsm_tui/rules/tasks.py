@@ -108,7 +108,7 @@ def task_tn(
 
 
 def difficulty_label(value: int) -> str:
-    return {1: "light", 2: "medium", 3: "heavy"}.get(value, f"extreme ({value})")
+    return {1: "light", 2: "medium", 3: "heavy"}.get(value, f"extreme {value}")
 
 
 def die_success(d10: int, tn: int) -> bool:
