@@ -6,9 +6,20 @@ explain itself. Rule ids (``R-TASK-4``) refer to ``shared/RULES.md``.
 
 from .dice import Expression, ExpressionRoll, parse, roll, strength_die
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import Cover, Derived, Difficulty, RangeBand, Rank, Rating, Trait, Traits
+from .models import (
+    CombatRatings,
+    Cover,
+    Derived,
+    Difficulty,
+    RangeBand,
+    Rank,
+    Rating,
+    Trait,
+    Traits,
+)
 from .odds import PoolOdds, attack_odds, defense_odds, task_odds, wound_odds
 from .tasks import (
+    DamageRoll,
     HeroFace,
     Modifier,
     PoolKind,
@@ -17,6 +28,7 @@ from .tasks import (
     defense_value,
     reroll,
     roll_attack,
+    roll_damage,
     roll_defense,
     roll_task,
     task_tn,
@@ -24,7 +36,9 @@ from .tasks import (
 )
 
 __all__ = [
+    "CombatRatings",
     "Cover",
+    "DamageRoll",
     "Derived",
     "DiceSyntaxError",
     "Difficulty",
@@ -50,6 +64,7 @@ __all__ = [
     "reroll",
     "roll",
     "roll_attack",
+    "roll_damage",
     "roll_defense",
     "roll_task",
     "strength_die",

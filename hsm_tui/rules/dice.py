@@ -45,7 +45,8 @@ _NAMES: frozenset[str] = frozenset(
 )
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<dice>(?P<count>\d+)?[dD](?P<sides>\d+)(?P<bang>!)?)(?![A-Za-z_])"
+    r"\s*(?:(?P<glued>\d*[dD]\d+!?)(?=[A-Za-z_])"
+    r"|(?P<dice>(?P<count>\d+)?[dD](?P<sides>\d+)(?P<bang>!)?)"
     r"|(?P<nosides>\d+[dD])(?![A-Za-z_\d])"
     r"|(?P<int>\d+)|(?P<name>[A-Za-z_]+)|(?P<op>[+-])|(?P<bad>\S))"
 )
@@ -186,6 +187,10 @@ def parse(source: str) -> Expression:
 
 
 def _term(source: str, m: re.Match[str], start: int) -> Term:
+    if m["glued"]:
+        raise DiceSyntaxError(
+            source, m.end(), f"unexpected {source[m.end()]!r} after {m['glued']!r}"
+        )
     if m["nosides"] or (m["name"] or "").lower() == "d":
         raise DiceSyntaxError(source, m.end() - 1, "expected the number of sides after 'd'")
     if m["dice"]:

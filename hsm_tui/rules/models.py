@@ -111,6 +111,15 @@ def parse_trait(name: str) -> Trait | Derived | Rating:
     raise RulesError(f"unknown trait {name!r}")
 
 
+def _check_whole(obj: object, names: type[Enum], low: int, high: int | None, what: str) -> None:
+    """Each field named by ``names`` must be a whole number (not a bool) in range."""
+    for name in names:
+        value = getattr(obj, name.value)
+        if type(value) is not int or value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"≥ {low}"
+            raise RulesError(f"{name.value}{what} must be a whole number {bound}, got {value!r}")
+
+
 @dataclass(frozen=True)
 class Traits:
     """The seven primary traits (R-CHAR-2) and the derived ones (R-CHAR-3).
@@ -129,13 +138,7 @@ class Traits:
     overrides: tuple[tuple[Derived, int], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        for trait in Trait:
-            value = getattr(self, trait.value)
-            if not isinstance(value, int) or not TRAIT_MIN <= value <= TRAIT_MAX:
-                raise RulesError(
-                    f"{trait.value} must be a whole number from {TRAIT_MIN} to {TRAIT_MAX}, "
-                    f"got {value!r}"
-                )
+        _check_whole(self, Trait, TRAIT_MIN, TRAIT_MAX, "")
 
     def __getitem__(self, key: Trait | Derived) -> int:
         if isinstance(key, Trait):
@@ -163,3 +166,21 @@ class Traits:
         values = {t.value: self[t] for t in Trait}
         values.update({d.value: self[d] for d in Derived})
         return values
+
+
+@dataclass(frozen=True)
+class CombatRatings:
+    """R-CHAR-4: the sheet's Shooting and Fighting ratings (skills already included)."""
+
+    pistols: int = 0
+    rifles: int = 0
+    vehicle: int = 0
+    wild: int = 0
+    power: int = 0
+    agile: int = 0
+
+    def __post_init__(self) -> None:
+        _check_whole(self, Rating, 0, None, " rating")
+
+    def __getitem__(self, rating: Rating) -> int:
+        return getattr(self, rating.value)

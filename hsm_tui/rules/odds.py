@@ -177,7 +177,7 @@ def attack_odds(tn: int, dice: int, rank: Rank = Rank.HERO, rerolls: int = 0) ->
     return pool_odds(dice, p, gate, rank is Rank.HERO, rerolls)
 
 
-def defense_odds(hits: int, defense: int, rank: Rank = Rank.MINION, rerolls: int = 0) -> PoolOdds:
+def defense_odds(hits: int, defense: int, rank: Rank = Rank.HERO, rerolls: int = 0) -> PoolOdds:
     """R-ATK-6: distribution of hits that get through (``successes`` = hits through).
 
     A die avoids its hit when it shows Defense or less, so a Defense of 10+ avoids all;

@@ -8,10 +8,11 @@ a Defense roll is a pool of one d10 per hit (R-ATK-6). All three share one roll 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
+from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
 from .models import Cover, Rank
 
@@ -30,7 +31,10 @@ class HeroFace(Enum):
 
     @classmethod
     def of(cls, value: int) -> HeroFace:
-        return _FACES[value]
+        try:
+            return _FACES[value]
+        except (KeyError, TypeError):
+            raise RulesError(f"a Hero die shows 1–6, not {value!r}") from None
 
     @property
     def symbol(self) -> str:
@@ -215,8 +219,10 @@ class PoolRoll:
             prefix = f"TN {self.target} ({need}): d10 {', '.join(map(str, kept))}{rerolled}"
         elif self.dice == 1:
             d = kept[0]
-            sign = "natural 10" if d == D10 else ("≤" if d <= self.target else ">")
-            prefix = f"d10 {d}{rerolled} {sign} TN {self.target}"
+            if d == D10:  # R-TASK-3
+                prefix = f"d10 10{rerolled} (a natural 10 always fails) vs TN {self.target}"
+            else:
+                prefix = f"d10 {d}{rerolled} {'≤' if d <= self.target else '>'} TN {self.target}"
         else:
             prefix = f"d10 {', '.join(map(str, kept))}{rerolled} vs TN {self.target}"
         if self.dice == 1:
@@ -288,6 +294,46 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
         hero_rerolled=tuple(rng.randint(1, HERO_DIE_SIDES) for _ in range(hero)),
         rerolls_spent=True,
     )
+
+
+@dataclass(frozen=True)
+class DamageRoll:
+    """One hit's damage (R-DMG-1, exploding) against Health, and its wound steps (R-DMG-2)."""
+
+    roll: ExpressionRoll
+    health: int
+
+    @property
+    def damage(self) -> int:
+        return max(0, self.roll.total)
+
+    @property
+    def steps(self) -> int:
+        return wound_steps(self.damage, self.health)
+
+    def overflows(self) -> tuple[int, ...]:
+        """§7: how far each wound step of this hit went past Health (D − k×H)."""
+        return tuple(overflow(self.damage, self.health, k) for k in range(1, self.steps + 1))
+
+    def explain(self) -> str:
+        """``damage 2d6! [6→3, 2] = 11 vs Health 4 → 2 wound steps``."""
+        steps = self.steps
+        return (
+            f"damage {self.roll.explain()} vs Health {self.health}"
+            f" → {steps} wound step{'s' if steps != 1 else ''}"
+        )
+
+
+def roll_damage(
+    rng: random.Random,
+    damage: Expression | str,
+    health: int,
+    values: Mapping[str, int] | None = None,
+) -> DamageRoll:
+    """R-DMG-1/2: roll one hit's damage, every die exploding, against ``health``."""
+    if health < 1:
+        raise RulesError(f"Health must be at least 1, got {health}")
+    return DamageRoll(roll(damage, rng, values, explode_all=True), health)
 
 
 def wound_steps(damage: int, health: int) -> int:

@@ -1,0 +1,52 @@
+"""The rules engine (and the session model) import without Textual or Rich."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import importlib, json, pkgutil, sys
+package = importlib.import_module({module!r})
+if {walk!r} and hasattr(package, "__path__"):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        importlib.import_module(info.name)
+ui = sorted(
+    m for m in sys.modules
+    if m in ("textual", "rich") or m.startswith(("textual.", "rich."))
+)
+print(json.dumps(ui))
+"""
+
+
+def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(module=module, walk=walk)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_rules_import_without_textual_or_rich():
+    assert ui_modules_after_import("hsm_tui.rules") == []
+
+
+def test_every_rules_module_imports_without_textual_or_rich():
+    assert ui_modules_after_import("hsm_tui.rules", walk=True) == []
+
+
+def test_session_imports_without_textual_or_rich():
+    if importlib.util.find_spec("hsm_tui.session") is None:
+        pytest.skip("hsm_tui.session does not exist yet")
+    assert ui_modules_after_import("hsm_tui.session") == []
+
+
+def test_the_probe_sees_rich_when_it_is_imported():
+    assert "rich" in ui_modules_after_import("rich.console")
