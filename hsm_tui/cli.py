@@ -28,6 +28,7 @@ from .rules import (
 )
 from .rules.errors import DiceSyntaxError, UnknownTraitError
 
+LIST_KINDS = ("weapons", "minions", "sidekicks", "heroes")
 MAX_DICE = 50
 MAX_REROLLS = 10
 MAX_HEALTH = 100
@@ -124,6 +125,26 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (task, attack, defense, wounds):
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    content_help = "also load packs from DIR (repeatable; see HSM_CONTENT_PATH)"
+    parser.add_argument("--content", action="append", default=[], metavar="DIR", help=content_help)
+    content = sub.add_parser("content", help="check and list content packs").add_subparsers(
+        dest="content_command", required=True, parser_class=_Parser
+    )
+    check = content.add_parser("check", help="report every problem in packs")
+    check.add_argument("dirs", nargs="*", metavar="DIR", help="packs to check (default: all)")
+    check.add_argument("--strict", action="store_true", help="warnings also fail (exit 1)")
+    listing = content.add_parser("list", help="list loaded entries")
+    listing.add_argument("kind", nargs="?", choices=LIST_KINDS, help="only this kind")
+    listing.add_argument("--json", action="store_true", help="print one JSON list")
+    for p in (play, check, listing):
+        p.add_argument(
+            "--content",
+            action="append",
+            default=argparse.SUPPRESS,
+            metavar="DIR",
+            help=content_help,
+        )
+
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=int, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -211,6 +232,62 @@ def run_roll(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def run_content(args: argparse.Namespace) -> int:
+    """``hsm content check|list``: problems as ``path:line: severity: message``."""
+    from pathlib import Path
+
+    from .packs import content_dirs, load
+
+    checked = [Path(d) for d in getattr(args, "dirs", [])]
+    result = load([*content_dirs(args.content), *checked])
+    if args.content_command == "list":
+        return _list_content(result.catalog, args)
+    roots = [d.resolve() for d in checked]
+    shown = [
+        p
+        for p in result.problems
+        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
+    ]
+    for problem in shown:
+        print(problem.format())
+    errors = sum(p.is_error for p in shown)
+    packs = [
+        p
+        for p in result.catalog.packs
+        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
+    ]
+    print(
+        f"checked {len(packs)} pack(s): {errors} error(s), {len(shown) - errors} warning(s)",
+        file=sys.stderr,
+    )
+    return 1 if errors or (args.strict and shown) else 0
+
+
+def _list_content(catalog: Any, args: argparse.Namespace) -> int:
+    kinds = [args.kind] if args.kind else list(LIST_KINDS)
+    rows = [
+        {
+            "kind": kind[:-1] if kind != "heroes" else "hero",
+            "id": e.id,
+            "name": e.name,
+            "pack": e.source.pack,
+        }
+        for kind in kinds
+        for e in catalog.kind(kind).values()
+    ]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("kind", "id", "name", "pack", title="hsm content list")
+    for row in rows:
+        table.add_row(row["kind"], row["id"], row["name"], row["pack"])
+    Console().print(table)
+    return 0
+
+
 def _print_table(title: str, data: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -242,7 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in (None, "play"):
             from .ui.app import run_app
 
-            return run_app(seed=args.seed)
+            return run_app(seed=args.seed, content=args.content)
+        if args.command == "content":
+            return run_content(args)
         if args.command == "odds":
             data = run_odds(args)
             title = f"hsm odds {args.odds}"

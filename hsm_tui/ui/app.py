@@ -34,7 +34,7 @@ class HsmApp(App[None]):
             self.push_screen(HelpScreen(getattr(self.screen, "HELP", "")))
 
 
-def run_app(seed: int | None = None) -> int:
+def run_app(seed: int | None = None, content: list[str] | None = None) -> int:
     """Start the app in this terminal (``hsm`` / ``hsm play``)."""
     HsmApp(Session(seed=seed) if seed is not None else Session()).run()
     return 0

@@ -1,0 +1,151 @@
+"""What a loaded pack gives the app: plain, frozen catalog entries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..rules import CombatRatings, Derived, Expression, RangeBand, Rank, Rating, Traits
+from ..rules.effects import Effect, Trigger
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an entry was written, for messages and the browser."""
+
+    pack: str
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    id: str
+    name: str
+    version: str
+    requires: tuple[str, ...]
+    description: str
+    author: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """``N/dM`` (R-ATK-16): N charges, dM Fear die."""
+
+    charges: int
+    die: int
+
+    def __str__(self) -> str:
+        return f"{self.charges}/d{self.die}"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    id: str
+    name: str
+    kind: str
+    skill: Rating
+    attacks: Expression | None  # None: by fighting style (melee, R-ATK-1)
+    damage: Expression
+    range: RangeBand
+    source: Source
+    damage_options: tuple[Expression, ...] = ()
+    thrown_damage: Expression | None = None
+    power: int | None = None
+    recharge: bool = True
+    charge_per_shot: int = 1
+    suppression: Suppression | None = None
+    nonlethal: bool = False
+    two_handed: bool = False
+    area: str | None = None
+    text: str = ""
+    effects: tuple[tuple[Trigger, tuple[Effect, ...]], ...] = ()
+
+    def effects_on(self, trigger: Trigger) -> tuple[Effect, ...]:
+        return dict(self.effects).get(trigger, ())
+
+    @property
+    def qualified_id(self) -> str:
+        return f"{self.source.pack}:{self.id}"
+
+
+@dataclass(frozen=True)
+class EquipmentItem:
+    name: str
+    enc: int = 0
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Character:
+    """A minion type, sidekick or pre-made hero as the pack defines it."""
+
+    id: str
+    name: str
+    rank: Rank
+    traits: Traits
+    ratings: CombatRatings
+    weapons: tuple[str, ...]  # qualified ids: pack:entry
+    source: Source
+    size: int = 0
+    text: str = ""
+    tags: tuple[str, ...] = ()
+    skills: tuple[tuple[str, int], ...] = ()
+    talents: tuple[str, ...] = ()
+    advantages: tuple[str, ...] = ()
+    drawbacks: tuple[str, ...] = ()
+    equipment: tuple[EquipmentItem, ...] = ()
+    encumbrance: int | None = None
+    storage: int | None = None
+    career: str = ""
+    motivation: str = ""
+
+    def derived(self) -> dict[Derived, int]:
+        return {d: self.traits[d] for d in Derived}
+
+    @property
+    def qualified_id(self) -> str:
+        return f"{self.source.pack}:{self.id}"
+
+
+@dataclass(frozen=True)
+class SevereWound:
+    """One row of the Severe Wound chart (§7); ``max`` None means "and above"."""
+
+    id: str
+    name: str
+    min: int
+    max: int | None
+    text: str
+    source: Source
+    unconscious: bool = False
+    dead: bool = False
+
+    def covers(self, total: int) -> bool:
+        return total >= self.min and (self.max is None or total <= self.max)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Everything loaded, keyed by entry id (unique across packs)."""
+
+    packs: tuple[PackInfo, ...] = ()
+    weapons: dict[str, Weapon] = field(default_factory=dict)
+    minions: dict[str, Character] = field(default_factory=dict)
+    sidekicks: dict[str, Character] = field(default_factory=dict)
+    heroes: dict[str, Character] = field(default_factory=dict)
+    chart: tuple[SevereWound, ...] = ()
+    chart_pack: str | None = None
+
+    def kind(self, name: str) -> dict[str, Weapon] | dict[str, Character]:
+        """Entries of one kind by its plural name (``weapons``, ``minions`` …)."""
+        return {
+            "weapons": self.weapons,
+            "minions": self.minions,
+            "sidekicks": self.sidekicks,
+            "heroes": self.heroes,
+        }[name]
+
+    def chart_rows(self, total: int) -> tuple[SevereWound, ...]:
+        """Every chart entry for ``total`` (two on the rulebook's 13: the GM picks)."""
+        return tuple(row for row in self.chart if row.covers(total))

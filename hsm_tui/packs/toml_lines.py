@@ -1,0 +1,153 @@
+"""Where each key of a TOML document stands: ``tomllib`` parses, but keeps no lines.
+
+The text has already parsed with ``tomllib``, so this scanner can assume valid TOML. It
+maps key paths such as ``("weapon", 2, "traits", "luck")`` (arrays of tables and array
+elements are indexed from 0) to 1-based line numbers; :meth:`LineIndex.line` falls back
+to the nearest enclosing table or entry header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import suppress
+
+Path = tuple[str | int, ...]
+
+_TOKEN = re.compile(
+    r'(?P<mlb>""".*?""")|(?P<mll>\'\'\'.*?\'\'\')'
+    r'|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<lit>\'[^\'\n]*\')'
+    r"|(?P<comment>#[^\n]*)|(?P<nl>\n)|(?P<ws>[ \t\r]+)"
+    r"|(?P<punct>[\[\]{}=,])|(?P<bare>[^\s\[\]{}=,#\"']+)",
+    re.DOTALL,
+)
+
+
+def _tokens(text: str) -> Iterator[tuple[str, str, int]]:
+    """(kind, text, line) with whitespace and comments dropped; newlines kept."""
+    line = 1
+    for m in _TOKEN.finditer(text):
+        kind, value = m.lastgroup or "", m.group()
+        if kind == "nl":
+            yield "nl", value, line
+        elif kind not in ("ws", "comment"):
+            yield ("str" if kind in ("mlb", "mll", "str", "lit") else kind), value, line
+        line += value.count("\n")
+
+
+def _key_part(kind: str, value: str) -> list[str]:
+    if kind == "str":
+        return [value.strip("\"'")]
+    return value.split(".")
+
+
+class LineIndex:
+    """Line numbers of the keys, headers and array elements of one TOML text."""
+
+    def __init__(self, text: str) -> None:
+        self.lines: dict[Path, int] = {}
+        self._counts: dict[Path, int] = {}
+        self._toks = list(_tokens(text))
+        self._i = 0
+        with suppress(IndexError):  # a truncated text keeps what was indexed
+            self._document()
+
+    def line(self, path: Path) -> int:
+        """Line of ``path``, else of its nearest indexed parent; 0 if none."""
+        for end in range(len(path), 0, -1):
+            found = self.lines.get(path[:end])
+            if found:
+                return found
+        return 0
+
+    # -- a tiny recursive-descent reader over valid TOML --------------------------------
+    def _peek(self) -> tuple[str, str, int]:
+        return self._toks[self._i]
+
+    def _next(self) -> tuple[str, str, int]:
+        tok = self._toks[self._i]
+        self._i += 1
+        return tok
+
+    def _skip_newlines(self) -> None:
+        while self._i < len(self._toks) and self._toks[self._i][0] == "nl":
+            self._i += 1
+
+    def _document(self) -> None:
+        table: Path = ()
+        while True:
+            self._skip_newlines()
+            if self._i >= len(self._toks):
+                return
+            if self._peek()[1] == "[":
+                table = self._header()
+            else:
+                self._keyval(table)
+
+    def _header(self) -> Path:
+        _, _, line = self._next()
+        is_array = self._peek()[1] == "["
+        if is_array:
+            self._next()
+        parts: list[str] = []
+        while self._peek()[1] != "]":
+            kind, value, _ = self._next()
+            parts += _key_part(kind, value)
+        self._next()
+        if is_array:
+            self._next()
+        path = (*self._resolve(parts[:-1]), parts[-1]) if is_array else self._resolve(parts)
+        if is_array:
+            self.lines.setdefault(path, line)
+            index = self._counts.get(path, 0)
+            self._counts[path] = index + 1
+            path = (*path, index)
+        self.lines.setdefault(path, line)
+        return path
+
+    def _resolve(self, parts: list[str]) -> Path:
+        """Insert the current index of every array of tables along ``parts``."""
+        path: Path = ()
+        for part in parts:
+            path = (*path, part)
+            if path in self._counts:
+                path = (*path, self._counts[path] - 1)
+        return path
+
+    def _keyval(self, table: Path) -> None:
+        parts: list[str] = []
+        line = self._peek()[2]
+        while self._peek()[1] != "=":
+            kind, value, _ = self._next()
+            parts += _key_part(kind, value)
+        self._next()
+        path = (*table, *parts)
+        self.lines.setdefault(path, line)
+        self._value(path)
+
+    def _value(self, path: Path) -> None:
+        value = self._peek()[1]
+        if value == "[":
+            self._next()
+            index = 0
+            while True:
+                self._skip_newlines()
+                if self._peek()[1] == "]":
+                    self._next()
+                    return
+                self.lines.setdefault((*path, index), self._peek()[2])
+                self._value((*path, index))
+                self._skip_newlines()
+                if self._peek()[1] == ",":
+                    self._next()
+                index += 1
+        elif value == "{":
+            self._next()
+            while self._peek()[1] != "}":
+                if self._peek()[1] == ",":
+                    self._next()
+                    continue
+                self._keyval(path)
+            self._next()
+        else:
+            self._next()
