@@ -58,6 +58,7 @@ class Weapon:
     nonlethal: bool = False
     two_handed: bool = False
     area: str | None = None
+    reload: bool = False
     text: str = ""
     effects: tuple[tuple[Trigger, tuple[Effect, ...]], ...] = ()
 

@@ -94,7 +94,8 @@ class Effect:
             EffectKind.RECHARGE: f"recharge {amount} power",
             EffectKind.EXTRA_CHARGE: f"use {amount} extra charge(s)",
             EffectKind.FEAR: f"{amount} Fear on {self.targets or 'target'}",
-            EffectKind.CONDITION: f"{self.targets or 'target'} {self.condition}",
+            EffectKind.CONDITION: f"{self.targets or 'target'} {self.condition}"
+            + (f" ({self.value})" if self.value else ""),
             EffectKind.STUCK: f"stuck: {self.value or 1} action(s) to free",
             EffectKind.CALLED_SHOT: "called shot",
             EffectKind.NARRATIVE: "",
