@@ -155,6 +155,10 @@ WEAPON_FIELDS: dict[str, Field] = {
 }
 
 
+#: Keys turned into something other than a same-named Weapon field.
+_WEAPON_SPECIAL_KEYS = ("skill", "range", "special", *(t.value for t in Trigger))
+
+
 def build_weapon(reader: EntryReader, source: Source) -> Weapon | None:
     v = reader.read(WEAPON_FIELDS)
     if v["kind"] in ("ranged", "thrown") and "attacks" not in reader.data:
@@ -170,25 +174,12 @@ def build_weapon(reader: EntryReader, source: Source) -> Weapon | None:
     triggers = {t: v[t.value] for t in Trigger}
     if v["special"]:
         triggers[Trigger.SPECIAL_4] = triggers[Trigger.SPECIAL_5] = v["special"]
+    plain = {k: v[k] for k in WEAPON_FIELDS if k not in _WEAPON_SPECIAL_KEYS}
     return Weapon(
-        id=v["id"],
-        name=v["name"],
-        kind=v["kind"],
+        **plain,
         skill=Rating(v["skill"]),
-        attacks=v["attacks"],
-        damage=v["damage"],
         range=RangeBand[v["range"].upper().replace("-", "_")],
         source=source,
-        damage_options=v["damage_options"],
-        thrown_damage=v["thrown_damage"],
-        power=v["power"],
-        recharge=v["recharge"],
-        charge_per_shot=v["charge_per_shot"],
-        suppression=v["suppression"],
-        nonlethal=v["nonlethal"],
-        two_handed=v["two_handed"],
-        area=v["area"],
-        text=v["text"],
         effects=tuple((t, e) for t, e in triggers.items() if e),
     )
 
