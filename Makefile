@@ -28,6 +28,7 @@ test: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/odds.py
+	$(BIN)/python bench/packs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

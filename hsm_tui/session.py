@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .packs import LoadResult
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.odds import PoolOdds, suggest_split
 
@@ -100,6 +101,8 @@ class Session:
     log: tuple[LogEntry, ...] = ()
     pending: PendingRerolls | None = None
     history: list[Command] = field(default_factory=list)
+    content: LoadResult | None = None
+    """The loaded packs (read-only for play; not part of undo)."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)

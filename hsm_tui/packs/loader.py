@@ -369,13 +369,16 @@ class _Builder:
                 if reader.id:
                     self.left_out[kind].add(reader.id)
                 continue
-            if value.id in self.entries[kind]:
-                first = self.entries[kind][value.id]
+            # A chart belongs to its pack (the last one replaces the others whole), so
+            # its row ids only need to be unique within the pack.
+            key = f"{pack.info.id}:{value.id}" if kind == "severe_wound" else value.id
+            if key in self.entries[kind]:
+                first = self.entries[kind][key]
                 where = f"{first.reader.path}:{first.value.source.line}"
                 reader.report(Code.DUPLICATE, f"duplicate id: already defined in {where}", ("id",))
                 continue
             entry = _Entry(kind, value, reader, pack)
-            self.entries[kind][value.id] = entry
+            self.entries[kind][key] = entry
             yield entry
 
     def _resolved_characters(self, kind: str) -> dict[str, Character]:

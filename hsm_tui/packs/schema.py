@@ -62,6 +62,7 @@ _EFFECT_PARAMS: dict[EffectKind, dict[str, Any]] = {
     EffectKind.CONDITION: {
         "condition": choice(EFFECT_CONDITIONS),
         "target": choice(CONDITION_TARGETS),
+        "value": whole(1),  # Dazed (n)
     },
     EffectKind.STUCK: {"actions": whole(1)},
     EffectKind.CALLED_SHOT: {},

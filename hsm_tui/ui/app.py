@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from textual.app import App
-from textual.binding import Binding
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ..packs import LoadResult, content_dirs, load
 from ..session import Session
+from .screens.content_browser import ContentBrowserScreen
 from .screens.help import HelpScreen
 from .screens.task_roller import TaskRollerScreen
 
@@ -16,25 +22,64 @@ class HsmApp(App[None]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
+    MODES = {"tasks": TaskRollerScreen, "content": ContentBrowserScreen}
+    DEFAULT_MODE = "tasks"
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
+        Binding("f2", "switch_mode('tasks')", "Tasks", id="mode.tasks"),
+        Binding("f3", "switch_mode('content')", "Content", id="mode.content"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
-    """F1/? help for the current screen; q quits."""
+    """F1/? help for the current screen; F2/F3 switch screens; q quits."""
 
-    def __init__(self, session: Session | None = None) -> None:
+    def __init__(self, session: Session | None = None, content: Sequence[str | Path] = ()) -> None:
         super().__init__()
         self.session = session or Session()
+        self.content_extra = tuple(content)
+
+    @property
+    def content(self) -> LoadResult:
+        """The packs, loaded once per session on first use (shared by every view)."""
+        if self.session.content is None:
+            self.session.content = load(content_dirs(self.content_extra))
+        return self.session.content
 
     def on_mount(self) -> None:
-        self.push_screen(TaskRollerScreen())
+        self.call_after_refresh(self._announce_content)
+
+    def _announce_content(self) -> None:
+        errors = len(self.content.errors)
+        warnings = len(self.content.problems) - errors
+        if errors or warnings:
+            self.notify(
+                f"{errors} error(s), {warnings} warning(s) in content packs: F3 → Problems",
+                title="Content",
+                severity="error" if errors else "warning",
+            )
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(getattr(self.screen, "HELP", "")))
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Task roller",
+            "Free-flowing tasks with exact odds (F2)",
+            lambda: self.switch_mode("tasks"),
+        )
+        yield SystemCommand(
+            "Content browser",
+            "Packs, weapons, minions, chart, problems (F3)",
+            lambda: self.switch_mode("content"),
+        )
+        yield SystemCommand(
+            "Help", "Keys and quick reference for this screen (F1)", self.action_help
+        )
 
-def run_app(seed: int | None = None, content: list[str] | None = None) -> int:
+
+def run_app(seed: int | None = None, content: Sequence[str] | None = None) -> int:
     """Start the app in this terminal (``hsm`` / ``hsm play``)."""
-    HsmApp(Session(seed=seed) if seed is not None else Session()).run()
+    session = Session(seed=seed) if seed is not None else Session()
+    HsmApp(session, content or ()).run()
     return 0

@@ -1,0 +1,202 @@
+"""Content browser: packs, entries by kind with search, full cards, and pack problems.
+
+It only reads the catalog the session holds; a pack problem never stops the app, it is
+listed here with its file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...packs import Catalog, LoadResult
+from ..widgets.entry_card import (
+    character_sheet,
+    chart_table,
+    pack_card,
+    problem_card,
+    weapon_card,
+)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One browsable row: its label, what search matches, and how to draw its card."""
+
+    label: str
+    haystack: str
+    card: Callable[[], RenderableType]
+
+
+def _items(kind: str, content: LoadResult) -> list[Item]:
+    catalog: Catalog = content.catalog
+    if kind == "packs":
+        return [
+            Item(p.name, f"{p.id} {p.name}", lambda p=p: pack_card(p, catalog))
+            for p in catalog.packs
+        ]
+    if kind == "weapons":
+        return [
+            Item(
+                w.name,
+                f"{w.id} {w.name} {w.kind} {w.skill.value} {w.text}",
+                lambda w=w: weapon_card(w),
+            )
+            for w in catalog.weapons.values()
+        ]
+    if kind in ("minions", "sidekicks", "heroes"):
+        return [
+            Item(
+                c.name,
+                f"{c.id} {c.name} {' '.join(c.tags)} {c.text}",
+                lambda c=c: character_sheet(c, catalog),
+            )
+            for c in catalog.kind(kind).values()
+        ]
+    if kind == "chart":
+        return [
+            Item(
+                f"{r.min}{'+' if r.max is None else ''} {r.name}",
+                f"{r.id} {r.name} {r.text}",
+                lambda r=r: chart_table(catalog.chart, catalog.chart_pack, r.id),
+            )
+            for r in catalog.chart
+        ]
+    return [
+        Item(
+            f"{'✗' if p.is_error else '!'} {p.path.rsplit('/', 1)[-1]}:{p.line}",
+            p.format(),
+            lambda p=p: problem_card(p),
+        )
+        for p in content.problems
+    ]
+
+
+KINDS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problems")
+
+
+class ContentBrowserScreen(Screen[None]):
+    """Browse everything the loaded packs define."""
+
+    HELP = """\
+## Content browser
+| key | does |
+| --- | --- |
+| / | search the entries of the current kind |
+| ↑ ↓ | move in a list · Tab / ← → move between the lists |
+| Esc | leave the search box |
+| F2 / F3 | task roller / content browser |
+"""
+
+    BINDINGS = [
+        Binding("slash", "search", "Search", id="content.search"),
+        Binding("escape", "leave_search", "Back", show=False),
+        Binding("right", "focus_next_list", show=False),
+        Binding("left", "focus_previous_list", show=False),
+    ]
+    """/ searches; ←/→ move between the kinds, entries and card."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(placeholder="/ search name, id, tag, text", id="content-search", compact=True)
+        with Horizontal(id="content-body"):
+            yield OptionList(id="content-kinds")
+            yield OptionList(id="content-entries")
+            with VerticalScroll(id="content-card"):
+                yield Static(id="content-card-body")
+        yield Footer()
+
+    @property
+    def content(self) -> LoadResult:
+        return self.app.content  # type: ignore[attr-defined]
+
+    def on_mount(self) -> None:
+        for widget, title in (
+            ("#content-kinds", "Kinds"),
+            ("#content-entries", "Entries"),
+            ("#content-card", "Card"),
+        ):
+            self.query_one(widget).border_title = title
+        kinds = self.query_one("#content-kinds", OptionList)
+        for kind in KINDS:
+            count = len(_items(kind, self.content))
+            label = f"{kind.title()} {count}"
+            if kind == "problems" and any(p.is_error for p in self.content.problems):
+                label = f"Problems ✗ {count}"
+            kinds.add_option(Option(label, id=kind))
+        kinds.highlighted = 1
+        kinds.focus()
+
+    @property
+    def kind(self) -> str:
+        kinds = self.query_one("#content-kinds", OptionList)
+        return KINDS[kinds.highlighted or 0]
+
+    def _visible(self) -> list[Item]:
+        needle = self.query_one("#content-search", Input).value.strip().lower()
+        items = _items(self.kind, self.content)
+        return [i for i in items if needle in i.haystack.lower()] if needle else items
+
+    def refresh_entries(self) -> None:
+        entries = self.query_one("#content-entries", OptionList)
+        entries.clear_options()
+        self._shown = self._visible()
+        entries.add_options([Option(item.label) for item in self._shown])
+        entries.border_title = f"{self.kind.title()} ({len(self._shown)})"
+        if self._shown:
+            entries.highlighted = 0
+        self.show_card()
+
+    def show_card(self) -> None:
+        entries = self.query_one("#content-entries", OptionList)
+        body = self.query_one("#content-card-body", Static)
+        index = entries.highlighted
+        if not self._shown or index is None:
+            body.update(
+                "Nothing here."
+                if not self.query_one("#content-search", Input).value
+                else "No match."
+            )
+            return
+        body.update(self._shown[index].card())
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "content-kinds":
+            self.refresh_entries()
+        else:
+            self.show_card()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_focus_next_list()
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.refresh_entries()
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self.query_one("#content-entries").focus()
+
+    def action_search(self) -> None:
+        self.query_one("#content-search").focus()
+
+    def action_leave_search(self) -> None:
+        self.query_one("#content-entries").focus()
+
+    def _move(self, step: int) -> None:
+        order = ["#content-kinds", "#content-entries", "#content-card"]
+        focused = self.focused
+        current = next((i for i, w in enumerate(order) if focused is self.query_one(w)), 0)
+        self.query_one(order[max(0, min(len(order) - 1, current + step))]).focus()
+
+    def action_focus_next_list(self) -> None:
+        self._move(1)
+
+    def action_focus_previous_list(self) -> None:
+        self._move(-1)
