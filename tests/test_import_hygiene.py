@@ -1,8 +1,7 @@
-"""The rules engine (and the session model) import without Textual or Rich."""
+"""The engine packages import without Textual or Rich (DESIGN: only hsm_tui.ui may)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -34,17 +33,12 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
     return json.loads(result.stdout)
 
 
-def test_rules_import_without_textual_or_rich():
-    assert ui_modules_after_import("hsm_tui.rules") == []
-
-
-def test_every_rules_module_imports_without_textual_or_rich():
-    assert ui_modules_after_import("hsm_tui.rules", walk=True) == []
+@pytest.mark.parametrize("package", ["hsm_tui.rules", "hsm_tui.packs"])
+def test_every_engine_module_imports_without_textual_or_rich(package: str):
+    assert ui_modules_after_import(package, walk=True) == []
 
 
 def test_session_imports_without_textual_or_rich():
-    if importlib.util.find_spec("hsm_tui.session") is None:
-        pytest.skip("hsm_tui.session does not exist yet")
     assert ui_modules_after_import("hsm_tui.session") == []
 
 
