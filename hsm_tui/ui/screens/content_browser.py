@@ -25,6 +25,7 @@ from ..widgets.entry_card import (
     problem_card,
     weapon_card,
 )
+from . import set_border_titles
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,10 @@ class ContentBrowserScreen(Screen[None]):
         return self.app.content  # type: ignore[attr-defined]
 
     def on_mount(self) -> None:
-        for widget, title in (
-            ("#content-kinds", "Kinds"),
-            ("#content-entries", "Entries"),
-            ("#content-card", "Card"),
-        ):
-            self.query_one(widget).border_title = title
+        set_border_titles(
+            self,
+            {"#content-kinds": "Kinds", "#content-entries": "Entries", "#content-card": "Card"},
+        )
         kinds = self.query_one("#content-kinds", OptionList)
         for kind in KINDS:
             count = len(_items(kind, self.content))

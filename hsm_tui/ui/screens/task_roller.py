@@ -17,6 +17,7 @@ from ...rules.tasks import difficulty_label
 from ...session import RollTask, Session, SpendRerolls, percent
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
+from . import set_border_titles
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
@@ -99,12 +100,10 @@ class TaskRollerScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        for widget, title in (
-            ("#task-form", "Task"),
-            ("#task-odds", "Target number & exact odds"),
-            ("#task-log", "Log"),
-        ):
-            self.query_one(widget).border_title = title
+        set_border_titles(
+            self,
+            {"#task-form": "Task", "#task-odds": "Target number & exact odds", "#task-log": "Log"},
+        )
         self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_from_session())
         self.refresh_from_session()
         self.query_one("#rank", Stepper).focus()
