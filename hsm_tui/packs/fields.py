@@ -203,7 +203,10 @@ class EntryReader:
 
     @property
     def label(self) -> str:
-        return f"{self.kind} {self.id!r}" if self.id else f"{self.kind} #{self.base[-1] + 1}"
+        if self.id:
+            return f"{self.kind} {self.id!r}"
+        index = self.base[-1] if self.base else None  # not an index for [pack]
+        return f"{self.kind} #{index + 1}" if isinstance(index, int) else self.kind
 
     def report(
         self, code: Code, message: str, key: Path = (), severity: Severity = Severity.ERROR

@@ -122,9 +122,7 @@ def _read_toml(path: Path, problems: list[Problem]) -> _Toml | None:
         source = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        problems.append(
-            _file_problem(path, Code.SYNTAX, f"not UTF-8 text (byte {exc.start + 1})", line)
-        )
+        problems.append(_file_problem(path, Code.SYNTAX, _utf8_message(raw, exc.start), line))
         return None
     try:
         data = tomllib.loads(source)
@@ -192,6 +190,11 @@ def _read_packs(folders: list[Path], problems: list[Problem]) -> list[_Pack]:
     return _order(packs, problems)
 
 
+def _utf8_message(raw: bytes, start: int) -> str:
+    column = start - raw.rfind(b"\n", 0, start)
+    return f"not UTF-8 text: byte 0x{raw[start]:02x} at column {column}"
+
+
 def _pack_info(toml: _Toml, problems: list[Problem]) -> PackInfo | None:
     for key in toml.data:
         if key != "pack":
@@ -201,7 +204,9 @@ def _pack_info(toml: _Toml, problems: list[Problem]) -> PackInfo | None:
                     toml.lines.line((key,)),
                     Severity.WARNING,
                     Code.UNKNOWN_KEY,
-                    f"unknown table {key!r}{did_you_mean(key, ['pack'])}",
+                    f"unknown table {key!r}{did_you_mean(key, ['pack'])}"
+                    if isinstance(toml.data[key], dict)
+                    else f"key {key!r} is outside [pack]: put it under the [pack] header",
                 )
             )
     head = toml.data.get("pack")
@@ -427,7 +432,9 @@ class _Builder:
                 self._chart_warning(by_id[row.id], f"overlaps {open_ended!r}, which has no max")
             elif row.min > expected:
                 self._chart_warning(
-                    by_id[row.id], f"no chart entry covers {expected}–{row.min - 1}"
+                    by_id[row.id],
+                    "no chart entry covers "
+                    + (f"{expected}" if expected == row.min - 1 else f"{expected}–{row.min - 1}"),
                 )
             elif row.min < expected:
                 self._chart_warning(by_id[row.id], f"overlaps the entry before it at {row.min}")

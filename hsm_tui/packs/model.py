@@ -86,7 +86,7 @@ class Character:
     rank: Rank
     traits: Traits
     ratings: CombatRatings
-    weapons: tuple[str, ...]  # qualified ids: pack:entry
+    weapons: tuple[str, ...]  # weapon ids, resolved (unique per kind across packs)
     source: Source
     size: int = 0
     text: str = ""

@@ -1,0 +1,1 @@
+"""Tests for the TOML content-pack loader (hsm_tui.packs)."""
