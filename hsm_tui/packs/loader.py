@@ -355,6 +355,9 @@ class _Builder:
                 )
             )
             return
+        headers = toml.lines.array_headers(kind)
+        if len(headers) != len(raw):  # entries written another way: use the full index
+            headers = [toml.lines.line((kind, i)) for i in range(len(raw))]
         for index, data in enumerate(raw):
             if not isinstance(data, dict):
                 self.problems.append(
@@ -368,7 +371,7 @@ class _Builder:
                 )
                 continue
             reader = EntryReader(path, toml.lines, kind, (kind, index), data, self.problems)
-            source = Source(pack.info.id, path, toml.lines.line((kind, index)))
+            source = Source(pack.info.id, path, headers[index])
             value = BUILDERS[kind](reader, source)
             if value is None:
                 if reader.id:

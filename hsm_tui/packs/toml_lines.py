@@ -49,15 +49,35 @@ def _key_part(kind: str, value: str) -> list[str]:
 
 
 class LineIndex:
-    """Line numbers of the keys, headers and array elements of one TOML text."""
+    """Line numbers of the keys, headers and array elements of one TOML text.
+
+    The full index is built on first use: a pack without problems never needs it,
+    which keeps loading a clean pack close to the cost of ``tomllib`` alone.
+    """
 
     def __init__(self, text: str) -> None:
-        self.lines: dict[Path, int] = {}
-        self._counts: dict[Path, int] = {}
-        self._toks = list(_tokens(text))
-        self._i = 0
-        with suppress(IndexError):  # a truncated text keeps what was indexed
-            self._document()
+        self._text = text
+        self._lines: dict[Path, int] | None = None
+
+    @property
+    def lines(self) -> dict[Path, int]:
+        if self._lines is None:
+            self._lines, self._counts = {}, {}
+            self._toks = list(_tokens(self._text))
+            self._i = 0
+            with suppress(IndexError):  # a truncated text keeps what was indexed
+                self._document()
+        return self._lines
+
+    def array_headers(self, name: str) -> list[int]:
+        """Lines of the ``[[name]]`` headers, by a quick scan (no full index)."""
+        pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{re.escape(name)}[ \t]*\]\]", re.MULTILINE)
+        out, line, pos = [], 1, 0
+        for match in pattern.finditer(self._text):
+            line += self._text.count("\n", pos, match.start())
+            pos = match.start()
+            out.append(line)
+        return out
 
     def line(self, path: Path) -> int:
         """Line of ``path``, else of its nearest indexed parent; 0 if none."""
@@ -105,11 +125,11 @@ class LineIndex:
             self._next()
         path = (*self._resolve(parts[:-1]), parts[-1]) if is_array else self._resolve(parts)
         if is_array:
-            self.lines.setdefault(path, line)
+            self._lines.setdefault(path, line)
             index = self._counts.get(path, 0)
             self._counts[path] = index + 1
             path = (*path, index)
-        self.lines.setdefault(path, line)
+        self._lines.setdefault(path, line)
         return path
 
     def _resolve(self, parts: list[str]) -> Path:
@@ -129,7 +149,7 @@ class LineIndex:
             parts += _key_part(kind, value)
         self._next()
         path = (*table, *parts)
-        self.lines.setdefault(path, line)
+        self._lines.setdefault(path, line)
         self._value(path)
 
     def _value(self, path: Path) -> None:
@@ -142,7 +162,7 @@ class LineIndex:
                 if self._peek()[1] == "]":
                     self._next()
                     return
-                self.lines.setdefault((*path, index), self._peek()[2])
+                self._lines.setdefault((*path, index), self._peek()[2])
                 self._value((*path, index))
                 self._skip_newlines()
                 if self._peek()[1] == ",":

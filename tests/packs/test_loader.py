@@ -611,3 +611,30 @@ def test_line_index_of_the_shipped_weapons_matches_the_text():
         assert lines[index.line(("weapon", i)) - 1] == "[[weapon]]"
         for key in entry:
             assert lines[index.line(("weapon", i, key)) - 1].startswith(f"{key} ="), (i, key)
+
+
+def test_entry_lines_from_the_quick_header_scan_match_the_full_index() -> None:
+    """Source.line comes from a cheap [[kind]] scan; the full index must agree."""
+    from hsm_tui.packs.schema import ENTRY_FILES
+
+    pack = Path("content/relic-worlds")
+    for name, kind in ENTRY_FILES.items():
+        text = (pack / name).read_text(encoding="utf-8")
+        quick = LineIndex(text).array_headers(kind)
+        full = LineIndex(text)
+        assert quick == [full.line((kind, i)) for i in range(len(quick))], name
+
+
+def test_header_lookalike_inside_a_string_falls_back_to_the_full_index(tmp_path: Path) -> None:
+    pack = tmp_path / "p"
+    pack.mkdir()
+    (pack / "pack.toml").write_text('[pack]\nid = "p"\nname = "P"\nversion = "1"\n')
+    (pack / "weapons.toml").write_text(
+        '[[weapon]]\nid = "a"\nname = "A"\nkind = "melee"\nskill = "agile"\n'
+        'damage = "1d4"\nrange = "melee"\ntext = """\n[[weapon]]\n"""\n'
+        '\n[[weapon]]\nid = "b"\nname = "B"\nkind = "melee"\nskill = "agile"\n'
+        'damage = "1d4"\nrange = "melee"\n'
+    )
+    catalog = load([pack]).catalog
+    assert catalog.weapons["a"].source.line == 1
+    assert catalog.weapons["b"].source.line == 12
