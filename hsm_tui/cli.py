@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
@@ -34,10 +35,6 @@ MAX_REROLLS = 10
 MAX_HEALTH = 100
 
 
-class UsageError(Exception):
-    """Bad input found after parsing; reported like an argparse error."""
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         _fail(message)
@@ -49,12 +46,16 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def _int_at_least(minimum: int, maximum: int | None = None):
+def _whole(text: str) -> int:
+    """A whole number written in ASCII digits (``int`` would also take ``٣`` and ``1_0``)."""
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
+def _int_at_least(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = _whole(text)
         if value < minimum or (maximum is not None and value > maximum):
             bound = f"from {minimum} to {maximum}" if maximum is not None else f"{minimum} or more"
             raise argparse.ArgumentTypeError(f"must be {bound}, got {value}")
@@ -76,13 +77,16 @@ def _trait_pair(text: str) -> tuple[str, int]:
 def build_parser() -> argparse.ArgumentParser:
     """The whole command tree; kept in one place so ``--help`` documents the contract."""
     parser = _Parser(prog="hsm", description="Game-master tool for Heroes, Sidekicks & Minions.")
-    parser.add_argument("--seed", type=int, help="seed the session's dice (replayable)")
+    parser.add_argument("--seed", type=_whole, help="seed the session's dice (replayable)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     play = sub.add_parser("play", help="start the app (the default)")
     # SUPPRESS: without a value here, ``hsm --seed 5 play`` keeps the top-level seed.
     play.add_argument(
-        "--seed", type=int, default=argparse.SUPPRESS, help="seed the session's dice (replayable)"
+        "--seed",
+        type=_whole,
+        default=argparse.SUPPRESS,
+        help="seed the session's dice (replayable)",
     )
 
     odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
@@ -96,12 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     rerolls = {"type": _int_at_least(0, MAX_REROLLS), "default": 0, "help": "re-rolls available"}
 
     task = odds.add_parser("task", help="chance a task succeeds (R-TASK-7)")
-    task.add_argument("--tn", type=int, required=True, help="target number")
+    task.add_argument("--tn", type=_whole, required=True, help="target number")
     task.add_argument("--rank", **rank)
     task.add_argument("--rerolls", **rerolls)
 
     attack = odds.add_parser("attack", help="distribution of hits (R-ATK-2)")
-    attack.add_argument("--tn", type=int, required=True, help="attack target number")
+    attack.add_argument("--tn", type=_whole, required=True, help="attack target number")
     attack.add_argument(
         "--dice", type=_int_at_least(1, MAX_DICE), required=True, help="attack dice"
     )
@@ -136,18 +140,19 @@ def build_parser() -> argparse.ArgumentParser:
     listing = content.add_parser("list", help="list loaded entries")
     listing.add_argument("kind", nargs="?", choices=LIST_KINDS, help="only this kind")
     listing.add_argument("--json", action="store_true", help="print one JSON list")
-    for p in (play, check, listing):
+    for p in (play, check, listing):  # merged with the top-level --content in main()
         p.add_argument(
             "--content",
             action="append",
-            default=argparse.SUPPRESS,
+            dest="content_sub",
+            default=[],
             metavar="DIR",
             help=content_help,
         )
 
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
-    dice.add_argument("--seed", type=int, default=argparse.SUPPRESS, help="same seed, same dice")
+    dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
     dice.add_argument("--trait", type=_trait_pair, action="append", default=[], metavar="NAME=V")
     dice.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -315,6 +320,7 @@ def _add_row(table: Any, label: str, value: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hsm`` console script and ``python -m hsm_tui``."""
     args = build_parser().parse_args(argv)
+    args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
             from .ui.app import run_app

@@ -217,3 +217,55 @@ def test_error_names_the_problem():
     assert "did you mean 'agility'" in hsm("roll", "1+agilty").stderr
     assert "agility" in hsm("roll", "1+agility").stderr
     assert "huge" in hsm("odds", "defense", "--hits", "2", "--dodge", "3", "--cover", "huge").stderr
+
+
+# --- review findings: hostile input never hangs or prints a traceback ---------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["roll", "9" * 5000],
+        ["roll", "9" * 5000 + "d6"],
+        ["roll", "d" + "9" * 5000],
+        ["odds", "wounds", "--damage", "10d2-10000", "--health", "100"],
+        ["odds", "wounds", "--damage", "1d2-10000-10000-10000-10000-10000", "--health", "5"],
+        ["odds", "task", "--tn", "٣"],
+        ["odds", "task", "--tn", "1_0"],
+        ["roll", "２d6"],
+    ],
+)
+def test_hostile_input_is_one_error_line(argv):
+    result = subprocess.run(
+        [sys.executable, "-m", "hsm_tui", *argv], capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("hsm: error: ")
+    assert len(lines[0]) < 300
+
+
+def test_content_before_and_after_the_subcommand_both_count(tmp_path):
+    for name in ("a", "b"):
+        pack = tmp_path / name
+        pack.mkdir()
+        (pack / "pack.toml").write_text(f'[pack]\nid = "{name}"\nname = "N"\nversion = "1"\n')
+    argv = ["--content", str(tmp_path / "a"), "content", "list", "--content", str(tmp_path / "b")]
+    result = subprocess.run(
+        [sys.executable, "-m", "hsm_tui", *argv, "--json"], capture_output=True, text=True
+    )
+    assert result.returncode == 0
+    check = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "hsm_tui",
+            "content",
+            "check",
+            str(tmp_path / "a"),
+            str(tmp_path / "b"),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert "checked 2 pack(s)" in check.stderr

@@ -11,7 +11,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..rules import RulesError, parse
 from ..rules.dice import Expression
@@ -19,7 +19,17 @@ from ..rules.errors import DiceSyntaxError
 from .problems import Code, Problem, Severity
 from .toml_lines import LineIndex, Path
 
-Warn = Callable[[Code, str, Path], None]
+
+class Warn(Protocol):
+    """Report a problem inside a value without stopping: a warning by default, or an
+    error when a table or list has several (all are reported, the last one is raised).
+    """
+
+    def __call__(
+        self, code: Code, message: str, path: Path, severity: Severity = Severity.WARNING
+    ) -> None: ...
+
+
 Parser = Callable[[Any, Warn], Any]
 
 KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
@@ -123,7 +133,7 @@ def dice(value: Any, _warn: Warn) -> Expression:
 def count_or_dice(value: Any, warn: Warn) -> Expression:
     """A whole number ≥ 1 or an expression over traits (``"1+agility"``)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        whole(1)(value, warn)
+        whole(1, 100)(value, warn)
         return parse(str(value))
     if isinstance(value, str):
         return dice(value, warn)
@@ -133,17 +143,33 @@ def count_or_dice(value: Any, warn: Warn) -> Expression:
 def list_of(item: Parser) -> Parser:
     def parse_list(value: Any, warn: Warn) -> tuple[Any, ...]:
         _expect(value, list, "a list")
-        out = []
+        out, errors = [], []
         for i, element in enumerate(value):
             try:
-                out.append(item(element, lambda c, m, p, i=i: warn(c, m, (i, *p))))
+                out.append(item(element, _inside(warn, (i,))))
             except FieldError as exc:
-                raise FieldError(
-                    exc.code, f"item {i + 1}: {exc.message}", (i, *exc.subpath)
-                ) from None
+                errors.append(
+                    FieldError(exc.code, f"item {i + 1}: {exc.message}", (i, *exc.subpath))
+                )
+        raise_all(errors, warn)
         return tuple(out)
 
     return parse_list
+
+
+def _inside(warn: Warn, prefix: Path) -> Warn:
+    def nested(code: Code, message: str, path: Path, severity: Severity = Severity.WARNING) -> None:
+        warn(code, message, (*prefix, *path), severity)
+
+    return nested  # type: ignore[return-value]
+
+
+def raise_all(errors: list[FieldError], warn: Warn) -> None:
+    """Report every error but the last, then raise the last: none is hidden."""
+    for error in errors[:-1]:
+        warn(error.code, error.message, error.subpath, Severity.ERROR)
+    if errors:
+        raise errors[-1]
 
 
 def table(
@@ -158,6 +184,7 @@ def table(
     def parse_table(value: Any, warn: Warn) -> dict[str, Any]:
         _expect(value, dict, "a table")
         out: dict[str, Any] = {}
+        errors: list[FieldError] = []
         for key, raw in value.items():
             name = aliases.get(key, key)
             if name not in fields:
@@ -165,12 +192,15 @@ def table(
                 warn(Code.UNKNOWN_KEY, f"unknown key{hint}", (key,))
                 continue
             try:
-                out[name] = fields[name](raw, lambda c, m, p, key=key: warn(c, m, (key, *p)))
+                out[name] = fields[name](raw, _inside(warn, (key,)))
             except FieldError as exc:
-                raise FieldError(exc.code, exc.message, (key, *exc.subpath)) from None
-        missing = [k for k in needed if k not in out]
+                errors.append(FieldError(exc.code, exc.message, (key, *exc.subpath)))
+        missing = [
+            k for k in needed if k not in out and not any(e.subpath[:1] == (k,) for e in errors)
+        ]
         if missing:
-            raise FieldError(Code.MISSING_KEY, f"missing {', '.join(missing)}")
+            errors.append(FieldError(Code.MISSING_KEY, f"missing {', '.join(missing)}"))
+        raise_all(errors, warn)
         return out
 
     return parse_table
@@ -246,13 +276,18 @@ class EntryReader:
             except FieldError as exc:
                 self.report(exc.code, exc.message, (key, *exc.subpath))
                 out[key] = spec.default
+            except DiceSyntaxError as exc:
+                self.report(Code.DICE, exc.short, (key,))
+                out[key] = spec.default
             except RulesError as exc:  # a rules check inside a parser
                 self.report(Code.VALUE, str(exc), (key,))
                 out[key] = spec.default
         return out
 
     def _warn_at(self, key: str) -> Warn:
-        def warn(code: Code, message: str, sub: Path) -> None:
-            self.report(code, message, (key, *sub), Severity.WARNING)
+        def warn(
+            code: Code, message: str, sub: Path, severity: Severity = Severity.WARNING
+        ) -> None:
+            self.report(code, message, (key, *sub), severity)
 
-        return warn
+        return warn  # type: ignore[return-value]

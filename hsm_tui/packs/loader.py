@@ -23,7 +23,6 @@ from .toml_lines import LineIndex
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
 ENV_VAR = "HSM_CONTENT_PATH"
-KIND_PLURAL = {"weapon": "weapons", "minion": "minions", "sidekick": "sidekicks", "hero": "heroes"}
 PACK_FIELDS = {
     "id": Field(kebab_id, required=True),
     "name": Field(text, required=True),
@@ -47,10 +46,15 @@ class LoadResult:
         return tuple(p for p in self.problems if p.is_error)
 
 
+def _real(path: Path) -> Path:
+    """The real path; unlike Path.resolve on 3.11, a symlink loop does not raise."""
+    return Path(os.path.realpath(path))
+
+
 def display(path: Path) -> str:
     """A path as a GM would type it: relative to the working folder when inside it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(_real(path).relative_to(_real(Path.cwd())))
     except ValueError:
         return str(path)
 
@@ -78,14 +82,21 @@ def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
     seen: set[Path] = set()
     for folder in dirs:
         if not folder.is_dir():
-            problems.append(_file_problem(folder, Code.IO, "no such folder"))
+            reason = (
+                "not a folder (give the pack's folder)" if folder.exists() else "no such folder"
+            )
+            problems.append(_file_problem(folder, Code.IO, reason))
             continue
-        candidates = (
-            [folder]
-            if (folder / "pack.toml").is_file()
-            else sorted(sub for sub in folder.iterdir() if (sub / "pack.toml").is_file())
-        )
-        if not candidates and folder.resolve() != SHIPPED.resolve():
+        try:
+            candidates = (
+                [folder]
+                if (folder / "pack.toml").is_file()
+                else sorted(sub for sub in folder.iterdir() if (sub / "pack.toml").is_file())
+            )
+        except OSError as exc:
+            problems.append(_file_problem(folder, Code.IO, f"cannot read: {exc.strerror or exc}"))
+            continue
+        if not candidates and _real(folder) != _real(SHIPPED):
             problems.append(
                 _file_problem(
                     folder / "pack.toml",
@@ -94,8 +105,8 @@ def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
                 )
             )
         for pack in candidates:
-            if pack.resolve() not in seen:
-                seen.add(pack.resolve())
+            if _real(pack) not in seen:
+                seen.add(_real(pack))
                 found.append(pack)
     return found
 
@@ -126,9 +137,17 @@ def _read_toml(path: Path, problems: list[Problem]) -> _Toml | None:
         return None
     try:
         data = tomllib.loads(source)
-    except tomllib.TOMLDecodeError as exc:
+    except RecursionError:
+        problems.append(_file_problem(path, Code.SYNTAX, "TOML nested too deeply to read", 1))
+        return None
+    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
         at = _AT.search(str(exc))
-        line = int(at[1]) if at else source.count("\n") + 1
+        long_number = re.search(r"\d{1000,}", source)
+        line = (
+            int(at[1])
+            if at
+            else source.count("\n", 0, long_number.start() if long_number else None) + 1
+        )
         where = f" (column {at[2]})" if at else ""
         message = _AT.sub("", str(exc)).strip()
         problems.append(_file_problem(path, Code.SYNTAX, f"TOML syntax: {message}{where}", line))
@@ -140,6 +159,7 @@ def _read_toml(path: Path, problems: list[Problem]) -> _Toml | None:
 class _Pack:
     info: PackInfo
     folder: Path
+    toml: _Toml
     files: dict[str, _Toml] = field(default_factory=dict)
 
 
@@ -167,7 +187,7 @@ def _read_packs(folders: list[Path], problems: list[Problem]) -> list[_Pack]:
                 )
             )
             continue
-        pack = _Pack(info, folder)
+        pack = _Pack(info, folder, toml)
         for path in sorted(folder.glob("*.toml")):
             if path.name == "pack.toml":
                 continue
@@ -277,12 +297,9 @@ def _order(packs: dict[str, _Pack], problems: list[Problem]) -> list[_Pack]:
 def _pack_problem(
     pack: _Pack, key: tuple[str | int, ...], code: Code, message: str, problems: list[Problem]
 ) -> None:
-    toml_path = pack.folder / "pack.toml"
-    lines = LineIndex(toml_path.read_text(encoding="utf-8"))
+    line = pack.toml.lines.line(key)
     problems.append(
-        Problem(
-            display(toml_path), lines.line(key), Severity.ERROR, code, message, None, "requires"
-        )
+        Problem(display(pack.toml.path), line, Severity.ERROR, code, message, None, "requires")
     )
 
 
@@ -423,7 +440,8 @@ class _Builder:
 
     def _chart(self, entries: list[_Entry]) -> tuple[SevereWound, ...]:
         """The chart must cover 1 upward without gaps; only identical ranges may share."""
-        rows = sorted((e.value for e in entries), key=lambda r: (r.min, r.id))  # type: ignore[attr-defined]
+        # stable: rows sharing a total keep the pack's order (the rulebook's two 13s)
+        rows = sorted((e.value for e in entries), key=lambda r: r.min)  # type: ignore[attr-defined]
         by_id = {e.value.id: e for e in entries}
         expected: int | None = 1  # the next total needing a row; None once open-ended
         prev: SevereWound | None = None

@@ -26,6 +26,7 @@ from .fields import (
     dice,
     kebab_id,
     list_of,
+    raise_all,
     reference,
     table,
     text,
@@ -202,12 +203,13 @@ def skills(value: Any, warn: Warn) -> tuple[tuple[str, int], ...]:
         raise FieldError(
             Code.TYPE, f"expected a table such as {{ stealth = 2 }}, got {type_name(value)}"
         )
-    out = []
+    out, errors = [], []
     for name, level in value.items():
         try:
             out.append((name, whole(0, 6)(level, warn)))
         except FieldError as exc:
-            raise FieldError(exc.code, exc.message, (name,)) from None
+            errors.append(FieldError(exc.code, exc.message, (name,)))
+    raise_all(errors, warn)
     return tuple(out)
 
 

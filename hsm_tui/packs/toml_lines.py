@@ -19,7 +19,7 @@ Path = tuple[str | int, ...]
 # takes spaces or a comment left at the very end of the text.
 _TOKEN = re.compile(
     r"[ \t\r]*(?:#[^\n]*)?"
-    r'(?:(?P<mlb>""".*?""")|(?P<mll>\'\'\'.*?\'\'\')'
+    r'(?:(?P<mlb>"""(?:\\.|[^\\])*?""")|(?P<mll>\'\'\'.*?\'\'\')'
     r'|(?P<str>"(?:[^"\\\n]|\\.)*")|(?P<lit>\'[^\'\n]*\')'
     r"|(?P<nl>\n)|(?P<punct>[\[\]{}=,])|(?P<bare>[^\s\[\]{}=,#\"']+)|(?P<end>\Z))",
     re.DOTALL,
@@ -65,7 +65,7 @@ class LineIndex:
             self._lines, self._counts = {}, {}
             self._toks = list(_tokens(self._text))
             self._i = 0
-            with suppress(IndexError):  # a truncated text keeps what was indexed
+            with suppress(IndexError, RecursionError):  # keep what could be indexed
                 self._document()
         return self._lines
 

@@ -45,10 +45,10 @@ _NAMES: frozenset[str] = frozenset(
 )
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<glued>\d*[dD]\d+!?)(?=[A-Za-z_])"
-    r"|(?P<dice>(?P<count>\d+)?[dD](?P<sides>\d+)(?P<bang>!)?)"
-    r"|(?P<nosides>\d+[dD])(?![A-Za-z_\d])"
-    r"|(?P<int>\d+)|(?P<name>[A-Za-z_]+)|(?P<op>[+-])|(?P<bad>\S))"
+    r"\s*(?:(?P<glued>[0-9]*[dD][0-9]+!?)(?=[A-Za-z_])"
+    r"|(?P<dice>(?P<count>[0-9]+)?[dD](?P<sides>[0-9]+)(?P<bang>!)?)"
+    r"|(?P<nosides>[0-9]+[dD])(?![A-Za-z_[0-9]])"
+    r"|(?P<int>[0-9]+)|(?P<name>[A-Za-z_]+)|(?P<op>[+-])|(?P<bad>\S))"
 )
 
 
@@ -186,6 +186,15 @@ def parse(source: str) -> Expression:
     return Expression(tuple(terms), source)
 
 
+def _bounded(source: str, digits: str, position: int, low: int, high: int, what: str) -> int:
+    """``digits`` as an int in low..high; a huge digit string is refused unconverted."""
+    value = int(digits) if len(digits) <= len(str(high)) else high + 1
+    if not low <= value <= high:
+        shown = digits if len(digits) <= 12 else digits[:6] + "…"
+        raise DiceSyntaxError(source, position, f"{what} must be {low}–{high}, got {shown}")
+    return value
+
+
 def _term(source: str, m: re.Match[str], start: int) -> Term:
     if m["glued"]:
         raise DiceSyntaxError(
@@ -194,20 +203,11 @@ def _term(source: str, m: re.Match[str], start: int) -> Term:
     if m["nosides"] or (m["name"] or "").lower() == "d":
         raise DiceSyntaxError(source, m.end() - 1, "expected the number of sides after 'd'")
     if m["dice"]:
-        count = int(m["count"]) if m["count"] else 1
-        sides = int(m["sides"])
-        if not 1 <= count <= MAX_DICE:
-            raise DiceSyntaxError(source, start, f"dice count must be 1–{MAX_DICE}, got {count}")
-        if not 2 <= sides <= MAX_SIDES:
-            raise DiceSyntaxError(
-                source, m.start("sides"), f"a die needs 2–{MAX_SIDES} sides, got {sides}"
-            )
+        count = _bounded(source, m["count"] or "1", start, 1, MAX_DICE, "dice count")
+        sides = _bounded(source, m["sides"], m.start("sides"), 2, MAX_SIDES, "a die's sides")
         return Dice(count, sides, bool(m["bang"]))
     if m["int"]:
-        value = int(m["int"])
-        if value > MAX_CONSTANT:
-            raise DiceSyntaxError(source, start, f"constant {value} is larger than {MAX_CONSTANT}")
-        return Const(value)
+        return Const(_bounded(source, m["int"], start, 0, MAX_CONSTANT, "a constant"))
     name = m["name"].lower()
     if name not in _NAMES:
         close = difflib.get_close_matches(name, sorted(_NAMES), n=1)

@@ -30,7 +30,8 @@ class DiceSyntaxError(RulesError):
     @property
     def short(self) -> str:
         """One-line form for places that cannot show the pointer (CLI, notifications)."""
-        return f"{self.reason} at position {self.position + 1} in {self.expression!r}"
+        shown = self.expression if len(self.expression) <= 60 else self.expression[:57] + "…"
+        return f"{self.reason} at position {self.position + 1} in {shown!r}"
 
 
 class UnknownTraitError(RulesError):

@@ -30,6 +30,10 @@ ZERO = Fraction(0)
 #: wounded by that one hit (R-DMG-2, R-WOUND-1).
 STEP_KEYS = ("0", "1", "2", "3+")
 
+#: Bounds of exact damage enumeration (a cost of dice × total²): far beyond any card.
+MAX_EXACT_DICE = 20
+MAX_EXACT_TOTAL = 600
+
 
 @dataclass(frozen=True)
 class PoolOdds:
@@ -241,6 +245,12 @@ def damage_at_most(expr: Expression | str, limits: tuple[int, ...]) -> tuple[Fra
         else:
             constant += sign * term.value  # type: ignore[union-attr]
     top = cap - constant  # the dice must total at most this
+    if top > MAX_EXACT_TOTAL or len(dice) > MAX_EXACT_DICE:
+        raise RulesError(
+            f"{expr.source!r} is too far from Health to enumerate exactly (the dice would have"
+            f" to be summed up to {top}); keep it within {MAX_EXACT_DICE} dice and"
+            f" {MAX_EXACT_TOTAL} points of 3 × Health"
+        )
     if top < 0:
         return tuple(ZERO if x - constant < 0 else ONE for x in limits)
     pmf, denom = [1] + [0] * top, 1

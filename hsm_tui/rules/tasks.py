@@ -211,11 +211,13 @@ class PoolRoll:
                 f" → {through} of {self.dice} through, {self.dice - through} avoided"
             )
         if self.target < 1:
-            need = (
-                "Minions always fail"
-                if self.rank is not Rank.HERO
-                else (f"needs d10 1 and Hero die {hero_threshold(self.target)}+")
-            )
+            gate = hero_threshold(self.target)
+            if self.rank is not Rank.HERO:
+                need = "Minions always fail"
+            elif gate > HERO_DIE_SIDES:
+                need = "cannot succeed: below TN −4 the Hero die cannot make it up"
+            else:
+                need = f"needs d10 1 and Hero die {gate}+"
             prefix = f"TN {self.target} ({need}): d10 {', '.join(map(str, kept))}{rerolled}"
         elif self.dice == 1:
             d = kept[0]

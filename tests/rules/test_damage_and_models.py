@@ -79,3 +79,8 @@ def test_letters_glued_to_dice_point_at_the_letter(source: str, position: int, b
     with pytest.raises(DiceSyntaxError) as caught:
         parse(source)
     assert caught.value.position == position and f"unexpected {bad!r}" in str(caught.value)
+
+
+def test_r_task_4_explain_says_when_a_hero_cannot_succeed() -> None:
+    roll = PoolRoll(PoolKind.TASK, -5, Rank.HERO, (1,), 6)
+    assert "cannot succeed" in roll.explain() and "7+" not in roll.explain()

@@ -87,9 +87,9 @@ def test_constant_value_only_without_dice_or_names():
         ("   ", 0, "empty dice expression"),
         ("0d6", 0, "dice count must be 1–100, got 0"),
         ("101d6", 0, "dice count must be 1–100, got 101"),
-        ("2d1", 2, "a die needs 2–1000 sides, got 1"),
-        ("1+2d0", 4, "a die needs 2–1000 sides, got 0"),
-        ("10001", 0, "constant 10001 is larger than 10000"),
+        ("2d1", 2, "a die's sides must be 2–1000, got 1"),
+        ("1+2d0", 4, "a die's sides must be 2–1000, got 0"),
+        ("10001", 0, "a constant must be 0–10000, got 10001"),
         ("xyzzy", 0, "unknown name 'xyzzy'"),
     ],
 )
