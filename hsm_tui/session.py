@@ -33,9 +33,6 @@ class LogEntry:
     lines: tuple[str, ...]
     visibility: str = "public"
 
-    def as_text(self) -> str:
-        return f"#{self.seq} {self.title}\n" + "\n".join(f"  {line}" for line in self.lines)
-
 
 @dataclass(frozen=True)
 class PendingRerolls:
@@ -123,6 +120,11 @@ class Session:
     # -- commands ----------------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Apply ``command`` or refuse it with a RulesError, changing nothing."""
+        self._apply(command)
+        self._redo.clear()
+        self._notify()
+
+    def _apply(self, command: Command) -> None:
         before = self._snapshot()
         try:
             self._dispatch(command)
@@ -131,8 +133,6 @@ class Session:
             raise
         self._undo.append((before, command))
         self.history.append(command)
-        self._redo.clear()
-        self._notify()
 
     def _dispatch(self, command: Command) -> None:
         if command.issuer != GM:
@@ -212,9 +212,8 @@ class Session:
         if not self._redo:
             raise RulesError("nothing to redo")
         command = self._redo.pop()
-        redo_rest = self._redo[:]
-        self.apply(command)
-        self._redo = redo_rest
+        self._apply(command)
+        self._notify()
         return command
 
     @classmethod

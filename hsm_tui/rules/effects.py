@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .dice import Expression
-from .tasks import HeroFace
 
 
 class EffectKind(Enum):
@@ -44,15 +43,6 @@ class Trigger(Enum):
     SPECIAL_5 = "special5"
     FORTUNE = "fortune"
     MISFORTUNE = "misfortune"
-
-    @classmethod
-    def of(cls, face: HeroFace) -> Trigger | None:
-        return {
-            HeroFace.SPECIAL_4: cls.SPECIAL_4,
-            HeroFace.SPECIAL_5: cls.SPECIAL_5,
-            HeroFace.FORTUNE: cls.FORTUNE,
-            HeroFace.MISFORTUNE: cls.MISFORTUNE,
-        }.get(face)
 
 
 #: Conditions an effect may put on a target (RULES.md §8).

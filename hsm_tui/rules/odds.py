@@ -21,7 +21,15 @@ from math import comb
 from .dice import Dice, Expression, parse
 from .errors import RulesError
 from .models import Rank
-from .tasks import D10, HERO_DIE_SIDES, PoolKind, PoolRoll, die_success, hero_threshold
+from .tasks import (
+    D10,
+    HERO_DIE_SIDES,
+    PoolKind,
+    PoolRoll,
+    die_success,
+    hero_threshold,
+    playing_rank,
+)
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -156,8 +164,7 @@ def _best_split(
 
 def _pool_params(tn: int, rank: Rank) -> tuple[int, int | None]:
     """Per-die success chance in tenths, and the Hero-die gate (R-TASK-2..4)."""
-    if rank is Rank.SIDEKICK:
-        raise RulesError("a Sidekick rolls as a Hero or a Minion: pick one (R-CHAR-8)")
+    playing_rank(rank)
     if tn >= 1:
         return min(tn, D10 - 1), None  # R-TASK-3: a natural 10 always fails
     gate = hero_threshold(tn)
@@ -187,8 +194,7 @@ def defense_odds(hits: int, defense: int, rank: Rank = Rank.HERO, rerolls: int =
     A die avoids its hit when it shows Defense or less, so a Defense of 10+ avoids all;
     the defender spends re-rolls (Dodge action) to avoid as many as possible.
     """
-    if rank is Rank.SIDEKICK:
-        raise RulesError("a Sidekick rolls as a Hero or a Minion: pick one (R-CHAR-8)")
+    playing_rank(rank)
     return _through(hits, max(0, min(defense, D10)), rank is Rank.HERO, rerolls)
 
 

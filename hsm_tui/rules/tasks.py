@@ -236,7 +236,8 @@ def _roll_d10s(rng: random.Random, n: int) -> tuple[int, ...]:
     return tuple(rng.randint(1, D10) for _ in range(n))
 
 
-def _playing_rank(rank: Rank) -> Rank:
+def playing_rank(rank: Rank) -> Rank:
+    """R-CHAR-8: a Sidekick must be given Hero or Minion rules before it rolls."""
     if rank is Rank.SIDEKICK:
         raise RulesError("a Sidekick rolls as a Hero or a Minion: the GM picks which (R-CHAR-8)")
     return rank
@@ -246,7 +247,7 @@ def roll_pool(
     rng: random.Random, target: int, dice: int, rank: Rank, kind: PoolKind = PoolKind.TASK
 ) -> PoolRoll:
     """First roll of a pool; Heroes add the Hero die (R-TASK-5, R-ATK-2, R-ATK-6)."""
-    rank = _playing_rank(rank)
+    rank = playing_rank(rank)
     if dice < 1:
         raise RulesError(f"a roll needs at least one d10, got {dice}")
     first = _roll_d10s(rng, dice)

@@ -58,6 +58,7 @@ class HsmApp(App[None]):
             )
 
     def action_help(self) -> None:
+        """Help for whatever screen or dialog is on top (its ``HELP`` text)."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(getattr(self.screen, "HELP", "")))
 

@@ -204,3 +204,16 @@ def test_snapshot_reroll_dialog(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=open_dialog)
+
+
+async def test_r_task_6_help_inside_the_reroll_dialog() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "rerolls")
+        await pilot.press("1", "r", "e", "f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Keep the first roll" in app.screen.screen_help.replace("keep", "Keep")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, RerollDialog)

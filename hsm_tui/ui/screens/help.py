@@ -27,7 +27,7 @@ Strength 1 d4 · 2 d6 · 3 d8 · 4 d10 · 5 d12
 class HelpScreen(ModalScreen[None]):
     """Keys of the screen underneath plus the quick-reference tables."""
 
-    BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close help")]
+    BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close help", id="help.close")]
     """Esc, F1, q or ? closes the overlay."""
 
     def __init__(self, screen_help: str) -> None:

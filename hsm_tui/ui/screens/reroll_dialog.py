@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label
+from textual.widgets import Footer, Label
 
 from ...session import PendingRerolls
 from ..widgets.stepper import Stepper
@@ -15,10 +15,25 @@ from ..widgets.stepper import Stepper
 class RerollDialog(ModalScreen[tuple[int, int] | None]):
     """Pick how many d10 and Hero-die re-rolls to spend; starts at the best split."""
 
+    HELP = """\
+## Re-rolls (R-TASK-6)
+All re-rolls are rolled at once, after the first roll; the best d10 and the best Hero die
+are kept. The fields start at the split with the best odds.
+
+| key | does |
+| --- | --- |
+| ↑ ↓ | d10 / Hero die field |
+| ← → or a digit | how many re-rolls go to that die |
+| Enter | re-roll |
+| k | keep the first roll (spend nothing) |
+| Esc | back, deciding later (`e` reopens) |
+"""
+
     BINDINGS = [
-        Binding("enter", "confirm", "Re-roll"),
-        Binding("k", "keep", "Keep roll"),
-        Binding("escape", "dismiss(None)", "Cancel"),
+        Binding("enter", "confirm", "Re-roll", id="reroll.confirm"),
+        Binding("k", "keep", "Keep roll", id="reroll.keep"),
+        Binding("escape", "dismiss(None)", "Later", id="reroll.later"),
+        Binding("f1,question_mark", "app.help", "Help", id="reroll.help"),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
@@ -40,6 +55,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")
             yield Label(f"Best odds: {d10} d10 + {hero} Hero die", id="reroll-hint")
             yield Label("", id="reroll-error")
+        yield Footer()
 
     def _split(self) -> tuple[int, int]:
         d10 = self.query_one("#reroll-d10", Stepper).value

@@ -6,6 +6,9 @@ by the rules engine on every change, and rolling is one command to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,7 +17,7 @@ from textual.widgets import Footer, Header, Static
 
 from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
 from ...rules.tasks import difficulty_label
-from ...session import RollTask, Session, SpendRerolls, percent
+from ...session import Command, RollTask, Session, SpendRerolls, percent
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from . import set_border_titles
@@ -111,7 +114,7 @@ class TaskRollerScreen(Screen[None]):
     def on_unmount(self) -> None:
         self._unsubscribe()
 
-    def _field(self, name: str):
+    def _field(self, name: str) -> Any:
         return self.query_one(f"#{name}", Stepper).value
 
     def build_tn(self) -> TargetNumber:
@@ -177,7 +180,7 @@ class TaskRollerScreen(Screen[None]):
     def action_redo(self) -> None:
         self._history(self.session.redo, "Redone")
 
-    def _history(self, step, verb: str) -> None:
+    def _history(self, step: Callable[[], Command], verb: str) -> None:
         try:
             command = step()
         except RulesError as exc:

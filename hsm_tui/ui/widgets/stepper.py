@@ -22,8 +22,8 @@ class Stepper(Widget, can_focus=True):
     """``Label  ◂ choice ▸``; posts :class:`Stepper.Changed` when the choice changes."""
 
     BINDINGS = [
-        Binding("left,minus", "step(-1)", "Less", show=False),
-        Binding("right,plus,equals_sign", "step(1)", "More", show=False),
+        Binding("left,minus", "step(-1)", "Less", show=False, id="stepper.less"),
+        Binding("right,plus,equals_sign", "step(1)", "More", show=False, id="stepper.more"),
     ]
     """←/− and →/+ step through the choices."""
 
