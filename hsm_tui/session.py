@@ -16,7 +16,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .packs import LoadResult
+from .campaign.combat import (
+    ANSWERS,
+    HANDLERS,
+    CombatCommand,
+    DecideSidekick,
+    Pending,
+    PendingSidekick,
+)
+from .campaign.encounter import Encounter
+from .packs import Catalog, LoadResult
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.odds import PoolOdds, suggest_split
 
@@ -66,7 +75,8 @@ class SpendRerolls:
     issuer: str = GM
 
 
-Command = RollTask | SpendRerolls
+Command = RollTask | SpendRerolls | CombatCommand
+Decision = PendingRerolls | Pending
 
 
 @dataclass(frozen=True)
@@ -75,7 +85,8 @@ class Snapshot:
 
     rng_state: Any
     log: tuple[LogEntry, ...]
-    pending: PendingRerolls | None
+    pending: Decision | None
+    encounter: Encounter
 
 
 def percent(p: Any) -> str:
@@ -96,8 +107,9 @@ class Session:
 
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
     log: tuple[LogEntry, ...] = ()
-    pending: PendingRerolls | None = None
+    pending: Decision | None = None
     history: list[Command] = field(default_factory=list)
+    encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
     content: LoadResult | None = None
     """The loaded packs (read-only for play; not part of undo)."""
 
@@ -139,8 +151,36 @@ class Session:
             raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
         if isinstance(command, RollTask):
             self._roll_task(command)
-        else:
+        elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)
+        else:
+            self._combat(command)
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.content.catalog if self.content is not None else Catalog()
+
+    def _combat(self, command: CombatCommand) -> None:
+        """Run a combat command; while a decision is pending only its answer is taken."""
+        pending = self.pending
+        answer = ANSWERS.get(type(command))
+        sidekick_answer = isinstance(command, DecideSidekick) and isinstance(
+            pending, PendingSidekick
+        )
+        if answer is not None:
+            if not isinstance(pending, answer[0]):
+                raise RulesError("nothing is waiting for that answer")
+            outcome = answer[1](self.encounter, command, pending, self.rng, self.catalog)
+        elif (
+            pending is not None and not isinstance(pending, PendingRerolls) and not sidekick_answer
+        ):
+            raise RulesError(f"answer the pending question first: {pending.question}")
+        else:
+            outcome = HANDLERS[type(command)](self.encounter, command, self.rng, self.catalog)
+        self.encounter = outcome.encounter
+        for entry in outcome.log:
+            self._add_log(command.issuer, entry.title, entry.lines)
+        self.pending = outcome.pending
 
     def _roll_task(self, cmd: RollTask) -> None:
         if cmd.rerolls < 0:
@@ -160,7 +200,7 @@ class Session:
 
     def _spend_rerolls(self, cmd: SpendRerolls) -> None:
         pending = self.pending
-        if pending is None:
+        if not isinstance(pending, PendingRerolls):
             raise RulesError("there is no roll waiting for re-rolls")
         if cmd.d10 + cmd.hero > pending.available:
             raise RulesError(
@@ -182,11 +222,11 @@ class Session:
 
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
-        return Snapshot(self.rng.getstate(), self.log, self.pending)
+        return Snapshot(self.rng.getstate(), self.log, self.pending, self.encounter)
 
     def _restore(self, snap: Snapshot) -> None:
         self.rng.setstate(snap.rng_state)
-        self.log, self.pending = snap.log, snap.pending
+        self.log, self.pending, self.encounter = snap.log, snap.pending, snap.encounter
 
     @property
     def can_undo(self) -> bool:

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, Static
 
 from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
 from ...rules.tasks import difficulty_label
-from ...session import Command, RollTask, Session, SpendRerolls, percent
+from ...session import Command, PendingRerolls, RollTask, Session, SpendRerolls, percent
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from . import set_border_titles
@@ -143,7 +143,7 @@ class TaskRollerScreen(Screen[None]):
         rank, rerolls = self._field("rank"), self._field("rerolls")
         lines = [f"[b]TN {tn.value}[/b]  {tn.explain()}", "", *odds_table(tn.value, rank, rerolls)]
         pending = self.session.pending
-        if pending is not None:
+        if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
             lines += ["", f"[b]Re-rolls waiting[/b]: e  (best {d10} d10 + {hero} Hero die)"]
         self.query_one("#task-odds", Static).update("\n".join(lines))
@@ -164,7 +164,7 @@ class TaskRollerScreen(Screen[None]):
 
     def action_reroll(self) -> None:
         pending = self.session.pending
-        if pending is None:
+        if not isinstance(pending, PendingRerolls):
             self.notify("No roll is waiting for re-rolls (set Re-rolls above 0, then roll)")
             return
 

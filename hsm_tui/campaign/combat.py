@@ -1,0 +1,900 @@
+"""The combat engine: commands that advance an :class:`Encounter` (RULES.md §3–§8).
+
+Each handler takes the encounter, the command, the session's RNG and the catalog, and
+returns an :class:`Outcome`: the new encounter, explained log entries, and possibly a
+pending decision the UI must answer (nothing blocks inside the engine). A command the
+rules forbid raises RulesError before anything changes.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+
+from ..packs import Catalog, Character, SevereWound, Weapon
+from ..rules import (
+    Cover,
+    Derived,
+    RangeBand,
+    Rank,
+    Rating,
+    RulesError,
+    attack_odds,
+    defense_value,
+    roll_attack,
+    roll_damage,
+    roll_defense,
+    roll_task,
+)
+from ..rules.combat import (
+    FIGHTING_STYLES,
+    AttackSituation,
+    InitiativeRoll,
+    WoundResult,
+    apply_wound_steps,
+    attack_dice,
+    attack_tn,
+    initiative_order,
+    max_actions,
+    severe_wound_modifier,
+    wound_penalty,
+)
+from ..rules.dice import roll as roll_expression
+from ..rules.effects import Effect, EffectKind, Trigger
+from ..rules.tasks import HeroFace, PoolRoll, wound_steps
+from .encounter import Combatant, Encounter, Turn, WeaponState
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class LogLines:
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PendingDive:
+    """R-ATK-5: the target of a ranged attack may dive for cover before Defense."""
+
+    attack: AttackState
+    question: str
+
+
+@dataclass(frozen=True)
+class PendingChartChoice:
+    """§7 erratum: on a 13 the GM picks one of the two rows."""
+
+    target: str
+    total: int
+    rows: tuple[str, ...]
+    question: str
+
+
+@dataclass(frozen=True)
+class PendingSidekick:
+    """R-CHAR-8: the first time mechanics touch a Sidekick, the GM picks its rules."""
+
+    combatant: str
+    question: str
+
+
+Pending = PendingDive | PendingChartChoice | PendingSidekick
+
+
+@dataclass(frozen=True)
+class Outcome:
+    encounter: Encounter
+    log: tuple[LogLines, ...] = ()
+    pending: Pending | None = None
+
+
+# -- commands ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AddZone:
+    name: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetBand:
+    a: str
+    b: str
+    band: str  # melee, short, medium, long, extra-long, beyond
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AddCombatants:
+    """Put ``count`` of a pack's minion / sidekick / hero into a zone on a side."""
+
+    kind: str  # minion, sidekick, hero
+    entry: str
+    side: str
+    zone: str
+    count: int = 1
+    player: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetCover:
+    combatant: str
+    cover: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class DecideSidekick:
+    combatant: str
+    rank: str  # hero or minion
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class StartCombat:
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class DeclareActions:
+    count: int
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Move:
+    """R-ACT-2: Move (half a band) or Move+Run (one band) to another zone."""
+
+    combatant: str
+    zone: str
+    run: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Attack:
+    attacker: str
+    target: str
+    weapon: str
+    style: str | None = None  # wild, power, agile for melee
+    called_shot: bool = False
+    modifier: int = 0
+    shots: int | None = None  # fewer than the rate of fire, e.g. to save charges
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AnswerDive:
+    cover: str  # "none" to stay put, else the cover dived into
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class ChooseChartRow:
+    row: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class EndCombat:
+    issuer: str = GM
+
+
+CombatCommand = (
+    AddZone
+    | SetBand
+    | AddCombatants
+    | SetCover
+    | DecideSidekick
+    | StartCombat
+    | DeclareActions
+    | Move
+    | Attack
+    | AnswerDive
+    | ChooseChartRow
+    | EndTurn
+    | EndCombat
+)
+
+
+@dataclass(frozen=True)
+class AttackState:
+    """An attack paused for a decision: everything needed to finish it."""
+
+    attacker: str
+    target: str
+    weapon: str
+    hits: int
+    defense_mod: int = 0
+    damage_bonus: int = 0
+    style: str | None = None
+    lines: tuple[str, ...] = field(default=())
+
+
+# -- helpers -------------------------------------------------------------------------
+def _band(name: str) -> RangeBand:
+    try:
+        return RangeBand[name.strip().upper().replace("-", "_")]
+    except KeyError:
+        bands = ", ".join(b.label for b in RangeBand)
+        raise RulesError(f"unknown range band {name!r} (one of {bands})") from None
+
+
+def _cover(name: str) -> Cover:
+    try:
+        return Cover[name.strip().upper()]
+    except KeyError:
+        raise RulesError(f"unknown cover {name!r} (none, light, medium, heavy)") from None
+
+
+def _entry(catalog: Catalog, kind: str, entry: str) -> Character:
+    table = {"minion": catalog.minions, "sidekick": catalog.sidekicks, "hero": catalog.heroes}
+    if kind not in table:
+        raise RulesError(f"unknown kind {kind!r} (minion, sidekick or hero)")
+    if entry not in table[kind]:
+        raise RulesError(f"no {kind} {entry!r} in the loaded packs")
+    return table[kind][entry]
+
+
+def _weapon_state(weapon: Weapon) -> WeaponState:
+    return WeaponState(weapon.id, weapon.power, weapon.power, weapon.recharge)
+
+
+def _numbered(name: str, cid: str, count: int) -> str:
+    """``Pirate raider 2`` when several of one entry join at once."""
+    return name if count == 1 else f"{name} {cid.rsplit('-', 1)[1]}"
+
+
+def _unique_id(encounter: Encounter, base: str) -> str:
+    taken = {c.id for c in encounter.combatants}
+    n = 1
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+# -- handlers ------------------------------------------------------------------------
+def add_zone(enc: Encounter, cmd: AddZone, _rng: random.Random, _cat: Catalog) -> Outcome:
+    name = cmd.name.strip()
+    if not name:
+        raise RulesError("a zone needs a name")
+    if name in enc.zones:
+        raise RulesError(f"zone {name!r} already exists")
+    return Outcome(replace(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
+
+
+def set_band(enc: Encounter, cmd: SetBand, _rng: random.Random, _cat: Catalog) -> Outcome:
+    band = _band(cmd.band)
+    return Outcome(
+        enc.with_band(cmd.a, cmd.b, band), (LogLines(f"{cmd.a} ↔ {cmd.b}: {band.label}", ()),)
+    )
+
+
+def add_combatants(
+    enc: Encounter, cmd: AddCombatants, _rng: random.Random, cat: Catalog
+) -> Outcome:
+    if cmd.zone not in enc.zones:
+        raise RulesError(f"no zone {cmd.zone!r} (zones: {', '.join(enc.zones) or 'none yet'})")
+    if not 1 <= cmd.count <= 40:
+        raise RulesError(f"add 1 to 40 at a time, not {cmd.count}")
+    entry = _entry(cat, cmd.kind, cmd.entry)
+    group = f"{entry.id}@{cmd.side}" if entry.rank is Rank.MINION else None
+    added = []
+    for _ in range(cmd.count):
+        cid = _unique_id(replace(enc, combatants=(*enc.combatants, *added)), entry.id)
+        added.append(
+            Combatant(
+                id=cid,
+                name=_numbered(entry.name, cid, cmd.count),
+                side=cmd.side,
+                rank=entry.rank,
+                group=group or cid,
+                traits=entry.traits,
+                ratings=entry.ratings,
+                zone=cmd.zone,
+                weapons=tuple(_weapon_state(cat.weapons[w]) for w in entry.weapons),
+                player=cmd.player,
+                size=entry.size,
+                luck=entry.traits.luck if entry.rank is Rank.HERO else 0,
+            )
+        )
+    return Outcome(
+        replace(enc, combatants=(*enc.combatants, *added)),
+        (LogLines(f"{cmd.count} × {entry.name} join {cmd.side} in {cmd.zone}", ()),),
+    )
+
+
+def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    cover = _cover(cmd.cover)
+    return Outcome(
+        enc.with_combatant(replace(c, cover=cover)),
+        (LogLines(f"{c.name}: {cover.label} cover", ()),),
+    )
+
+
+def decide_sidekick(
+    enc: Encounter, cmd: DecideSidekick, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if c.rank is not Rank.SIDEKICK:
+        raise RulesError(f"{c.name} is not a Sidekick")
+    if c.plays_as is not None:
+        raise RulesError(
+            f"{c.name} already plays as a {c.plays_as.value} until the encounter ends (R-CHAR-8)"
+        )
+    rank = {"hero": Rank.HERO, "minion": Rank.MINION}.get(cmd.rank.lower())
+    if rank is None:
+        raise RulesError("a Sidekick plays as a hero or a minion")
+    luck = c.traits.luck if rank is Rank.HERO else 0
+    return Outcome(
+        enc.with_combatant(replace(c, plays_as=rank, luck=luck)),
+        (LogLines(f"{c.name} plays as a {rank.value} this encounter (R-CHAR-8)", ()),),
+    )
+
+
+def start_combat(enc: Encounter, _cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
+    """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative."""
+    if enc.active:
+        raise RulesError("combat is already under way")
+    undecided = [c for c in enc.combatants if c.rank is Rank.SIDEKICK and c.plays_as is None]
+    if undecided:
+        c = undecided[0]
+        return Outcome(enc, (), PendingSidekick(c.id, f"Does {c.name} play as a Hero or a Minion?"))
+    sides = {c.side for c in enc.combatants if c.standing}
+    if len(sides) < 2:
+        raise RulesError("combat needs standing combatants on at least two sides")
+    rolls, seen = [], set()
+    for c in enc.combatants:
+        if c.group in seen or not c.standing:
+            continue
+        seen.add(c.group)
+        rating = c.traits[Derived.INITIATIVE]
+        rolls.append(
+            InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
+        )
+    order = tuple(initiative_order(rolls, rng))
+    lines = tuple(
+        f"{i + 1}. {_actor_name(enc, r.actor)}: d10 {r.d10} + Initiative {r.rating} = {r.total}"
+        + (f" (tie re-roll {r.tiebreak[0]})" if r.tiebreak else "")
+        for i, r in enumerate(order)
+    )
+    started = replace(enc, active=True, round=1, order=order, turn_index=-1, turn=None)
+    first = _begin_next_turn(started, rng)
+    return Outcome(
+        first.encounter, (LogLines("Initiative (R-INIT-1/2)", lines), *first.log), first.pending
+    )
+
+
+def _actor_name(enc: Encounter, actor: str) -> str:
+    members = list(enc.members(actor)) or [c for c in enc.combatants if c.group == actor]
+    if len(members) > 1:
+        return f"{members[0].name.rsplit(' ', 1)[0]} ×{len(members)}"
+    return members[0].name if members else actor
+
+
+def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
+    """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1)."""
+    index, round_ = enc.turn_index, enc.round
+    for _ in range(len(enc.order) + 1):
+        index += 1
+        if index >= len(enc.order):
+            index, round_ = 0, round_ + 1
+        if enc.members(enc.order[index].actor):
+            break
+    else:
+        raise RulesError("nobody is left standing to act")
+    actor = enc.order[index].actor
+    enc = replace(enc, turn_index=index, round=round_)
+    lines: list[str] = []
+    lost: list[tuple[str, int]] = []
+    for member in enc.members(actor):
+        member, note = _fear_check(member, rng)
+        if note:
+            lines.append(note)
+        member_lost = member.lose_actions + ("shaken" in member.conditions)
+        if member_lost:
+            lost.append((member.id, member_lost))
+            lines.append(f"{member.name} loses {member_lost} action(s) (wounds, Shaken, dive)")
+        enc = enc.with_combatant(replace(member, lose_actions=0))
+    enc = replace(enc, turn=Turn(actor, lost=tuple(lost)))
+    title = f"Round {round_}: {_actor_name(enc, actor)}'s turn"
+    return Outcome(enc, (LogLines(title, tuple(lines)),))
+
+
+def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
+    """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed."""
+    morale = c.traits[Derived.MORALE]
+    notes = []
+    conditions = set(c.conditions)
+    fear = c.fear
+    if "shaken" in conditions and fear < morale:  # R-FEAR-3
+        conditions.discard("shaken")
+        notes.append("no longer Shaken")
+    if fear >= morale:
+        if c.rules_rank is Rank.MINION:
+            shaken = True
+            notes.append(f"Fear {fear} ≥ Morale {morale}: Shaken")
+        else:
+            roll = roll_task(rng, morale, Rank.HERO)
+            shaken = not roll.success
+            notes.append(f"Morale roll: {roll.explain()}")
+            if roll.face is HeroFace.FORTUNE:
+                fear = max(0, fear - 1)
+            elif roll.face is HeroFace.MISFORTUNE:
+                fear += 1
+        if shaken:
+            conditions.add("panicked" if "shaken" in conditions else "shaken")  # R-FEAR-2
+    fear = max(0, fear - 1)
+    note = f"{c.name}: " + "; ".join(notes) if notes else ""
+    return replace(c, fear=fear, conditions=tuple(sorted(conditions))), note
+
+
+def declare_actions(
+    enc: Encounter, cmd: DeclareActions, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    """R-ACT-3: Heroes declare more than 2 actions at the start of the turn."""
+    turn = _turn(enc)
+    if turn.used:
+        raise RulesError("extra actions are declared at the start of the turn, before acting")
+    members = enc.members(turn.actor)
+    cap = max_actions(members[0].rules_rank)
+    if cmd.count < 2 or (cap is not None and cmd.count > cap):
+        raise RulesError(
+            f"{members[0].name} takes exactly 2 actions (Minions cannot add more, R-ACT-1)"
+            if cap
+            else "declare 2 or more actions"
+        )
+    return Outcome(
+        replace(enc, turn=replace(turn, declared=cmd.count)),
+        (
+            LogLines(
+                f"{members[0].name} declares {cmd.count} actions:"
+                f" each at −{cmd.count - 2} (R-ACT-3)",
+                (),
+            ),
+        ),
+    )
+
+
+def _turn(enc: Encounter) -> Turn:
+    if not enc.active or enc.turn is None:
+        raise RulesError("no turn is under way: start combat first")
+    return enc.turn
+
+
+def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
+    """R-ACT-1: spend one action of the current turn; no action twice."""
+    turn = _turn(enc)
+    if actor.group != turn.actor:
+        raise RulesError(f"it is not {actor.name}'s turn")
+    if not actor.standing:
+        raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
+    if action in turn.used_by(actor.id):
+        raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
+    if turn.left(actor.id) <= 0:
+        raise RulesError(f"{actor.name} has no actions left this turn")
+    if actor.id in turn.wild and action in ("dodge", "aim", "standby", "interact"):
+        raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
+    return replace(enc, turn=replace(turn, used=(*turn.used, (actor.id, action))))
+
+
+def move(enc: Encounter, cmd: Move, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """R-ACT-2 imagination mode: Move reaches a zone at Melee band; Move+Run one band
+    (a zone at Short). Farther zones take more turns: move through a zone on the way.
+    """
+    c = enc.get(cmd.combatant)
+    if cmd.zone == c.zone:
+        raise RulesError(f"{c.name} is already in {c.zone}")
+    band = enc.zone_band(c.zone, cmd.zone)
+    reach = RangeBand.SHORT if cmd.run else RangeBand.MELEE
+    if band > reach:
+        how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
+        raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
+    enc = _spend(enc, c, "move")
+    if cmd.run:
+        enc = _spend(enc, c, "run")
+    moved = replace(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
+    enc = enc.with_combatant(moved)
+    for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
+        if c.id in other.engaged:
+            enc = enc.with_combatant(
+                replace(other, engaged=tuple(e for e in other.engaged if e != c.id))
+            )
+    verb = "moves and runs" if cmd.run else "moves"
+    return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
+
+
+def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
+    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+    attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
+    if not target.standing:
+        raise RulesError(f"{target.name} is already out of the fight")
+    if attacker.id == target.id:
+        raise RulesError("a combatant cannot attack itself")
+    state = attacker.weapon(cmd.weapon)
+    weapon = cat.weapons.get(cmd.weapon)
+    if weapon is None:
+        raise RulesError(f"weapon {cmd.weapon!r} is not in the loaded packs")
+    style = _style(weapon, cmd.style)
+    melee = style in FIGHTING_STYLES
+    band = enc.band(attacker.id, target.id)
+    if melee and attacker.zone != target.zone:
+        raise RulesError(
+            f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
+        )
+    enc = _spend(enc, attacker, "attack")
+    dice = attack_dice(style, attacker.traits, weapon.attacks)
+    if cmd.shots is not None:
+        if not 1 <= cmd.shots <= dice:
+            raise RulesError(f"{weapon.name} fires 1 to {dice} shot(s) here, not {cmd.shots}")
+        dice = cmd.shots
+    cost = dice * weapon.charge_per_shot if state.charges is not None else 0
+    if state.charges is not None and state.charges < cost:
+        raise RulesError(
+            f"{weapon.name} has {state.charges} charge(s),"
+            f" needs {cost} for {dice} shot(s) (R-ATK-3)"
+        )
+    rank = attacker.rules_rank
+    engaged_shooting = weapon.skill if (not melee and attacker.engaged) else None
+    situation = AttackSituation(
+        wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
+        if rank is Rank.HERO
+        else 0,
+        condition_penalty=-1 if "shaken" in attacker.conditions else 0,
+        actions_declared=_turn(enc).declared,
+        called_shot=cmd.called_shot,
+        melee=melee,
+        shooting_in_melee=engaged_shooting
+        if engaged_shooting in (Rating.PISTOLS, Rating.RIFLES)
+        else None,
+        size_difference=target.size - attacker.size,
+        other=cmd.modifier,
+    )
+    tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
+    odds = attack_odds(tn.value, dice, rank)
+    roll = roll_attack(rng, tn.value, dice, rank)
+    state = replace(
+        state, charges=None if state.charges is None else state.charges - cost, fired=True
+    )
+    attacker = replace(
+        attacker, weapons=tuple(state if w.id == state.id else w for w in attacker.weapons)
+    )
+    if melee:
+        attacker = replace(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
+        target = replace(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
+    enc = enc.with_combatant(attacker).with_combatant(target)
+    if style is Rating.WILD:
+        enc = replace(enc, turn=replace(_turn(enc), wild=(*_turn(enc).wild, attacker.id)))
+    lines = [
+        f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
+        f"TN {tn.explain()}",
+        f"odds: ≥1 hit {float(odds.success) * 100:.1f}% · expected {float(odds.expected):.2f} hits",
+        f"roll {roll.explain()}",
+    ]
+    hits, effects = roll.successes, _face_effects(weapon, roll)
+    pending_attack = AttackState(attacker.id, target.id, weapon.id, hits, style=style.value)
+    enc, pending_attack, more = _apply_effects(enc, pending_attack, effects, rng, tn.value, roll)
+    lines += more
+    hits = pending_attack.hits
+    target = enc.get(target.id)
+    if hits:  # R-ATK-4: a Fear token per hit, before Defense
+        enc = enc.with_combatant(replace(target, fear=target.fear + hits))
+        lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
+    title = f"{attacker.name} attacks {target.name}"
+    if not hits:
+        return Outcome(enc, (LogLines(title, (*lines, "no hit")),))
+    if not melee and target.cover < Cover.HEAVY:
+        question = (
+            f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
+            " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
+        )
+        return Outcome(
+            enc,
+            (LogLines(title, tuple(lines)),),
+            PendingDive(replace(pending_attack, lines=()), question),
+        )
+    finished = _defend_and_damage(enc, pending_attack, rng, cat)
+    return Outcome(
+        finished.encounter, (LogLines(title, tuple(lines)), *finished.log), finished.pending
+    )
+
+
+def _style(weapon: Weapon, asked: str | None) -> Rating:
+    if weapon.kind != "melee":
+        if asked and asked != weapon.skill.value:
+            raise RulesError(
+                f"{weapon.name} is a {weapon.kind} weapon: it uses {weapon.skill.value}"
+            )
+        return weapon.skill
+    name = asked or (weapon.skill.value if weapon.skill in FIGHTING_STYLES else "agile")
+    try:
+        style = Rating(name)
+    except ValueError:
+        raise RulesError(f"unknown fighting style {name!r} (wild, power or agile)") from None
+    if style not in FIGHTING_STYLES:
+        raise RulesError(f"melee uses a fighting style: wild, power or agile, not {name!r}")
+    return style
+
+
+def _face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
+    trigger = {
+        HeroFace.SPECIAL_4: Trigger.SPECIAL_4,
+        HeroFace.SPECIAL_5: Trigger.SPECIAL_5,
+        HeroFace.FORTUNE: Trigger.FORTUNE,
+        HeroFace.MISFORTUNE: Trigger.MISFORTUNE,
+    }.get(roll.face)  # type: ignore[arg-type]
+    return tuple((trigger, e) for e in weapon.effects_on(trigger)) if trigger else ()
+
+
+def _apply_effects(
+    enc: Encounter,
+    state: AttackState,
+    effects: tuple[tuple[Trigger, Effect], ...],
+    rng: random.Random,
+    tn: int,
+    roll: PoolRoll,
+) -> tuple[Encounter, AttackState, list[str]]:
+    """Apply the card's effects for the Hero-die face (content/README.md effect table)."""
+    lines = []
+    for trigger, effect in effects:
+        text = f"{trigger.value}: {effect.describe()}"
+        kind = effect.kind
+        amount = effect.value or 0
+        if effect.dice is not None:
+            amount = _roll_amount(effect, rng)
+            text += f" (rolled {amount})"
+        if kind is EffectKind.EXTRA_SHOTS:
+            extra = roll_attack(
+                rng,
+                tn,
+                max(1, amount),
+                roll.rank if roll.rank is not Rank.SIDEKICK else Rank.MINION,
+            )
+            state = replace(state, hits=state.hits + extra.successes)
+            text += f": {extra.explain()}"
+        elif kind is EffectKind.ONE_HIT_COUNTS:
+            state = replace(state, hits=min(state.hits, 1))
+        elif kind is EffectKind.TARGET_DEFENSE:
+            state = replace(state, defense_mod=state.defense_mod + amount)
+        elif kind is EffectKind.DAMAGE:
+            state = replace(state, damage_bonus=state.damage_bonus + amount)
+        elif kind is EffectKind.TN:
+            recount = sum(roll.die_counts(d) or (d != 10 and d <= tn + amount) for d in roll.kept)
+            state = replace(state, hits=max(state.hits, recount))
+        elif kind in (EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE):
+            enc = _charge(enc, state, amount if kind is EffectKind.RECHARGE else -amount)
+        elif kind is EffectKind.FEAR and effect.targets != "enemies-nearby":
+            target = enc.get(state.target)
+            enc = enc.with_combatant(replace(target, fear=target.fear + amount))
+        elif kind is EffectKind.CONDITION:
+            who = enc.get(state.attacker if effect.targets == "self" else state.target)
+            marks = tuple(sorted({*who.conditions, effect.condition or "condition"}))
+            enc = enc.with_combatant(replace(who, conditions=marks))
+        else:
+            text += " — for the GM"
+        lines.append(text)
+    return enc, state, lines
+
+
+def _roll_amount(effect: Effect, rng: random.Random) -> int:
+    return roll_expression(effect.dice, rng).total  # type: ignore[arg-type]
+
+
+def _charge(enc: Encounter, state: AttackState, delta: int) -> Encounter:
+    attacker = enc.get(state.attacker)
+    weapons = []
+    for w in attacker.weapons:
+        if w.id == state.weapon and w.charges is not None:
+            top = w.power if w.power is not None else w.charges + max(delta, 0)
+            w = replace(w, charges=max(0, min(top, w.charges + delta)))
+        weapons.append(w)
+    return enc.with_combatant(replace(attacker, weapons=tuple(weapons)))
+
+
+def answer_dive(
+    enc: Encounter, cmd: AnswerDive, pending: PendingDive, rng: random.Random, cat: Catalog
+) -> Outcome:
+    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn."""
+    target = enc.get(pending.attack.target)
+    cover = _cover(cmd.cover)
+    lines = []
+    if cover is not Cover.NONE:
+        if cover <= target.cover:
+            raise RulesError(
+                f"{target.name} is already in {target.cover.label} cover:"
+                " dive only to better cover (R-ATK-5)"
+            )
+        target = replace(target, cover=cover, prone=True, lose_actions=target.lose_actions + 1)
+        enc = enc.with_combatant(target)
+        lines.append(
+            f"{target.name} dives into {cover.label} cover:"
+            " Prone, loses 1 action next turn (R-ATK-5)"
+        )
+    finished = _defend_and_damage(enc, pending.attack, rng, cat)
+    head = (LogLines("Dive for cover", tuple(lines)),) if lines else ()
+    return Outcome(finished.encounter, (*head, *finished.log), finished.pending)
+
+
+def _defend_and_damage(
+    enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
+) -> Outcome:
+    """R-ATK-6 Defense, R-ATK-7 damage and Fear, R-DMG/R-WOUND, R-ATK-8 Pinned, §7."""
+    attacker, target = enc.get(state.attacker), enc.get(state.target)
+    weapon = cat.weapons[state.weapon]
+    flank = -max(0, len(target.engaged) - 1)  # R-ATK-14
+    defense = defense_value(target.traits[Derived.DODGE], target.cover, state.defense_mod + flank)
+    droll = roll_defense(rng, state.hits, defense, target.rules_rank)
+    through = droll.successes
+    lines = [
+        f"Defense {target.traits[Derived.DODGE]} + {target.cover.label} cover"
+        + (f" {state.defense_mod + flank:+d}" if state.defense_mod + flank else "")
+        + f" = {defense}: {droll.explain()}"
+    ]
+    pending: Pending | None = None
+    damage = weapon.damage
+    values = attacker.traits.as_values()
+    for n in range(through):
+        if not target.standing:
+            break
+        # R-ATK-1 Power: a hit adds the Strength die
+        expr = f"{damage.source}+strdie" if state.style == Rating.POWER.value else damage
+        hit = roll_damage(rng, expr, _health(target, weapon), values)
+        total = hit.damage + state.damage_bonus
+        steps = wound_steps(total, hit.health)
+        overflows = tuple(total - k * hit.health for k in range(1, steps + 1))
+        result = apply_wound_steps(
+            target.rules_rank,
+            steps,
+            overflows,
+            target.wounds,
+            target.nonlethal,
+            not weapon.nonlethal,
+        )
+        bonus = f" {state.damage_bonus:+d}" if state.damage_bonus else ""
+        lines.append(f"hit {n + 1}: {hit.explain()}{bonus} → {_wound_text(target, result)}")
+        target = replace(
+            target,
+            wounds=result.wounds,
+            nonlethal=result.nonlethal,
+            out=target.out or result.taken_out,
+            unconscious=target.unconscious or result.unconscious,
+            lose_actions=target.lose_actions
+            + (result.steps_taken if target.rules_rank is Rank.HERO else 0),
+        )
+        if target.standing:  # R-ATK-7: one more Fear per hit through
+            target = replace(target, fear=target.fear + 1)
+        if result.severe:
+            target, chart_lines, pending = _severe_wound(target, result.overflow, rng, cat)
+            lines += chart_lines
+            if pending:
+                break
+    if (
+        target.standing
+        and target.cover is not Cover.NONE
+        and target.fear > target.traits[Derived.MORALE]
+    ):
+        target = replace(target, conditions=tuple(sorted({*target.conditions, "pinned"})))
+        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale (R-ATK-8)")
+    enc = enc.with_combatant(target)
+    return Outcome(enc, (LogLines(f"{target.name} defends", tuple(lines)),), pending)
+
+
+def _health(target: Combatant, weapon: Weapon) -> int:
+    """R-DMG-2 against Health; non-lethal damage against Stamina (R-WOUND-6)."""
+    return target.traits[Derived.STAMINA if weapon.nonlethal else Derived.HEALTH]
+
+
+def _wound_text(target: Combatant, result: WoundResult) -> str:
+    if result.taken_out:
+        return f"{target.name} is taken out (R-WOUND-2)"
+    if not result.steps_taken:
+        return "no wound"
+    if result.unconscious:
+        return "knocked unconscious (non-lethal past −2)"
+    if result.severe:
+        return "severely wounded (R-WOUND-1)"
+    track = result.nonlethal if result.nonlethal > target.nonlethal else result.wounds
+    return f"{result.steps_taken} wound step(s): now at −{track}"
+
+
+def _severe_wound(
+    target: Combatant, overflow: int, rng: random.Random, cat: Catalog
+) -> tuple[Combatant, list[str], Pending | None]:
+    """R-WOUND-5 and §7: Prone, then d10 + overflow + 2 × earlier severe wounds."""
+    d10 = rng.randint(1, 10)
+    total = d10 + severe_wound_modifier(overflow, target.severe)
+    rows = cat.chart_rows(total)
+    line = (
+        f"Severe Wound chart: d10 {d10} + {overflow} past Health"
+        f" + 2×{target.severe} earlier = {total}"
+    )
+    target = replace(target, prone=True, severe=target.severe + 1)
+    if len(rows) > 1:
+        question = f"{target.name} rolled {total} on the Severe Wound chart: which result?"
+        return (
+            target,
+            [line],
+            PendingChartChoice(target.id, total, tuple(r.id for r in rows), question),
+        )
+    if not rows:
+        return target, [line, "no chart row covers that total: the GM decides"], None
+    return _apply_chart_row(target, rows[0], line)
+
+
+def _apply_chart_row(
+    target: Combatant, row: SevereWound, line: str
+) -> tuple[Combatant, list[str], None]:
+    flags = " (dead)" if row.dead else (" (unconscious)" if row.unconscious else "")
+    target = replace(
+        target, unconscious=target.unconscious or row.unconscious, out=target.out or row.dead
+    )
+    return target, [line, f"→ {row.name}{flags}: {row.text}"], None
+
+
+def choose_chart_row(
+    enc: Encounter,
+    cmd: ChooseChartRow,
+    pending: PendingChartChoice,
+    _rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    if cmd.row not in pending.rows:
+        raise RulesError(f"pick one of {', '.join(pending.rows)}")
+    row = next(r for r in cat.chart if r.id == cmd.row)
+    target, lines, _ = _apply_chart_row(
+        enc.get(pending.target), row, f"GM picks on {pending.total}"
+    )
+    return Outcome(enc.with_combatant(target), (LogLines("Severe Wound chart", tuple(lines)),))
+
+
+def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
+    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
+    turn = _turn(enc)
+    for member in enc.members(turn.actor):
+        weapons = tuple(
+            replace(w, charges=min(w.power, w.charges + 1), fired=False)
+            if (w.recharge and not w.fired and w.charges is not None and w.power is not None)
+            else replace(w, fired=False)
+            for w in member.weapons
+        )
+        fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
+        enc = enc.with_combatant(replace(member, weapons=weapons, fear=fear))
+    nxt = _begin_next_turn(enc, rng)
+    return Outcome(nxt.encounter, nxt.log, nxt.pending)
+
+
+def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter."""
+    if not enc.active:
+        raise RulesError("no combat to end")
+    combatants = tuple(replace(c, plays_as=None, engaged=()) for c in enc.combatants)
+    return Outcome(
+        replace(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
+        (LogLines(f"Combat ends after {enc.round} round(s)", ()),),
+    )
+
+
+HANDLERS = {
+    AddZone: add_zone,
+    SetBand: set_band,
+    AddCombatants: add_combatants,
+    SetCover: set_cover,
+    DecideSidekick: decide_sidekick,
+    StartCombat: start_combat,
+    DeclareActions: declare_actions,
+    Move: move,
+    Attack: attack,
+    EndTurn: end_turn,
+    EndCombat: end_combat,
+}
+ANSWERS = {
+    AnswerDive: (PendingDive, answer_dive),
+    ChooseChartRow: (PendingChartChoice, choose_chart_row),
+}

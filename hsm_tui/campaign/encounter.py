@@ -1,0 +1,149 @@
+"""Encounter state as plain, frozen data (R-COMBAT-2 imagination mode).
+
+Positions are named zones with a GM-set range band between each pair; inside one zone
+combatants are at Short range unless engaged in melee. Every value is a dataclass of
+plain values so that undo snapshots share structure and campaign files can save it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
+from ..rules.combat import InitiativeRoll
+
+
+@dataclass(frozen=True)
+class WeaponState:
+    """A carried weapon and its charges (R-ATK-3); ``None`` charges: no power track."""
+
+    id: str
+    charges: int | None = None
+    power: int | None = None  # the most charges it holds
+    recharge: bool = True
+    fired: bool = False  # fired this turn: no recharge at its end
+
+
+@dataclass(frozen=True)
+class Combatant:
+    id: str
+    name: str
+    side: str
+    rank: Rank
+    group: str  # initiative group: same-type Minions share one (R-INIT-1)
+    traits: Traits
+    ratings: CombatRatings
+    zone: str
+    weapons: tuple[WeaponState, ...] = ()
+    plays_as: Rank | None = None  # a Sidekick's rules for this encounter (R-CHAR-8)
+    player: bool = False
+    size: int = 0
+    cover: Cover = Cover.NONE
+    engaged: tuple[str, ...] = ()  # ids it is in melee with
+    fear: int = 0
+    wounds: int = 0  # Heroes: 0 clean, 1 (−1), 2 (−2), 3 severely wounded
+    nonlethal: int = 0
+    severe: int = 0  # severe wounds in its lifetime (§7 modifier)
+    out: bool = False  # Minion taken out (R-WOUND-2)
+    unconscious: bool = False
+    prone: bool = False
+    lose_actions: int = 0  # actions lost on its next turn (R-WOUND-4, R-ATK-5)
+    conditions: tuple[str, ...] = ()  # §8 markers: shaken, panicked, pinned, stunned, …
+    luck: int = 0
+    clues: int = 0
+
+    @property
+    def rules_rank(self) -> Rank:
+        """Hero or Minion rules; a Sidekick must have been decided (R-CHAR-8)."""
+        if self.rank is Rank.SIDEKICK:
+            if self.plays_as is None:
+                raise RulesError(
+                    f"{self.name}: decide first whether this Sidekick plays as a Hero or a Minion"
+                )
+            return self.plays_as
+        return self.rank
+
+    @property
+    def standing(self) -> bool:
+        return not (self.out or self.unconscious)
+
+    def weapon(self, weapon_id: str) -> WeaponState:
+        for weapon in self.weapons:
+            if weapon.id == weapon_id:
+                return weapon
+        raise RulesError(f"{self.name} does not carry {weapon_id!r}")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn in progress (R-ACT-1/3). A group's Minions act on one turn, each with
+    its own two actions, so actions spent and lost are kept per combatant.
+    """
+
+    actor: str  # a group id (several Minions act together) or a combatant id
+    declared: int = 2
+    used: tuple[tuple[str, str], ...] = ()  # (combatant id, action)
+    lost: tuple[tuple[str, int], ...] = ()  # (combatant id, actions lost this turn)
+    wild: tuple[str, ...] = ()  # made a Wild attack: no Dodge, Aim, Standby, Interact
+
+    def used_by(self, cid: str) -> tuple[str, ...]:
+        return tuple(action for who, action in self.used if who == cid)
+
+    def left(self, cid: str) -> int:
+        lost = dict(self.lost).get(cid, 0)
+        return max(0, self.declared - lost - len(self.used_by(cid)))
+
+
+@dataclass(frozen=True)
+class Encounter:
+    zones: tuple[str, ...]
+    bands: tuple[tuple[str, str, RangeBand], ...] = ()
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    order: tuple[InitiativeRoll, ...] = ()
+    turn_index: int = -1
+    turn: Turn | None = None
+    active: bool = False
+
+    # -- lookups ---------------------------------------------------------------------
+    def get(self, cid: str) -> Combatant:
+        for c in self.combatants:
+            if c.id == cid:
+                return c
+        raise RulesError(f"no combatant {cid!r} in this encounter")
+
+    def zone_band(self, a: str, b: str) -> RangeBand:
+        """The GM-set band between two zones; inside one zone, Short."""
+        if a == b:
+            return RangeBand.SHORT
+        for x, y, band in self.bands:
+            if {x, y} == {a, b}:
+                return band
+        raise RulesError(f"no range band set between {a!r} and {b!r}")
+
+    def band(self, a: str, b: str) -> RangeBand:
+        """R-COMBAT-2: the band between two combatants, always known."""
+        first, second = self.get(a), self.get(b)
+        if b in first.engaged:
+            return RangeBand.MELEE
+        return self.zone_band(first.zone, second.zone)
+
+    def members(self, actor: str) -> tuple[Combatant, ...]:
+        """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
+        return tuple(c for c in self.combatants if c.group == actor and c.standing)
+
+    # -- edits -----------------------------------------------------------------------
+    def with_combatant(self, combatant: Combatant) -> Encounter:
+        return replace(
+            self,
+            combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants),
+        )
+
+    def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
+        for zone in (a, b):
+            if zone not in self.zones:
+                raise RulesError(f"no zone {zone!r} (zones: {', '.join(self.zones)})")
+        if a == b:
+            raise RulesError("a zone is at Short range from itself; pick two zones")
+        kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
+        return replace(self, bands=(*kept, (a, b, band)))
