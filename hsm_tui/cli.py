@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import sys
@@ -150,6 +151,28 @@ def build_parser() -> argparse.ArgumentParser:
             help=content_help,
         )
 
+    sim = sub.add_parser("simulate", help="forecast an encounter by playing it many times")
+    sim.add_argument("--encounter", required=True, metavar="FILE", help="encounter TOML file")
+    sim.add_argument("--runs", type=_int_at_least(1, 100_000), default=1000, help="fights to play")
+    sim.add_argument(
+        "--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same forecast"
+    )
+    sim.add_argument(
+        "--jobs",
+        type=_int_at_least(1, 64),
+        default=os.cpu_count() or 1,
+        help="worker processes (default: one per CPU; the result does not depend on it)",
+    )
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.add_argument(
+        "--content",
+        action="append",
+        dest="content_sub",
+        default=[],
+        metavar="DIR",
+        help=content_help,
+    )
+
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -225,8 +248,13 @@ def run_odds(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _seed(args: argparse.Namespace) -> int:
+    """The seed asked for, or a fresh one that the output reports (so it can be replayed)."""
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+
+
 def run_roll(args: argparse.Namespace) -> dict[str, Any]:
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = _seed(args)
     result = roll(args.expr, random.Random(seed), dict(args.trait))
     return {
         "expression": args.expr,
@@ -266,6 +294,54 @@ def run_content(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if errors or (args.strict and shown) else 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """``hsm simulate``: win rates, rounds, wounds and taken-out counts per side."""
+    from pathlib import Path
+
+    from .packs import content_dirs, load
+    from .simulate import forecast, read_encounter
+
+    content = load(content_dirs(args.content))
+    spec = read_encounter(Path(args.encounter), content.catalog)
+    seed = _seed(args)
+    result = _with_progress(
+        lambda tick: forecast(spec, content.catalog, args.runs, seed, tick, args.jobs), args.runs
+    )
+    data = {"encounter": spec.name, "seed": seed, **result.as_dict()}
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        "side",
+        "wins",
+        "wound steps / fight",
+        "out / fight",
+        title=f"{spec.name}: {args.runs} fights",
+    )
+    for side, rate in result.wins.items():
+        table.add_row(side, f"{rate:.1%}", f"{result.wounds[side]:.2f}", f"{result.out[side]:.2f}")
+    table.add_row("draw", f"{result.draws:.1%}", "", "")
+    Console().print(table)
+    r = result.rounds
+    print(f"rounds: mean {r['mean']:.1f}, min {r['min']}, max {r['max']} · seed {seed}")
+    return 0
+
+
+def _with_progress(work: Callable[[Callable[[int], None] | None], Any], total: int) -> Any:
+    """A progress bar on stderr when it is a terminal; silent otherwise (pipes, CI)."""
+    if not sys.stderr.isatty():
+        return work(None)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("fighting", total=total)
+        return work(lambda done: bar.update(task, completed=done))
 
 
 def _list_content(catalog: Any, args: argparse.Namespace) -> int:
@@ -328,6 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_app(seed=args.seed, content=args.content)
         if args.command == "content":
             return run_content(args)
+        if args.command == "simulate":
+            return run_simulate(args)
         if args.command == "odds":
             data = run_odds(args)
             title = f"hsm odds {args.odds}"

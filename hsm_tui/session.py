@@ -257,9 +257,11 @@ class Session:
         return command
 
     @classmethod
-    def replay(cls, seed: int, commands: Iterable[Command]) -> Session:
-        """Rebuild the exact state from a seed and the command list."""
-        session = cls(seed=seed)
+    def replay(
+        cls, seed: int, commands: Iterable[Command], content: LoadResult | None = None
+    ) -> Session:
+        """Rebuild the exact state from a seed, the command list and the loaded packs."""
+        session = cls(seed=seed, content=content)
         for command in commands:
             session.apply(command)
         return session

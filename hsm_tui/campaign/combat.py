@@ -375,7 +375,8 @@ def start_combat(enc: Encounter, _cmd: StartCombat, rng: random.Random, _cat: Ca
 def _actor_name(enc: Encounter, actor: str) -> str:
     members = list(enc.members(actor)) or [c for c in enc.combatants if c.group == actor]
     if len(members) > 1:
-        return f"{members[0].name.rsplit(' ', 1)[0]} ×{len(members)}"
+        head, _, tail = members[0].name.rpartition(" ")
+        return f"{head if tail.isdigit() else members[0].name} ×{len(members)}"
     return members[0].name if members else actor
 
 
@@ -402,7 +403,10 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         if member_lost:
             lost.append((member.id, member_lost))
             lines.append(f"{member.name} loses {member_lost} action(s) (wounds, Shaken, dive)")
-        enc = enc.with_combatant(replace(member, lose_actions=0))
+        if member.lose_actions:
+            member = replace(member, lose_actions=0)
+        if member is not enc.get(member.id):
+            enc = enc.with_combatant(member)
     enc = replace(enc, turn=Turn(actor, lost=tuple(lost)))
     title = f"Round {round_}: {_actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
@@ -433,7 +437,10 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
             conditions.add("panicked" if "shaken" in conditions else "shaken")  # R-FEAR-2
     fear = max(0, fear - 1)
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
-    return replace(c, fear=fear, conditions=tuple(sorted(conditions))), note
+    marks = tuple(sorted(conditions))
+    if (fear, marks) == (c.fear, c.conditions):
+        return c, note
+    return replace(c, fear=fear, conditions=marks), note
 
 
 def declare_actions(
@@ -518,17 +525,20 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         raise RulesError(f"{target.name} is already out of the fight")
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
+    _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
     state = attacker.weapon(cmd.weapon)
     weapon = cat.weapons.get(cmd.weapon)
     if weapon is None:
         raise RulesError(f"weapon {cmd.weapon!r} is not in the loaded packs")
-    style = _style(weapon, cmd.style)
-    melee = style in FIGHTING_STYLES
+    style = weapon_style(weapon, cmd.style)
+    melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
     band = enc.band(attacker.id, target.id)
     if melee and attacker.zone != target.zone:
         raise RulesError(
             f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
         )
+    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
+        band = RangeBand.MELEE
     enc = _spend(enc, attacker, "attack")
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.shots is not None:
@@ -542,7 +552,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
             f" needs {cost} for {dice} shot(s) (R-ATK-3)"
         )
     rank = attacker.rules_rank
-    engaged_shooting = weapon.skill if (not melee and attacker.engaged) else None
+    engaged_shooting = weapon.skill if (not melee and _fighting(enc, attacker)) else None
     situation = AttackSituation(
         wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
         if rank is Rank.HERO
@@ -606,7 +616,8 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     )
 
 
-def _style(weapon: Weapon, asked: str | None) -> Rating:
+def weapon_style(weapon: Weapon, asked: str | None = None) -> Rating:
+    """The rating an attack uses: the shooting skill, or a fighting style for melee."""
     if weapon.kind != "melee":
         if asked and asked != weapon.skill.value:
             raise RulesError(
@@ -621,6 +632,11 @@ def _style(weapon: Weapon, asked: str | None) -> Rating:
     if style not in FIGHTING_STYLES:
         raise RulesError(f"melee uses a fighting style: wild, power or agile, not {name!r}")
     return style
+
+
+def _fighting(enc: Encounter, c: Combatant) -> int:
+    """How many standing opponents ``c`` is engaged with (the fallen no longer fight)."""
+    return sum(enc.get(e).standing for e in c.engaged)
 
 
 def _face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
@@ -728,7 +744,7 @@ def _defend_and_damage(
     """R-ATK-6 Defense, R-ATK-7 damage and Fear, R-DMG/R-WOUND, R-ATK-8 Pinned, §7."""
     attacker, target = enc.get(state.attacker), enc.get(state.target)
     weapon = cat.weapons[state.weapon]
-    flank = -max(0, len(target.engaged) - 1)  # R-ATK-14
+    flank = -max(0, _fighting(enc, target) - 1)  # R-ATK-14
     defense = defense_value(target.traits[Derived.DODGE], target.cover, state.defense_mod + flank)
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
     through = droll.successes
@@ -858,16 +874,21 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
     """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
     turn = _turn(enc)
     for member in enc.members(turn.actor):
-        weapons = tuple(
-            replace(w, charges=min(w.power, w.charges + 1), fired=False)
-            if (w.recharge and not w.fired and w.charges is not None and w.power is not None)
-            else replace(w, fired=False)
-            for w in member.weapons
-        )
+        weapons = tuple(_recharged(w) for w in member.weapons)
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        enc = enc.with_combatant(replace(member, weapons=weapons, fear=fear))
+        if weapons != member.weapons or fear != member.fear:
+            enc = enc.with_combatant(replace(member, weapons=weapons, fear=fear))
     nxt = _begin_next_turn(enc, rng)
     return Outcome(nxt.encounter, nxt.log, nxt.pending)
+
+
+def _recharged(w: WeaponState) -> WeaponState:
+    """R-ATK-3: a weapon not fired this turn regains 1 charge, up to its power."""
+    if w.fired:
+        return replace(w, fired=False)
+    if w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
+        return replace(w, charges=w.charges + 1)
+    return w
 
 
 def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .dice import Expression, parse
 from .errors import RulesError
@@ -50,9 +51,15 @@ def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None
         return traits.agility
     if weapon_attacks is None:
         raise RulesError("a ranged weapon needs its attacks (rate of fire)")
-    count = weapon_attacks.resolve(traits.as_values()).constant()
+    return _rate_of_fire(weapon_attacks, traits)
+
+
+@lru_cache(maxsize=1024)
+def _rate_of_fire(attacks: Expression, traits: Traits) -> int:
+    """A card's attacks (``1+agility``) for one character; both are immutable."""
+    count = attacks.resolve(traits.as_values()).constant()
     if count is None:
-        raise RulesError(f"attacks {weapon_attacks.source!r} must be a number, not dice")
+        raise RulesError(f"attacks {attacks.source!r} must be a number, not dice")
     return max(1, count)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from functools import cached_property
 
 from .errors import RulesError
 
@@ -141,31 +142,34 @@ class Traits:
         _check_whole(self, Trait, TRAIT_MIN, TRAIT_MAX, "")
 
     def __getitem__(self, key: Trait | Derived) -> int:
-        if isinstance(key, Trait):
-            return getattr(self, key.value)
-        return self.derived(key)
+        return self._table[key]
 
     def derived(self, which: Derived) -> int:
         """R-CHAR-3. Initiative is not clamped to 8 (see the Interpretation there)."""
-        for name, value in self.overrides:
-            if name is which:
-                return value
+        return self._table[which]
+
+    @cached_property
+    def _table(self) -> dict[Trait | Derived, int]:
+        """Every primary and derived value, computed once (traits never change)."""
         s = self
-        return {
-            Derived.HEALTH: s.strength * 2,
-            Derived.STAMINA: s.strength * 2,
-            Derived.MORALE: s.savvy + s.luck,
-            Derived.DODGE: s.senses + s.agility,
-            Derived.INITIATIVE: s.senses + s.savvy + s.agility,
-            Derived.ATHLETICS: s.strength + s.agility,
-            Derived.LEARNING: s.knowledge + s.savvy,
-        }[which]
+        table: dict[Trait | Derived, int] = {t: getattr(s, t.value) for t in Trait}
+        table.update(
+            {
+                Derived.HEALTH: s.strength * 2,
+                Derived.STAMINA: s.strength * 2,
+                Derived.MORALE: s.savvy + s.luck,
+                Derived.DODGE: s.senses + s.agility,
+                Derived.INITIATIVE: s.senses + s.savvy + s.agility,
+                Derived.ATHLETICS: s.strength + s.agility,
+                Derived.LEARNING: s.knowledge + s.savvy,
+            }
+        )
+        table.update(dict(self.overrides))
+        return table
 
     def as_values(self) -> dict[str, int]:
         """Every primary and derived trait by name, for expression evaluation."""
-        values = {t.value: self[t] for t in Trait}
-        values.update({d.value: self[d] for d in Derived})
-        return values
+        return {key.value: value for key, value in self._table.items()}
 
 
 @dataclass(frozen=True)

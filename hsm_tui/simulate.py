@@ -1,0 +1,306 @@
+"""Encounter forecasts: play N fights with a simple policy and report the outcomes.
+
+The encounter file (TOML, documented in README.md) names the zones, the bands between
+them and the combatants by pack id, count, side and zone. Both sides follow the same
+documented policy (:func:`_act`); fights are independent and seeded, so a forecast is
+reproducible. The engine's handlers are called directly: a forecast needs no undo.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tomllib
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .campaign.combat import (
+    HANDLERS,
+    AddCombatants,
+    AddZone,
+    AnswerDive,
+    Attack,
+    ChooseChartRow,
+    DecideSidekick,
+    EndTurn,
+    Move,
+    Outcome,
+    PendingChartChoice,
+    PendingDive,
+    SetBand,
+    SetCover,
+    StartCombat,
+    answer_dive,
+    choose_chart_row,
+    weapon_style,
+)
+from .campaign.encounter import Combatant, Encounter, WeaponState
+from .packs import Catalog, Weapon
+from .rules import Cover, RangeBand, RulesError, attack_odds
+from .rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
+
+MAX_ROUNDS = 30
+
+
+@dataclass(frozen=True)
+class EncounterSpec:
+    """A parsed encounter file."""
+
+    name: str
+    zones: tuple[str, ...]
+    bands: tuple[tuple[str, str, str], ...]
+    combatants: tuple[dict[str, Any], ...]
+
+
+def read_encounter(path: Path, catalog: Catalog) -> EncounterSpec:
+    """Read and check an encounter file; every problem is a RulesError naming the key."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    head = data.get("encounter", {})
+    zones = tuple(z.get("name", "") for z in data.get("zone", []) if isinstance(z, dict))
+    if not zones or not all(isinstance(z, str) and z for z in zones):
+        raise RulesError(f"{path}: [[zone]] entries need a name (at least one zone)")
+    bands = []
+    for i, band in enumerate(data.get("band", []), start=1):
+        between = band.get("between") if isinstance(band, dict) else None
+        if not (
+            isinstance(between, list) and len(between) == 2 and isinstance(band.get("band"), str)
+        ):
+            raise RulesError(
+                f'{path}: band #{i} needs between = ["zone", "zone"] and band = "short"'
+            )
+        bands.append((between[0], between[1], band["band"]))
+    combatants = []
+    for i, entry in enumerate(data.get("combatant", []), start=1):
+        if not isinstance(entry, dict) or not all(
+            isinstance(entry.get(k), str) for k in ("entry", "side", "zone")
+        ):
+            raise RulesError(f"{path}: combatant #{i} needs entry, side and zone (text)")
+        combatants.append({"kind": _kind_of(entry["entry"], catalog, path, i), **entry})
+    if len({c["side"] for c in combatants}) < 2:
+        raise RulesError(f"{path}: combatants must stand on at least two sides")
+    return EncounterSpec(str(head.get("name", path.stem)), zones, tuple(bands), tuple(combatants))
+
+
+def _kind_of(entry: str, catalog: Catalog, path: Path, index: int) -> str:
+    for kind, table in (
+        ("hero", catalog.heroes),
+        ("sidekick", catalog.sidekicks),
+        ("minion", catalog.minions),
+    ):
+        if entry in table:
+            return kind
+    raise RulesError(
+        f"{path}: combatant #{index}: no hero, sidekick or minion {entry!r} in the loaded packs"
+    )
+
+
+def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:
+    """Build the encounter the file describes and start combat (initiative rolled)."""
+    enc = Encounter(zones=())
+
+    def run(command: Any) -> None:
+        nonlocal enc
+        enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
+
+    for zone in spec.zones:
+        run(AddZone(zone))
+    for a, b, band in spec.bands:
+        run(SetBand(a, b, band))
+    for c in spec.combatants:
+        before = {x.id for x in enc.combatants}
+        run(AddCombatants(c["kind"], c["entry"], c["side"], c["zone"], int(c.get("count", 1))))
+        for added in (x for x in enc.combatants if x.id not in before):
+            if "cover" in c:
+                run(SetCover(added.id, c["cover"]))
+            if c["kind"] == "sidekick":
+                run(DecideSidekick(added.id, c.get("plays_as", "hero")))
+    run(StartCombat())
+    return enc
+
+
+@dataclass
+class FightResult:
+    winner: str | None  # None: draw after MAX_ROUNDS
+    rounds: int
+    wounds: dict[str, int] = field(default_factory=dict)  # wound steps taken per side
+    out: dict[str, int] = field(default_factory=dict)  # out or unconscious per side
+
+
+def fight(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> FightResult:
+    """One fight to the end (a side with nobody standing) or MAX_ROUNDS."""
+    enc = setup(spec, catalog, rng)
+    start = {c.id: c for c in enc.combatants}
+    while enc.round <= MAX_ROUNDS:
+        sides = {c.side for c in enc.combatants if c.standing}
+        if len(sides) < 2:
+            break
+        for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
+            enc = _act(enc, member.id, catalog, rng)
+        enc = HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter
+    standing = {c.side for c in enc.combatants if c.standing}
+    result = FightResult(
+        next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS)
+    )
+    for c in enc.combatants:
+        result.wounds[c.side] = result.wounds.get(c.side, 0) + max(0, c.wounds - start[c.id].wounds)
+        result.out[c.side] = result.out.get(c.side, 0) + (not c.standing)
+    return result
+
+
+def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Encounter:
+    """The policy, the same for both sides.
+
+    - Attack the standing enemy and weapon with the best chance of at least one hit
+      (exact odds), firing only with enough charges.
+    - With no attack possible, close in: Move+Run to an enemy's zone within one band.
+    - A target hit by a ranged attack while in the open dives into light cover (the
+      scene is assumed to have cover within Short range); on a 13 the chart row is
+      picked at random. Luck and Clues are not spent (combat re-rolls come later).
+    """
+    me = enc.get(cid)
+    if not me.standing:
+        return enc
+    best = _best_attack(enc, me, catalog)
+    if best is None:
+        return _close_in(enc, me, catalog, rng)
+    outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
+    return outcome
+
+
+def _best_attack(enc: Encounter, me: Combatant, catalog: Catalog) -> tuple[str, str] | None:
+    """The (target, weapon) with the best chance of at least one hit; odds depend only
+    on weapon, band and sharing a zone (melee), so each such case is priced once.
+    """
+    best, best_p = None, -1.0
+    priced: dict[tuple[str, RangeBand, bool], float] = {}
+    for target in enc.combatants:
+        if target.side == me.side or not target.standing:
+            continue
+        band = enc.band(me.id, target.id)
+        for state in me.weapons:
+            key = (state.id, band, target.zone == me.zone)
+            if key not in priced:
+                priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
+            if priced[key] > best_p:
+                best, best_p = (target.id, state.id), priced[key]
+    return best if best_p >= 0 else None
+
+
+def _chance(me: Combatant, state: WeaponState, weapon: Weapon, band: RangeBand, zone: str) -> float:
+    """P(≥ 1 hit) by the rating and range alone (the policy's estimate); −1 if impossible."""
+    style = weapon_style(weapon)
+    if style in FIGHTING_STYLES and me.zone != zone:
+        return -1.0
+    dice = attack_dice(style, me.traits, weapon.attacks)
+    if state.charges is not None and state.charges < dice * weapon.charge_per_shot:
+        return -1.0
+    tn = me.ratings[style] + range_penalty(weapon.range, band)
+    return float(attack_odds(tn, dice, me.rules_rank).success)
+
+
+def _close_in(enc: Encounter, me: Combatant, catalog: Catalog, rng: random.Random) -> Encounter:
+    enemy_zones = {c.zone for c in enc.combatants if c.side != me.side and c.standing}
+    for zone in sorted(enemy_zones):
+        if zone != me.zone and enc.zone_band(me.zone, zone) <= RangeBand.SHORT:
+            try:
+                return _apply(enc, Move(me.id, zone, run=True), rng, catalog)
+            except RulesError:
+                continue
+    return enc
+
+
+def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -> Encounter:
+    try:
+        outcome: Outcome = HANDLERS[type(command)](enc, command, rng, catalog)
+    except RulesError:
+        return enc
+    while outcome.pending is not None:
+        pending = outcome.pending
+        if isinstance(pending, PendingDive):
+            target = outcome.encounter.get(pending.attack.target)
+            cover = "light" if target.cover is Cover.NONE else "none"
+            outcome = answer_dive(outcome.encounter, AnswerDive(cover), pending, rng, catalog)
+        elif isinstance(pending, PendingChartChoice):
+            outcome = choose_chart_row(
+                outcome.encounter, ChooseChartRow(rng.choice(pending.rows)), pending, rng, catalog
+            )
+        else:  # PendingSidekick cannot arise after setup
+            raise RulesError(pending.question)
+    return outcome.encounter
+
+
+@dataclass(frozen=True)
+class Forecast:
+    runs: int
+    wins: dict[str, float]
+    draws: float
+    rounds: dict[str, float]
+    wounds: dict[str, float]
+    out: dict[str, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "runs": self.runs,
+            "wins": self.wins,
+            "draws": self.draws,
+            "rounds": self.rounds,
+            "wounds_per_fight": self.wounds,
+            "out_per_fight": self.out,
+        }
+
+
+def forecast(
+    spec: EncounterSpec,
+    catalog: Catalog,
+    runs: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+    jobs: int = 1,
+) -> Forecast:
+    """Play ``runs`` fights; fight i uses Random(f"{seed}:{i}"), so the result is the same
+    whatever ``jobs`` (worker processes) is, and any single fight can be replayed.
+    """
+    chunks = [range(start, min(runs, start + CHUNK)) for start in range(0, runs, CHUNK)]
+    results: list[FightResult] = []
+    if jobs > 1 and len(chunks) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_fights, spec, catalog, seed, chunk) for chunk in chunks]
+            for future in futures:
+                results += future.result()
+                if progress:
+                    progress(len(results))
+    else:
+        for chunk in chunks:
+            results += _fights(spec, catalog, seed, chunk)
+            if progress:
+                progress(len(results))
+    return _summary(spec, results)
+
+
+CHUNK = 50
+
+
+def _fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) -> list[FightResult]:
+    return [fight(spec, catalog, random.Random(f"{seed}:{i}")) for i in indices]
+
+
+def _summary(spec: EncounterSpec, results: list[FightResult]) -> Forecast:
+    runs = len(results)
+    sides = sorted({c["side"] for c in spec.combatants})
+    rounds = [r.rounds for r in results]
+    return Forecast(
+        runs=runs,
+        wins={s: sum(r.winner == s for r in results) / runs for s in sides},
+        draws=sum(r.winner is None for r in results) / runs,
+        rounds={"mean": statistics.fmean(rounds), "min": min(rounds), "max": max(rounds)},
+        wounds={s: statistics.fmean(r.wounds.get(s, 0) for r in results) for s in sides},
+        out={s: statistics.fmean(r.out.get(s, 0) for r in results) for s in sides},
+    )
