@@ -1,0 +1,178 @@
+"""Combat engine figures (issue 5): command latency with 40 combatants, forecast speed.
+
+Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
+never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
+``hsm simulate`` of 1,000 fights of 6 heroes vs 12 minions ≤ 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
+    AnswerDive,
+    Attack,
+    ChooseChartRow,
+    EndTurn,
+    PendingChartChoice,
+    PendingDive,
+    SetBand,
+    StartCombat,
+)
+from hsm_tui.packs import load
+from hsm_tui.rules import RulesError
+from hsm_tui.session import Session
+from hsm_tui.simulate import forecast, read_encounter
+
+ROOT = Path(__file__).resolve().parents[1]
+HEROES = ("kestrel-vance", "oyelaran-sefu", "mireille-ashdown", "roan-maddox")
+
+ENCOUNTER = (
+    """
+[encounter]
+name = "6 heroes vs 12 minions"
+[[zone]]
+name = "a"
+[[zone]]
+name = "b"
+[[band]]
+between = ["a", "b"]
+band = "short"
+"""
+    + "".join(f'[[combatant]]\nentry = "{h}"\nside = "heroes"\nzone = "a"\n' for h in HEROES)
+    + """
+[[combatant]]
+entry = "veteran-guide"
+side = "heroes"
+zone = "a"
+plays_as = "hero"
+[[combatant]]
+entry = "pirate-first-mate"
+side = "heroes"
+zone = "a"
+plays_as = "hero"
+[[combatant]]
+entry = "pirate-raider"
+side = "minions"
+zone = "b"
+count = 6
+[[combatant]]
+entry = "corporate-trooper"
+side = "minions"
+zone = "b"
+count = 6
+"""
+)
+
+
+def command_latency(samples: int) -> list[float]:
+    """Median cost of Session.apply (undo snapshot included) with 40 combatants."""
+    session = Session(seed=5)
+    session.content = load([ROOT / "content" / "relic-worlds"])
+    for command in (AddZone("a"), AddZone("b"), SetBand("a", "b", "short")):
+        session.apply(command)
+    session.apply(AddCombatants("minion", "corporate-trooper", "corp", "a", count=20))
+    session.apply(AddCombatants("minion", "pirate-raider", "pirates", "b", count=20))
+    session.apply(StartCombat())
+    times: list[float] = []
+    while len(times) < samples:
+        enc = session.encounter
+        for member in enc.members(enc.turn.actor):
+            foes = [c for c in enc.combatants if c.side != member.side and c.standing]
+            if not foes:
+                return times
+            for command in (Attack(member.id, foes[0].id, member.weapons[0].id),):
+                start = time.perf_counter()
+                try:
+                    session.apply(command)
+                except RulesError:
+                    continue
+                times.append(time.perf_counter() - start)
+            while session.pending is not None:
+                pending = session.pending
+                answer = (
+                    AnswerDive("none")
+                    if isinstance(pending, PendingDive)
+                    else (
+                        ChooseChartRow(pending.rows[0])
+                        if isinstance(pending, PendingChartChoice)
+                        else None
+                    )
+                )
+                start = time.perf_counter()
+                session.apply(answer)
+                times.append(time.perf_counter() - start)
+            enc = session.encounter
+        start = time.perf_counter()
+        session.apply(EndTurn())
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    runs = 200 if args.quick else 1000
+    print(
+        f"hsm combat benchmark: Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPU(s)"
+    )
+    times = command_latency(200 if args.quick else 1000)
+    med = statistics.median(times) * 1000
+    p95 = sorted(times)[int(len(times) * 0.95)] * 1000
+    rows = [
+        (
+            "apply command, 40 combatants",
+            f"{len(times)} cmds",
+            f"{med:.3f} ms",
+            f"{p95:.3f} ms",
+            "≤ 1 ms median",
+            med <= 1.0,
+        )
+    ]
+    catalog = load([ROOT / "content" / "relic-worlds"]).catalog
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.toml"
+        path.write_text(ENCOUNTER)
+        spec = read_encounter(path, catalog)
+        for jobs in sorted({1, os.cpu_count() or 1}):
+            start = time.perf_counter()
+            result = forecast(spec, catalog, runs, seed=3, jobs=jobs)
+            wall = time.perf_counter() - start
+            scaled = wall * 1000 / runs
+            label = f"simulate 6 v 12, jobs={jobs}"
+            rows.append(
+                (
+                    label,
+                    f"{runs} fights",
+                    f"{wall:.2f} s",
+                    f"{scaled:.1f} s/1000",
+                    "≤ 10 s / 1000",
+                    scaled <= 10,
+                )
+            )
+    print(
+        f"{'row':<34}{'work':>12}{'median/wall':>14}{'p95/scaled':>16}{'target':>16}{'result':>8}"
+    )
+    print("-" * 100)
+    for name, work, a, b, target, ok in rows:
+        print(f"{name:<34}{work:>12}{a:>14}{b:>16}{target:>16}{'pass' if ok else 'FAIL':>8}")
+    print(
+        f"forecast check: heroes win {result.wins['heroes']:.1%} over {result.runs} fights (same for any jobs)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
