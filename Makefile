@@ -29,6 +29,7 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/odds.py
 	$(BIN)/python bench/packs.py
+	$(BIN)/python bench/combat.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -126,7 +126,8 @@ def main() -> int:
     args = parser.parse_args()
     runs = 200 if args.quick else 1000
     print(
-        f"hsm combat benchmark: Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPU(s)"
+        f"hsm combat benchmark: Python {platform.python_version()} on {platform.machine()},"
+        f" {os.cpu_count()} CPU(s)"
     )
     times = command_latency(200 if args.quick else 1000)
     med = statistics.median(times) * 1000
@@ -169,7 +170,8 @@ def main() -> int:
     for name, work, a, b, target, ok in rows:
         print(f"{name:<34}{work:>12}{a:>14}{b:>16}{target:>16}{'pass' if ok else 'FAIL':>8}")
     print(
-        f"forecast check: heroes win {result.wins['heroes']:.1%} over {result.runs} fights (same for any jobs)"
+        f"forecast check: heroes win {result.wins['heroes']:.1%} over {result.runs} fights"
+        " (the same for any jobs)"
     )
     return 0
 
