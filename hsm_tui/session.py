@@ -150,6 +150,10 @@ class Session:
         if command.issuer != GM:
             raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
         if isinstance(command, RollTask):
+            pending = self.pending
+            if pending is not None and not isinstance(pending, PendingRerolls):
+                # a combat decision finishes its attack first; a task would drop it
+                raise RulesError(f"answer the pending question first: {pending.question}")
             self._roll_task(command)
         elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)

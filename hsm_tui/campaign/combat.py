@@ -422,19 +422,22 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
         conditions.discard("shaken")
         notes.append("no longer Shaken")
     if fear >= morale:
+        mark = "panicked" if "shaken" in conditions else "shaken"  # R-FEAR-2
         if c.rules_rank is Rank.MINION:
             shaken = True
-            notes.append(f"Fear {fear} ≥ Morale {morale}: Shaken")
+            notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
         else:
             roll = roll_task(rng, morale, Rank.HERO)
             shaken = not roll.success
             notes.append(f"Morale roll: {roll.explain()}")
+            if shaken and mark == "panicked":
+                notes.append("Shaken again: Panicked (R-FEAR-2)")
             if roll.face is HeroFace.FORTUNE:
                 fear = max(0, fear - 1)
             elif roll.face is HeroFace.MISFORTUNE:
                 fear += 1
         if shaken:
-            conditions.add("panicked" if "shaken" in conditions else "shaken")  # R-FEAR-2
+            conditions.add(mark)
     fear = max(0, fear - 1)
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
     marks = tuple(sorted(conditions))
@@ -773,8 +776,13 @@ def _defend_and_damage(
             target.nonlethal,
             not weapon.nonlethal,
         )
-        bonus = f" {state.damage_bonus:+d}" if state.damage_bonus else ""
-        lines.append(f"hit {n + 1}: {hit.explain()}{bonus} → {_wound_text(target, result)}")
+        # the card's bonus is part of the total the steps were counted from (R-DMG-2)
+        bonus = f", {state.damage_bonus:+d} = {total}" if state.damage_bonus else ""
+        track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
+        lines.append(
+            f"hit {n + 1}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
+            f" → {steps} wound step{'s' if steps != 1 else ''} → {_wound_text(target, result)}"
+        )
         target = replace(
             target,
             wounds=result.wounds,
