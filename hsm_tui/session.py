@@ -27,7 +27,7 @@ from .campaign.combat import (
 from .campaign.encounter import Encounter
 from .packs import Catalog, LoadResult
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
-from .rules.odds import PoolOdds, suggest_split
+from .rules.odds import PoolOdds, percent, suggest_split
 
 GM = "gm"
 
@@ -87,10 +87,6 @@ class Snapshot:
     log: tuple[LogEntry, ...]
     pending: Decision | None
     encounter: Encounter
-
-
-def percent(p: Any) -> str:
-    return f"{float(p) * 100:.1f}%"
 
 
 def odds_line(odds: PoolOdds, rank: Rank) -> str:

@@ -41,7 +41,8 @@ from ..rules.combat import (
 )
 from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
-from ..rules.tasks import HeroFace, PoolRoll, wound_steps
+from ..rules.odds import percent, suggest_split
+from ..rules.tasks import HeroFace, PoolRoll, reroll, wound_steps
 from .encounter import Combatant, Encounter, Turn, WeaponState
 
 GM = "gm"
@@ -69,6 +70,8 @@ class PendingChartChoice:
     total: int
     rows: tuple[str, ...]
     question: str
+    resume: AttackState | None = None  # the hits still to resolve after the pick
+    next_hit: int = 1
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,18 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class TakeAction:
+    """A one-combatant action with no roll (R-ACT-2/5/6): ``aim``, ``dodge``,
+    ``full-defense`` (Heroes, 2 actions), ``reload`` (2 actions, ``weapon``) or ``stand``.
+    """
+
+    combatant: str
+    action: str
+    weapon: str | None = None
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class AnswerDive:
     cover: str  # "none" to stay put, else the cover dived into
     issuer: str = GM
@@ -214,6 +229,7 @@ class AttackState:
     defense_mod: int = 0
     damage_bonus: int = 0
     style: str | None = None
+    fear_before: int = 0  # the target's Fear before this attack (R-FEAR-2: 2× Morale)
     lines: tuple[str, ...] = field(default=())
 
 
@@ -396,6 +412,9 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     lines: list[str] = []
     lost: list[tuple[str, int]] = []
     for member in enc.members(actor):
+        if {"dodging", "full-defense"} & set(member.conditions):  # they last until now
+            kept = tuple(m for m in member.conditions if m not in ("dodging", "full-defense"))
+            member = replace(member, conditions=kept)
         member, note = _fear_check(member, rng)
         if note:
             lines.append(note)
@@ -427,7 +446,9 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
             shaken = True
             notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
         else:
-            roll = roll_task(rng, morale, Rank.HERO)
+            # R-WOUND-3 and §8: the wound marker and Shaken apply to this roll too
+            tn = morale + wound_penalty(max(c.wounds, c.nonlethal)) - ("shaken" in conditions)
+            roll = roll_task(rng, tn, Rank.HERO)
             shaken = not roll.success
             notes.append(f"Morale roll: {roll.explain()}")
             if shaken and mark == "panicked":
@@ -542,6 +563,8 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         )
     if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
         band = RangeBand.MELEE
+    if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
+        raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     enc = _spend(enc, attacker, "attack")
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.shots is not None:
@@ -573,6 +596,14 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
     odds = attack_odds(tn.value, dice, rank)
     roll = roll_attack(rng, tn.value, dice, rank)
+    aim_line = ""
+    turn = _turn(enc)
+    if "aim" in turn.used_by(attacker.id) and attacker.id not in turn.aim_used:
+        # R-ACT-2 Aim: one free re-roll, spent as the odds policy would (R-TASK-6)
+        d10, hero = suggest_split(roll, 1)
+        roll = reroll(roll, rng, d10, hero)
+        enc = replace(enc, turn=replace(turn, aim_used=(*turn.aim_used, attacker.id)))
+        aim_line = f"Aim: 1 free re-roll ({'d10' if d10 else 'Hero die'})"
     state = replace(
         state, charges=None if state.charges is None else state.charges - cost, fired=True
     )
@@ -588,11 +619,14 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     lines = [
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
         f"TN {tn.explain()}",
-        f"odds: ≥1 hit {float(odds.success) * 100:.1f}% · expected {float(odds.expected):.2f} hits",
+        f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits",
         f"roll {roll.explain()}",
+        *([aim_line] if aim_line else []),
     ]
     hits, effects = roll.successes, _face_effects(weapon, roll)
-    pending_attack = AttackState(attacker.id, target.id, weapon.id, hits, style=style.value)
+    pending_attack = AttackState(
+        attacker.id, target.id, weapon.id, hits, style=style.value, fear_before=target.fear
+    )
     enc, pending_attack, more = _apply_effects(enc, pending_attack, effects, rng, tn.value, roll)
     lines += more
     hits = pending_attack.hits
@@ -601,8 +635,10 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         enc = enc.with_combatant(replace(target, fear=target.fear + hits))
         lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
     title = f"{attacker.name} attacks {target.name}"
-    if not hits:
-        return Outcome(enc, (LogLines(title, (*lines, "no hit")),))
+    if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
+        target, end_lines = _after_attack(enc.get(target.id), pending_attack)
+        enc = enc.with_combatant(target)
+        return Outcome(enc, (LogLines(title, (*lines, "no hit", *end_lines)),))
     if not melee and target.cover < Cover.HEAVY:
         question = (
             f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
@@ -678,6 +714,11 @@ def _apply_effects(
             )
             state = replace(state, hits=state.hits + extra.successes)
             text += f": {extra.explain()}"
+        elif kind is EffectKind.REROLL_LOWEST:
+            # the worst kept die is re-rolled once and the better result kept (R-TASK-6)
+            again = reroll(replace(roll, rerolls_spent=False), rng, d10=1)
+            state = replace(state, hits=max(state.hits, again.successes))
+            text += f": {again.explain()}"
         elif kind is EffectKind.ONE_HIT_COUNTS:
             state = replace(state, hits=min(state.hits, 1))
         elif kind is EffectKind.TARGET_DEFENSE:
@@ -744,26 +785,47 @@ def answer_dive(
 def _defend_and_damage(
     enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
 ) -> Outcome:
-    """R-ATK-6 Defense, R-ATK-7 damage and Fear, R-DMG/R-WOUND, R-ATK-8 Pinned, §7."""
-    attacker, target = enc.get(state.attacker), enc.get(state.target)
-    weapon = cat.weapons[state.weapon]
-    flank = -max(0, _fighting(enc, target) - 1)  # R-ATK-14
-    defense = defense_value(target.traits[Derived.DODGE], target.cover, state.defense_mod + flank)
+    """R-ATK-6 Defense (with R-ATK-14 flanking in melee), then the hits that got through."""
+    target = enc.get(state.target)
+    melee = cat.weapons[state.weapon].kind == "melee"  # thrown weapons use Agile too
+    flank = -max(0, _fighting(enc, target) - 1) if melee else 0
+    guard = 2 if "full-defense" in target.conditions else 0  # R-ACT-5: Dodge +2
+    defense = defense_value(
+        target.traits[Derived.DODGE] + guard, target.cover, state.defense_mod + flank
+    )
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
-    through = droll.successes
-    lines = [
+    if "dodging" in target.conditions and droll.successes:
+        # R-ACT-2 Dodge: the Defense roll may be re-rolled, spent to stop the most hits
+        d10, hero = suggest_split(droll, 1)
+        droll = reroll(droll, rng, d10, hero)
+    line = (
         f"Defense {target.traits[Derived.DODGE]} + {target.cover.label} cover"
         + (f" {state.defense_mod + flank:+d}" if state.defense_mod + flank else "")
         + f" = {defense}: {droll.explain()}"
-    ]
-    pending: Pending | None = None
-    damage = weapon.damage
+    )
+    return _damage(enc, replace(state, hits=droll.successes), rng, cat, [line], first=1)
+
+
+def _damage(
+    enc: Encounter,
+    state: AttackState,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+    first: int,
+) -> Outcome:
+    """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
+    A 13 on the chart pauses the attack with the remaining hits; the GM's pick resumes it.
+    """
+    attacker, target = enc.get(state.attacker), enc.get(state.target)
+    weapon = cat.weapons[state.weapon]
     values = attacker.traits.as_values()
-    for n in range(through):
+    for n in range(state.hits):
         if not target.standing:
             break
         # R-ATK-1 Power: a hit adds the Strength die
-        expr = f"{damage.source}+strdie" if state.style == Rating.POWER.value else damage
+        power = state.style == Rating.POWER.value
+        expr = f"{weapon.damage.source}+strdie" if power else weapon.damage
         hit = roll_damage(rng, expr, _health(target, weapon), values)
         total = hit.damage + state.damage_bonus
         steps = wound_steps(total, hit.health)
@@ -780,7 +842,7 @@ def _defend_and_damage(
         bonus = f", {state.damage_bonus:+d} = {total}" if state.damage_bonus else ""
         track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
         lines.append(
-            f"hit {n + 1}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
+            f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
             f" → {steps} wound step{'s' if steps != 1 else ''} → {_wound_text(target, result)}"
         )
         target = replace(
@@ -797,17 +859,34 @@ def _defend_and_damage(
         if result.severe:
             target, chart_lines, pending = _severe_wound(target, result.overflow, rng, cat)
             lines += chart_lines
-            if pending:
-                break
-    if (
-        target.standing
-        and target.cover is not Cover.NONE
-        and target.fear > target.traits[Derived.MORALE]
-    ):
-        target = replace(target, conditions=tuple(sorted({*target.conditions, "pinned"})))
-        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale (R-ATK-8)")
+            if pending is not None:
+                rest = replace(state, hits=state.hits - n - 1)
+                pending = replace(pending, resume=rest, next_hit=first + n + 1)
+                enc = enc.with_combatant(target)
+                return Outcome(enc, (LogLines(f"{target.name} defends", tuple(lines)),), pending)
+    target, end_lines = _after_attack(target, state)
     enc = enc.with_combatant(target)
-    return Outcome(enc, (LogLines(f"{target.name} defends", tuple(lines)),), pending)
+    shown = (*lines, *end_lines)
+    return Outcome(enc, (LogLines(f"{target.name} defends", shown),) if shown else ())
+
+
+def _after_attack(target: Combatant, state: AttackState) -> tuple[Combatant, list[str]]:
+    """R-ATK-8 Pinned in cover; R-FEAR-2 a Minion reaching 2× Morale in one action panics."""
+    lines = []
+    morale = target.traits[Derived.MORALE]
+    marks = set(target.conditions)
+    if target.standing and target.cover is not Cover.NONE and target.fear > morale:
+        marks.add("pinned")
+        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {morale} (R-ATK-8)")
+    minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
+    if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
+        marks.add("panicked")
+        lines.append(
+            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
+        )
+    if marks == set(target.conditions):
+        return target, lines
+    return replace(target, conditions=tuple(sorted(marks))), lines
 
 
 def _health(target: Combatant, weapon: Weapon) -> int:
@@ -866,16 +945,22 @@ def choose_chart_row(
     enc: Encounter,
     cmd: ChooseChartRow,
     pending: PendingChartChoice,
-    _rng: random.Random,
+    rng: random.Random,
     cat: Catalog,
 ) -> Outcome:
-    if cmd.row not in pending.rows:
-        raise RulesError(f"pick one of {', '.join(pending.rows)}")
-    row = next(r for r in cat.chart if r.id == cmd.row)
-    target, lines, _ = _apply_chart_row(
-        enc.get(pending.target), row, f"GM picks on {pending.total}"
-    )
-    return Outcome(enc.with_combatant(target), (LogLines("Severe Wound chart", tuple(lines)),))
+    """§7 erratum: the GM picks a row, or ``random`` rolls 50/50; the attack then goes on."""
+    picked = rng.choice(pending.rows) if cmd.row == "random" else cmd.row
+    if picked not in pending.rows:
+        raise RulesError(f"pick one of {', '.join(pending.rows)}, or random")
+    row = next(r for r in cat.chart if r.id == picked)
+    how = "random pick" if cmd.row == "random" else "GM picks"
+    target, lines, _ = _apply_chart_row(enc.get(pending.target), row, f"{how} on {pending.total}")
+    enc = enc.with_combatant(target)
+    head = LogLines("Severe Wound chart", tuple(lines))
+    if pending.resume is None:
+        return Outcome(enc, (head,))
+    rest = _damage(enc, pending.resume, rng, cat, [], first=pending.next_hit)
+    return Outcome(rest.encounter, (head, *rest.log), rest.pending)
 
 
 def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -888,6 +973,48 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
             enc = enc.with_combatant(replace(member, weapons=weapons, fear=fear))
     nxt = _begin_next_turn(enc, rng)
     return Outcome(nxt.encounter, nxt.log, nxt.pending)
+
+
+_MARKS = {"dodge": "dodging", "full-defense": "full-defense"}
+
+
+def take_action(enc: Encounter, cmd: TakeAction, _rng: random.Random, cat: Catalog) -> Outcome:
+    """Aim, Dodge, Full defense, Reload and Stand up (R-ACT-2/5/6)."""
+    c = enc.get(cmd.combatant)
+    action = cmd.action.strip().lower()
+    if action not in ("aim", "dodge", "full-defense", "reload", "stand"):
+        raise RulesError(f"unknown action {cmd.action!r} (aim, dodge, full-defense, reload, stand)")
+    text = {
+        "aim": f"{c.name} aims: 1 free re-roll on a later attack this turn (R-ACT-2)",
+        "dodge": f"{c.name} dodges: may re-roll Defense until its next turn (R-ACT-2)",
+        "full-defense": f"{c.name} goes into full defense: Dodge +2 until its next turn (R-ACT-5)",
+        "stand": f"{c.name} stands up (R-ACT-6)",
+    }.get(action, "")
+    if action == "stand":
+        if not c.prone:
+            raise RulesError(f"{c.name} is not Prone")
+        enc = _spend(enc, c, "stand")
+        return Outcome(enc.with_combatant(replace(c, prone=False)), (LogLines(text, ()),))
+    if action == "full-defense":
+        if c.rules_rank is not Rank.HERO:
+            raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
+        enc = _spend(_spend(enc, c, "full-defense"), c, "full-defense (second action)")
+    elif action == "reload":
+        state = c.weapon(cmd.weapon or "")
+        if not cat.weapons[state.id].reload or state.power is None:
+            raise RulesError(
+                f"{cat.weapons[state.id].name} is not reloaded: it recharges or has no charges"
+            )
+        enc = _spend(_spend(enc, c, "reload"), c, "reload (second action)")
+        weapons = tuple(replace(w, charges=w.power) if w.id == state.id else w for w in c.weapons)
+        c = replace(c, weapons=weapons)
+        name = cat.weapons[state.id].name
+        text = f"{c.name} reloads {name}: {state.power} charges (R-ACT-5, 2 actions)"
+    else:
+        enc = _spend(enc, c, action)
+    if action in _MARKS:
+        c = replace(c, conditions=tuple(sorted({*c.conditions, _MARKS[action]})))
+    return Outcome(enc.with_combatant(c), (LogLines(text, ()),))
 
 
 def _recharged(w: WeaponState) -> WeaponState:
@@ -920,6 +1047,7 @@ HANDLERS = {
     DeclareActions: declare_actions,
     Move: move,
     Attack: attack,
+    TakeAction: take_action,
     EndTurn: end_turn,
     EndCombat: end_combat,
 }

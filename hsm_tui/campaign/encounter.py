@@ -85,6 +85,7 @@ class Turn:
     used: tuple[tuple[str, str], ...] = ()  # (combatant id, action)
     lost: tuple[tuple[str, int], ...] = ()  # (combatant id, actions lost this turn)
     wild: tuple[str, ...] = ()  # made a Wild attack: no Dodge, Aim, Standby, Interact
+    aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple(action for who, action in self.used if who == cid)

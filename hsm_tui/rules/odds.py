@@ -62,6 +62,14 @@ class PoolOdds:
         return sum((k * p for k, p in enumerate(self.successes)), ZERO)
 
 
+def percent(p: Fraction) -> str:
+    """A chance to one decimal that never shows a possible outcome as 0% or 100%."""
+    shown = f"{float(p) * 100:.1f}%"
+    if 0 < p < 1 and shown in ("100.0%", "0.0%"):
+        return ">99.9%" if p > Fraction(1, 2) else "<0.1%"
+    return shown
+
+
 def _gain(missing: int, rerolls: int, p_tenths: int) -> list[int]:
     """Extra successes from ``rerolls`` d10s when ``missing`` dice failed, as numerators
     over 10^rerolls. All re-rolls are rolled together and the best dice kept (R-TASK-6),

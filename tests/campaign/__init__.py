@@ -1,16 +1,18 @@
 """Combat engine tests (RULES.md §3–§8) and the helpers they share.
 
 Every roll is deterministic: either a seeded ``random.Random`` (the Session's own) or a
-:class:`Scripted` RNG whose ``randint`` returns the dice a test lists, in order. The
+:class:`Scripted` RNG whose ``randint`` (and ``choice``) take the dice a test lists, in
+order. The
 Session snapshots its RNG for undo, so the scripted stand-in also keeps a state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -20,6 +22,7 @@ from hsm_tui.rules import RulesError
 from hsm_tui.session import Command, Session
 from tests.scripted import ScriptedRNG
 
+T = TypeVar("T")
 PACK_DIR = Path(__file__).resolve().parents[2] / "content" / "relic-worlds"
 
 
@@ -32,7 +35,12 @@ def pack() -> packs.LoadResult:
 
 
 class Scripted(ScriptedRNG):
-    """ScriptedRNG with ``getstate``/``setstate`` so Session undo and refusals work."""
+    """ScriptedRNG with ``getstate``/``setstate`` so Session undo and refusals work, and
+    ``choice``: a scripted die from 1 to ``len(seq)`` picks the item (1 = the first).
+    """
+
+    def choice(self, seq: Sequence[T]) -> T:
+        return seq[self.randint(1, len(seq)) - 1]
 
     def getstate(self) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
         return tuple(self.values), tuple(self.calls)

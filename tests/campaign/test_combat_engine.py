@@ -23,6 +23,7 @@ from hsm_tui.campaign.combat import (
     AddZone,
     AnswerDive,
     Attack,
+    AttackState,
     ChooseChartRow,
     DecideSidekick,
     DeclareActions,
@@ -39,9 +40,18 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover, RangeBand, Rank, task_tn
 from hsm_tui.session import RollTask, Session
-from tests.campaign import charges, edit, new_session, play, refused, set_charges, state
+from tests.campaign import (
+    Scripted,
+    charges,
+    edit,
+    new_session,
+    play,
+    refused,
+    set_charges,
+    state,
+)
 
-K, R1, R2 = "kestrel-vance-1", "pirate-raider-1", "pirate-raider-2"
+K, R1, R2, R3 = "kestrel-vance-1", "pirate-raider-1", "pirate-raider-2", "pirate-raider-3"
 HERO_FIRST, RAIDERS_FIRST = (5, 1), (1, 9)  # Kestrel 8+5=13 / raiders 7+1=8, or 9 / 16
 
 
@@ -412,6 +422,29 @@ def test_r_atk_10_called_shot_and_situational_modifier_in_the_tn() -> None:
     assert last(s)[1][1] == "TN Rifles 8 − called shot 3 + situation 1 = 6"
 
 
+def test_r_atk_10_called_shots_are_for_heroes_a_minion_is_refused() -> None:
+    s = duel(RAIDERS_FIRST, raiders_in="ridge")  # ranged and melee alike
+    refused(
+        s,
+        Attack(R1, K, "laser-pistol", called_shot=True),
+        "Pirate raider 1: called shots are for Heroes \\(R-ATK-10\\)",
+    )
+    refused(s, Attack(R1, K, "cutlass", called_shot=True), "called shots are for Heroes")
+
+
+@pytest.mark.parametrize("rank", ["minion", "hero"])
+def test_r_atk_10_a_sidekick_calls_a_shot_only_when_it_plays_as_a_hero(rank: str) -> None:
+    s = _with_sidekick()
+    s.apply(DecideSidekick("veteran-guide-1", rank))
+    play(s, StartCombat(), 1, 9, 1)  # the guide 8 + 9 = 17 goes first
+    shot = Attack("veteran-guide-1", R1, "bow", called_shot=True)
+    if rank == "minion":
+        refused(s, shot, "Tamsin Reyes, veteran guide: called shots are for Heroes")
+        return
+    play(s, shot, 9, 9, 2)  # Agility 2 arrows and the Hero die: two misses
+    assert last(s)[1][1] == "TN Rifles 7 − called shot 3 = 4"
+
+
 def test_r_atk_15_size_of_target_against_attacker_in_the_tn() -> None:
     s = duel()
     s.apply(AddCombatants("minion", "xeno-hound", "beasts", "dig"))
@@ -634,7 +667,7 @@ def test_r_atk_8_in_cover_with_fear_above_morale_is_pinned() -> None:
     play(s, Attack(K, R1, "assault-laser"), 1, 2, 9, 9, 9, 2)  # 2 hits: Fear 4
     play(s, AnswerDive("none"), 7, 3, 3)  # one through, no wound: Fear 5 > Morale 4
     assert "pinned" in s.encounter.get(R1).conditions
-    assert last(s)[1][-1] == "Pirate raider 1 is Pinned: Fear 5 > Morale (R-ATK-8)"
+    assert last(s)[1][-1] == "Pirate raider 1 is Pinned: Fear 5 > Morale 4 (R-ATK-8)"
 
 
 def test_r_atk_8_not_pinned_at_fear_equal_to_morale_or_in_the_open() -> None:
@@ -649,6 +682,21 @@ def test_r_atk_8_not_pinned_at_fear_equal_to_morale_or_in_the_open() -> None:
     play(o, Attack(K, R1, "assault-laser"), 1, 2, 9, 9, 9, 2)
     play(o, AnswerDive("none"), 7, 3, 3)  # Fear 5, but in the open
     assert o.encounter.get(R1).fear == 5 and "pinned" not in o.encounter.get(R1).conditions
+
+
+def test_r_atk_8_fear_from_a_card_on_a_miss_still_pins() -> None:
+    s = new_session(
+        AddZone("deck"),
+        AddCombatants("hero", "roan-maddox", "heroes", "deck", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "deck"),
+        SetCover(R1, "light"),
+    )
+    play(s, StartCombat(), 5, 1)
+    edit(s, R1, fear=4)
+    play(s, Attack("roan-maddox-1", R1, "cutlass"), 9, 5)  # a miss; Special 5: 1 Fear
+    raider = s.encounter.get(R1)
+    assert raider.fear == 5  # > Morale 4, in light cover
+    assert "pinned" in raider.conditions
 
 
 def test_r_atk_14_flanked_defender_loses_one_per_extra_attacker() -> None:
@@ -670,6 +718,60 @@ def test_r_atk_14_a_taken_out_attacker_no_longer_flanks() -> None:
     play(s, EndTurn())  # round 2: the raiders again (R2 only)
     play(s, Attack(R2, K, "cutlass", style="agile"), 1, 9, 9, 6, 2)
     assert last(s)[1][0].startswith("Defense 6 + none cover = 6: ")
+
+
+def _flanked_kestrel() -> Session:
+    """Raiders 1 and 2 engage Kestrel in melee (both miss); raider 3 has yet to act."""
+    s = duel(RAIDERS_FIRST, raiders_in="ridge", raiders=3)
+    play(s, Attack(R1, K, "cutlass", style="agile"), 9, 9, 9)
+    play(s, Attack(R2, K, "cutlass", style="agile"), 9, 9, 9)
+    assert s.encounter.get(K).engaged == (R1, R2)
+    return s
+
+
+def test_r_atk_14_each_melee_attacker_beyond_the_first_costs_one_defense() -> None:
+    s = _flanked_kestrel()
+    play(s, Attack(R3, K, "cutlass", style="agile"), 1, 9, 9, 5, 2, 1)  # the third: −2
+    assert last(s)[1] == (
+        "Defense 6 + none cover -2 = 4: Defense 4: d10 5 → 1 of 1 through, 0 avoided"
+        " · Hero die 2 · blank",
+        "hit 1: damage 1d8! [1] = 1 vs Health 6 → 0 wound steps → no wound",
+    )
+
+
+def test_r_atk_14_a_ranged_attack_ignores_flanking() -> None:
+    s = _flanked_kestrel()
+    play(s, Attack(R3, K, "laser-pistol"), 1, 9, 9, 9)  # from the same zone: one hit
+    assert s.log[-1].lines[1] == "TN Pistols 6 = 6"
+    assert isinstance(s.pending, PendingDive)
+    play(s, AnswerDive("none"), 6, 2)  # 6 is not more than Defense 6 (it would beat 5)
+    assert last(s)[1] == (
+        "Defense 6 + none cover = 6: Defense 6: d10 6 → 0 of 1 through, 1 avoided"
+        " · Hero die 2 · blank",
+    )
+
+
+def test_r_atk_14_a_thrown_attack_ignores_flanking() -> None:
+    s = new_session(
+        AddZone("ridge"),
+        AddZone("camp"),
+        SetBand("ridge", "camp", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "ridge", count=2),
+        AddCombatants("minion", "cultist-zealot", "pirates", "camp"),
+    )
+    play(s, StartCombat(), 1, 9, 9)  # raiders 16, the zealot 14, Kestrel 9
+    play(s, Attack(R1, K, "cutlass", style="agile"), 9, 9, 9)
+    play(s, Attack(R2, K, "cutlass", style="agile"), 9, 9, 9)
+    play(s, EndTurn())
+    play(s, Attack("cultist-zealot-1", K, "breaching-charge"), 2)  # Agile 4: one hit
+    assert isinstance(s.pending, PendingDive)  # thrown is ranged: Kestrel may dive
+    s.rng = Scripted(6, 3, 1, 1)  # type: ignore[assignment]  # (2d6 if the 6 got through)
+    s.apply(AnswerDive("none"))
+    assert last(s)[1][0] == (
+        "Defense 6 + none cover = 6: Defense 6: d10 6 → 0 of 1 through, 1 avoided"
+        " · Hero die 3 · blank"
+    )
 
 
 def test_r_atk_12_shooting_while_in_melee_pistol_and_rifle() -> None:
@@ -738,6 +840,37 @@ def test_weapon_card_assault_laser_fortune_rolls_extra_shots() -> None:
         in lines
     )
     assert s.encounter.get(R1).fear == 2
+
+
+@pytest.mark.parametrize(
+    ("again", "kept", "hits"),
+    [(4, "1, 2, 3, 4, 9", 4), (9, "1, 2, 3, 9, 9", 3), (10, "1, 2, 3, 9, 10", 3)],
+    ids=["adds-a-hit", "no-better", "worse-is-dropped"],
+)
+def test_weapon_card_assault_laser_special_5_rerolls_exactly_one_die_keeping_the_best(
+    again: int, kept: str, hits: int
+) -> None:
+    s = duel()
+    rng = Scripted(1, 2, 3, 9, 10, 5, again)  # five d10, Hero die 5, then the re-roll
+    s.rng = rng  # type: ignore[assignment]
+    s.apply(Attack(K, R1, "assault-laser"))
+    assert rng.done() and rng.calls == [(1, 10)] * 5 + [(1, 6), (1, 10)]
+    lines = last(s)[1]
+    assert lines[3] == "roll d10 1, 2, 3, 9, 10 vs TN 8 → 3 hits · Hero die 5 ◆ Special 5"
+    assert lines[4] == (
+        f"special5: re-roll the lowest attack die: d10 {kept} (re-rolled {again}) vs TN 8"
+        f" → {hits} hits · Hero die 5 ◆ Special 5"
+    )
+    assert lines[5] == f"Pirate raider 1 gains {hits} Fear (R-ATK-4)"
+    assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == hits
+
+
+def test_weapon_card_special_5_reroll_at_tn_0_still_counts_the_hero_die() -> None:
+    s = duel()
+    # TN 8 − 8 = 0: a hit needs d10 1 and Hero die 2+; the Hero die shows 5, the re-roll 1
+    play(s, Attack(K, R1, "assault-laser", modifier=-8), 5, 5, 5, 5, 5, 5, 1)
+    assert s.encounter.get(R1).fear == 1
+    assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 1
 
 
 def test_weapon_card_laser_pistol_fortune_recharges_and_misfortune_spends_more() -> None:
@@ -824,37 +957,128 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
     assert lines[1].endswith("→ severely wounded (R-WOUND-1)")
     # §7: d10 + (D − k×H for the final step: 14 − 1×6 = 8) + 2 × earlier severe wounds
     assert lines[2] == "Severe Wound chart: d10 5 + 8 past Health + 2×0 earlier = 13"
+    # the attack pauses with what is left of it: no hit after the first (R-ATK-7)
     assert s.pending == PendingChartChoice(
         K,
         13,
         ("painful-wound", "limb-injury"),
         "Kestrel Vance rolled 13 on the Severe Wound chart: which result?",
+        resume=AttackState(R2, K, "laser-pistol", 0, style="pistols", fear_before=0),
+        next_hit=2,
     )
     refused(s, EndTurn(), "answer the pending question first: Kestrel Vance rolled 13")
     refused(s, AnswerDive("none"), "nothing is waiting for that answer")
-    refused(s, ChooseChartRow("dead"), "pick one of painful-wound, limb-injury")
+    refused(s, ChooseChartRow("dead"), "pick one of painful-wound, limb-injury, or random")
+    logged = len(s.log)
     play(s, ChooseChartRow("limb-injury"))
     assert s.pending is None
-    title, lines = last(s)
-    assert title == "Severe Wound chart"
-    assert lines[0] == "GM picks on 13"
-    assert lines[1].startswith("→ Limb injury: Roll 1d4 for the limb")
+    chart = s.log[logged]
+    assert chart.title == "Severe Wound chart"
+    assert chart.lines[0] == "GM picks on 13"
+    assert chart.lines[1].startswith("→ Limb injury: Roll 1d4 for the limb")
+    assert [line for entry in s.log[logged + 1 :] for line in entry.lines] == []  # no more hits
     assert s.encounter.get(K).standing
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="R-WOUND-1/R-ATK-7: hits after a 13 on the chart are dropped while the GM picks",
-)
 def test_r_wound_1_hits_after_a_chart_choice_still_deal_damage() -> None:
     s = _severe_setup()
     s.undo()  # the raider fires again, scoring two hits
     play(s, Attack(R2, K, "laser-pistol"), 1, 2, 9, 9)
     play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 5)  # both through; hit 1: 14, chart 13
     assert isinstance(s.pending, PendingChartChoice)
+    assert s.pending.resume is not None
+    assert (s.pending.resume.hits, s.pending.next_hit) == (1, 2)
+    assert last(s)[1][-1] == "Severe Wound chart: d10 5 + 8 past Health + 2×0 earlier = 13"
+    assert s.encounter.get(K).fear == 3  # 2 hits + hit 1 through; hit 2 not rolled yet
+    logged = len(s.log)
     # the second hit through is another wound, so another severe wound (2d6 8, chart d10 1)
     play(s, ChooseChartRow("painful-wound"), 4, 4, 1)
-    assert s.encounter.get(K).severe == 2
+    assert s.pending is None
+    lines = [line for entry in s.log[logged:] for line in entry.lines]
+    assert lines[0] == "GM picks on 13"
+    assert lines[1].startswith("→ Painful wound: ")
+    assert lines[2:4] == [
+        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)",
+        # 8 − 1×6 = 2 past Health, + 2 × 1 earlier severe wound (the one just taken)
+        "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5",
+    ]
+    assert lines[4].startswith("→ Scarred: ") and len(lines) == 5
+    kestrel = s.encounter.get(K)
+    # R-ATK-7: Fear 2 for the hits + 1 per hit through; R-WOUND-4: two wounds, two actions
+    assert (kestrel.wounds, kestrel.severe, kestrel.fear, kestrel.lose_actions) == (3, 2, 4, 2)
+
+
+def test_s7_a_second_13_in_the_resumed_hits_pauses_the_attack_again() -> None:
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, wounds=2)
+    play(s, Attack(R2, K, "laser-pistol"), 1, 2, 3, 9)  # three hits
+    play(s, AnswerDive("none"), 9, 9, 9, 3, 6, 3, 5, 5)  # all through; hit 1: chart 13
+    assert isinstance(s.pending, PendingChartChoice) and s.pending.next_hit == 2
+    # hit 2: 2d6 8 is another severe wound; d10 9 + (8 − 6) + 2 × 1 earlier = 13 again
+    play(s, ChooseChartRow("painful-wound"), 4, 4, 9)
+    assert isinstance(s.pending, PendingChartChoice) and s.pending.resume is not None
+    assert (s.pending.resume.hits, s.pending.next_hit) == (1, 3)
+    assert last(s)[1] == (
+        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)",
+        "Severe Wound chart: d10 9 + 2 past Health + 2×1 earlier = 13",
+    )
+    play(s, ChooseChartRow("limb-injury"), 1, 1)  # hit 3: 2, no wound
+    assert s.pending is None
+    assert last(s)[1] == ("hit 3: damage 2d6! [1, 1] = 2 vs Health 6 → 0 wound steps → no wound",)
+    kestrel = s.encounter.get(K)
+    # Fear: 3 hits + 3 hits through while standing; two wounds cost two actions
+    assert (kestrel.severe, kestrel.fear, kestrel.lose_actions) == (2, 6, 2)
+
+
+def test_r_atk_8_pinned_is_checked_once_after_the_hits_resumed_by_the_chart_pick() -> None:
+    s = duel(RAIDERS_FIRST)
+    s.apply(SetCover(K, "light"))
+    edit(s, K, wounds=2, fear=2)
+    play(s, Attack(R2, K, "laser-pistol"), 1, 2, 9, 9)  # two hits: Fear 4
+    play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 5)  # both beat Defense 7; hit 1: 13
+    kestrel = s.encounter.get(K)
+    assert isinstance(s.pending, PendingChartChoice)
+    assert kestrel.fear == 5 and kestrel.conditions == ()  # the attack is not over yet
+    play(s, ChooseChartRow("painful-wound"), 1, 1)  # hit 2: 2d6 2, no wound; Fear 6
+    assert last(s)[1] == (
+        "hit 2: damage 2d6! [1, 1] = 2 vs Health 6 → 0 wound steps → no wound",
+        "Kestrel Vance is Pinned: Fear 6 > Morale 4 (R-ATK-8)",
+    )
+    assert s.encounter.get(K).conditions == ("pinned",)
+
+
+@pytest.mark.parametrize(("die", "name"), [(1, "Painful wound"), (2, "Limb injury")])
+def test_s7_random_pick_on_13_is_one_roll_between_the_two_rows(die: int, name: str) -> None:
+    s = _severe_setup()
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 5)  # chart 13, no hit left
+    logged = len(s.log)
+    rng = Scripted(die)
+    s.rng = rng  # type: ignore[assignment]
+    s.apply(ChooseChartRow("random"))
+    assert rng.done() and rng.calls == [(1, 2)]  # one pick from the two rows: 50/50
+    assert s.pending is None
+    chart = s.log[logged]
+    assert chart.title == "Severe Wound chart"
+    assert chart.lines[0] == "random pick on 13"
+    assert chart.lines[1].startswith(f"→ {name}: ")
+
+
+def test_s7_random_pick_comes_from_the_session_rng_and_undo_redo_repeat_it() -> None:
+    picked = set()
+    for seed in range(8):
+        s = _severe_setup()
+        play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 5)
+        s.rng = random.Random(seed)
+        before = s.rng.getstate()
+        s.apply(ChooseChartRow("random"))
+        assert s.rng.getstate() != before  # the pick is rolled, not fixed
+        after = state(s)
+        chart = next(e for e in s.log if e.title == "Severe Wound chart")
+        picked.add(chart.lines[1].removeprefix("→ ").split(":")[0])
+        s.undo()
+        s.redo()
+        assert state(s) == after
+    assert picked == {"Painful wound", "Limb injury"}
 
 
 def test_s7_earlier_severe_wounds_add_two_each_and_another_wound_is_another_severe() -> None:
@@ -976,10 +1200,10 @@ def test_r_fear_2_shaken_again_while_shaken_is_panicked() -> None:
 def test_r_fear_2_hero_failing_morale_while_shaken_is_panicked() -> None:
     s = duel(RAIDERS_FIRST)
     edit(s, K, fear=5, conditions=("shaken",))
-    play(s, EndTurn(), 7, 3)
+    play(s, EndTurn(), 4, 3)  # Morale 4 − 1 for Shaken (§8): the 4 fails
     assert s.encounter.get(K).conditions == ("panicked", "shaken")
     assert last(s)[1][0] == (
-        "Kestrel Vance: Morale roll: d10 7 > TN 4 ✗ · Hero die 3 · blank;"
+        "Kestrel Vance: Morale roll: d10 4 > TN 3 ✗ · Hero die 3 · blank;"
         " Shaken again: Panicked (R-FEAR-2)"
     )
 
@@ -995,6 +1219,87 @@ def test_r_fear_1_hero_rolls_morale_and_is_shaken_on_a_failure() -> None:
         "Kestrel Vance loses 1 action(s) (wounds, Shaken, dive)",
     )
     assert left(s, K) == 1
+
+
+@pytest.mark.parametrize("who", ["pirate-raider-1", "pirate-first-mate-1"])
+def test_r_fear_2_minion_reaching_twice_morale_in_one_attack_panics_at_once(who: str) -> None:
+    s = duel()
+    s.apply(AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"))
+    s.apply(DecideSidekick("pirate-first-mate-1", "minion"))  # Morale 4, Dodge 5 as a raider
+    edit(s, who, fear=3)
+    play(s, Attack(K, who, "assault-laser"), 1, 2, 3, 9, 9, 2)  # 3 hits: Fear 6
+    play(s, AnswerDive("none"), 6, 7, 2, 1, 2)  # 2 through Defense 5, no wound: Fear 8
+    target = s.encounter.get(who)
+    assert (target.fear, target.conditions, target.standing) == (8, ("panicked",), True)
+    assert last(s)[1][-1] == f"{target.name} panics: Fear 8 ≥ 2 × Morale in one action (R-FEAR-2)"
+
+
+def test_r_fear_2_fear_from_hits_that_are_all_avoided_counts_too() -> None:
+    s = duel()
+    edit(s, R1, fear=4)
+    play(s, Attack(K, R1, "assault-laser"), 1, 2, 3, 4, 5, 2)  # 5 hits: Fear 9
+    play(s, AnswerDive("none"), 1, 1, 1, 1, 1)  # none through
+    assert s.encounter.get(R1).conditions == ("panicked",)
+    assert last(s)[1][-1] == "Pirate raider 1 panics: Fear 9 ≥ 2 × Morale in one action (R-FEAR-2)"
+
+
+@pytest.mark.parametrize(
+    ("fear", "defense_and_damage", "after", "out"),
+    [
+        (2, (6, 7, 2, 1, 2), 7, False),  # 2 → 7: short of 2 × Morale 4
+        (8, (6, 7, 2, 1, 2), 13, False),  # already at 2 × Morale before this attack
+        (5, (6, 7, 2, 5), 8, True),  # 5 → 8, but the first hit through takes it out
+    ],
+    ids=["below-twice-morale", "already-there", "taken-out"],
+)
+def test_r_fear_2_no_panic_below_twice_morale_already_there_or_taken_out(
+    fear: int, defense_and_damage: tuple[int, ...], after: int, out: bool
+) -> None:
+    s = duel()
+    edit(s, R1, fear=fear)
+    play(s, Attack(K, R1, "assault-laser"), 1, 2, 3, 9, 9, 2)  # 3 hits
+    play(s, AnswerDive("none"), *defense_and_damage)  # 2 through Defense 5
+    raider = s.encounter.get(R1)
+    assert (raider.fear, raider.out, raider.conditions) == (after, out, ())
+    assert not any("panics" in line for line in last(s)[1])
+
+
+def test_r_fear_2_a_hero_at_twice_morale_does_not_panic() -> None:
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, fear=4)
+    play(s, Attack(R1, K, "laser-pistol"), 1, 1, 1, 1)  # 4 hits: Fear 8 = 2 × Morale 4
+    play(s, AnswerDive("none"), 1, 1, 1, 1, 3)  # all avoided
+    kestrel = s.encounter.get(K)
+    assert (kestrel.fear, kestrel.conditions) == (8, ())
+    assert last(s)[1] == (
+        "Defense 6 + none cover = 6: Defense 6: d10 1, 1, 1, 1 → 0 of 4 through, 4 avoided"
+        " · Hero die 3 · blank",
+    )
+
+
+@pytest.mark.parametrize(
+    ("wounds", "nonlethal", "conditions", "tn"),
+    [
+        (0, 0, (), 4),
+        (1, 0, (), 3),
+        (2, 0, (), 2),
+        (3, 0, (), 2),  # severely wounded: the marker's penalty stays −2
+        (0, 2, (), 2),  # the non-lethal marker counts when it is the furthest (R-WOUND-6)
+        (1, 2, (), 2),
+        (0, 0, ("shaken",), 3),  # §8 Shaken: −1 on all tasks
+        (2, 0, ("shaken",), 1),
+    ],
+)
+def test_r_fear_1_hero_morale_roll_tn_has_the_wound_penalty_and_shaken(
+    wounds: int, nonlethal: int, conditions: tuple[str, ...], tn: int
+) -> None:
+    for d10, shown in ((tn, f"d10 {tn} ≤ TN {tn} ✓"), (tn + 1, f"d10 {tn + 1} > TN {tn} ✗")):
+        s = duel(RAIDERS_FIRST)
+        edit(s, K, fear=5, wounds=wounds, nonlethal=nonlethal, conditions=conditions)
+        play(s, EndTurn(), d10, 3)  # Fear 5 ≥ Morale 4: the Hero rolls
+        assert last(s)[1][0].startswith(f"Kestrel Vance: Morale roll: {shown} · Hero die 3 · blank")
+        shaken = "shaken" in s.encounter.get(K).conditions
+        assert shaken == (d10 > tn or "shaken" in conditions)
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ WEAPONS = (
 ZONES = ("ridge", "dig", "trench", "moon")
 COVERS = ("none", "light", "medium", "heavy", "bunker")
 STYLES = (None, None, None, "wild", "power", "agile", "rifles")
-ROWS = ("painful-wound", "limb-injury", "scarred", "dead")
+ROWS = ("painful-wound", "limb-injury", "random", "scarred", "dead")
 
 ids = st.sampled_from(IDS)
 
@@ -115,7 +115,7 @@ def _fitting_command(session: Session, data: st.DataObject) -> Command:
     if isinstance(pending, PendingDive):
         return AnswerDive(data.draw(st.sampled_from(COVERS)))
     if isinstance(pending, PendingChartChoice):
-        return ChooseChartRow(data.draw(st.sampled_from((*pending.rows, "scarred"))))
+        return ChooseChartRow(data.draw(st.sampled_from((*pending.rows, "random", "scarred"))))
     if isinstance(pending, PendingSidekick):
         return DecideSidekick(pending.combatant, data.draw(st.sampled_from(("hero", "minion"))))
     enc = session.encounter

@@ -3,15 +3,22 @@
 Three player Heroes and a Sidekick (played as a Hero) on a ridge against eight Minions
 of three types in two other zones; the Session's own RNG is seeded, so every roll is
 fixed. After each turn the test checks who acted, the turn's log title and start-of-turn
-lines (Fear checks, lost actions), the actions left, and what changed (Fear, wounds,
-out, conditions). The expected values were checked against the rules by hand:
+lines (Fear checks, lost actions), the actions left, what changed (Fear, wounds, out,
+conditions) and the key log lines of the turn. The expected values were checked against
+the rules by hand, from the dice the log shows:
 
 - R-ATK-4/7: Fear = hits + hits through while standing (a Minion taken out gets no more).
-- R-ATK-5: a Minion hit in the open dives into light cover and loses an action next turn.
-- R-ATK-8: Kestrel (light cover) and trooper 1 (medium) are Pinned once Fear > Morale.
-- R-FEAR-1/2: hound 1 (Morale 3) is Shaken at Fear 3, then Panicked when still at 3;
-  Mireille fails her Morale roll with a Misfortune (+1 Fear) and is Shaken.
-- R-WOUND-1/4, §7: Mireille goes −1, −2, then severely wounded (chart 7 + 2 = 9: PTSD).
+- R-ATK-5: Minions hit in the open dive into light cover and lose an action next turn.
+- Assault Laser Special 5: one attack die is re-rolled and the best five kept (a 10
+  becomes a 4: 5 hits instead of 4).
+- R-ATK-8: Kestrel (light cover) and trooper 1 (medium) are Pinned once Fear > Morale;
+  raider 2 at Fear = Morale is not.
+- R-FEAR-2: trooper 1 goes from Fear 0 to 9 ≥ 2 × Morale 3 in Kestrel's one attack and
+  panics at once; R-FEAR-1/3: hound 1 is Shaken at Fear 3, no longer Shaken at Fear 1.
+- R-FEAR-1 with R-WOUND-3: Mireille, at −1, rolls Morale at TN 5 − 1 = 4, so her 5 fails.
+- R-ATK-14: hound 2, fighting Roan and Tamsin, defends at −1 against Tamsin's dagger but
+  not against Kestrel's laser (ranged).
+- R-WOUND-1/4, §7: Mireille goes −1, −2, then severely wounded (chart 6 + 2 = 8: PTSD).
 
 Then the whole fight is undone to the start, redone, and replayed from seed + history.
 """
@@ -76,6 +83,7 @@ class Step:
     commands: tuple[Command, ...]
     left: dict[str, int]
     changes: dict[str, Snap]
+    lines: tuple[str, ...] = ()  # log lines this turn must write (checked by hand)
 
 
 STEPS = (
@@ -104,6 +112,8 @@ STEPS = (
         ),
         {T1: 1, T2: 1, T3: 1},
         {KV: (6, 0, False, ("pinned",))},
+        # 1 + 2 + 2 hits, none through Defense 6 + light 1: Fear 5, then 6 > Morale 4
+        ("Kestrel Vance is Pinned: Fear 6 > Morale 4 (R-ATK-8)",),
     ),
     Step(
         MA,
@@ -125,7 +135,22 @@ STEPS = (
             AnswerDive("none"),
         ),
         {KV: 1},
-        {T1: (7, 0, False, ("pinned",))},
+        {T1: (9, 0, False, ("panicked", "pinned"))},
+        (
+            # Rifles 8, Medium is within the laser's Long range: TN 8; the 10 misses
+            "roll d10 1, 5, 5, 5, 10 vs TN 8 → 4 hits · Hero die 5 ◆ Special 5",
+            # Special 5 re-rolls one die (a 4): the best five are kept, the 10 drops out
+            "special5: re-roll the lowest attack die: d10 1, 4, 5, 5, 5 (re-rolled 4)"
+            " vs TN 8 → 5 hits · Hero die 5 ◆ Special 5",
+            "Corporate trooper 1 gains 5 Fear (R-ATK-4)",
+            # Dodge 4 + medium 2 = 6: the 7, 7, 7 and 10 get through; four 1d6 ≤ Health 4
+            "Defense 4 + medium cover = 6: Defense 6: d10 5, 7, 7, 7, 10 → 4 of 5 through,"
+            " 1 avoided",
+            "hit 4: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
+            # Fear 0 → 5 + 4 = 9 in this one attack: > Morale 3 in cover, and ≥ 2 × 3
+            "Corporate trooper 1 is Pinned: Fear 9 > Morale 3 (R-ATK-8)",
+            "Corporate trooper 1 panics: Fear 9 ≥ 2 × Morale in one action (R-FEAR-2)",
+        ),
     ),
     Step(
         HOUNDS,
@@ -143,13 +168,22 @@ STEPS = (
         "Round 1: Pirate raider ×2's turn",
         (),
         (
-            Attack(P2, MA, "laser-pistol"),
+            Attack(P2, KV, "laser-pistol", shots=2),
             AnswerDive("none"),
-            Attack(P3, MA, "laser-pistol"),
+            Attack(P3, MA, "laser-pistol", shots=3),
             AnswerDive("none"),
         ),
         {P2: 1, P3: 1},
-        {MA: (7, 1, False, ())},
+        {KV: (7, 0, False, ("pinned",)), MA: (2, 1, False, ())},
+        (
+            "roll d10 1, 5 vs TN 6 → 2 hits",
+            "Defense 6 + light cover = 7: Defense 7: d10 1, 2 → 0 of 2 through, 2 avoided"
+            " · Hero die 4 ◆ Special 4",
+            "Kestrel Vance is Pinned: Fear 7 > Morale 4 (R-ATK-8)",
+            "roll d10 5, 9, 9 vs TN 6 → 1 hit",
+            # 5 > Health 4 once: one wound step
+            "hit 1: damage 2d6! [3, 2] = 5 vs Health 4 → 1 wound step → 1 wound step(s): now at −1",
+        ),
     ),
     Step(
         RM,
@@ -157,42 +191,61 @@ STEPS = (
         (),
         (Attack(RM, H2, "cutlass"),),
         {RM: 1},
-        {H2: (1, 0, True, ())},
+        {H2: (1, 0, False, ())},
+        (
+            "TN Power 6 − size 1 = 5",
+            "roll d10 4 ≤ TN 5 ✓ · Hero die 1 ✗ Misfortune",
+            # the hound fights Roan alone: no flanking; 7 is not more than Defense 7
+            "Defense 7 + none cover = 7: Defense 7: d10 7 → 0 of 1 through, 1 avoided",
+        ),
     ),
     Step(
         TR,
         "Round 2: Tamsin Reyes, veteran guide's turn",
         (),
-        (
-            Attack(TR, H1, "bow"),
-            AnswerDive("none"),
-        ),
+        (Attack(TR, H2, "dagger", style="wild"),),
         {TR: 1},
-        {H1: (3, 0, False, ("bleeding", "shaken"))},
+        {H2: (2, 0, False, ())},
+        (
+            "Dagger (wild, 3 d10) at Feral xeno-hound 2, melee range",
+            "TN Wild 5 − size 1 = 4",
+            "roll d10 4, 5, 8 vs TN 4 → 1 hit · Hero die 2 · blank",
+            # R-ATK-14: now fighting Roan and Tamsin, the hound defends at −1
+            "Defense 7 + none cover -1 = 6: Defense 6: d10 6 → 0 of 1 through, 1 avoided",
+        ),
     ),
     Step(
         TROOPERS,
         "Round 2: Corporate trooper ×3's turn",
         (
-            "Corporate trooper 1: Fear 7 ≥ Morale 3: Shaken",
+            "Corporate trooper 1: Fear 9 ≥ Morale 3: Shaken",
             "Corporate trooper 1 loses 1 action(s) (wounds, Shaken, dive)",
         ),
         (
-            Attack(T1, KV, "assault-laser", shots=2),
+            # trooper 1 is Panicked (only Move, Run, Hide): it keeps its head down
+            Attack(T2, KV, "assault-laser", shots=5),
             AnswerDive("none"),
-            Attack(T2, KV, "assault-laser", shots=2),
-            AnswerDive("none"),
-            Attack(T3, KV, "assault-laser", shots=2),
+            Attack(T3, MA, "assault-laser", shots=3),
             AnswerDive("none"),
         ),
-        {T1: 0, T2: 1, T3: 1},
-        {KV: (10, 0, False, ("pinned",))},
+        {T1: 1, T2: 1, T3: 1},
+        {KV: (8, 0, False, ("pinned",)), MA: (7, 1, False, ())},
+        (
+            "roll d10 4, 6, 7, 9, 10 vs TN 5 → 1 hit",
+            "Kestrel Vance is Pinned: Fear 8 > Morale 4 (R-ATK-8)",
+            "roll d10 1, 4, 5 vs TN 5 → 3 hits",
+            "Defense 5 + none cover = 5: Defense 5: d10 4, 10, 10 → 2 of 3 through, 1 avoided"
+            " · Hero die 1 ✗ Misfortune",
+            "hit 1: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
+            "hit 2: damage 1d6! [2] = 2 vs Health 4 → 0 wound steps → no wound",
+        ),
     ),
     Step(
         MA,
         "Round 2: Mireille Ashdown's turn",
         (
-            "Mireille Ashdown: Morale roll: d10 8 > TN 5 ✗ · Hero die 1 ✗ Misfortune",
+            # Fear 7 ≥ Morale 5: TN 5 − wound 1 = 4 (R-WOUND-3), so the 5 fails
+            "Mireille Ashdown: Morale roll: d10 5 > TN 4 ✗ · Hero die 4 ◆ Special 4",
             "Mireille Ashdown loses 2 action(s) (wounds, Shaken, dive)",
         ),
         (),
@@ -202,23 +255,29 @@ STEPS = (
     Step(
         KV,
         "Round 2: Kestrel Vance's turn",
-        ("Kestrel Vance: Morale roll: d10 1 ≤ TN 4 ✓ · Hero die 3 · blank",),
+        ("Kestrel Vance: Morale roll: d10 1 ≤ TN 4 ✓ · Hero die 1 ✗ Misfortune",),
         (
-            Attack(KV, T1, "assault-laser"),
+            Attack(KV, H2, "assault-laser"),
             AnswerDive("none"),
         ),
         {KV: 1},
-        {T1: (11, 0, True, ("pinned", "shaken"))},
+        {H2: (7, 0, True, ())},
+        (
+            "Assault Laser (rifles, 5 d10) at Feral xeno-hound 2, short range",
+            "TN Rifles 8 − size 1 = 7",
+            "roll d10 1, 2, 5, 6, 6 vs TN 7 → 5 hits · Hero die 3 · blank",
+            # a ranged attack: no flanking although the hound fights two (at 6, two through)
+            "Defense 7 + none cover = 7: Defense 7: d10 3, 5, 6, 7, 10 → 1 of 5 through, 4 avoided",
+            "hit 1: damage 1d6! [6→1] = 7 vs Health 4 → 1 wound step"
+            " → Feral xeno-hound 2 is taken out (R-WOUND-2)",
+        ),
     ),
     Step(
         HOUNDS,
         "Round 2: Feral xeno-hound 1's turn",
-        (
-            "Feral xeno-hound 1: Fear 3 ≥ Morale 3: Panicked",
-            "Feral xeno-hound 1 loses 1 action(s) (wounds, Shaken, dive)",
-        ),
+        ("Feral xeno-hound 1: no longer Shaken",),  # R-FEAR-3: Fear 1 < Morale 3
         (),
-        {H1: 1},
+        {H1: 2},
         {},
     ),
     Step(
@@ -226,13 +285,26 @@ STEPS = (
         "Round 2: Pirate raider ×2's turn",
         (),
         (
-            Attack(P2, MA, "laser-pistol"),
+            Attack(P2, MA, "laser-pistol", shots=3),
             AnswerDive("none"),
             Attack(P3, MA, "laser-pistol"),
             AnswerDive("none"),
         ),
         {P2: 1, P3: 1},
-        {MA: (16, 3, False, ("shaken",))},
+        {MA: (11, 3, False, ("shaken",))},
+        (
+            "roll d10 4, 5, 10 vs TN 6 → 2 hits",
+            "Defense 5 + none cover = 5: Defense 5: d10 5, 8 → 1 of 2 through, 1 avoided"
+            " · Hero die 2 · blank",
+            "hit 1: damage 2d6! [3, 4] = 7 vs Health 4 → 1 wound step → 1 wound step(s): now at −2",
+            "roll d10 3, 6, 10, 10 vs TN 6 → 2 hits",
+            "Defense 5 + none cover = 5: Defense 5: d10 1, 6 → 1 of 2 through, 1 avoided"
+            " · Hero die 1 ✗ Misfortune",
+            "hit 1: damage 2d6! [4, 2] = 6 vs Health 4 → 1 wound step"
+            " → severely wounded (R-WOUND-1)",
+            # §7: d10 6 + (6 − 1 × 4) past Health + 2 × 0 earlier severe wounds
+            "Severe Wound chart: d10 6 + 2 past Health + 2×0 earlier = 8",
+        ),
     ),
     Step(
         RM,
@@ -243,7 +315,16 @@ STEPS = (
             AnswerDive("light"),
         ),
         {RM: 1},
-        {P2: (6, 0, True, ())},
+        {P2: (4, 0, False, ())},
+        (
+            # the hound Roan fought is out: no shooting-in-melee penalty (R-ATK-12)
+            "TN Pistols 7 = 7",
+            "roll d10 2, 5, 6, 10 vs TN 7 → 3 hits · Hero die 4 ◆ Special 4",
+            "special4: 1 extra shot(s): d10 4 ≤ TN 7 ✓ · Hero die 4 ◆ Special 4",
+            "Pirate raider 2 gains 4 Fear (R-ATK-4)",
+            # Fear 4 = Morale 4 in light cover: not Pinned
+            "Defense 5 + light cover = 6: Defense 6: d10 1, 1, 2, 4 → 0 of 4 through, 4 avoided",
+        ),
     ),
 )
 
@@ -274,7 +355,7 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
         assert turn is not None and turn.actor == step.actor, where
         assert session.log[-1].title == step.title, where
         assert session.log[-1].lines == step.start_lines, where
-        before = _snap(session)
+        before, logged = _snap(session), len(session.log)
         for command in step.commands:
             session.apply(command)
         assert session.pending is None, where
@@ -284,6 +365,9 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
         after = _snap(session)
         changed = {cid: snap for cid, snap in after.items() if before[cid] != snap}
         assert changed == step.changes, where
+        written = [line for entry in session.log[logged:] for line in entry.lines]
+        missing = [line for line in step.lines if line not in written]
+        assert not missing, (where, missing, written)
         session.apply(EndTurn())
 
     assert (session.encounter.round, session.log[-1].title) == (
@@ -291,14 +375,16 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
         "Round 3: Tamsin Reyes, veteran guide's turn",
     )
     final = _snap(session)
-    assert {cid for cid, snap in final.items() if snap[2]} == {P1, P2, T1, H2}
-    assert final[MA][:2] == (16, 3) and session.encounter.get(MA).severe == 1
-    assert session.encounter.get(H1).conditions == ("bleeding", "panicked", "shaken")
-    assert any(
-        line == "Severe Wound chart: d10 7 + 2 past Health + 2×0 earlier = 9"
-        for entry in session.log
-        for line in entry.lines
-    )
+    assert {cid for cid, snap in final.items() if snap[2]} == {P1, H2}
+    mireille = session.encounter.get(MA)
+    assert final[MA] == (11, 3, False, ("shaken",))
+    assert (mireille.severe, mireille.prone, mireille.lose_actions) == (1, True, 2)
+    assert final[KV] == (8, 0, False, ("pinned",))
+    # trooper 1: Panicked at 2 × Morale (R-FEAR-2), then Shaken at its next turn (9 → 8),
+    # and Shaken sheds one more at the end of that turn (§8): 7
+    assert final[T1] == (7, 0, False, ("panicked", "pinned", "shaken"))
+    assert final[H1] == (0, 0, False, ())
+    assert any(line.startswith("→ PTSD: ") for entry in session.log for line in entry.lines)
 
 
 def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
@@ -309,7 +395,7 @@ def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
         session.apply(EndTurn())
     final = state(session)
     history = list(session.history)
-    assert len(history) == 66
+    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 63
 
     # undo back to the first turn of the fight: exactly the state after set-up
     while len(session.history) > len(SETUP):

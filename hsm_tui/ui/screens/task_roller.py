@@ -16,8 +16,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
+from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...session import Command, PendingRerolls, RollTask, Session, SpendRerolls, percent
+from ...session import Command, PendingRerolls, RollTask, Session, SpendRerolls
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from . import set_border_titles

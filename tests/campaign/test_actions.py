@@ -1,0 +1,134 @@
+"""Actions without a roll: Aim, Dodge, Full defense, Reload, Stand up (R-ACT-2/5/6)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
+    Attack,
+    EndTurn,
+    SetBand,
+    StartCombat,
+    TakeAction,
+)
+from hsm_tui.rules import RulesError
+from hsm_tui.session import Session
+from tests.campaign import pack
+
+
+def _session(hero: str = "kestrel-vance", minion: str = "pirate-raider") -> Session:
+    session = Session(seed=2, content=pack())
+    for command in (
+        AddZone("a"),
+        AddZone("b"),
+        SetBand("a", "b", "short"),
+        AddCombatants("hero", hero, "party", "a"),
+        AddCombatants("minion", minion, "foes", "b", count=2),
+        StartCombat(),
+    ):
+        session.apply(command)
+    return session
+
+
+def _hero_turn(session: Session) -> str:
+    """End turns until the Hero acts; return its id."""
+    for _ in range(6):
+        actor = session.encounter.turn.actor
+        if actor.startswith("kestrel") or actor.startswith("roan"):
+            return actor
+        session.apply(EndTurn())
+    raise AssertionError("the Hero never got a turn")
+
+
+def test_r_act_2_aim_gives_one_free_reroll_on_the_next_attack() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    session.apply(TakeAction(hero, "aim"))
+    weapon = session.encounter.get(hero).weapons[0].id
+    session.apply(Attack(hero, "pirate-raider-1", weapon))
+    attack_entry = next(
+        e for e in reversed(session.log) if e.title.endswith("attacks Pirate raider 1")
+    )
+    assert any(line.startswith("Aim: 1 free re-roll") for line in attack_entry.lines)
+    assert hero in session.encounter.turn.aim_used
+
+
+def test_r_act_1_aim_and_dodge_are_actions_and_cannot_repeat() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    session.apply(TakeAction(hero, "dodge"))
+    with pytest.raises(RulesError, match="no action twice"):
+        session.apply(TakeAction(hero, "dodge"))
+    assert "dodging" in session.encounter.get(hero).conditions
+
+
+def test_r_act_2_dodge_lasts_until_the_next_turn() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    session.apply(TakeAction(hero, "dodge"))
+    session.apply(EndTurn())
+    assert "dodging" in session.encounter.get(hero).conditions  # through the foes' turn
+    _hero_turn(session)
+    assert "dodging" not in session.encounter.get(hero).conditions
+
+
+def test_r_act_5_full_defense_is_two_actions_for_heroes_only() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    session.apply(TakeAction(hero, "full-defense"))
+    assert session.encounter.turn.left(hero) == 0
+    assert "full-defense" in session.encounter.get(hero).conditions
+    session.apply(EndTurn())
+    raider = session.encounter.members(session.encounter.turn.actor)[0]
+    with pytest.raises(RulesError, match="full defense is for Heroes"):
+        session.apply(TakeAction(raider.id, "full-defense"))
+
+
+def test_r_act_5_reload_refills_a_reloadable_weapon_with_two_actions() -> None:
+    session = _session(minion="pirate-boarder")  # boarding scattergun: reloaded, not recharged
+    _hero_turn(session)
+    session.apply(EndTurn())  # now the boarders act
+    boarder = session.encounter.members(session.encounter.turn.actor)[0]
+    gun = boarder.weapon("boarding-scattergun")
+    emptied = replace(
+        boarder, weapons=tuple(replace(w, charges=0) if w is gun else w for w in boarder.weapons)
+    )
+    session.encounter = session.encounter.with_combatant(emptied)
+    session.apply(TakeAction(boarder.id, "reload", gun.id))
+    assert session.encounter.get(boarder.id).weapon(gun.id).charges == gun.power
+    assert session.encounter.turn.left(boarder.id) == 0
+    assert "reloads Boarding Scattergun" in session.log[-1].title
+
+
+def test_r_act_5_a_recharging_weapon_cannot_be_reloaded() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    weapon = session.encounter.get(hero).weapons[0].id  # assault laser: recharges
+    before = (session.encounter, session.log)
+    with pytest.raises(RulesError, match="is not reloaded"):
+        session.apply(TakeAction(hero, "reload", weapon))
+    assert (session.encounter, session.log) == before
+
+
+def test_r_act_6_standing_up_needs_prone_and_costs_an_action() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    with pytest.raises(RulesError, match="not Prone"):
+        session.apply(TakeAction(hero, "stand"))
+    session.encounter = session.encounter.with_combatant(
+        replace(session.encounter.get(hero), prone=True)
+    )
+    session.apply(TakeAction(hero, "stand"))
+    assert not session.encounter.get(hero).prone
+    assert session.encounter.turn.left(hero) == 1
+
+
+def test_unknown_action_is_refused() -> None:
+    session = _session()
+    hero = _hero_turn(session)
+    with pytest.raises(RulesError, match="unknown action"):
+        session.apply(TakeAction(hero, "dance"))
