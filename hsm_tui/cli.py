@@ -141,16 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     listing = content.add_parser("list", help="list loaded entries")
     listing.add_argument("kind", nargs="?", choices=LIST_KINDS, help="only this kind")
     listing.add_argument("--json", action="store_true", help="print one JSON list")
-    for p in (play, check, listing):  # merged with the top-level --content in main()
-        p.add_argument(
-            "--content",
-            action="append",
-            dest="content_sub",
-            default=[],
-            metavar="DIR",
-            help=content_help,
-        )
-
     sim = sub.add_parser("simulate", help="forecast an encounter by playing it many times")
     sim.add_argument("--encounter", required=True, metavar="FILE", help="encounter TOML file")
     sim.add_argument("--runs", type=_int_at_least(1, 100_000), default=1000, help="fights to play")
@@ -164,14 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="worker processes (default: one per CPU; the result does not depend on it)",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
-    sim.add_argument(
-        "--content",
-        action="append",
-        dest="content_sub",
-        default=[],
-        metavar="DIR",
-        help=content_help,
-    )
+    for p in (play, check, listing, sim):  # merged with the top-level --content in main()
+        p.add_argument(
+            "--content",
+            action="append",
+            dest="content_sub",
+            default=[],
+            metavar="DIR",
+            help=content_help,
+        )
 
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
