@@ -14,6 +14,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import suppress
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -77,8 +78,19 @@ count = 6
 
 
 def command_latency(samples: int) -> list[float]:
-    """Median cost of Session.apply (undo snapshot included) with 40 combatants."""
-    session = Session(seed=5)
+    """Cost of Session.apply (undo snapshot included) with 40 combatants, over as many
+    fresh fights as it takes to collect ``samples`` commands.
+    """
+    times: list[float] = []
+    seed = 5
+    while len(times) < samples:
+        times += _one_fight(seed, samples - len(times))
+        seed += 1
+    return times
+
+
+def _one_fight(seed: int, wanted: int) -> list[float]:
+    session = Session(seed=seed)
     session.content = load([ROOT / "content" / "relic-worlds"])
     for command in (AddZone("a"), AddZone("b"), SetBand("a", "b", "short")):
         session.apply(command)
@@ -86,37 +98,29 @@ def command_latency(samples: int) -> list[float]:
     session.apply(AddCombatants("minion", "pirate-raider", "pirates", "b", count=20))
     session.apply(StartCombat())
     times: list[float] = []
-    while len(times) < samples:
+
+    def timed(command: object) -> None:
+        start = time.perf_counter()
+        session.apply(command)  # type: ignore[arg-type]
+        times.append(time.perf_counter() - start)
+
+    for _ in range(200):  # turns
         enc = session.encounter
         for member in enc.members(enc.turn.actor):
-            foes = [c for c in enc.combatants if c.side != member.side and c.standing]
-            if not foes:
+            foes = [c for c in session.encounter.combatants if c.side != member.side and c.standing]
+            if not foes or len(times) >= wanted:
                 return times
-            for command in (Attack(member.id, foes[0].id, member.weapons[0].id),):
-                start = time.perf_counter()
-                try:
-                    session.apply(command)
-                except RulesError:
-                    continue
-                times.append(time.perf_counter() - start)
+            with suppress(RulesError):  # e.g. out of charges: the engine refuses, nothing changes
+                timed(Attack(member.id, foes[0].id, member.weapons[0].id))
             while session.pending is not None:
                 pending = session.pending
-                answer = (
-                    AnswerDive("none")
-                    if isinstance(pending, PendingDive)
-                    else (
-                        ChooseChartRow(pending.rows[0])
-                        if isinstance(pending, PendingChartChoice)
-                        else None
-                    )
-                )
-                start = time.perf_counter()
-                session.apply(answer)
-                times.append(time.perf_counter() - start)
-            enc = session.encounter
-        start = time.perf_counter()
-        session.apply(EndTurn())
-        times.append(time.perf_counter() - start)
+                if isinstance(pending, PendingDive):
+                    timed(AnswerDive("none"))
+                elif isinstance(pending, PendingChartChoice):
+                    timed(ChooseChartRow(pending.rows[0]))
+                else:
+                    return times
+        timed(EndTurn())
     return times
 
 
