@@ -507,6 +507,8 @@ def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
         raise RulesError(f"it is not {actor.name}'s turn")
     if not actor.standing:
         raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
+    if "panicked" in actor.conditions and action not in ("move", "run", "hide"):
+        raise RulesError(f"{actor.name} is Panicked: only Move, Run or Hide (§8)")
     if action in turn.used_by(actor.id):
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
     if turn.left(actor.id) <= 0:

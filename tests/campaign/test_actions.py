@@ -11,6 +11,7 @@ from hsm_tui.campaign.combat import (
     AddZone,
     Attack,
     EndTurn,
+    Move,
     SetBand,
     StartCombat,
     TakeAction,
@@ -132,3 +133,20 @@ def test_unknown_action_is_refused() -> None:
     hero = _hero_turn(session)
     with pytest.raises(RulesError, match="unknown action"):
         session.apply(TakeAction(hero, "dance"))
+
+
+def test_s8_panicked_may_only_move_run_or_hide() -> None:
+    session = _session()
+    _hero_turn(session)
+    session.apply(EndTurn())  # the raiders' turn
+    raider = session.encounter.members(session.encounter.turn.actor)[0]
+    panicked = replace(raider, conditions=("panicked",))
+    session.encounter = session.encounter.with_combatant(panicked)
+    before = (session.encounter, session.log)
+    with pytest.raises(RulesError, match="Panicked: only Move, Run or Hide"):
+        session.apply(Attack(raider.id, "kestrel-vance-1", raider.weapons[0].id))
+    with pytest.raises(RulesError, match="Panicked"):
+        session.apply(TakeAction(raider.id, "aim"))
+    assert (session.encounter, session.log) == before
+    session.apply(Move(raider.id, "a", run=True))
+    assert session.encounter.get(raider.id).zone == "a"
