@@ -292,15 +292,18 @@ def set_band(enc: Encounter, cmd: SetBand, _rng: random.Random, _cat: Catalog) -
     )
 
 
-def add_combatants(
-    enc: Encounter, cmd: AddCombatants, _rng: random.Random, cat: Catalog
-) -> Outcome:
+def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: Catalog) -> Outcome:
+    """Put pack entries into a zone; during combat they roll initiative and join the order."""
     if cmd.zone not in enc.zones:
         raise RulesError(f"no zone {cmd.zone!r} (zones: {', '.join(enc.zones) or 'none yet'})")
     if not 1 <= cmd.count <= 40:
         raise RulesError(f"add 1 to 40 at a time, not {cmd.count}")
     entry = _entry(cat, cmd.kind, cmd.entry)
     group = f"{entry.id}@{cmd.side}" if entry.rank is Rank.MINION else None
+    acting = {r.actor for r in enc.order}
+    n = 2
+    while group is not None and enc.active and group in acting:  # a new group, not a merge
+        group, n = f"{entry.id}@{cmd.side}+{n}", n + 1
     added = []
     for _ in range(cmd.count):
         cid = _unique_id(replace(enc, combatants=(*enc.combatants, *added)), entry.id)
@@ -320,10 +323,34 @@ def add_combatants(
                 luck=entry.traits.luck if entry.rank is Rank.HERO else 0,
             )
         )
+    enc = replace(enc, combatants=(*enc.combatants, *added))
+    lines: tuple[str, ...] = ()
+    if enc.active:
+        enc, lines = _join_initiative(enc, added, rng)
     return Outcome(
-        replace(enc, combatants=(*enc.combatants, *added)),
-        (LogLines(f"{cmd.count} × {entry.name} join {cmd.side} in {cmd.zone}", ()),),
+        enc, (LogLines(f"{cmd.count} × {entry.name} join {cmd.side} in {cmd.zone}", lines),)
     )
+
+
+def _join_initiative(
+    enc: Encounter, added: list[Combatant], rng: random.Random
+) -> tuple[Encounter, tuple[str, ...]]:
+    """R-INIT-1 for late arrivals: each new group rolls d10 + Initiative and takes its place
+    after any equal totals; a slot already passed this round first acts next round.
+    """
+    order, index, lines = list(enc.order), enc.turn_index, []
+    for c in {c.group: c for c in added}.values():
+        rank = c.plays_as or c.rank
+        roll = InitiativeRoll(
+            c.group, c.side, rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
+        )
+        slot = next((i for i, r in enumerate(order) if r.total < roll.total), len(order))
+        order.insert(slot, roll)
+        if slot <= index:
+            index += 1
+        when = "this round" if slot > index else "from next round"
+        lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
+    return replace(enc, order=tuple(order), turn_index=index), tuple(lines)
 
 
 def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -246,7 +246,7 @@ def test_r_char_8_sidekick_as_minion_takes_exactly_two_actions() -> None:
 
 def test_r_char_8_sidekick_added_mid_combat_must_be_decided_before_it_is_attacked() -> None:
     s = duel()
-    s.apply(AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"))
+    play(s, AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"), 1)  # initiative
     refused(
         s,
         Attack(K, "pirate-first-mate-1", "assault-laser"),
@@ -447,8 +447,8 @@ def test_r_atk_10_a_sidekick_calls_a_shot_only_when_it_plays_as_a_hero(rank: str
 
 def test_r_atk_15_size_of_target_against_attacker_in_the_tn() -> None:
     s = duel()
-    s.apply(AddCombatants("minion", "xeno-hound", "beasts", "dig"))
-    s.apply(AddCombatants("minion", "relic-guardian", "ruin", "dig"))
+    play(s, AddCombatants("minion", "xeno-hound", "beasts", "dig"), 1)  # initiative d10
+    play(s, AddCombatants("minion", "relic-guardian", "ruin", "dig"), 1)
     play(s, Attack(K, "xeno-hound-1", "assault-laser"), 9, 9, 9, 9, 9, 2)
     assert last(s)[1][1] == "TN Rifles 8 − size 1 = 7"  # the hound is one size smaller
     s.undo()
@@ -1224,7 +1224,7 @@ def test_r_fear_1_hero_rolls_morale_and_is_shaken_on_a_failure() -> None:
 @pytest.mark.parametrize("who", ["pirate-raider-1", "pirate-first-mate-1"])
 def test_r_fear_2_minion_reaching_twice_morale_in_one_attack_panics_at_once(who: str) -> None:
     s = duel()
-    s.apply(AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"))
+    play(s, AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"), 1)  # initiative
     s.apply(DecideSidekick("pirate-first-mate-1", "minion"))  # Morale 4, Dodge 5 as a raider
     edit(s, who, fear=3)
     play(s, Attack(K, who, "assault-laser"), 1, 2, 3, 9, 9, 2)  # 3 hits: Fear 6
