@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from .packs.model import KINDS
 from .rules import (
     Cover,
     Rank,
@@ -30,7 +31,6 @@ from .rules import (
 )
 from .rules.errors import DiceSyntaxError, UnknownTraitError
 
-LIST_KINDS = ("weapons", "minions", "sidekicks", "heroes")
 MAX_DICE = 50
 MAX_REROLLS = 10
 MAX_HEALTH = 100
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("dirs", nargs="*", metavar="DIR", help="packs to check (default: all)")
     check.add_argument("--strict", action="store_true", help="warnings also fail (exit 1)")
     listing = content.add_parser("list", help="list loaded entries")
-    listing.add_argument("kind", nargs="?", choices=LIST_KINDS, help="only this kind")
+    listing.add_argument("kind", nargs="?", choices=list(KINDS.values()), help="only this kind")
     listing.add_argument("--json", action="store_true", help="print one JSON list")
     sim = sub.add_parser("simulate", help="forecast an encounter by playing it many times")
     sim.add_argument("--encounter", required=True, metavar="FILE", help="encounter TOML file")
@@ -336,16 +336,11 @@ def _with_progress(work: Callable[[Callable[[int], None] | None], Any], total: i
 
 
 def _list_content(catalog: Any, args: argparse.Namespace) -> int:
-    kinds = [args.kind] if args.kind else list(LIST_KINDS)
     rows = [
-        {
-            "kind": kind[:-1] if kind != "heroes" else "hero",
-            "id": e.id,
-            "name": e.name,
-            "pack": e.source.pack,
-        }
-        for kind in kinds
-        for e in catalog.kind(kind).values()
+        {"kind": singular, "id": e.id, "name": e.name, "pack": e.source.pack}
+        for singular, plural in KINDS.items()
+        if args.kind in (None, plural)
+        for e in catalog.kind(plural).values()
     ]
     if args.json:
         print(json.dumps(rows))

@@ -14,18 +14,23 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from .campaign.combat import (
     ANSWERS,
     HANDLERS,
+    AnswerDive,
+    ChooseChartRow,
     CombatCommand,
     DecideSidekick,
     Pending,
+    PendingChartChoice,
+    PendingDive,
     PendingSidekick,
 )
 from .campaign.encounter import Encounter
-from .packs import Catalog, LoadResult
+from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.odds import PoolOdds, percent, suggest_split
 
@@ -54,6 +59,10 @@ class PendingRerolls:
     title: str
     tn: TargetNumber
 
+    @property
+    def question(self) -> str:
+        return f"spend or keep the re-rolls of {self.title} (e, or k to keep)"
+
 
 @dataclass(frozen=True)
 class RollTask:
@@ -77,6 +86,15 @@ class SpendRerolls:
 
 Command = RollTask | SpendRerolls | CombatCommand
 Decision = PendingRerolls | Pending
+
+#: While a decision is pending only these commands are taken, so none is silently dropped.
+#: A new task roll is accepted over pending re-rolls: the first roll then stands as rolled.
+ACCEPTS: dict[type, tuple[type, ...]] = {
+    PendingRerolls: (SpendRerolls, RollTask),
+    PendingDive: (AnswerDive,),
+    PendingChartChoice: (ChooseChartRow,),
+    PendingSidekick: (DecideSidekick,),
+}
 
 
 @dataclass(frozen=True)
@@ -145,11 +163,10 @@ class Session:
     def _dispatch(self, command: Command) -> None:
         if command.issuer != GM:
             raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
+        pending = self.pending
+        if pending is not None and not isinstance(command, ACCEPTS[type(pending)]):
+            raise RulesError(f"answer the pending question first: {pending.question}")
         if isinstance(command, RollTask):
-            pending = self.pending
-            if pending is not None and not isinstance(pending, PendingRerolls):
-                # a combat decision finishes its attack first; a task would drop it
-                raise RulesError(f"answer the pending question first: {pending.question}")
             self._roll_task(command)
         elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)
@@ -160,23 +177,22 @@ class Session:
     def catalog(self) -> Catalog:
         return self.content.catalog if self.content is not None else Catalog()
 
+    def load_content(self, extra: Iterable[str | Path] = ()) -> LoadResult:
+        """The packs (shipped, HSM_CONTENT_PATH, then ``extra``), loaded once per session
+        and shared by every view; problems are reported in the result, never raised.
+        """
+        if self.content is None:
+            self.content = load(content_dirs(extra))
+        return self.content
+
     def _combat(self, command: CombatCommand) -> None:
-        """Run a combat command; while a decision is pending only its answer is taken."""
-        pending = self.pending
         answer = ANSWERS.get(type(command))
-        sidekick_answer = isinstance(command, DecideSidekick) and isinstance(
-            pending, PendingSidekick
-        )
-        if answer is not None:
-            if not isinstance(pending, answer[0]):
-                raise RulesError("nothing is waiting for that answer")
-            outcome = answer[1](self.encounter, command, pending, self.rng, self.catalog)
-        elif (
-            pending is not None and not isinstance(pending, PendingRerolls) and not sidekick_answer
-        ):
-            raise RulesError(f"answer the pending question first: {pending.question}")
-        else:
+        if answer is None:
             outcome = HANDLERS[type(command)](self.encounter, command, self.rng, self.catalog)
+        elif isinstance(self.pending, answer[0]):
+            outcome = answer[1](self.encounter, command, self.pending, self.rng, self.catalog)
+        else:
+            raise RulesError("nothing is waiting for that answer")
         self.encounter = outcome.encounter
         for entry in outcome.log:
             self._add_log(command.issuer, entry.title, entry.lines)

@@ -90,12 +90,8 @@ def read_encounter(path: Path, catalog: Catalog) -> EncounterSpec:
 
 
 def _kind_of(entry: str, catalog: Catalog, path: Path, index: int) -> str:
-    for kind, table in (
-        ("hero", catalog.heroes),
-        ("sidekick", catalog.sidekicks),
-        ("minion", catalog.minions),
-    ):
-        if entry in table:
+    for kind in ("hero", "sidekick", "minion"):
+        if entry in catalog.kind(kind):
             return kind
     raise RulesError(
         f"{path}: combatant #{index}: no hero, sidekick or minion {entry!r} in the loaded packs"

@@ -104,3 +104,16 @@ def test_subscribers_are_notified_and_can_leave() -> None:
     unsubscribe()
     session.redo()
     assert seen == [1, 0]
+
+
+def test_a_combat_command_cannot_drop_pending_rerolls() -> None:
+    """Any command but an answer is refused while a decision waits (nothing is lost)."""
+    from hsm_tui.campaign.combat import AddZone
+
+    session = Session(seed=3)
+    session.apply(_roll(rerolls=1))
+    with pytest.raises(RulesError, match="answer the pending question first: spend or keep"):
+        session.apply(AddZone("bar"))
+    assert session.pending is not None and session.encounter.zones == ()
+    session.apply(_roll())  # a new task roll is taken: the first roll stands as rolled
+    assert session.pending is None

@@ -9,7 +9,7 @@ rules forbid raises RulesError before anything changes.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..packs import Catalog, Character, SevereWound, Weapon
 from ..rules import (
@@ -230,7 +230,6 @@ class AttackState:
     damage_bonus: int = 0
     style: str | None = None
     fear_before: int = 0  # the target's Fear before this attack (R-FEAR-2: 2× Morale)
-    lines: tuple[str, ...] = field(default=())
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -250,12 +249,12 @@ def _cover(name: str) -> Cover:
 
 
 def _entry(catalog: Catalog, kind: str, entry: str) -> Character:
-    table = {"minion": catalog.minions, "sidekick": catalog.sidekicks, "hero": catalog.heroes}
-    if kind not in table:
+    if kind not in ("minion", "sidekick", "hero"):
         raise RulesError(f"unknown kind {kind!r} (minion, sidekick or hero)")
-    if entry not in table[kind]:
+    table = catalog.kind(kind)
+    if entry not in table:
         raise RulesError(f"no {kind} {entry!r} in the loaded packs")
-    return table[kind][entry]
+    return table[entry]  # type: ignore[return-value]
 
 
 def _weapon_state(weapon: Weapon) -> WeaponState:
@@ -676,7 +675,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         return Outcome(
             enc,
             (LogLines(title, tuple(lines)),),
-            PendingDive(replace(pending_attack, lines=()), question),
+            PendingDive(pending_attack, question),
         )
     finished = _defend_and_damage(enc, pending_attack, rng, cat)
     return Outcome(

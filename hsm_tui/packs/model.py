@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from ..rules import CombatRatings, Derived, Expression, RangeBand, Rank, Rating, Traits
 from ..rules.effects import Effect, Trigger
 
+#: Entry kinds, singular → plural (pack tables are singular; files and listings plural).
+KINDS = {"weapon": "weapons", "minion": "minions", "sidekick": "sidekicks", "hero": "heroes"}
+
 
 @dataclass(frozen=True)
 class Source:
@@ -139,13 +142,14 @@ class Catalog:
     chart_pack: str | None = None
 
     def kind(self, name: str) -> dict[str, Weapon] | dict[str, Character]:
-        """Entries of one kind by its plural name (``weapons``, ``minions`` …)."""
+        """Entries of one kind, named either way (``minion`` or ``minions``)."""
+        plural = KINDS.get(name, name)
         return {
             "weapons": self.weapons,
             "minions": self.minions,
             "sidekicks": self.sidekicks,
             "heroes": self.heroes,
-        }[name]
+        }[plural]
 
     def chart_rows(self, total: int) -> tuple[SevereWound, ...]:
         """Every chart entry for ``total`` (two on the rulebook's 13: the GM picks)."""

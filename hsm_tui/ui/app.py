@@ -9,7 +9,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..packs import LoadResult, content_dirs, load
+from ..packs import LoadResult
 from ..session import Session
 from .screens.content_browser import ContentBrowserScreen
 from .screens.help import HelpScreen
@@ -39,10 +39,7 @@ class HsmApp(App[None]):
 
     @property
     def content(self) -> LoadResult:
-        """The packs, loaded once per session on first use (shared by every view)."""
-        if self.session.content is None:
-            self.session.content = load(content_dirs(self.content_extra))
-        return self.session.content
+        return self.session.load_content(self.content_extra)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._announce_content)

@@ -967,7 +967,7 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
         next_hit=2,
     )
     refused(s, EndTurn(), "answer the pending question first: Kestrel Vance rolled 13")
-    refused(s, AnswerDive("none"), "nothing is waiting for that answer")
+    refused(s, AnswerDive("none"), "answer the pending question first: Kestrel Vance rolled 13")
     refused(s, ChooseChartRow("dead"), "pick one of painful-wound, limb-injury, or random")
     logged = len(s.log)
     play(s, ChooseChartRow("limb-injury"))
@@ -1342,7 +1342,9 @@ def test_refusals_while_a_dive_is_pending_leave_everything_untouched() -> None:
     pending = s.pending
     for command in (EndTurn(), Move(K, "trench"), Attack(K, R2, "laser-pistol"), EndCombat()):
         refused(s, command, "answer the pending question first: Pirate raider 1 is hit")
-    refused(s, ChooseChartRow("scarred"), "nothing is waiting for that answer")
+    refused(
+        s, ChooseChartRow("scarred"), "answer the pending question first: Pirate raider 1 is hit"
+    )
     assert s.pending is pending
 
 
