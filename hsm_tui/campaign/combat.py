@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ..packs import Catalog, Character, SevereWound, Weapon
 from ..rules import (
@@ -19,7 +20,9 @@ from ..rules import (
     Rank,
     Rating,
     RulesError,
+    TargetNumber,
     attack_odds,
+    defense_odds,
     defense_value,
     roll_attack,
     roll_damage,
@@ -39,9 +42,10 @@ from ..rules.combat import (
     severe_wound_modifier,
     wound_penalty,
 )
+from ..rules.dice import Expression, parse
 from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
-from ..rules.odds import percent, suggest_split
+from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
 from ..rules.tasks import HeroFace, PoolRoll, reroll, wound_steps
 from .encounter import Combatant, Encounter, Turn, WeaponState
 
@@ -570,8 +574,73 @@ def move(enc: Encounter, cmd: Move, _rng: random.Random, _cat: Catalog) -> Outco
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
 
 
-def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
-    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+@dataclass(frozen=True)
+class AttackPlan:
+    """An attack worked out before any die is rolled: what the screens show as a preview
+    and what :func:`attack` then rolls, so the two can never disagree.
+    """
+
+    attacker: Combatant
+    target: Combatant
+    weapon: Weapon
+    state: WeaponState
+    style: Rating
+    melee: bool
+    band: RangeBand
+    dice: int
+    cost: int
+    tn: TargetNumber
+
+    @property
+    def rank(self) -> Rank:
+        return self.attacker.rules_rank
+
+    @property
+    def hits(self) -> PoolOdds:
+        """R-ATK-2: the exact distribution of hits before Defense."""
+        return attack_odds(self.tn.value, self.dice, self.rank)
+
+    def defense(self, enc: Encounter) -> int:
+        """R-ATK-6 Defense the target would roll against now (cover, flanking, full defense)."""
+        return _defense(enc, self.target, self.melee, 0)[0]
+
+    def through(self, enc: Encounter) -> tuple[Fraction, ...]:
+        """Exact distribution of hits through Defense (index = hits through)."""
+        defense, rank = self.defense(enc), self.target.rules_rank
+        dodge = int("dodging" in self.target.conditions)  # R-ACT-2: one Defense re-roll
+        out = [self.hits.successes[0]] + [Fraction(0)] * self.dice
+        for hits, p in enumerate(self.hits.successes[1:], start=1):
+            if p:
+                for k, q in enumerate(defense_odds(hits, defense, rank, dodge).successes):
+                    out[k] += p * q
+        return tuple(out)
+
+    def wounds(self) -> dict[str, Fraction]:
+        """R-DMG-2: wound steps from one hit through (before card damage bonuses)."""
+        expr = _damage_expr(self.weapon, self.style.value)
+        if isinstance(expr, str):
+            expr = parse(expr)
+        resolved = expr.resolve(self.attacker.traits.as_values())
+        return wound_odds(resolved, _health(self.target, self.weapon))
+
+    def preview(self, enc: Encounter) -> tuple[str, ...]:
+        """The lines a GM reads before rolling: TN breakdown and exact odds."""
+        through = self.through(enc)
+        wounds = self.wounds()
+        hurt = Fraction(1) - wounds["0"]
+        return (
+            f"{self.weapon.name} ({self.style.value}, {self.dice} d10) at {self.target.name},"
+            f" {self.band.label} range",
+            f"TN {self.tn.explain()}",
+            f"≥1 hit {percent(self.hits.success)} · expected {float(self.hits.expected):.2f}",
+            f"Defense {self.defense(enc)}: ≥1 through {percent(1 - through[0])}"
+            f" · expected {float(sum(k * p for k, p in enumerate(through))):.2f}",
+            f"each hit through wounds {percent(hurt)}",
+        )
+
+
+def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
+    """Every check and number of an attack, without spending the action or rolling."""
     attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
     if not target.standing:
         raise RulesError(f"{target.name} is already out of the fight")
@@ -593,7 +662,6 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         band = RangeBand.MELEE
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
-    enc = _spend(enc, attacker, "attack")
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
@@ -612,7 +680,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         if rank is Rank.HERO
         else 0,
         condition_penalty=-1 if "shaken" in attacker.conditions else 0,
-        actions_declared=_turn(enc).declared,
+        actions_declared=enc.turn.declared if enc.turn is not None else 2,
         called_shot=cmd.called_shot,
         melee=melee,
         shooting_in_melee=engaged_shooting
@@ -622,6 +690,23 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         other=cmd.modifier,
     )
     tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
+    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn)
+
+
+def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
+    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+    plan = plan_attack(enc, cmd, cat)
+    enc = _spend(enc, plan.attacker, "attack")
+    attacker, target, weapon, state = plan.attacker, plan.target, plan.weapon, plan.state
+    style, melee, band, dice, cost, tn, rank = (
+        plan.style,
+        plan.melee,
+        plan.band,
+        plan.dice,
+        plan.cost,
+        plan.tn,
+        plan.rank,
+    )
     odds = attack_odds(tn.value, dice, rank)
     roll = roll_attack(rng, tn.value, dice, rank)
     aim_line = ""
@@ -816,11 +901,7 @@ def _defend_and_damage(
     """R-ATK-6 Defense (with R-ATK-14 flanking in melee), then the hits that got through."""
     target = enc.get(state.target)
     melee = cat.weapons[state.weapon].kind == "melee"  # thrown weapons use Agile too
-    flank = -max(0, _fighting(enc, target) - 1) if melee else 0
-    guard = 2 if "full-defense" in target.conditions else 0  # R-ACT-5: Dodge +2
-    defense = defense_value(
-        target.traits[Derived.DODGE] + guard, target.cover, state.defense_mod + flank
-    )
+    defense, mod = _defense(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
     if "dodging" in target.conditions and droll.successes:
         # R-ACT-2 Dodge: the Defense roll may be re-rolled, spent to stop the most hits
@@ -828,10 +909,25 @@ def _defend_and_damage(
         droll = reroll(droll, rng, d10, hero)
     line = (
         f"Defense {target.traits[Derived.DODGE]} + {target.cover.label} cover"
-        + (f" {state.defense_mod + flank:+d}" if state.defense_mod + flank else "")
+        + (f" {mod:+d}" if mod else "")
         + f" = {defense}: {droll.explain()}"
     )
     return _damage(enc, replace(state, hits=droll.successes), rng, cat, [line], first=1)
+
+
+def _defense(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> tuple[int, int]:
+    """R-ATK-6 Defense and the modifier beyond Dodge + cover: R-ATK-14 flanking in melee,
+    R-ACT-5 full defense (+2) and the attacker's card.
+    """
+    flank = -max(0, _fighting(enc, target) - 1) if melee else 0
+    guard = 2 if "full-defense" in target.conditions else 0
+    mod = card_mod + flank + guard
+    return defense_value(target.traits[Derived.DODGE], target.cover, mod), mod
+
+
+def _damage_expr(weapon: Weapon, style: str | None) -> Expression | str:
+    """R-ATK-1 Power: a hit adds the Strength die to the weapon's damage."""
+    return f"{weapon.damage.source}+strdie" if style == Rating.POWER.value else weapon.damage
 
 
 def _damage(
@@ -851,10 +947,7 @@ def _damage(
     for n in range(state.hits):
         if not target.standing:
             break
-        # R-ATK-1 Power: a hit adds the Strength die
-        power = state.style == Rating.POWER.value
-        expr = f"{weapon.damage.source}+strdie" if power else weapon.damage
-        hit = roll_damage(rng, expr, _health(target, weapon), values)
+        hit = roll_damage(rng, _damage_expr(weapon, state.style), _health(target, weapon), values)
         total = hit.damage + state.damage_bonus
         steps = wound_steps(total, hit.health)
         overflows = tuple(total - k * hit.health for k in range(1, steps + 1))

@@ -1,0 +1,60 @@
+"""The attack preview (R-ATK-2/6, R-DMG-2): the odds a GM reads before rolling are the
+exact figures of the attack the engine then rolls, and computing them changes nothing.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hsm_tui.campaign.combat import Attack, plan_attack
+from hsm_tui.rules import RangeBand, RulesError, attack_odds, defense_odds
+from tests.campaign import state
+from tests.campaign.test_combat_engine import K, R1, duel
+
+ONE = Fraction(1)
+
+
+def test_r_atk_2_preview_hits_are_the_exact_attack_odds_at_the_rolled_tn() -> None:
+    session = duel()
+    plan = plan_attack(session.encounter, Attack(K, R1, "assault-laser"), session.catalog)
+    assert plan.hits == attack_odds(plan.tn.value, plan.dice, plan.rank)
+    assert plan.band is RangeBand.MEDIUM
+    assert plan.tn.value == plan.attacker.ratings[plan.style]  # in range: no modifier
+
+
+def test_r_atk_6_through_defense_composes_hits_and_defense_exactly() -> None:
+    session = duel()
+    enc = session.encounter
+    plan = plan_attack(enc, Attack(K, R1, "assault-laser"), session.catalog)
+    through = plan.through(enc)
+    assert sum(through) == ONE
+    defense = plan.defense(enc)
+    expected_none = plan.hits.successes[0] + sum(
+        p * defense_odds(h, defense, plan.target.rules_rank).successes[0]
+        for h, p in enumerate(plan.hits.successes)
+        if h
+    )
+    assert through[0] == expected_none
+    assert through[0] >= plan.hits.successes[0]  # Defense can only stop hits
+
+
+def test_r_dmg_2_preview_wound_odds_sum_to_one_and_show_in_the_lines() -> None:
+    session = duel()
+    enc = session.encounter
+    plan = plan_attack(enc, Attack(K, R1, "assault-laser"), session.catalog)
+    assert sum(plan.wounds().values()) == ONE
+    lines = plan.preview(enc)
+    assert lines[1].startswith("TN ")
+    assert any("≥1 hit" in line for line in lines)
+    assert any("through" in line for line in lines)
+
+
+def test_preview_changes_nothing_and_refuses_like_the_attack() -> None:
+    session = duel()
+    before = state(session)
+    plan_attack(session.encounter, Attack(K, R1, "assault-laser"), session.catalog)
+    assert state(session) == before
+    with pytest.raises(RulesError, match="cannot attack itself"):
+        plan_attack(session.encounter, Attack(K, K, "assault-laser"), session.catalog)
