@@ -59,11 +59,32 @@ class LogLines:
 
 
 @dataclass(frozen=True)
+class Option:
+    """One answer to a pending decision: a key a view may bind, its label, its command."""
+
+    key: str
+    label: str
+    command: CombatCommand
+
+
+@dataclass(frozen=True)
 class PendingDive:
     """R-ATK-5: the target of a ranged attack may dive for cover before Defense."""
 
     attack: AttackState
     question: str
+    cover: Cover = Cover.NONE  # the target's cover now: it may only dive to better
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        better = [c for c in Cover if c > self.cover]
+        return (
+            Option("n", "stay put (no dive)", AnswerDive("none")),
+            *(
+                Option(str(int(c)), f"dive into {c.label} cover", AnswerDive(c.label))
+                for c in better
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,18 @@ class PendingChartChoice:
     question: str
     resume: AttackState | None = None  # the hits still to resolve after the pick
     next_hit: int = 1
+    names: tuple[str, ...] = ()  # the rows' names, for the question
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        names = self.names or self.rows
+        return (
+            *(
+                Option(str(i), n, ChooseChartRow(r))
+                for i, (r, n) in enumerate(zip(self.rows, names, strict=True), 1)
+            ),
+            Option("r", "roll for it (50/50)", ChooseChartRow("random")),
+        )
 
 
 @dataclass(frozen=True)
@@ -84,6 +117,13 @@ class PendingSidekick:
 
     combatant: str
     question: str
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return (
+            Option("h", "plays as a Hero", DecideSidekick(self.combatant, "hero")),
+            Option("m", "plays as a Minion", DecideSidekick(self.combatant, "minion")),
+        )
 
 
 Pending = PendingDive | PendingChartChoice | PendingSidekick
@@ -760,7 +800,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         return Outcome(
             enc,
             (LogLines(title, tuple(lines)),),
-            PendingDive(pending_attack, question),
+            PendingDive(pending_attack, question, target.cover),
         )
     finished = _defend_and_damage(enc, pending_attack, rng, cat)
     return Outcome(
@@ -1045,7 +1085,13 @@ def _severe_wound(
         return (
             target,
             [line],
-            PendingChartChoice(target.id, total, tuple(r.id for r in rows), question),
+            PendingChartChoice(
+                target.id,
+                total,
+                tuple(r.id for r in rows),
+                question,
+                names=tuple(r.name for r in rows),
+            ),
         )
     if not rows:
         return target, [line, "no chart row covers that total: the GM decides"], None
@@ -1057,7 +1103,10 @@ def _apply_chart_row(
 ) -> tuple[Combatant, list[str], None]:
     flags = " (dead)" if row.dead else (" (unconscious)" if row.unconscious else "")
     target = replace(
-        target, unconscious=target.unconscious or row.unconscious, out=target.out or row.dead
+        target,
+        unconscious=target.unconscious or row.unconscious,
+        out=target.out or row.dead,
+        chart=(*target.chart, row.id),
     )
     return target, [line, f"→ {row.name}{flags}: {row.text}"], None
 

@@ -44,6 +44,7 @@ class Combatant:
     wounds: int = 0  # Heroes: 0 clean, 1 (−1), 2 (−2), 3 severely wounded
     nonlethal: int = 0
     severe: int = 0  # severe wounds in its lifetime (§7 modifier)
+    chart: tuple[str, ...] = ()  # Severe Wound chart rows suffered, oldest first (§7)
     out: bool = False  # Minion taken out (R-WOUND-2)
     unconscious: bool = False
     prone: bool = False

@@ -11,7 +11,7 @@ import pytest
 from hsm_tui.campaign.combat import Attack, plan_attack
 from hsm_tui.rules import RangeBand, RulesError, attack_odds, defense_odds
 from tests.campaign import state
-from tests.campaign.test_combat_engine import K, R1, duel
+from tests.campaign.test_combat_engine import R1, K, duel
 
 ONE = Fraction(1)
 
@@ -58,3 +58,34 @@ def test_preview_changes_nothing_and_refuses_like_the_attack() -> None:
     assert state(session) == before
     with pytest.raises(RulesError, match="cannot attack itself"):
         plan_attack(session.encounter, Attack(K, K, "assault-laser"), session.catalog)
+
+
+def test_every_pending_decision_lists_its_answers_as_commands() -> None:
+    """Views render any pending decision from ``options``: each is a real answer."""
+    from hsm_tui.campaign.combat import (
+        AnswerDive,
+        AttackState,
+        ChooseChartRow,
+        DecideSidekick,
+        PendingChartChoice,
+        PendingDive,
+        PendingSidekick,
+    )
+    from hsm_tui.rules import Cover
+
+    dive = PendingDive(AttackState("a", "b", "w", 1), "dive?", Cover.LIGHT)
+    assert [o.command for o in dive.options] == [
+        AnswerDive("none"),
+        AnswerDive("medium"),
+        AnswerDive("heavy"),
+    ]  # R-ATK-5: only better cover
+    chart = PendingChartChoice("b", 13, ("painful", "limb"), "which?", names=("Painful", "Limb"))
+    assert [o.label for o in chart.options] == ["Painful", "Limb", "roll for it (50/50)"]
+    assert chart.options[-1].command == ChooseChartRow("random")
+    side = PendingSidekick("s-1", "hero or minion?")
+    assert {o.command for o in side.options} == {
+        DecideSidekick("s-1", "hero"),
+        DecideSidekick("s-1", "minion"),
+    }
+    for pending in (dive, chart, side):  # no key used twice in one question
+        assert len({o.key for o in pending.options}) == len(pending.options)

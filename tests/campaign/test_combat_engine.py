@@ -965,6 +965,7 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
         "Kestrel Vance rolled 13 on the Severe Wound chart: which result?",
         resume=AttackState(R2, K, "laser-pistol", 0, style="pistols", fear_before=0),
         next_hit=2,
+        names=("Painful wound", "Limb injury"),
     )
     refused(s, EndTurn(), "answer the pending question first: Kestrel Vance rolled 13")
     refused(s, AnswerDive("none"), "answer the pending question first: Kestrel Vance rolled 13")
