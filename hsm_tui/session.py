@@ -84,7 +84,21 @@ class SpendRerolls:
     issuer: str = GM
 
 
-Command = RollTask | SpendRerolls | CombatCommand
+@dataclass(frozen=True)
+class Batch:
+    """Several commands as one undo step (a Minion group's attacks, an encounter's set-up).
+
+    Each command the rules refuse is skipped with its reason in the log (a group's later
+    attacks on a target already taken out); the batch is refused only if none applies.
+    A command that leaves a decision pending parks the rest in ``Session.queue``; they
+    run as soon as the decision is answered.
+    """
+
+    commands: tuple[Any, ...]
+    issuer: str = GM
+
+
+Command = RollTask | SpendRerolls | CombatCommand | Batch
 Decision = PendingRerolls | Pending
 
 #: While a decision is pending only these commands are taken, so none is silently dropped.
@@ -105,6 +119,7 @@ class Snapshot:
     log: tuple[LogEntry, ...]
     pending: Decision | None
     encounter: Encounter
+    queue: tuple[Command, ...] = ()
 
 
 def odds_line(odds: PoolOdds, rank: Rank) -> str:
@@ -124,6 +139,8 @@ class Session:
     pending: Decision | None = None
     history: list[Command] = field(default_factory=list)
     encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
+    queue: tuple[Command, ...] = ()
+    """Commands of a Batch waiting for the pending decision to be answered."""
     content: LoadResult | None = None
     """The loaded packs (read-only for play; not part of undo)."""
 
@@ -166,12 +183,41 @@ class Session:
         pending = self.pending
         if pending is not None and not isinstance(command, ACCEPTS[type(pending)]):
             raise RulesError(f"answer the pending question first: {pending.question}")
+        if isinstance(command, Batch):
+            self._batch(command)
+            return
         if isinstance(command, RollTask):
             self._roll_task(command)
         elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)
         else:
             self._combat(command)
+        if self.pending is None and self.queue:
+            queued, self.queue = self.queue, ()
+            self._run_queued(queued)
+
+    def _batch(self, batch: Batch) -> None:
+        if not batch.commands:
+            raise RulesError("nothing to do: the batch is empty")
+        if any(c.issuer != batch.issuer for c in batch.commands):
+            raise RulesError("every command of a batch must come from its issuer")
+        if self.queue:
+            raise RulesError("earlier commands are still waiting for the pending decision")
+        first, *rest = batch.commands
+        self._dispatch(first)  # the first command must apply: else the batch is refused
+        self._run_queued(tuple(rest))
+
+    def _run_queued(self, commands: tuple[Command, ...]) -> None:
+        for i, command in enumerate(commands):
+            if self.pending is not None:
+                self.queue = commands[i:]
+                return
+            before = self._snapshot()
+            try:
+                self._dispatch(command)
+            except RulesError as err:
+                self._restore(before)
+                self._add_log(command.issuer, "Skipped", (str(err),))
 
     @property
     def catalog(self) -> Catalog:
@@ -238,11 +284,12 @@ class Session:
 
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
-        return Snapshot(self.rng.getstate(), self.log, self.pending, self.encounter)
+        return Snapshot(self.rng.getstate(), self.log, self.pending, self.encounter, self.queue)
 
     def _restore(self, snap: Snapshot) -> None:
         self.rng.setstate(snap.rng_state)
         self.log, self.pending, self.encounter = snap.log, snap.pending, snap.encounter
+        self.queue = snap.queue
 
     @property
     def can_undo(self) -> bool:

@@ -98,13 +98,17 @@ def _kind_of(entry: str, catalog: Catalog, path: Path, index: int) -> str:
     )
 
 
-def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:
-    """Build the encounter the file describes and start combat (initiative rolled)."""
-    enc = Encounter(zones=())
+def encounter_commands(spec: EncounterSpec, catalog: Catalog) -> list[Any]:
+    """The set-up commands the file describes (zones, bands, combatants, cover, Sidekick
+    rules), without StartCombat: a Session applies them as one Batch to start play.
+    """
+    enc, commands = Encounter(zones=()), []
+    rng = random.Random(0)  # set-up commands roll nothing before combat starts
 
     def run(command: Any) -> None:
         nonlocal enc
         enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
+        commands.append(command)
 
     for zone in spec.zones:
         run(AddZone(zone))
@@ -118,7 +122,14 @@ def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounte
                 run(SetCover(added.id, c["cover"]))
             if c["kind"] == "sidekick":
                 run(DecideSidekick(added.id, c.get("plays_as", "hero")))
-    run(StartCombat())
+    return commands
+
+
+def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:
+    """Build the encounter the file describes and start combat (initiative rolled)."""
+    enc = Encounter(zones=())
+    for command in (*encounter_commands(spec, catalog), StartCombat()):
+        enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
     return enc
 
 

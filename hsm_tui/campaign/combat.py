@@ -236,6 +236,15 @@ class ChooseChartRow:
 
 
 @dataclass(frozen=True)
+class RollChart:
+    """R-WOUND-5 / §7 outside an attack (a fall, a blast the GM resolved by hand)."""
+
+    combatant: str
+    overflow: int = 0  # how far the wound's damage went past Health
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class EndTurn:
     issuer: str = GM
 
@@ -257,6 +266,7 @@ CombatCommand = (
     | Attack
     | AnswerDive
     | ChooseChartRow
+    | RollChart
     | EndTurn
     | EndCombat
 )
@@ -1133,6 +1143,21 @@ def choose_chart_row(
     return Outcome(rest.encounter, (head, *rest.log), rest.pending)
 
 
+def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog) -> Outcome:
+    """§7 for a Hero the GM names: d10 + overflow + 2 × earlier severe wounds."""
+    c = enc.get(cmd.combatant)
+    if c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name} is taken out by a wound: the chart is for Heroes (R-WOUND-2)")
+    if not 0 <= cmd.overflow <= 99:
+        raise RulesError(f"overflow past Health is 0 to 99, not {cmd.overflow}")
+    if not cat.chart:
+        raise RulesError("no Severe Wound chart in the loaded packs")
+    c, lines, pending = _severe_wound(c, cmd.overflow, rng, cat)
+    return Outcome(
+        enc.with_combatant(c), (LogLines(f"{c.name}: Severe Wound", tuple(lines)),), pending
+    )
+
+
 def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
     """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
     turn = _turn(enc)
@@ -1218,6 +1243,7 @@ HANDLERS = {
     Move: move,
     Attack: attack,
     TakeAction: take_action,
+    RollChart: roll_chart,
     EndTurn: end_turn,
     EndCombat: end_combat,
 }

@@ -1,0 +1,87 @@
+"""Batch commands (a Minion group acting on one key, one undo step) and the GM's own
+Severe Wound chart roll (R-WOUND-5, §7).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hsm_tui.campaign.combat import (
+    AnswerDive,
+    Attack,
+    ChooseChartRow,
+    EndTurn,
+    PendingChartChoice,
+    PendingDive,
+    RollChart,
+)
+from hsm_tui.session import Batch
+from tests.campaign import play, refused, state
+from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel
+
+GROUP = Batch((Attack(R1, K, "laser-pistol"), Attack(R2, K, "laser-pistol")))
+
+
+def test_r_init_1_group_attack_waits_for_the_dive_then_goes_on_as_one_undo_step() -> None:
+    s = duel(RAIDERS_FIRST)
+    before = state(s)
+    play(s, GROUP, 1, 2, 9, 9)  # raider 1: 2 hits on Kestrel in the open → dive?
+    assert isinstance(s.pending, PendingDive)
+    assert s.queue == (GROUP.commands[1],)
+    refused(s, EndTurn(), "answer the pending question first")
+    play(
+        s, AnswerDive("none"), 9, 8, 3, 1, 1, 1, 1, 9, 9, 9, 9
+    )  # 2 through, 2d6 of 1s each; raider 2 misses
+    assert s.queue == () and s.pending is None
+    assert [e.title for e in s.log[-2:]] == [
+        "Kestrel Vance defends",
+        "Pirate raider 2 attacks Kestrel Vance",
+    ]
+    s.undo()  # the answer
+    assert isinstance(s.pending, PendingDive) and s.queue == (GROUP.commands[1],)
+    s.undo()  # the whole group attack
+    assert (s.encounter, s.log, s.pending, s.queue) == (before.encounter, before.log, None, ())
+
+
+def test_batch_skips_a_refused_command_with_its_reason_but_refuses_a_bad_first() -> None:
+    s = duel(RAIDERS_FIRST)
+    refused(
+        s, Batch((Attack(R1, K, "no-such-gun"), Attack(R2, K, "laser-pistol"))), "does not carry"
+    )
+    play(s, Batch((Attack(R1, K, "laser-pistol"), Attack(R2, K, "cutlass"))), 9, 9, 9, 9)
+    assert s.log[-1].title == "Skipped"
+    assert "melee needs the same zone" in s.log[-1].lines[0]
+    refused(s, Batch(()), "the batch is empty")
+    refused(s, Batch((EndTurn(issuer="player-1"),)), "every command of a batch")
+
+
+def test_r_wound_5_gm_rolls_the_chart_with_the_s7_modifier() -> None:
+    s = duel()
+    play(s, RollChart(K, overflow=2), 3)  # d10 3 + 2 past Health + 2×0 = 5: Scarred
+    kestrel = s.encounter.get(K)
+    assert (kestrel.severe, kestrel.prone) == (1, True)
+    assert s.log[-1].lines[0] == "Severe Wound chart: d10 3 + 2 past Health + 2×0 earlier = 5"
+    assert kestrel.chart[-1] == s.catalog.chart_rows(5)[0].id
+    play(s, RollChart(K, overflow=0), 9)  # 9 + 0 + 2×1 = 11
+    assert s.log[-1].lines[0].endswith("+ 2×1 earlier = 11")
+
+
+def test_s7_gm_chart_roll_on_13_asks_which_row() -> None:
+    s = duel()
+    play(s, RollChart(K, overflow=3), 10)
+    assert isinstance(s.pending, PendingChartChoice) and s.pending.total == 13
+    assert s.pending.resume is None
+    play(s, ChooseChartRow("limb-injury"))
+    assert s.encounter.get(K).chart == ("limb-injury",) and s.pending is None
+
+
+@pytest.mark.parametrize(
+    ("command", "match"),
+    [
+        (RollChart(R1, 0), "the chart is for Heroes"),
+        (RollChart(K, -1), "overflow past Health is 0 to 99"),
+        (RollChart("nobody", 0), "no combatant 'nobody'"),
+    ],
+)
+def test_r_wound_2_chart_roll_refusals_change_nothing(command: RollChart, match: str) -> None:
+    refused(duel(), command, match)
