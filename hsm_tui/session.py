@@ -26,8 +26,10 @@ from .campaign.combat import (
     DecideSidekick,
     Pending,
     PendingChartChoice,
+    PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
+    SpendCombatRerolls,
 )
 from .campaign.encounter import Encounter
 from .packs import Catalog, LoadResult, content_dirs, load
@@ -108,6 +110,7 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
     PendingDive: (AnswerDive,),
     PendingChartChoice: (ChooseChartRow,),
     PendingSidekick: (DecideSidekick,),
+    PendingCombatRerolls: (SpendCombatRerolls,),
 }
 
 

@@ -29,18 +29,22 @@ from .campaign.combat import (
     Move,
     Outcome,
     PendingChartChoice,
+    PendingCombatRerolls,
     PendingDive,
     SetBand,
     SetCover,
+    SpendCombatRerolls,
     StartCombat,
     answer_dive,
     choose_chart_row,
+    spend_combat_rerolls,
     weapon_style,
 )
 from .campaign.encounter import Combatant, Encounter, WeaponState
 from .packs import Catalog, Weapon
 from .rules import Cover, RangeBand, RulesError, attack_odds
 from .rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
+from .rules.odds import suggest_split
 
 MAX_ROUNDS = 30
 
@@ -170,7 +174,10 @@ def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Enco
     - With no attack possible, close in: Move+Run to an enemy's zone within one band.
     - A target hit by a ranged attack while in the open dives into light cover (the
       scene is assumed to have cover within Short range); on a 13 the chart row is
-      picked at random. Luck and Clues are not spent (combat re-rolls come later).
+      picked at random.
+    - Re-rolls: free ones (Aim, Dodge) are always used; one Luck point is added only when
+      the roll would otherwise flip against the roller (an attack with no hit, a Defense
+      letting a hit through). Clues are kept for investigation.
     """
     me = enc.get(cid)
     if not me.standing:
@@ -224,6 +231,15 @@ def _close_in(enc: Encounter, me: Combatant, catalog: Catalog, rng: random.Rando
     return enc
 
 
+def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
+    flips = pending.roll.successes == 0 if pending.stage == "attack" else True
+    count = pending.free + (1 if flips and pending.luck else 0)
+    if not count:
+        return SpendCombatRerolls(0, 0)
+    d10, hero = suggest_split(pending.roll, count)
+    return SpendCombatRerolls(d10, hero)
+
+
 def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -> Encounter:
     try:
         outcome: Outcome = HANDLERS[type(command)](enc, command, rng, catalog)
@@ -238,6 +254,10 @@ def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -
         elif isinstance(pending, PendingChartChoice):
             outcome = choose_chart_row(
                 outcome.encounter, ChooseChartRow(rng.choice(pending.rows)), pending, rng, catalog
+            )
+        elif isinstance(pending, PendingCombatRerolls):
+            outcome = spend_combat_rerolls(
+                outcome.encounter, _luck_policy(pending), pending, rng, catalog
             )
         else:  # PendingSidekick cannot arise after setup
             raise RulesError(pending.question)

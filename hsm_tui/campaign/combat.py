@@ -126,7 +126,49 @@ class PendingSidekick:
         )
 
 
-Pending = PendingDive | PendingChartChoice | PendingSidekick
+@dataclass(frozen=True)
+class PendingCombatRerolls:
+    """R-TASK-6 / R-CHAR-9 in combat: a Hero with Luck or Clues decides after seeing its
+    attack (or Defense) roll how many re-rolls to spend, free ones (Aim, Dodge, granted
+    Talents) first; all are rolled at once. The attack then goes on from ``stage``.
+    """
+
+    roller: str
+    roll: PoolRoll
+    free: int
+    luck: int
+    clues: int
+    stage: str  # "attack" or "defense"
+    attack: AttackState
+    tn: int
+    title: str
+    question: str
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        keep = Option(
+            "k",
+            "keep the roll" + (f" (free re-rolls unused: {self.free})" if self.free else ""),
+            SpendCombatRerolls(0, 0),
+        )
+        spend = []
+        for n in range(1, min(9, self.free + self.luck + self.clues) + 1):
+            d10, hero = suggest_split(self.roll, n)
+            paid = max(0, n - self.free)
+            luck = min(paid, self.luck)
+            cost = [f"{self.free if n > self.free else n} free" if self.free else ""]
+            cost += [
+                f"{luck} Luck" if luck else "",
+                f"{paid - luck} Clue(s)" if paid - luck else "",
+            ]
+            label = f"{n} re-roll(s): {d10} d10, {hero} Hero die — " + ", ".join(
+                c for c in cost if c
+            )
+            spend.append(Option(str(n), label, SpendCombatRerolls(d10, hero, clues=paid - luck)))
+        return (keep, *spend)
+
+
+Pending = PendingDive | PendingChartChoice | PendingSidekick | PendingCombatRerolls
 
 
 @dataclass(frozen=True)
@@ -172,6 +214,16 @@ class SetCover:
 
 
 @dataclass(frozen=True)
+class SetPools:
+    """R-CHAR-9: the GM grants Clues or sets what is left of a Hero's Luck pool."""
+
+    combatant: str
+    luck: int | None = None
+    clues: int | None = None
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class DecideSidekick:
     combatant: str
     rank: str  # hero or minion
@@ -208,6 +260,7 @@ class Attack:
     called_shot: bool = False
     modifier: int = 0
     shots: int | None = None  # fewer than the rate of fire, e.g. to save charges
+    rerolls: int = 0  # free re-rolls granted for this roll: Talent, Advantage (R-TASK-6)
     issuer: str = GM
 
 
@@ -226,6 +279,18 @@ class TakeAction:
 @dataclass(frozen=True)
 class AnswerDive:
     cover: str  # "none" to stay put, else the cover dived into
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SpendCombatRerolls:
+    """Answer PendingCombatRerolls: ``d10`` + ``hero`` re-rolls; free ones are used first,
+    then ``clues`` of the rest come from Clues and the remainder from Luck (R-CHAR-9).
+    """
+
+    d10: int
+    hero: int
+    clues: int = 0
     issuer: str = GM
 
 
@@ -259,6 +324,7 @@ CombatCommand = (
     | SetBand
     | AddCombatants
     | SetCover
+    | SetPools
     | DecideSidekick
     | StartCombat
     | DeclareActions
@@ -266,6 +332,7 @@ CombatCommand = (
     | Attack
     | AnswerDive
     | ChooseChartRow
+    | SpendCombatRerolls
     | RollChart
     | EndTurn
     | EndCombat
@@ -412,6 +479,20 @@ def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog)
     return Outcome(
         enc.with_combatant(replace(c, cover=cover)),
         (LogLines(f"{c.name}: {cover.label} cover", ()),),
+    )
+
+
+def set_pools(enc: Encounter, cmd: SetPools, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name} plays as a Minion: no Luck or Clues (R-CHAR-9)")
+    luck = c.luck if cmd.luck is None else cmd.luck
+    clues = c.clues if cmd.clues is None else cmd.clues
+    if not (0 <= luck <= 99 and 0 <= clues <= 99):
+        raise RulesError("Luck and Clues are 0 to 99")
+    return Outcome(
+        enc.with_combatant(replace(c, luck=luck, clues=clues)),
+        (LogLines(f"{c.name}: Luck {luck}, Clues {clues} (R-CHAR-9)", ()),),
     )
 
 
@@ -759,14 +840,10 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     )
     odds = attack_odds(tn.value, dice, rank)
     roll = roll_attack(rng, tn.value, dice, rank)
-    aim_line = ""
     turn = _turn(enc)
-    if "aim" in turn.used_by(attacker.id) and attacker.id not in turn.aim_used:
-        # R-ACT-2 Aim: one free re-roll, spent as the odds policy would (R-TASK-6)
-        d10, hero = suggest_split(roll, 1)
-        roll = reroll(roll, rng, d10, hero)
+    aim = int("aim" in turn.used_by(attacker.id) and attacker.id not in turn.aim_used)
+    if aim:  # R-ACT-2 Aim: one free re-roll on this attack
         enc = replace(enc, turn=replace(turn, aim_used=(*turn.aim_used, attacker.id)))
-        aim_line = f"Aim: 1 free re-roll ({'d10' if d10 else 'Hero die'})"
     state = replace(
         state, charges=None if state.charges is None else state.charges - cost, fired=True
     )
@@ -783,21 +860,128 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
         f"TN {tn.explain()}",
         f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits",
-        f"roll {roll.explain()}",
-        *([aim_line] if aim_line else []),
     ]
-    hits, effects = roll.successes, _face_effects(weapon, roll)
-    pending_attack = AttackState(
-        attacker.id, target.id, weapon.id, hits, style=style.value, fear_before=target.fear
+    title = f"{attacker.name} attacks {target.name}"
+    paused = AttackState(
+        attacker.id,
+        target.id,
+        weapon.id,
+        roll.successes,
+        style=style.value,
+        fear_before=target.fear,
     )
-    enc, pending_attack, more = _apply_effects(enc, pending_attack, effects, rng, tn.value, roll)
+    free = aim + cmd.rerolls
+    ask = _ask_rerolls(attacker, roll, free, "attack", paused, tn.value, title)
+    if ask is not None:
+        lines.append(f"roll {roll.explain()}")
+        return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
+    if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
+        d10, hero = suggest_split(roll, free)
+        roll = reroll(roll, rng, d10, hero)
+        lines.append(f"roll {roll.explain()}")
+        lines.append(_free_line(aim, cmd.rerolls, d10, hero))
+    else:
+        lines.append(f"roll {roll.explain()}")
+    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
+
+
+def _ask_rerolls(
+    roller: Combatant,
+    roll: PoolRoll,
+    free: int,
+    stage: str,
+    state: AttackState,
+    tn: int,
+    title: str,
+) -> PendingCombatRerolls | None:
+    """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
+    if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
+        return None
+    if (roll.successes == roll.dice) if stage == "attack" else not roll.successes:
+        return None  # every die already as good as it gets for the roller
+    what = "attack" if stage == "attack" else "Defense"
+    question = (
+        f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
+        f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
+    )
+    return PendingCombatRerolls(
+        roller.id, roll, free, roller.luck, roller.clues, stage, state, tn, title, question
+    )
+
+
+def spend_combat_rerolls(
+    enc: Encounter,
+    cmd: SpendCombatRerolls,
+    pending: PendingCombatRerolls,
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """R-TASK-6: roll every chosen re-roll at once, pay Luck/Clues, then finish the attack."""
+    roller = enc.get(pending.roller)
+    total = cmd.d10 + cmd.hero
+    if min(cmd.d10, cmd.hero, cmd.clues) < 0:
+        raise RulesError("re-roll counts cannot be negative")
+    paid = max(0, total - pending.free)
+    luck = paid - cmd.clues
+    if cmd.clues > paid or cmd.clues > roller.clues or luck > roller.luck:
+        raise RulesError(
+            f"{roller.name} has {pending.free} free re-roll(s), Luck {roller.luck} and"
+            f" Clues {roller.clues}: {total} re-roll(s) with {cmd.clues} Clue(s) is too many"
+        )
+    lines = []
+    roll = pending.roll
+    if total:
+        roll = reroll(roll, rng, cmd.d10, cmd.hero)
+        enc = enc.with_combatant(
+            replace(roller, luck=roller.luck - luck, clues=roller.clues - cmd.clues)
+        )
+        spent = ", ".join(
+            f"{n} {what}"
+            for n, what in (
+                (min(total, pending.free), "free"),
+                (luck, "Luck"),
+                (cmd.clues, "Clue(s)"),
+            )
+            if n
+        )
+        lines.append(f"re-rolls ({spent}): {roll.explain()}")
+    else:
+        lines.append("keeps the roll")
+    if pending.stage == "attack":
+        return _resolve_attack(
+            enc, pending.attack, roll, pending.tn, pending.title, lines, rng, cat
+        )
+    state = replace(pending.attack, hits=roll.successes)
+    return _damage(enc, state, rng, cat, lines, first=1)
+
+
+def _free_line(aim: int, granted: int, d10: int, hero: int) -> str:
+    sources = [*(["Aim"] if aim else []), *([f"{granted} granted"] if granted else [])]
+    return f"{' + '.join(sources)}: {d10 + hero} free re-roll(s) ({d10} d10, {hero} Hero die)"
+
+
+def _resolve_attack(
+    enc: Encounter,
+    state: AttackState,
+    roll: PoolRoll,
+    tn: int,
+    title: str,
+    lines: list[str],
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
+    weapon, melee = cat.weapons[state.weapon], cat.weapons[state.weapon].kind == "melee"
+    target = enc.get(state.target)
+    hits, effects = roll.successes, _face_effects(weapon, roll)
+    pending_attack = replace(state, hits=hits)
+    enc, pending_attack, more = _apply_effects(enc, pending_attack, effects, rng, tn, roll)
     lines += more
     hits = pending_attack.hits
     target = enc.get(target.id)
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
         enc = enc.with_combatant(replace(target, fear=target.fear + hits))
         lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
-    title = f"{attacker.name} attacks {target.name}"
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
         target, end_lines = _after_attack(enc.get(target.id), pending_attack)
         enc = enc.with_combatant(target)
@@ -953,15 +1137,20 @@ def _defend_and_damage(
     melee = cat.weapons[state.weapon].kind == "melee"  # thrown weapons use Agile too
     defense, mod = _defense(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
-    if "dodging" in target.conditions and droll.successes:
-        # R-ACT-2 Dodge: the Defense roll may be re-rolled, spent to stop the most hits
-        d10, hero = suggest_split(droll, 1)
-        droll = reroll(droll, rng, d10, hero)
-    line = (
+    head = (
         f"Defense {target.traits[Derived.DODGE]} + {target.cover.label} cover"
         + (f" {mod:+d}" if mod else "")
-        + f" = {defense}: {droll.explain()}"
+        + f" = {defense}: "
     )
+    dodge = int("dodging" in target.conditions)  # R-ACT-2 Dodge: a free Defense re-roll
+    title = f"{target.name} defends"
+    ask = _ask_rerolls(target, droll, dodge, "defense", state, defense, title)
+    if ask is not None:
+        return Outcome(enc, (LogLines(title, (head + droll.explain(),)),), ask)
+    if dodge and droll.successes:  # spent to stop the most hits
+        d10, hero = suggest_split(droll, 1)
+        droll = reroll(droll, rng, d10, hero)
+    line = head + droll.explain()
     return _damage(enc, replace(state, hits=droll.successes), rng, cat, [line], first=1)
 
 
@@ -1237,6 +1426,7 @@ HANDLERS = {
     SetBand: set_band,
     AddCombatants: add_combatants,
     SetCover: set_cover,
+    SetPools: set_pools,
     DecideSidekick: decide_sidekick,
     StartCombat: start_combat,
     DeclareActions: declare_actions,
@@ -1249,5 +1439,6 @@ HANDLERS = {
 }
 ANSWERS = {
     AnswerDive: (PendingDive, answer_dive),
+    SpendCombatRerolls: (PendingCombatRerolls, spend_combat_rerolls),
     ChooseChartRow: (PendingChartChoice, choose_chart_row),
 }

@@ -18,7 +18,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.rules import RulesError
 from hsm_tui.session import Session
-from tests.campaign import pack
+from tests.campaign import edit, pack
 
 
 def _session(hero: str = "kestrel-vance", minion: str = "pirate-raider") -> Session:
@@ -48,6 +48,7 @@ def _hero_turn(session: Session) -> str:
 def test_r_act_2_aim_gives_one_free_reroll_on_the_next_attack() -> None:
     session = _session()
     hero = _hero_turn(session)
+    edit(session, hero, luck=0)  # free re-rolls only: spent by the odds policy, no question
     session.apply(TakeAction(hero, "aim"))
     weapon = session.encounter.get(hero).weapons[0].id
     session.apply(Attack(hero, "pirate-raider-1", weapon))

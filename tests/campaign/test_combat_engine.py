@@ -35,6 +35,7 @@ from hsm_tui.campaign.combat import (
     PendingSidekick,
     SetBand,
     SetCover,
+    SetPools,
     StartCombat,
 )
 from hsm_tui.campaign.encounter import WeaponState
@@ -69,6 +70,7 @@ def duel(first: tuple[int, int] = HERO_FIRST, raiders_in: str = "dig", raiders: 
         SetBand("dig", "trench", "medium"),
         AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
         AddCombatants("minion", "pirate-raider", "pirates", raiders_in, count=raiders),
+        SetPools(K, luck=0),  # spent earlier: no re-roll questions (tests/campaign/test_rerolls.py)
     )
     return play(session, StartCombat(), *first)
 
@@ -496,6 +498,7 @@ def test_r_atk_1_thrown_weapon_reaches_another_zone_and_is_not_melee() -> None:
         AddCombatants("minion", "cultist-zealot", "cult", "dig"),
     )
     play(s, StartCombat(), 1, 9)
+    edit(s, K, luck=0)  # no re-roll question on her Defense
     zealot = "cultist-zealot-1"
     play(s, Attack(zealot, K, "breaching-charge"), 2)
     lines = last(s)[1]
@@ -693,6 +696,7 @@ def test_r_atk_8_fear_from_a_card_on_a_miss_still_pins() -> None:
     )
     play(s, StartCombat(), 5, 1)
     edit(s, R1, fear=4)
+    edit(s, "roan-maddox-1", luck=0)
     play(s, Attack("roan-maddox-1", R1, "cutlass"), 9, 5)  # a miss; Special 5: 1 Fear
     raider = s.encounter.get(R1)
     assert raider.fear == 5  # > Morale 4, in light cover
@@ -1118,6 +1122,7 @@ def _gunner_duel() -> Session:
         AddZone("ridge"),
         AddCombatants("hero", "kestrel-vance", "heroes", "ridge"),
         AddCombatants("minion", "corporate-heavy-gunner", "corp", "ridge"),
+        SetPools(K, luck=0),
     )
     return play(s, StartCombat(), 1, 9)
 

@@ -37,6 +37,7 @@ from hsm_tui.campaign.combat import (
     Move,
     SetBand,
     SetCover,
+    SetPools,
     StartCombat,
 )
 from hsm_tui.campaign.encounter import Encounter
@@ -69,6 +70,9 @@ SETUP: tuple[Command, ...] = (
     SetCover(T1, "medium"),
     StartCombat(),  # R-CHAR-8: asks about the Sidekick first
     DecideSidekick(TR, "hero"),
+    # Luck spent earlier in the adventure: this fight is asserted without re-roll questions
+    # (R-CHAR-9 re-rolls in combat: tests/campaign/test_rerolls.py)
+    *(SetPools(hero, luck=0) for hero in (KV, MA, RM, TR)),
     StartCombat(),
 )
 
@@ -395,7 +399,7 @@ def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
         session.apply(EndTurn())
     final = state(session)
     history = list(session.history)
-    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 63
+    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 67
 
     # undo back to the first turn of the fight: exactly the state after set-up
     while len(session.history) > len(SETUP):

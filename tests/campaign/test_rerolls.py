@@ -1,0 +1,89 @@
+"""Re-rolls in combat (R-TASK-6, R-CHAR-9, R-ACT-2 Aim and Dodge): a Hero with Luck or
+Clues decides after seeing the roll; free re-rolls go first; all are rolled at once.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hsm_tui.campaign.combat import (
+    AnswerDive,
+    Attack,
+    PendingCombatRerolls,
+    PendingDive,
+    SetPools,
+    SpendCombatRerolls,
+    TakeAction,
+)
+from tests.campaign import play, refused
+from tests.campaign.test_combat_engine import R1, RAIDERS_FIRST, K, duel
+
+
+def lucky(first: tuple[int, int] = (5, 1), luck: int = 2, clues: int = 1):
+    s = duel(first)
+    s.apply(SetPools(K, luck=luck, clues=clues))
+    return s
+
+
+def test_r_char_9_a_hero_with_luck_is_asked_after_a_missed_die() -> None:
+    s = lucky()
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)  # 5 misses, blank Hero die
+    pending = s.pending
+    assert isinstance(pending, PendingCombatRerolls)
+    assert (pending.free, pending.luck, pending.clues, pending.stage) == (0, 2, 1, "attack")
+    assert s.log[-1].lines[-1].startswith("roll d10 9, 9, 9, 9, 9 vs TN 8 → 0 hits")
+    assert [o.key for o in pending.options] == ["k", "1", "2", "3"]
+    assert pending.options[1].command == SpendCombatRerolls(1, 0, clues=0)  # Luck first
+    assert pending.options[3].label.endswith("2 Luck, 1 Clue(s)")
+    refused(s, SpendCombatRerolls(4, 0), "too many")
+    refused(s, SpendCombatRerolls(1, 0, clues=2), "too many")
+    play(s, SpendCombatRerolls(1, 0), 3)  # one Luck: a 3 replaces a 9 → 1 hit
+    assert s.encounter.get(K).luck == 1 and s.encounter.get(K).clues == 1
+    assert s.log[-1].lines[0].startswith("re-rolls (1 Luck): ")
+    assert isinstance(s.pending, PendingDive)  # the attack goes on: 1 hit, dive?
+
+
+def test_r_task_6_keep_spends_nothing_and_the_attack_goes_on() -> None:
+    s = lucky()
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)
+    play(s, SpendCombatRerolls(0, 0))
+    assert s.pending is None and s.encounter.get(K).luck == 2
+    assert s.log[-1].lines[:2] == ("keeps the roll", "no hit")
+
+
+def test_r_act_2_aim_is_a_free_reroll_spent_with_the_paid_ones_at_once() -> None:
+    s = lucky(luck=1, clues=0)
+    s.apply(TakeAction(K, "aim"))
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)
+    assert isinstance(s.pending, PendingCombatRerolls) and s.pending.free == 1
+    play(s, SpendCombatRerolls(2, 0), 1, 1)  # 1 free (Aim) + 1 Luck, rolled together
+    assert s.encounter.get(K).luck == 0
+    assert s.log[-1].lines[0].startswith("re-rolls (1 free, 1 Luck): ")
+    assert isinstance(s.pending, PendingDive)
+
+
+def test_r_char_9_no_question_when_every_die_hit_or_without_pools() -> None:
+    s = lucky()
+    play(s, Attack(K, R1, "assault-laser"), 1, 1, 1, 1, 1, 2)  # 5 hits: nothing to gain
+    assert isinstance(s.pending, PendingDive)
+    dry = duel()  # Luck 0
+    play(dry, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)
+    assert dry.pending is None
+
+
+def test_r_atk_6_a_lucky_hero_may_reroll_its_defense() -> None:
+    s = duel(RAIDERS_FIRST)
+    s.apply(SetPools(K, luck=1))
+    play(s, Attack(R1, K, "laser-pistol"), 1, 2, 9, 9)  # 2 hits → dive?
+    play(s, AnswerDive("none"), 9, 8, 3)  # Defense 6 (Hero die 3): both through
+    pending = s.pending
+    assert isinstance(pending, PendingCombatRerolls) and pending.stage == "defense"
+    play(s, SpendCombatRerolls(1, 0), 2, 1, 1)  # a 2 replaces the 9: one through, 1d6 = 1
+    kestrel = s.encounter.get(K)
+    assert kestrel.luck == 0 and kestrel.wounds == 0
+    assert s.log[-1].lines[0].startswith("re-rolls (1 Luck): Defense 6: ")
+
+
+@pytest.mark.parametrize("bad", [SetPools(R1, luck=1), SetPools(K, clues=-1)])
+def test_r_char_9_pools_only_for_heroes_and_never_negative(bad: SetPools) -> None:
+    refused(duel(), bad, "no Luck or Clues|0 to 99")
