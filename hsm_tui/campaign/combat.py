@@ -16,6 +16,7 @@ from ..packs import Catalog, Character, SevereWound, Weapon
 from ..rules import (
     Cover,
     Derived,
+    Modifier,
     RangeBand,
     Rank,
     Rating,
@@ -27,7 +28,6 @@ from ..rules import (
     roll_attack,
     roll_damage,
     roll_defense,
-    roll_task,
 )
 from ..rules.combat import (
     FIGHTING_STYLES,
@@ -47,6 +47,17 @@ from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
 from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
 from ..rules.tasks import HeroFace, PoolRoll, reroll, wound_steps
+from .conditions import (
+    ENGINE_MARKS,
+    check_condition,
+    level,
+    nausea,
+    panic_check,
+    penalty,
+    start_of_turn,
+    trait_roll,
+    with_condition,
+)
 from .encounter import Combatant, Encounter, Turn, WeaponState
 
 GM = "gm"
@@ -224,6 +235,18 @@ class SetPools:
 
 
 @dataclass(frozen=True)
+class SetCondition:
+    """§8: the GM puts a condition on a combatant (``level`` 0 clears it). ``prone`` and
+    ``unconscious`` set those states (a revived Hero: unconscious 0).
+    """
+
+    combatant: str
+    condition: str
+    level: int = 1
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class DecideSidekick:
     combatant: str
     rank: str  # hero or minion
@@ -325,6 +348,7 @@ CombatCommand = (
     | AddCombatants
     | SetCover
     | SetPools
+    | SetCondition
     | DecideSidekick
     | StartCombat
     | DeclareActions
@@ -496,6 +520,33 @@ def set_pools(enc: Encounter, cmd: SetPools, _rng: random.Random, _cat: Catalog)
     )
 
 
+def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    name = cmd.condition.strip().lower()
+    if name in ("prone", "unconscious"):
+        if cmd.level not in (0, 1):
+            raise RulesError(f"{name} is 1 (set) or 0 (clear)")
+        if name == "unconscious" and c.out:
+            raise RulesError(f"{c.name} is out of the fight (taken out or dead)")
+        changed = replace(c, **{name: bool(cmd.level)})
+        text = name if cmd.level else f"no longer {name}"
+    else:
+        info = check_condition(name, cmd.level)
+        changed = with_condition(c, name, cmd.level)
+        text = (
+            f"{name}{f' {cmd.level}' if info.leveled else ''}: {info.text}"
+            if cmd.level
+            else f"no longer {name}"
+        )
+    if changed == c:
+        raise RulesError(
+            f"{c.name} is already {text.removeprefix('no longer ')}"
+            if cmd.level
+            else f"{c.name} is not {name}"
+        )
+    return Outcome(enc.with_combatant(changed), (LogLines(f"{c.name}: {text} (§8)", ()),))
+
+
 def decide_sidekick(
     enc: Encounter, cmd: DecideSidekick, _rng: random.Random, _cat: Catalog
 ) -> Outcome:
@@ -572,22 +623,31 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     enc = replace(enc, turn_index=index, round=round_)
     lines: list[str] = []
     lost: list[tuple[str, int]] = []
+    restricted: list[str] = []
     for member in enc.members(actor):
-        if {"dodging", "full-defense"} & set(member.conditions):  # they last until now
-            kept = tuple(m for m in member.conditions if m not in ("dodging", "full-defense"))
+        if set(ENGINE_MARKS) & set(member.conditions):  # Dodge, full defense last until now
+            kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
             member = replace(member, conditions=kept)
         member, note = _fear_check(member, rng)
         if note:
             lines.append(note)
-        member_lost = member.lose_actions + ("shaken" in member.conditions)
+        start = start_of_turn(member, rng)
+        member = start.combatant
+        lines += [f"{member.name}: {line}" for line in start.lines]
+        if start.restricted:
+            restricted.append(member.id)
+        member_lost = member.lose_actions + ("shaken" in member.conditions) + start.lost
         if member_lost:
             lost.append((member.id, member_lost))
-            lines.append(f"{member.name} loses {member_lost} action(s) (wounds, Shaken, dive)")
+            lines.append(
+                f"{member.name} loses {member_lost} action(s)"
+                f" (wounds, Shaken, dive{', Dazed' if start.lost else ''})"
+            )
         if member.lose_actions:
             member = replace(member, lose_actions=0)
         if member is not enc.get(member.id):
             enc = enc.with_combatant(member)
-    enc = replace(enc, turn=Turn(actor, lost=tuple(lost)))
+    enc = replace(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
     title = f"Round {round_}: {_actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
 
@@ -607,11 +667,10 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
             shaken = True
             notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
         else:
-            # R-WOUND-3 and §8: the wound marker and Shaken apply to this roll too
-            tn = morale + wound_penalty(max(c.wounds, c.nonlethal)) - ("shaken" in conditions)
-            roll = roll_task(rng, tn, Rank.HERO)
-            shaken = not roll.success
-            notes.append(f"Morale roll: {roll.explain()}")
+            # R-WOUND-3 and §8: the wound marker and condition penalties apply too
+            roll, ok, line = trait_roll(c, morale, "Morale", rng)
+            shaken = not ok
+            notes.append(line)
             if shaken and mark == "panicked":
                 notes.append("Shaken again: Panicked (R-FEAR-2)")
             if roll.face is HeroFace.FORTUNE:
@@ -670,6 +729,8 @@ def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
         raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
     if "panicked" in actor.conditions and action not in ("move", "run", "hide"):
         raise RulesError(f"{actor.name} is Panicked: only Move, Run or Hide (§8)")
+    if actor.id in turn.restricted and action not in ("move", "run", "hide"):
+        raise RulesError(f"{actor.name} is Confused and failed its roll: only Run or Hide (§8)")
     if action in turn.used_by(actor.id):
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
     if turn.left(actor.id) <= 0:
@@ -679,7 +740,16 @@ def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
     return replace(enc, turn=replace(turn, used=(*turn.used, (actor.id, action))))
 
 
-def move(enc: Encounter, cmd: Move, _rng: random.Random, _cat: Catalog) -> Outcome:
+def _pinned(c: Combatant, what: str, rng: random.Random) -> tuple[bool, LogLines] | None:
+    """§8 Pinned: a Morale roll before acting in the open; failure loses the action."""
+    if not level(c, "pinned"):
+        return None
+    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
+    verdict = "it goes ahead" if ok else f"fails: the {what} is lost (§8)"
+    return ok, LogLines(f"{c.name} is Pinned", (f"{line}: {verdict}",))
+
+
+def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcome:
     """R-ACT-2 imagination mode: Move reaches a zone at Melee band; Move+Run one band
     (a zone at Short). Farther zones take more turns: move through a zone on the way.
     """
@@ -694,6 +764,9 @@ def move(enc: Encounter, cmd: Move, _rng: random.Random, _cat: Catalog) -> Outco
     enc = _spend(enc, c, "move")
     if cmd.run:
         enc = _spend(enc, c, "run")
+    held = _pinned(c, "move", rng)
+    if held is not None and not held[0]:
+        return Outcome(enc, (held[1],))
     moved = replace(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
     enc = enc.with_combatant(moved)
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
@@ -810,7 +883,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
         if rank is Rank.HERO
         else 0,
-        condition_penalty=-1 if "shaken" in attacker.conditions else 0,
+        condition_penalty=penalty(attacker),
         actions_declared=enc.turn.declared if enc.turn is not None else 2,
         called_shot=cmd.called_shot,
         melee=melee,
@@ -828,14 +901,20 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
     plan = plan_attack(enc, cmd, cat)
     enc = _spend(enc, plan.attacker, "attack")
+    held = _pinned(plan.attacker, "attack", rng)
+    if held is not None and not held[0]:
+        return Outcome(enc, (held[1],))
+    before = [*held[1].lines] if held is not None else []
+    sick, note = nausea(plan.attacker, rng)
+    tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
+    before += [note] if note else []
     attacker, target, weapon, state = plan.attacker, plan.target, plan.weapon, plan.state
-    style, melee, band, dice, cost, tn, rank = (
+    style, melee, band, dice, cost, rank = (
         plan.style,
         plan.melee,
         plan.band,
         plan.dice,
         plan.cost,
-        plan.tn,
         plan.rank,
     )
     odds = attack_odds(tn.value, dice, rank)
@@ -858,6 +937,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         enc = replace(enc, turn=replace(_turn(enc), wild=(*_turn(enc).wild, attacker.id)))
     lines = [
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
+        *before,
         f"TN {tn.explain()}",
         f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits",
     ]
@@ -1350,13 +1430,19 @@ def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog)
 def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
     """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
     turn = _turn(enc)
+    lines = []
     for member in enc.members(turn.actor):
         weapons = tuple(_recharged(w) for w in member.weapons)
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        if weapons != member.weapons or fear != member.fear:
-            enc = enc.with_combatant(replace(member, weapons=weapons, fear=fear))
+        calmer, note = panic_check(member, rng)
+        if note:
+            lines.append(note)
+        changed = replace(calmer, weapons=weapons, fear=fear)
+        if changed != member:
+            enc = enc.with_combatant(changed)
     nxt = _begin_next_turn(enc, rng)
-    return Outcome(nxt.encounter, nxt.log, nxt.pending)
+    head = (LogLines("End of turn", tuple(lines)),) if lines else ()
+    return Outcome(nxt.encounter, (*head, *nxt.log), nxt.pending)
 
 
 _MARKS = {"dodge": "dodging", "full-defense": "full-defense"}
@@ -1427,6 +1513,7 @@ HANDLERS = {
     AddCombatants: add_combatants,
     SetCover: set_cover,
     SetPools: set_pools,
+    SetCondition: set_condition,
     DecideSidekick: decide_sidekick,
     StartCombat: start_combat,
     DeclareActions: declare_actions,

@@ -87,6 +87,7 @@ class Turn:
     lost: tuple[tuple[str, int], ...] = ()  # (combatant id, actions lost this turn)
     wild: tuple[str, ...] = ()  # made a Wild attack: no Dodge, Aim, Standby, Interact
     aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
+    restricted: tuple[str, ...] = ()  # Confused and failed: only Run and/or Hide (§8)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple(action for who, action in self.used if who == cid)

@@ -36,6 +36,7 @@ from hsm_tui.campaign.combat import (
     EndTurn,
     Move,
     SetBand,
+    SetCondition,
     SetCover,
     SetPools,
     StartCombat,
@@ -135,11 +136,14 @@ STEPS = (
         "Round 1: Kestrel Vance's turn",
         ("Kestrel Vance: Morale roll: d10 2 ≤ TN 4 ✓ · Hero die 5 ◆ Special 5",),
         (
+            # the GM rules that firing from the ridge does not expose her to the troopers
+            # who pinned her, so no Pinned Morale roll (§8; the roll: test_conditions.py)
+            SetCondition(KV, "pinned", 0),
             Attack(KV, T1, "assault-laser"),
             AnswerDive("none"),
         ),
         {KV: 1},
-        {T1: (9, 0, False, ("panicked", "pinned"))},
+        {T1: (9, 0, False, ("panicked", "pinned")), KV: (5, 0, False, ())},
         (
             # Rifles 8, Medium is within the laser's Long range: TN 8; the 10 misses
             "roll d10 1, 5, 5, 5, 10 vs TN 8 → 4 hits · Hero die 5 ◆ Special 5",
@@ -248,8 +252,8 @@ STEPS = (
         MA,
         "Round 2: Mireille Ashdown's turn",
         (
-            # Fear 7 ≥ Morale 5: TN 5 − wound 1 = 4 (R-WOUND-3), so the 5 fails
-            "Mireille Ashdown: Morale roll: d10 5 > TN 4 ✗ · Hero die 4 ◆ Special 4",
+            # Fear 7 ≥ Morale 5: TN 5 − wound 1 = 4 (R-WOUND-3); the Misfortune adds 1 Fear
+            "Mireille Ashdown: Morale roll: d10 8 > TN 4 ✗ · Hero die 1 ✗ Misfortune",
             "Mireille Ashdown loses 2 action(s) (wounds, Shaken, dive)",
         ),
         (),
@@ -259,29 +263,36 @@ STEPS = (
     Step(
         KV,
         "Round 2: Kestrel Vance's turn",
-        ("Kestrel Vance: Morale roll: d10 1 ≤ TN 4 ✓ · Hero die 1 ✗ Misfortune",),
+        ("Kestrel Vance: Morale roll: d10 1 ≤ TN 4 ✓ · Hero die 3 · blank",),
         (
             Attack(KV, H2, "assault-laser"),
             AnswerDive("none"),
         ),
         {KV: 1},
-        {H2: (7, 0, True, ())},
+        {H2: (9, 0, False, ("panicked",))},
         (
-            "Assault Laser (rifles, 5 d10) at Feral xeno-hound 2, short range",
+            # still Pinned (Fear 7 > Morale 4): firing needs a Morale roll first (§8)
+            "Pinned: Morale roll: d10 2 ≤ TN 4 ✓ · Hero die 3 · blank: it goes ahead",
             "TN Rifles 8 − size 1 = 7",
-            "roll d10 1, 2, 5, 6, 6 vs TN 7 → 5 hits · Hero die 3 · blank",
-            # a ranged attack: no flanking although the hound fights two (at 6, two through)
-            "Defense 7 + none cover = 7: Defense 7: d10 3, 5, 6, 7, 10 → 1 of 5 through, 4 avoided",
-            "hit 1: damage 1d6! [6→1] = 7 vs Health 4 → 1 wound step"
-            " → Feral xeno-hound 2 is taken out (R-WOUND-2)",
+            "roll d10 1, 5, 6, 6, 6 vs TN 7 → 5 hits · Hero die 2 · blank",
+            # a ranged attack: no flanking although the hound fights two
+            "Defense 7 + none cover = 7: Defense 7: d10 2, 5, 7, 10, 10 → 2 of 5 through,"
+            " 3 avoided",
+            "hit 2: damage 1d6! [4] = 4 vs Health 4 → 0 wound steps → no wound",
+            # Fear 2 → 2 + 5 + 2 = 9 in one attack: ≥ 2 × Morale 3
+            "Feral xeno-hound 2 panics: Fear 9 ≥ 2 × Morale in one action (R-FEAR-2)",
         ),
     ),
     Step(
         HOUNDS,
-        "Round 2: Feral xeno-hound 1's turn",
-        ("Feral xeno-hound 1: no longer Shaken",),  # R-FEAR-3: Fear 1 < Morale 3
-        (),
-        {H1: 2},
+        "Round 2: Feral xeno-hound ×2's turn",
+        (
+            "Feral xeno-hound 1: no longer Shaken",  # R-FEAR-3: Fear 1 < Morale 3
+            "Feral xeno-hound 2: Fear 9 ≥ Morale 3: Shaken",
+            "Feral xeno-hound 2 loses 1 action(s) (wounds, Shaken, dive)",
+        ),
+        (),  # hound 2 is Panicked (Move, Run, Hide only); the GM holds both back
+        {H1: 2, H2: 1},
         {},
     ),
     Step(
@@ -295,19 +306,24 @@ STEPS = (
             AnswerDive("none"),
         ),
         {P2: 1, P3: 1},
-        {MA: (11, 3, False, ("shaken",))},
+        # Fear 6 (Shaken shed one) + 2 + 1 + 3 + 1 + 1; two severe wounds
+        {MA: (14, 3, False, ("shaken",))},
         (
-            "roll d10 4, 5, 10 vs TN 6 → 2 hits",
-            "Defense 5 + none cover = 5: Defense 5: d10 5, 8 → 1 of 2 through, 1 avoided"
-            " · Hero die 2 · blank",
-            "hit 1: damage 2d6! [3, 4] = 7 vs Health 4 → 1 wound step → 1 wound step(s): now at −2",
-            "roll d10 3, 6, 10, 10 vs TN 6 → 2 hits",
-            "Defense 5 + none cover = 5: Defense 5: d10 1, 6 → 1 of 2 through, 1 avoided"
-            " · Hero die 1 ✗ Misfortune",
-            "hit 1: damage 2d6! [4, 2] = 6 vs Health 4 → 1 wound step"
+            "roll d10 3, 5, 7 vs TN 6 → 2 hits",
+            "Defense 5 + none cover = 5: Defense 5: d10 3, 10 → 1 of 2 through, 1 avoided"
+            " · Hero die 3 · blank",
+            "hit 1: damage 2d6! [5, 1] = 6 vs Health 4 → 1 wound step → 1 wound step(s): now at −2",
+            "roll d10 1, 3, 6, 8 vs TN 6 → 3 hits",
+            "Defense 5 + none cover = 5: Defense 5: d10 5, 6, 6 → 2 of 3 through, 1 avoided"
+            " · Hero die 5 ◆ Special 5",
+            "hit 1: damage 2d6! [1, 4] = 5 vs Health 4 → 1 wound step"
             " → severely wounded (R-WOUND-1)",
-            # §7: d10 6 + (6 − 1 × 4) past Health + 2 × 0 earlier severe wounds
-            "Severe Wound chart: d10 6 + 2 past Health + 2×0 earlier = 8",
+            # §7: d10 4 + (5 − 1 × 4) past Health + 2 × 0 earlier severe wounds
+            "Severe Wound chart: d10 4 + 1 past Health + 2×0 earlier = 5",
+            # R-WOUND-1: a further wound is another severe wound; +2 for the first
+            "hit 2: damage 2d6! [4, 2] = 6 vs Health 4 → 1 wound step"
+            " → severely wounded (R-WOUND-1)",
+            "Severe Wound chart: d10 2 + 2 past Health + 2×1 earlier = 6",
         ),
     ),
     Step(
@@ -319,15 +335,17 @@ STEPS = (
             AnswerDive("light"),
         ),
         {RM: 1},
-        {P2: (4, 0, False, ())},
+        {P2: (6, 0, True, ())},
         (
-            # the hound Roan fought is out: no shooting-in-melee penalty (R-ATK-12)
-            "TN Pistols 7 = 7",
-            "roll d10 2, 5, 6, 10 vs TN 7 → 3 hits · Hero die 4 ◆ Special 4",
-            "special4: 1 extra shot(s): d10 4 ≤ TN 7 ✓ · Hero die 4 ◆ Special 4",
-            "Pirate raider 2 gains 4 Fear (R-ATK-4)",
-            # Fear 4 = Morale 4 in light cover: not Pinned
-            "Defense 5 + light cover = 6: Defense 6: d10 1, 1, 2, 4 → 0 of 4 through, 4 avoided",
+            # Roan is still in melee with hound 2: shooting in melee −1 (R-ATK-12)
+            "TN Pistols 7 − shooting in melee 1 = 6",
+            "roll d10 1, 1, 1, 3 vs TN 6 → 4 hits · Hero die 5 ◆ Special 5",
+            "special5: 1 extra shot(s): d10 3 ≤ TN 6 ✓ · Hero die 5 ◆ Special 5",
+            "Pirate raider 2 gains 5 Fear (R-ATK-4)",
+            "Defense 5 + light cover = 6: Defense 6: d10 1, 4, 8, 9, 10 → 3 of 5 through,"
+            " 2 avoided",
+            "hit 2: damage 2d6! [1, 5] = 6 vs Health 4 → 1 wound step"
+            " → Pirate raider 2 is taken out (R-WOUND-2)",
         ),
     ),
 )
@@ -379,16 +397,25 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
         "Round 3: Tamsin Reyes, veteran guide's turn",
     )
     final = _snap(session)
-    assert {cid for cid, snap in final.items() if snap[2]} == {P1, H2}
+    assert {cid for cid, snap in final.items() if snap[2]} == {P1, P2}
     mireille = session.encounter.get(MA)
-    assert final[MA] == (11, 3, False, ("shaken",))
-    assert (mireille.severe, mireille.prone, mireille.lose_actions) == (1, True, 2)
-    assert final[KV] == (8, 0, False, ("pinned",))
-    # trooper 1: Panicked at 2 × Morale (R-FEAR-2), then Shaken at its next turn (9 → 8),
-    # and Shaken sheds one more at the end of that turn (§8): 7
+    assert final[MA] == (14, 3, False, ("shaken",))
+    assert (mireille.severe, mireille.prone, mireille.lose_actions) == (2, True, 3)
+    assert mireille.chart == ("scarred", "equipment-destroyed")
+    assert final[KV] == (7, 0, False, ("pinned",))
+    # trooper 1: Panicked at 2 × Morale (R-FEAR-2), Shaken at its next turn (9 → 8), Shaken
+    # sheds one more at the end of that turn (§8): 7; its Panicked Morale roll failed
     assert final[T1] == (7, 0, False, ("panicked", "pinned", "shaken"))
     assert final[H1] == (0, 0, False, ())
-    assert any(line.startswith("→ PTSD: ") for entry in session.log for line in entry.lines)
+    assert final[H2] == (7, 0, False, ("panicked", "shaken"))
+    panic_rolls = [
+        line for entry in session.log if entry.title == "End of turn" for line in entry.lines
+    ]
+    assert panic_rolls == [
+        # §8 Panicked: a Morale roll at the end of its turn; Morale 3 − Shaken 1 = TN 2
+        "Corporate trooper 1: Panicked: Morale roll: d10 5 > TN 2 ✗: still Panicked",
+        "Feral xeno-hound 2: Panicked: Morale roll: d10 5 > TN 2 ✗: still Panicked",
+    ]
 
 
 def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
@@ -399,7 +426,7 @@ def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
         session.apply(EndTurn())
     final = state(session)
     history = list(session.history)
-    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 67
+    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 68
 
     # undo back to the first turn of the fight: exactly the state after set-up
     while len(session.history) > len(SETUP):

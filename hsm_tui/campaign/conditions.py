@@ -1,0 +1,176 @@
+"""§8 conditions: markers on a combatant and what they do at the start and end of its turn.
+
+A condition is a plain string in ``Combatant.conditions`` (``"shaken"``); one with a
+number carries it after a colon (``"dazed:2"``, ``"encumbered:1"``; a bleeding combatant's
+Stamina tokens are ``"bleed-tokens:3"``), so saved encounters stay plain data.
+
+Interpretations (RULES.md §8 names the conditions but not every edge):
+- Every numeric penalty adds up (RULES.md): Shaken −1 and Encumbered −n apply to every TN,
+  attacks and trait rolls alike; the wound marker applies once per roll (R-WOUND-3).
+- Nauseated: before each roll a d10 against Stamina − 1; above it, that roll is at −1.
+- Fatigued: a successful trait roll is rolled again to confirm (attacks are not trait
+  rolls, so they are not confirmed).
+- Pinned ends at the start of its turn when Fear is no longer above Morale (the rulebook
+  gives no end; this mirrors how Pinned begins, R-ATK-8). Every Attack and every Move
+  counts as exposing it to the shooters (the GM may clear the marker when it does not).
+- Panicked rolls Morale at the end of each of its turns: success → Shaken.
+- Bleeding past unconsciousness (Health tokens until it dies) is left to the GM: the
+  marker stays and the log says so.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from ..rules import Derived, Rank, RulesError, Trait, roll_task
+from ..rules.combat import wound_penalty
+from ..rules.tasks import PoolRoll
+from .encounter import Combatant
+
+
+@dataclass(frozen=True)
+class Condition:
+    name: str
+    leveled: bool
+    text: str
+
+
+CONDITIONS: dict[str, Condition] = {
+    c.name: c
+    for c in (
+        Condition("shaken", False, "loses 1 action; −1 on all rolls; sheds 1 Fear at turn end"),
+        Condition("panicked", False, "only Move, Run, Hide; Morale roll at turn end"),
+        Condition("pinned", False, "Morale roll before an Attack or Move; failure loses it"),
+        Condition("dazed", True, "loses n actions on its next turn"),
+        Condition("confused", False, "Savvy + Senses − 1 each turn; failure: only Run/Hide"),
+        Condition("encumbered", True, "−n to all rolls and movement"),
+        Condition("fatigued", False, "a successful trait roll is rolled again to confirm"),
+        Condition("bleeding", False, "Stamina roll each turn start; failure: a Stamina token"),
+        Condition("nauseated", False, "d10 vs Stamina − 1 before each roll; failure: −1"),
+        Condition("stunned", False, "moves only a little (chart 11): the GM narrates"),
+        Condition("grappled", False, "held (R-ATK-17): breaking free costs an action"),
+    )
+}
+#: Markers the engine sets itself (actions, not conditions a GM applies).
+ENGINE_MARKS = ("dodging", "full-defense")
+TOKENS = "bleed-tokens"
+_LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS}
+
+
+def level(c: Combatant, name: str) -> int:
+    """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
+    for mark in c.conditions:
+        head, _, n = mark.partition(":")
+        if head == name:
+            return int(n) if n else 1
+    return 0
+
+
+def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:
+    """Set (n ≥ 1) or clear (n = 0) a marker, keeping the others sorted."""
+    kept = [m for m in c.conditions if m.partition(":")[0] != name]
+    if n:
+        kept.append(f"{name}:{n}" if name in _LEVELED else name)
+    return replace(c, conditions=tuple(sorted(kept)))
+
+
+def check_condition(name: str, n: int) -> Condition:
+    info = CONDITIONS.get(name)
+    if info is None:
+        known = ", ".join(CONDITIONS)
+        raise RulesError(f"unknown condition {name!r} (one of {known}; prone has its own key)")
+    if not 0 <= n <= (9 if info.leveled else 1):
+        top = 9 if info.leveled else 1
+        raise RulesError(f"{name} is set 0 (clear) to {top}, not {n}")
+    return info
+
+
+def penalty(c: Combatant) -> int:
+    """§8 penalties on every roll: Shaken −1, Encumbered −n (they add up)."""
+    return -(level(c, "shaken") + level(c, "encumbered"))
+
+
+def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
+    """Nauseated: a d10 against Stamina − 1 before the roll; above it, −1."""
+    if not level(c, "nauseated"):
+        return 0, ""
+    d10, limit = rng.randint(1, 10), c.traits[Derived.STAMINA] - 1
+    if d10 <= limit:
+        return 0, f"nausea d10 {d10} ≤ {limit}: no effect"
+    return -1, f"nausea d10 {d10} > {limit}: −1"
+
+
+def trait_roll(
+    c: Combatant, base: int, label: str, rng: random.Random
+) -> tuple[PoolRoll, bool, str]:
+    """A trait roll in combat (Morale, Stamina …) with the wound marker (Heroes), §8
+    penalties, nausea and the Fatigued confirmation; returns the roll, success, a line.
+    """
+    rank = c.rules_rank
+    wounds = wound_penalty(max(c.wounds, c.nonlethal)) if rank is Rank.HERO else 0
+    sick, note = nausea(c, rng)
+    tn = base + wounds + penalty(c) + sick
+    roll = roll_task(rng, tn, rank)
+    line = f"{label} roll: {roll.explain()}" + (f" ({note})" if note else "")
+    success = roll.success
+    if success and level(c, "fatigued"):
+        again = roll_task(rng, tn, rank)
+        success = again.success
+        line += f"; Fatigued, confirm: {again.explain()}"
+    return roll, success, line
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    combatant: Combatant
+    lost: int  # actions lost (Dazed)
+    restricted: bool  # Confused and failed: only Run and/or Hide this turn
+    lines: tuple[str, ...]
+
+
+def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
+    """Dazed, Bleeding, Confused and Pinned at the start of the turn (§8)."""
+    lines, lost, restricted = [], 0, False
+    dazed = level(c, "dazed")
+    if dazed:
+        lost = dazed
+        c = with_condition(c, "dazed", 0)
+        lines.append(f"Dazed: loses {dazed} action(s)")
+    if level(c, "bleeding"):
+        tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
+        _, ok, line = trait_roll(c, stamina, "Bleeding: Stamina", rng)
+        lines.append(line)
+        if ok:
+            c = with_condition(with_condition(c, "bleeding", 0), TOKENS, 0)
+            lines.append("the bleeding stops")
+        elif tokens >= stamina:
+            lines.append("still bleeding with Stamina spent: Health tokens are the GM's call")
+        else:
+            c = with_condition(c, TOKENS, tokens + 1)
+            if tokens + 1 >= stamina:
+                c = replace(c, unconscious=True)
+                lines.append(f"{tokens + 1} Stamina tokens = Stamina: unconscious")
+            else:
+                lines.append(f"a Stamina token ({tokens + 1} of {stamina})")
+    if level(c, "confused") and c.standing:
+        base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
+        _, ok, line = trait_roll(c, base, "Confused: Savvy + Senses − 1", rng)
+        restricted = not ok
+        lines.append(line + ("" if ok else ": only Run and/or Hide this turn"))
+    morale = c.traits[Derived.MORALE]
+    if level(c, "pinned") and c.fear <= morale:
+        c = with_condition(c, "pinned", 0)
+        lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {morale})")
+    return TurnStart(c, lost, restricted, tuple(lines))
+
+
+def panic_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
+    """Panicked: a Morale roll at the end of its turn; success → Shaken instead."""
+    if not level(c, "panicked") or not c.standing:
+        return c, ""
+    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
+    if ok:
+        c = with_condition(with_condition(c, "panicked", 0), "shaken")
+        return c, f"{c.name}: {line}: calms down to Shaken"
+    return c, f"{c.name}: {line}: still Panicked"
