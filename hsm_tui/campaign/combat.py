@@ -22,6 +22,7 @@ from ..rules import (
     Rating,
     RulesError,
     TargetNumber,
+    Trait,
     attack_odds,
     defense_odds,
     defense_value,
@@ -42,7 +43,7 @@ from ..rules.combat import (
     severe_wound_modifier,
     wound_penalty,
 )
-from ..rules.dice import Expression, parse
+from ..rules.dice import parse
 from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
 from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
@@ -284,18 +285,26 @@ class Attack:
     modifier: int = 0
     shots: int | None = None  # fewer than the rate of fire, e.g. to save charges
     rerolls: int = 0  # free re-rolls granted for this roll: Talent, Advantage (R-TASK-6)
+    location: str = ""  # a called shot's "head" (+d8 damage) or "limb" (R-ATK-10)
+    hand: str = ""  # two weapons: "main" (−2), then "off" (−3) in the same action (R-ATK-11)
+    throw: bool = False  # throw the weapon: Agile rating, Short range (R-ATK-1 Throw)
+    damage_choice: int | None = None  # which of the card's damage options (Sonic Relik)
+    grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
+    reaction: str = ""  # "standby" or "zone-of-control": out of turn, no action spent
     issuer: str = GM
 
 
 @dataclass(frozen=True)
 class TakeAction:
-    """A one-combatant action with no roll (R-ACT-2/5/6): ``aim``, ``dodge``,
-    ``full-defense`` (Heroes, 2 actions), ``reload`` (2 actions, ``weapon``) or ``stand``.
+    """A one-combatant action without an attack roll: one of :data:`ACTIONS` (aim, dodge,
+    full-defense, reload, stand, standby, interact, hide, task, draw, holster, drop, misc,
+    break-free); ``weapon`` names the weapon reloaded, freed, picked up or dropped.
     """
 
     combatant: str
     action: str
     weapon: str | None = None
+    bonus: int = 0  # break-free: Escape Artist (−1 if the grappler was hit), by the GM
     issuer: str = GM
 
 
@@ -375,6 +384,12 @@ class AttackState:
     damage_bonus: int = 0
     style: str | None = None
     fear_before: int = 0  # the target's Fear before this attack (R-FEAR-2: 2× Morale)
+    damage: str = ""  # the damage rolled instead of the card's (thrown, an option, grapple)
+    location: str = ""  # called shot at the head or a limb (R-ATK-10)
+    grapple: bool = False  # hits grab instead of wounding (R-ATK-17)
+    spill: str = ""  # an ally in the melee who takes one hit (R-ATK-13)
+    reaction: str = ""  # zone of control: a hit slows the mover (R-OTHER-4)
+    thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -761,6 +776,8 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     if band > reach:
         how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
         raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
+    if cmd.run and "slowed" in c.conditions:
+        raise RulesError(f"{c.name} was stopped in passing: only a Move this turn (R-OTHER-4)")
     enc = _spend(enc, c, "move")
     if cmd.run:
         enc = _spend(enc, c, "run")
@@ -794,6 +811,7 @@ class AttackPlan:
     dice: int
     cost: int
     tn: TargetNumber
+    damage: str = ""  # overrides the card's damage (thrown, a damage option, grapple)
 
     @property
     def rank(self) -> Rank:
@@ -821,9 +839,7 @@ class AttackPlan:
 
     def wounds(self) -> dict[str, Fraction]:
         """R-DMG-2: wound steps from one hit through (before card damage bonuses)."""
-        expr = _damage_expr(self.weapon, self.style.value)
-        if isinstance(expr, str):
-            expr = parse(expr)
+        expr = parse(_damage_expr(self.weapon, self.style.value, self.damage, ""))
         resolved = expr.resolve(self.attacker.traits.as_values())
         return wound_odds(resolved, _health(self.target, self.weapon))
 
@@ -851,11 +867,29 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
     _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
-    state = attacker.weapon(cmd.weapon)
-    weapon = cat.weapons.get(cmd.weapon)
+    if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
+        state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
+    else:
+        state = attacker.weapon(cmd.weapon)
+    weapon = cat.weapons.get(state.id)
     if weapon is None:
-        raise RulesError(f"weapon {cmd.weapon!r} is not in the loaded packs")
-    style = weapon_style(weapon, cmd.style)
+        raise RulesError(f"weapon {state.id!r} is not in the loaded packs")
+    if state.dropped:
+        raise RulesError(f"{attacker.name} no longer holds {weapon.name}: Interact to pick it up")
+    if state.stuck:
+        raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
+    damage = ""
+    if cmd.throw:
+        if weapon.kind != "thrown" and weapon.thrown_damage is None:
+            raise RulesError(f"{weapon.name} is not a throwing weapon (R-ATK-1)")
+        weapon = replace(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
+        damage = weapon.thrown_damage.source if weapon.thrown_damage else ""
+    if cmd.damage_choice is not None:
+        options = weapon.damage_options
+        if not 0 <= cmd.damage_choice < len(options):
+            raise RulesError(f"{weapon.name} has {len(options)} damage option(s)")
+        damage = options[cmd.damage_choice].source
+    style = Rating.AGILE if cmd.grapple else weapon_style(weapon, cmd.style)
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
     band = enc.band(attacker.id, target.id)
     if melee and attacker.zone != target.zone:
@@ -866,6 +900,11 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         band = RangeBand.MELEE
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
+    if cmd.location not in ("", "head", "limb") or (cmd.location and not cmd.called_shot):
+        raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
+    extra = _hand_modifiers(enc, attacker, weapon, cmd)
+    if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
+        extra.append(Modifier("grappling it", 1))
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
@@ -894,13 +933,35 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         other=cmd.modifier,
     )
     tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
-    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn)
+    tn = tn.plus(*extra) if extra else tn
+    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage)
+
+
+FISTS = "fists"
+
+
+def _hand_modifiers(
+    enc: Encounter, attacker: Combatant, weapon: Weapon, cmd: Attack
+) -> list[Modifier]:
+    """R-ATK-11 two one-handed weapons: −2 main hand, −3 off hand (the Ambidexterity and
+    Two-weapon fighting Advantages are the GM's ``modifier``); two-handed pairs: GM call.
+    """
+    if not cmd.hand:
+        return []
+    if cmd.hand not in ("main", "off"):
+        raise RulesError("a hand is main or off (R-ATK-11)")
+    if weapon.two_handed:
+        raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
+    turn = enc.turn
+    if cmd.hand == "off" and (turn is None or attacker.id not in turn.offhand):
+        raise RulesError("the off hand attacks right after a main-hand attack (R-ATK-11)")
+    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == "main" else -3)]
 
 
 def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
     """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
     plan = plan_attack(enc, cmd, cat)
-    enc = _spend(enc, plan.attacker, "attack")
+    enc = _take_attack_action(enc, plan.attacker, cmd)
     held = _pinned(plan.attacker, "attack", rng)
     if held is not None and not held[0]:
         return Outcome(enc, (held[1],))
@@ -924,7 +985,10 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
         enc = replace(enc, turn=replace(turn, aim_used=(*turn.aim_used, attacker.id)))
     state = replace(
-        state, charges=None if state.charges is None else state.charges - cost, fired=True
+        state,
+        charges=None if state.charges is None else state.charges - cost,
+        fired=True,
+        dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
     )
     attacker = replace(
         attacker, weapons=tuple(state if w.id == state.id else w for w in attacker.weapons)
@@ -949,6 +1013,11 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         roll.successes,
         style=style.value,
         fear_before=target.fear,
+        damage=plan.damage,
+        location=cmd.location,
+        grapple=cmd.grapple,
+        reaction=cmd.reaction,
+        thrown=cmd.throw,
     )
     free = aim + cmd.rerolls
     ask = _ask_rerolls(attacker, roll, free, "attack", paused, tn.value, title)
@@ -963,6 +1032,36 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     else:
         lines.append(f"roll {roll.explain()}")
     return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
+
+
+def _take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
+    """Spend the Attack action, or none for an off-hand attack and a reaction."""
+    turn = _turn(enc)
+    if not attacker.standing:
+        raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
+    if cmd.reaction == "standby":  # R-ACT-2 Standby: act when someone comes within Short
+        if "standby" not in attacker.conditions:
+            raise RulesError(f"{attacker.name} is not on Standby")
+        kept = tuple(m for m in attacker.conditions if m != "standby")
+        return enc.with_combatant(replace(attacker, conditions=kept))
+    if cmd.reaction == "zone-of-control":  # R-OTHER-4: a Hero, once per turn
+        if attacker.rules_rank is not Rank.HERO:
+            raise RulesError("zone of control is for Heroes (R-OTHER-4)")
+        if attacker.id in turn.reactions:
+            raise RulesError(f"{attacker.name} already stopped someone this turn (R-OTHER-4)")
+        if attacker.group == turn.actor:
+            raise RulesError("zone of control stops an opponent passing by on its turn")
+        return replace(enc, turn=replace(turn, reactions=(*turn.reactions, attacker.id)))
+    if cmd.reaction:
+        raise RulesError("a reaction is standby or zone-of-control")
+    if cmd.hand == "off":  # the same action as the main-hand attack (R-ATK-11)
+        kept = tuple(c for c in turn.offhand if c != attacker.id)
+        return replace(enc, turn=replace(turn, offhand=kept))
+    enc = _spend(enc, attacker, "attack")
+    if cmd.hand == "main":
+        turn = _turn(enc)
+        enc = replace(enc, turn=replace(turn, offhand=(*turn.offhand, attacker.id)))
+    return enc
 
 
 def _ask_rerolls(
@@ -1051,7 +1150,7 @@ def _resolve_attack(
     cat: Catalog,
 ) -> Outcome:
     """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
-    weapon, melee = cat.weapons[state.weapon], cat.weapons[state.weapon].kind == "melee"
+    weapon, melee = cat.weapons[state.weapon], _is_melee(cat, state)
     target = enc.get(state.target)
     hits, effects = roll.successes, _face_effects(weapon, roll)
     pending_attack = replace(state, hits=hits)
@@ -1059,6 +1158,12 @@ def _resolve_attack(
     lines += more
     hits = pending_attack.hits
     target = enc.get(target.id)
+    ally = _ally_in_melee(enc, state, target) if roll.face is HeroFace.MISFORTUNE else None
+    if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
+        hits -= 1
+        pending_attack = replace(pending_attack, hits=hits, spill=ally.id)
+        if not hits:
+            return _spill(Outcome(enc, (LogLines(title, tuple(lines)),)), pending_attack, rng, cat)
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
         enc = enc.with_combatant(replace(target, fear=target.fear + hits))
         lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
@@ -1162,12 +1267,21 @@ def _apply_effects(
             enc = enc.with_combatant(replace(target, fear=target.fear + amount))
         elif kind is EffectKind.CONDITION:
             who = enc.get(state.attacker if effect.targets == "self" else state.target)
-            marks = tuple(sorted({*who.conditions, effect.condition or "condition"}))
-            enc = enc.with_combatant(replace(who, conditions=marks))
+            mark = effect.condition or "condition"
+            marked = replace(who, prone=True) if mark == "prone" else with_condition(who, mark)
+            enc = enc.with_combatant(marked)
+        elif kind is EffectKind.STUCK:  # the weapon needs Interact action(s) to free it
+            enc = _weapon_edit(enc, state.attacker, state.weapon, stuck=effect.value or 1)
         else:
             text += " — for the GM"
         lines.append(text)
     return enc, state, lines
+
+
+def _weapon_edit(enc: Encounter, cid: str, weapon: str, **changes: object) -> Encounter:
+    c = enc.get(cid)
+    weapons = tuple(replace(w, **changes) if w.id == weapon else w for w in c.weapons)  # type: ignore[arg-type]
+    return enc.with_combatant(replace(c, weapons=weapons))
 
 
 def _roll_amount(effect: Effect, rng: random.Random) -> int:
@@ -1214,7 +1328,7 @@ def _defend_and_damage(
 ) -> Outcome:
     """R-ATK-6 Defense (with R-ATK-14 flanking in melee), then the hits that got through."""
     target = enc.get(state.target)
-    melee = cat.weapons[state.weapon].kind == "melee"  # thrown weapons use Agile too
+    melee = _is_melee(cat, state)
     defense, mod = _defense(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
     head = (
@@ -1244,9 +1358,14 @@ def _defense(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> t
     return defense_value(target.traits[Derived.DODGE], target.cover, mod), mod
 
 
-def _damage_expr(weapon: Weapon, style: str | None) -> Expression | str:
-    """R-ATK-1 Power: a hit adds the Strength die to the weapon's damage."""
-    return f"{weapon.damage.source}+strdie" if style == Rating.POWER.value else weapon.damage
+def _damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -> str:
+    """One hit's damage: the card's (or the thrown / chosen one), R-ATK-1 Power adds the
+    Strength die, R-ATK-10 a called shot at the head adds a d8.
+    """
+    expr = damage or weapon.damage.source
+    if style == Rating.POWER.value:
+        expr += "+strdie"
+    return expr + "+1d8" if location == "head" else expr
 
 
 def _damage(
@@ -1266,7 +1385,12 @@ def _damage(
     for n in range(state.hits):
         if not target.standing:
             break
-        hit = roll_damage(rng, _damage_expr(weapon, state.style), _health(target, weapon), values)
+        expr = _damage_expr(weapon, state.style, state.damage, state.location)
+        if state.grapple:  # R-ATK-17: compared with Strength instead of wounding
+            target, line = _grab(target, attacker, roll_damage(rng, expr, 1, values).damage)
+            lines.append(f"hit {first + n}: {line}")
+            continue
+        hit = roll_damage(rng, expr, _health(target, weapon), values)
         total = hit.damage + state.damage_bonus
         steps = wound_steps(total, hit.health)
         overflows = tuple(total - k * hit.health for k in range(1, steps + 1))
@@ -1296,6 +1420,9 @@ def _damage(
         )
         if target.standing:  # R-ATK-7: one more Fear per hit through
             target = replace(target, fear=target.fear + 1)
+        if state.location == "limb" and target.standing and total > 0:
+            target, line = _limb_check(target, total, rng)
+            lines.append(line)
         if result.severe:
             target, chart_lines, pending = _severe_wound(target, result.overflow, rng, cat)
             lines += chart_lines
@@ -1304,10 +1431,62 @@ def _damage(
                 pending = replace(pending, resume=rest, next_hit=first + n + 1)
                 enc = enc.with_combatant(target)
                 return Outcome(enc, (LogLines(f"{target.name} defends", tuple(lines)),), pending)
+    stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
+    if state.reaction == "zone-of-control" and state.hits and target.standing and not stopped:
+        target = with_condition(target, "slowed")
+        lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
     target, end_lines = _after_attack(target, state)
     enc = enc.with_combatant(target)
     shown = (*lines, *end_lines)
-    return Outcome(enc, (LogLines(f"{target.name} defends", shown),) if shown else ())
+    done = Outcome(enc, (LogLines(f"{target.name} defends", shown),) if shown else ())
+    return _spill(done, state, rng, cat) if state.spill else done
+
+
+def _is_melee(cat: Catalog, state: AttackState) -> bool:
+    """A melee blow (flanking applies, no dive); a thrown or shot attack is ranged."""
+    return cat.weapons[state.weapon].kind == "melee" and not state.thrown
+
+
+def _ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Combatant | None:
+    side = enc.get(state.attacker).side
+    allies = (enc.get(e) for e in target.engaged)
+    return next((a for a in allies if a.side == side and a.standing), None)
+
+
+def _spill(done: Outcome, state: AttackState, rng: random.Random, cat: Catalog) -> Outcome:
+    """R-ATK-13: the hit that went astray on a Misfortune strikes the ally in the melee
+    (Fear per hit R-ATK-4; an ally locked in melee does not dive), then Defense and damage.
+    """
+    enc = done.encounter
+    ally = enc.get(state.spill)
+    if not ally.standing:
+        return done
+    enc = enc.with_combatant(replace(ally, fear=ally.fear + 1))
+    stray = replace(state, target=ally.id, hits=1, spill="", fear_before=ally.fear)
+    more = _defend_and_damage(enc, stray, rng, cat)
+    head = LogLines(
+        "Firing into melee (R-ATK-13)",
+        (f"Misfortune: 1 hit goes to {ally.name}, who gains 1 Fear (R-ATK-4)",),
+    )
+    return Outcome(more.encounter, (*done.log, head, *more.log), more.pending)
+
+
+def _limb_check(target: Combatant, damage: int, rng: random.Random) -> tuple[Combatant, str]:
+    """R-ATK-10: a limb hit: Stamina minus the damage to keep using the limb."""
+    base = target.traits[Derived.STAMINA] - damage
+    _, ok, line = trait_roll(target, base, "Limb hit: Stamina − damage", rng)
+    if ok:
+        return target, f"{line}: keeps using the limb"
+    return with_condition(target, "lamed"), f"{line}: the limb is useless (drops or falls)"
+
+
+def _grab(target: Combatant, attacker: Combatant, damage: int) -> tuple[Combatant, str]:
+    """R-ATK-17: the damage roll against the defender's Strength; above it, grappled."""
+    strength = target.traits[Trait.STRENGTH]
+    if damage <= strength or "grappled" in target.conditions:
+        return target, f"grab {damage} vs Strength {strength}: breaks loose"
+    grabbed = with_condition(target, "grappled")
+    return grabbed, f"grab {damage} vs Strength {strength}: {target.name} is grappled (R-ATK-17)"
 
 
 def _after_attack(target: Combatant, state: AttackState) -> tuple[Combatant, list[str]]:
@@ -1350,7 +1529,18 @@ def _wound_text(target: Combatant, result: WoundResult) -> str:
 def _severe_wound(
     target: Combatant, overflow: int, rng: random.Random, cat: Catalog
 ) -> tuple[Combatant, list[str], Pending | None]:
-    """R-WOUND-5 and §7: Prone, then d10 + overflow + 2 × earlier severe wounds."""
+    """R-WOUND-5 and §7: Prone, a Stamina roll to keep hold of the weapon in hand, then
+    d10 + overflow + 2 × earlier severe wounds. Interpretation: the weapon in hand is the
+    first carried one not dropped (fists cannot be dropped); others are stowed.
+    """
+    held = next((w for w in target.weapons if not w.dropped and w.id != FISTS), None)
+    grip: list[str] = []
+    if held is not None:
+        name = cat.weapons[held.id].name if held.id in cat.weapons else held.id
+        _, ok, line = trait_roll(target, target.traits[Derived.STAMINA], "Stamina", rng)
+        grip.append(f"{line}: {'keeps hold of' if ok else 'drops'} {name} (R-WOUND-5)")
+        if not ok:
+            target = _with_weapon(target, replace(held, dropped=True))
     d10 = rng.randint(1, 10)
     total = d10 + severe_wound_modifier(overflow, target.severe)
     rows = cat.chart_rows(total)
@@ -1363,7 +1553,7 @@ def _severe_wound(
         question = f"{target.name} rolled {total} on the Severe Wound chart: which result?"
         return (
             target,
-            [line],
+            [*grip, line],
             PendingChartChoice(
                 target.id,
                 total,
@@ -1373,8 +1563,9 @@ def _severe_wound(
             ),
         )
     if not rows:
-        return target, [line, "no chart row covers that total: the GM decides"], None
-    return _apply_chart_row(target, rows[0], line)
+        return target, [*grip, line, "no chart row covers that total: the GM decides"], None
+    target, lines, _ = _apply_chart_row(target, rows[0], line)
+    return target, [*grip, *lines], None
 
 
 def _apply_chart_row(
@@ -1440,51 +1631,120 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         changed = replace(calmer, weapons=weapons, fear=fear)
         if changed != member:
             enc = enc.with_combatant(changed)
+    for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
+        if "slowed" in c.conditions:
+            enc = enc.with_combatant(with_condition(c, "slowed", 0))
     nxt = _begin_next_turn(enc, rng)
     head = (LogLines("End of turn", tuple(lines)),) if lines else ()
     return Outcome(nxt.encounter, (*head, *nxt.log), nxt.pending)
 
 
-_MARKS = {"dodge": "dodging", "full-defense": "full-defense"}
+_MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
 
 
-def take_action(enc: Encounter, cmd: TakeAction, _rng: random.Random, cat: Catalog) -> Outcome:
-    """Aim, Dodge, Full defense, Reload and Stand up (R-ACT-2/5/6)."""
+#: TakeAction's actions and what each costs in actions (R-ACT-2/5/6; drop is free).
+ACTIONS = {
+    "aim": 1,
+    "dodge": 1,
+    "full-defense": 2,
+    "reload": 2,
+    "stand": 1,
+    "standby": 1,
+    "interact": 1,
+    "hide": 1,
+    "task": 1,
+    "draw": 1,
+    "holster": 1,
+    "drop": 0,
+    "misc": 1,
+    "break-free": 1,
+}
+
+
+def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalog) -> Outcome:
+    """Every action without an attack roll (R-ACT-2/5/6, R-ATK-17 breaking free)."""
     c = enc.get(cmd.combatant)
     action = cmd.action.strip().lower()
-    if action not in ("aim", "dodge", "full-defense", "reload", "stand"):
-        raise RulesError(f"unknown action {cmd.action!r} (aim, dodge, full-defense, reload, stand)")
+    if action not in ACTIONS:
+        raise RulesError(f"unknown action {cmd.action!r} ({', '.join(ACTIONS)})")
+    weapon = c.weapon(cmd.weapon) if cmd.weapon else None
+    name = cat.weapons[weapon.id].name if weapon and weapon.id in cat.weapons else ""
     text = {
         "aim": f"{c.name} aims: 1 free re-roll on a later attack this turn (R-ACT-2)",
         "dodge": f"{c.name} dodges: may re-roll Defense until its next turn (R-ACT-2)",
         "full-defense": f"{c.name} goes into full defense: Dodge +2 until its next turn (R-ACT-5)",
         "stand": f"{c.name} stands up (R-ACT-6)",
+        "standby": f"{c.name} stands by: may attack when someone comes within Short (R-ACT-2)",
+        "interact": f"{c.name} interacts with equipment nearby (R-ACT-2)",
+        "hide": f"{c.name} hides (the GM places it in cover)",
+        "task": f"{c.name} spends an action on a task: roll it in the task roller (R-ACT-2)",
+        "draw": f"{c.name} draws {name or 'a weapon'} (R-ACT-5)",
+        "holster": f"{c.name} puts away {name or 'a weapon'} (R-ACT-5)",
+        "drop": f"{c.name} drops {name or 'what it holds'} (a free action, R-ACT-5)",
+        "misc": f"{c.name} does something the GM approves (R-ACT-2)",
     }.get(action, "")
+    extra: list[str] = []
+    if action == "stand" and not c.prone:
+        raise RulesError(f"{c.name} is not Prone")
+    if action == "full-defense" and c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
+    if action == "reload":
+        if weapon is None or not cat.weapons[weapon.id].reload or weapon.power is None:
+            raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
+        text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
+    if action == "break-free" and "grappled" not in c.conditions:
+        raise RulesError(f"{c.name} is not grappled")
+    for n in range(ACTIONS[action]):
+        enc = _spend(enc, c, action if n == 0 else f"{action} (second action)")
     if action == "stand":
-        if not c.prone:
-            raise RulesError(f"{c.name} is not Prone")
-        enc = _spend(enc, c, "stand")
-        return Outcome(enc.with_combatant(replace(c, prone=False)), (LogLines(text, ()),))
-    if action == "full-defense":
-        if c.rules_rank is not Rank.HERO:
-            raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
-        enc = _spend(_spend(enc, c, "full-defense"), c, "full-defense (second action)")
-    elif action == "reload":
-        state = c.weapon(cmd.weapon or "")
-        if not cat.weapons[state.id].reload or state.power is None:
-            raise RulesError(
-                f"{cat.weapons[state.id].name} is not reloaded: it recharges or has no charges"
-            )
-        enc = _spend(_spend(enc, c, "reload"), c, "reload (second action)")
-        weapons = tuple(replace(w, charges=w.power) if w.id == state.id else w for w in c.weapons)
-        c = replace(c, weapons=weapons)
-        name = cat.weapons[state.id].name
-        text = f"{c.name} reloads {name}: {state.power} charges (R-ACT-5, 2 actions)"
-    else:
-        enc = _spend(enc, c, action)
+        c = replace(c, prone=False)
+    elif action == "reload" and weapon is not None:
+        c = _with_weapon(c, replace(weapon, charges=weapon.power))
+    elif action in ("interact", "drop") and weapon is not None:
+        c, text = _handle_weapon(c, weapon, name, action)
+    elif action == "break-free":
+        c, extra = _break_free(enc, c, cmd.bonus, rng)
+        text = f"{c.name} tries to break free (R-ATK-17)"
     if action in _MARKS:
         c = replace(c, conditions=tuple(sorted({*c.conditions, _MARKS[action]})))
-    return Outcome(enc.with_combatant(c), (LogLines(text, ()),))
+    return Outcome(enc.with_combatant(c), (LogLines(text, tuple(extra)),))
+
+
+def _with_weapon(c: Combatant, weapon: WeaponState) -> Combatant:
+    return replace(c, weapons=tuple(weapon if w.id == weapon.id else w for w in c.weapons))
+
+
+def _handle_weapon(
+    c: Combatant, weapon: WeaponState, name: str, action: str
+) -> tuple[Combatant, str]:
+    """Interact frees a stuck weapon one action at a time or picks a dropped one up."""
+    if action == "drop":
+        return _with_weapon(c, replace(weapon, dropped=True)), f"{c.name} drops {name} (free)"
+    if weapon.stuck:
+        left = weapon.stuck - 1
+        freed = _with_weapon(c, replace(weapon, stuck=left))
+        return freed, f"{c.name} works {name} free" + (f" ({left} more action(s))" if left else "")
+    if weapon.dropped:
+        return _with_weapon(c, replace(weapon, dropped=False)), f"{c.name} picks up {name}"
+    raise RulesError(f"{name} is neither stuck nor dropped")
+
+
+def _break_free(
+    enc: Encounter, c: Combatant, bonus: int, rng: random.Random
+) -> tuple[Combatant, list[str]]:
+    """R-ATK-17: d10 + Strength + Escape Artist (``bonus``) against the grappler's
+    d10 + Strength × 2; higher breaks free. Interpretation: both roll a d10 and add.
+    """
+    holders = [enc.get(e) for e in c.engaged if enc.get(e).standing]
+    strength = max((h.traits[Trait.STRENGTH] for h in holders), default=0)
+    mine, theirs = rng.randint(1, 10), rng.randint(1, 10)
+    me = mine + c.traits[Trait.STRENGTH] + bonus
+    them = theirs + 2 * strength
+    line = f"d10 {mine} + Strength {c.traits[Trait.STRENGTH]}" + (f" {bonus:+d}" if bonus else "")
+    line += f" = {me} vs grappler d10 {theirs} + 2 × Strength {strength} = {them}"
+    if me > them:
+        return with_condition(c, "grappled", 0), [line + ": free"]
+    return c, [line + ": still held"]
 
 
 def _recharged(w: WeaponState) -> WeaponState:

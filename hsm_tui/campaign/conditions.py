@@ -50,10 +50,12 @@ CONDITIONS: dict[str, Condition] = {
         Condition("nauseated", False, "d10 vs Stamina − 1 before each roll; failure: −1"),
         Condition("stunned", False, "moves only a little (chart 11): the GM narrates"),
         Condition("grappled", False, "held (R-ATK-17): breaking free costs an action"),
+        Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
+        Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
     )
 }
 #: Markers the engine sets itself (actions, not conditions a GM applies).
-ENGINE_MARKS = ("dodging", "full-defense")
+ENGINE_MARKS = ("dodging", "full-defense", "standby")
 TOKENS = "bleed-tokens"
 _LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS}
 

@@ -22,6 +22,8 @@ class WeaponState:
     power: int | None = None  # the most charges it holds
     recharge: bool = True
     fired: bool = False  # fired this turn: no recharge at its end
+    stuck: int = 0  # actions (Interact) still needed to free it (card "stuck" effect)
+    dropped: bool = False  # dropped or thrown (R-WOUND-5, R-ATK-1 Throw): Interact picks it up
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ class Turn:
     wild: tuple[str, ...] = ()  # made a Wild attack: no Dodge, Aim, Standby, Interact
     aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
     restricted: tuple[str, ...] = ()  # Confused and failed: only Run and/or Hide (§8)
+    offhand: tuple[str, ...] = ()  # attacked with the main hand: the off hand may follow
+    reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
+    suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple(action for who, action in self.used if who == cid)

@@ -57,18 +57,18 @@ def test_batch_skips_a_refused_command_with_its_reason_but_refuses_a_bad_first()
 
 def test_r_wound_5_gm_rolls_the_chart_with_the_s7_modifier() -> None:
     s = duel()
-    play(s, RollChart(K, overflow=2), 3)  # d10 3 + 2 past Health + 2×0 = 5: Scarred
+    play(s, RollChart(K, overflow=2), 1, 2, 3)  # keeps hold; d10 3 + 2 + 2×0 = 5: Scarred
     kestrel = s.encounter.get(K)
     assert (kestrel.severe, kestrel.prone) == (1, True)
-    assert s.log[-1].lines[0] == "Severe Wound chart: d10 3 + 2 past Health + 2×0 earlier = 5"
+    assert s.log[-1].lines[1] == "Severe Wound chart: d10 3 + 2 past Health + 2×0 earlier = 5"
     assert kestrel.chart[-1] == s.catalog.chart_rows(5)[0].id
-    play(s, RollChart(K, overflow=0), 9)  # 9 + 0 + 2×1 = 11
-    assert s.log[-1].lines[0].endswith("+ 2×1 earlier = 11")
+    play(s, RollChart(K, overflow=0), 1, 2, 9)  # 9 + 0 + 2×1 = 11
+    assert s.log[-1].lines[1].endswith("+ 2×1 earlier = 11")
 
 
 def test_s7_gm_chart_roll_on_13_asks_which_row() -> None:
     s = duel()
-    play(s, RollChart(K, overflow=3), 10)
+    play(s, RollChart(K, overflow=3), 1, 2, 10)
     assert isinstance(s.pending, PendingChartChoice) and s.pending.total == 13
     assert s.pending.resume is None
     play(s, ChooseChartRow("limb-injury"))

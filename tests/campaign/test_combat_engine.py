@@ -953,14 +953,17 @@ def _severe_setup(wounds: int = 2, severe: int = 0) -> Session:
 
 def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
     s = _severe_setup()
-    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 5)  # 2d6 [6→3, 5] = 14; chart d10 5
+    # 2d6 [6→3, 5] = 14; Stamina 1 (keeps hold of the rifle, R-WOUND-5); chart d10 5
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 5)
     kestrel = s.encounter.get(K)
     assert (kestrel.wounds, kestrel.severe, kestrel.prone, kestrel.standing) == (3, 1, True, True)
     assert kestrel.lose_actions == 1  # R-WOUND-4: the severe step is a wound too
     lines = last(s)[1]
     assert lines[1].endswith("→ severely wounded (R-WOUND-1)")
     # §7: d10 + (D − k×H for the final step: 14 − 1×6 = 8) + 2 × earlier severe wounds
-    assert lines[2] == "Severe Wound chart: d10 5 + 8 past Health + 2×0 earlier = 13"
+    assert lines[2].startswith("Stamina roll: d10 1 ≤ TN 4 ✓")  # −2 for the wounds
+    assert lines[2].endswith(": keeps hold of Assault Laser (R-WOUND-5)")
+    assert lines[3] == "Severe Wound chart: d10 5 + 8 past Health + 2×0 earlier = 13"
     # the attack pauses with what is left of it: no hit after the first (R-ATK-7)
     assert s.pending == PendingChartChoice(
         K,
@@ -989,7 +992,7 @@ def test_r_wound_1_hits_after_a_chart_choice_still_deal_damage() -> None:
     s = _severe_setup()
     s.undo()  # the raider fires again, scoring two hits
     play(s, Attack(R2, K, "laser-pistol"), 1, 2, 9, 9)
-    play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 5)  # both through; hit 1: 14, chart 13
+    play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 1, 2, 5)  # both through; hit 1: 14, chart 13
     assert isinstance(s.pending, PendingChartChoice)
     assert s.pending.resume is not None
     assert (s.pending.resume.hits, s.pending.next_hit) == (1, 2)
@@ -997,17 +1000,20 @@ def test_r_wound_1_hits_after_a_chart_choice_still_deal_damage() -> None:
     assert s.encounter.get(K).fear == 3  # 2 hits + hit 1 through; hit 2 not rolled yet
     logged = len(s.log)
     # the second hit through is another wound, so another severe wound (2d6 8, chart d10 1)
-    play(s, ChooseChartRow("painful-wound"), 4, 4, 1)
+    play(s, ChooseChartRow("painful-wound"), 4, 4, 9, 2, 1)  # Stamina 9: the rifle drops
     assert s.pending is None
     lines = [line for entry in s.log[logged:] for line in entry.lines]
     assert lines[0] == "GM picks on 13"
     assert lines[1].startswith("→ Painful wound: ")
-    assert lines[2:4] == [
-        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)",
-        # 8 − 1×6 = 2 past Health, + 2 × 1 earlier severe wound (the one just taken)
-        "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5",
-    ]
-    assert lines[4].startswith("→ Scarred: ") and len(lines) == 5
+    assert lines[2] == (
+        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)"
+    )
+    assert lines[3].endswith(": drops Assault Laser (R-WOUND-5)")
+    # 8 − 1×6 = 2 past Health, + 2 × 1 earlier severe wound (the one just taken)
+    assert lines[4] == "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5"
+    assert lines[5].startswith("→ Scarred: ") and len(lines) == 6
+    rifle = s.encounter.get(K).weapon("assault-laser")
+    assert rifle.dropped  # R-WOUND-5: Interact picks it up
     kestrel = s.encounter.get(K)
     # R-ATK-7: Fear 2 for the hits + 1 per hit through; R-WOUND-4: two wounds, two actions
     assert (kestrel.wounds, kestrel.severe, kestrel.fear, kestrel.lose_actions) == (3, 2, 4, 2)
@@ -1017,16 +1023,18 @@ def test_s7_a_second_13_in_the_resumed_hits_pauses_the_attack_again() -> None:
     s = duel(RAIDERS_FIRST)
     edit(s, K, wounds=2)
     play(s, Attack(R2, K, "laser-pistol"), 1, 2, 3, 9)  # three hits
-    play(s, AnswerDive("none"), 9, 9, 9, 3, 6, 3, 5, 5)  # all through; hit 1: chart 13
+    play(s, AnswerDive("none"), 9, 9, 9, 3, 6, 3, 5, 1, 2, 5)  # all through; hit 1: chart 13
     assert isinstance(s.pending, PendingChartChoice) and s.pending.next_hit == 2
     # hit 2: 2d6 8 is another severe wound; d10 9 + (8 − 6) + 2 × 1 earlier = 13 again
-    play(s, ChooseChartRow("painful-wound"), 4, 4, 9)
+    play(s, ChooseChartRow("painful-wound"), 4, 4, 1, 2, 9)
     assert isinstance(s.pending, PendingChartChoice) and s.pending.resume is not None
     assert (s.pending.resume.hits, s.pending.next_hit) == (1, 3)
-    assert last(s)[1] == (
-        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)",
-        "Severe Wound chart: d10 9 + 2 past Health + 2×1 earlier = 13",
+    hit2, grip, chart = last(s)[1]
+    assert hit2 == (
+        "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)"
     )
+    assert grip.endswith("keeps hold of Assault Laser (R-WOUND-5)")
+    assert chart == "Severe Wound chart: d10 9 + 2 past Health + 2×1 earlier = 13"
     play(s, ChooseChartRow("limb-injury"), 1, 1)  # hit 3: 2, no wound
     assert s.pending is None
     assert last(s)[1] == ("hit 3: damage 2d6! [1, 1] = 2 vs Health 6 → 0 wound steps → no wound",)
@@ -1040,7 +1048,7 @@ def test_r_atk_8_pinned_is_checked_once_after_the_hits_resumed_by_the_chart_pick
     s.apply(SetCover(K, "light"))
     edit(s, K, wounds=2, fear=2)
     play(s, Attack(R2, K, "laser-pistol"), 1, 2, 9, 9)  # two hits: Fear 4
-    play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 5)  # both beat Defense 7; hit 1: 13
+    play(s, AnswerDive("none"), 9, 9, 3, 6, 3, 5, 1, 2, 5)  # both beat Defense 7; hit 1: 13
     kestrel = s.encounter.get(K)
     assert isinstance(s.pending, PendingChartChoice)
     assert kestrel.fear == 5 and kestrel.conditions == ()  # the attack is not over yet
@@ -1055,7 +1063,7 @@ def test_r_atk_8_pinned_is_checked_once_after_the_hits_resumed_by_the_chart_pick
 @pytest.mark.parametrize(("die", "name"), [(1, "Painful wound"), (2, "Limb injury")])
 def test_s7_random_pick_on_13_is_one_roll_between_the_two_rows(die: int, name: str) -> None:
     s = _severe_setup()
-    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 5)  # chart 13, no hit left
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 5)  # chart 13, no hit left
     logged = len(s.log)
     rng = Scripted(die)
     s.rng = rng  # type: ignore[assignment]
@@ -1072,7 +1080,7 @@ def test_s7_random_pick_comes_from_the_session_rng_and_undo_redo_repeat_it() -> 
     picked = set()
     for seed in range(8):
         s = _severe_setup()
-        play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 5)
+        play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 5)
         s.rng = random.Random(seed)
         before = s.rng.getstate()
         s.apply(ChooseChartRow("random"))
@@ -1088,21 +1096,21 @@ def test_s7_random_pick_comes_from_the_session_rng_and_undo_redo_repeat_it() -> 
 
 def test_s7_earlier_severe_wounds_add_two_each_and_another_wound_is_another_severe() -> None:
     s = _severe_setup(wounds=3, severe=1)
-    play(s, AnswerDive("none"), 9, 3, 4, 4, 1)  # 2d6 8: one step, already severe; chart d10 1
+    play(s, AnswerDive("none"), 9, 3, 4, 4, 1, 2, 1)  # 2d6 8: already severe; chart d10 1
     kestrel = s.encounter.get(K)
     assert (kestrel.wounds, kestrel.severe) == (3, 2)
     lines = last(s)[1]
-    assert lines[2] == "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5"
-    assert lines[3].startswith("→ Scarred: ")
+    assert lines[3] == "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5"
+    assert lines[4].startswith("→ Scarred: ")
     assert s.pending is None
 
 
 def test_r_wound_5_unconscious_chart_result_takes_the_hero_out_of_the_fight() -> None:
     s = _severe_setup()
-    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 7)  # 7 + 8 = 15: Bleeding out
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 7)  # 7 + 8 = 15: Bleeding out
     kestrel = s.encounter.get(K)
     assert kestrel.unconscious and not kestrel.standing
-    assert last(s)[1][3].startswith("→ Bleeding out (unconscious): ")
+    assert last(s)[1][4].startswith("→ Bleeding out (unconscious): ")
     play(s, Move(R1, "camp", run=True))
     refused(s, Attack(R2, K, "laser-pistol"), "already out of the fight")
     play(s, EndTurn())  # Kestrel's turn is skipped: the raiders again, round 2
@@ -1112,9 +1120,9 @@ def test_r_wound_5_unconscious_chart_result_takes_the_hero_out_of_the_fight() ->
 def test_s7_dead_on_22_or_more() -> None:
     s = _severe_setup()
     edit(s, K, severe=4)  # + 8 from earlier severe wounds
-    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 6)  # 6 + 8 + 8 = 22
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 6)  # 6 + 8 + 8 = 22
     assert s.encounter.get(K).out
-    assert last(s)[1][3].startswith("→ Dead (dead): ")
+    assert last(s)[1][4].startswith("→ Dead (dead): ")
 
 
 def _gunner_duel() -> Session:
