@@ -906,6 +906,10 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
         extra.append(Modifier("grappling it", 1))
     dice = attack_dice(style, attacker.traits, weapon.attacks)
+    if cmd.throw and weapon.attacks is None:
+        dice = 1  # one blade leaves the hand: the Agile rating, one attack die
+    if cmd.reaction == "zone-of-control" and attacker.zone != target.zone:
+        raise RulesError("zone of control stops someone passing within Melee (same zone)")
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
             raise RulesError(f"{weapon.name} fires 1 to {dice} shot(s) here, not {cmd.shots}")
@@ -969,7 +973,8 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
     before += [note] if note else []
-    attacker, target, weapon, state = plan.attacker, plan.target, plan.weapon, plan.state
+    attacker, target = enc.get(plan.attacker.id), plan.target  # a reaction may have changed it
+    weapon, state = plan.weapon, plan.state
     style, melee, band, dice, cost, rank = (
         plan.style,
         plan.melee,
