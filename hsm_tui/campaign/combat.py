@@ -256,6 +256,14 @@ class DecideSidekick:
 
 @dataclass(frozen=True)
 class StartCombat:
+    """R-INIT-1..3: roll initiative. ``surprise``: combatants waiting for an unaware enemy
+    act in a free surprise round first; ``bonus``: (combatant, n) added to its group's
+    roll (Senses for one who knows where the enemy waits, Senses + 1 holding a gun on
+    someone, or the GM's temporary rating for the ambushed as a difference).
+    """
+
+    surprise: tuple[str, ...] = ()
+    bonus: tuple[tuple[str, int], ...] = ()
     issuer: str = GM
 
 
@@ -291,6 +299,19 @@ class Attack:
     damage_choice: int | None = None  # which of the card's damage options (Sonic Relik)
     grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
     reaction: str = ""  # "standby" or "zone-of-control": out of turn, no action spent
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Suppress:
+    """R-ATK-16 suppressive fire at up to N targets in the weapon's range; those in
+    ``dive`` dive for cover (safe, Prone) and the others roll Defense + cover + 2.
+    """
+
+    attacker: str
+    weapon: str
+    targets: tuple[str, ...]
+    dive: tuple[str, ...] = ()
     issuer: str = GM
 
 
@@ -363,6 +384,7 @@ CombatCommand = (
     | DeclareActions
     | Move
     | Attack
+    | Suppress
     | AnswerDive
     | ChooseChartRow
     | SpendCombatRerolls
@@ -390,6 +412,7 @@ class AttackState:
     spill: str = ""  # an ally in the melee who takes one hit (R-ATK-13)
     reaction: str = ""  # zone of control: a hit slows the mover (R-OTHER-4)
     thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
+    queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -582,7 +605,7 @@ def decide_sidekick(
     )
 
 
-def start_combat(enc: Encounter, _cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
+def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
     """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative."""
     if enc.active:
         raise RulesError("combat is already under way")
@@ -593,22 +616,39 @@ def start_combat(enc: Encounter, _cmd: StartCombat, rng: random.Random, _cat: Ca
     sides = {c.side for c in enc.combatants if c.standing}
     if len(sides) < 2:
         raise RulesError("combat needs standing combatants on at least two sides")
+    bonus: dict[str, int] = {}
+    for cid, n in cmd.bonus:
+        group = enc.get(cid).group
+        bonus[group] = bonus.get(group, 0) + n
+    surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
     rolls, seen = [], set()
     for c in enc.combatants:
         if c.group in seen or not c.standing:
             continue
         seen.add(c.group)
-        rating = c.traits[Derived.INITIATIVE]
+        rating = c.traits[Derived.INITIATIVE] + bonus.get(c.group, 0)
         rolls.append(
             InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
         )
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
-        f"{i + 1}. {_actor_name(enc, r.actor)}: d10 {r.d10} + Initiative {r.rating} = {r.total}"
+        f"{i + 1}. {_actor_name(enc, r.actor)}: d10 {r.d10}"
+        f" + Initiative {r.rating - bonus.get(r.actor, 0)}"
+        + (f" ({bonus[r.actor]:+d} R-INIT-3)" if bonus.get(r.actor) else "")
+        + f" = {r.total}"
         + (f" (tie re-roll {r.tiebreak[0]})" if r.tiebreak else "")
         for i, r in enumerate(order)
     )
-    started = replace(enc, active=True, round=1, order=order, turn_index=-1, turn=None)
+    ranked = tuple(r.actor for r in order if r.actor in surprise)  # surprise in that order
+    started = replace(
+        enc,
+        active=True,
+        round=0 if ranked else 1,
+        order=order,
+        turn_index=-1,
+        turn=None,
+        surprise=ranked,
+    )
     first = _begin_next_turn(started, rng)
     return Outcome(
         first.encounter, (LogLines("Initiative (R-INIT-1/2)", lines), *first.log), first.pending
@@ -624,17 +664,25 @@ def _actor_name(enc: Encounter, actor: str) -> str:
 
 
 def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
-    """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1)."""
-    index, round_ = enc.turn_index, enc.round
-    for _ in range(len(enc.order) + 1):
-        index += 1
-        if index >= len(enc.order):
-            index, round_ = 0, round_ + 1
-        if enc.members(enc.order[index].actor):
-            break
+    """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1).
+    The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
+    """
+    while enc.surprise and not enc.members(enc.surprise[0]):
+        enc = replace(enc, surprise=enc.surprise[1:])
+    if enc.surprise:
+        actor, index, round_ = enc.surprise[0], enc.turn_index, 0
+        enc = replace(enc, surprise=enc.surprise[1:])
     else:
-        raise RulesError("nobody is left standing to act")
-    actor = enc.order[index].actor
+        index, round_ = enc.turn_index, max(enc.round, 1)
+        for _ in range(len(enc.order) + 1):
+            index += 1
+            if index >= len(enc.order):
+                index, round_ = 0, round_ + 1
+            if enc.members(enc.order[index].actor):
+                break
+        else:
+            raise RulesError("nobody is left standing to act")
+        actor = enc.order[index].actor
     enc = replace(enc, turn_index=index, round=round_)
     lines: list[str] = []
     lost: list[tuple[str, int]] = []
@@ -663,7 +711,8 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         if member is not enc.get(member.id):
             enc = enc.with_combatant(member)
     enc = replace(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
-    title = f"Round {round_}: {_actor_name(enc, actor)}'s turn"
+    when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
+    title = f"{when}: {_actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
 
 
@@ -878,6 +927,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"{attacker.name} no longer holds {weapon.name}: Interact to pick it up")
     if state.stuck:
         raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
+    turn = enc.turn
+    if turn is not None and attacker.id in turn.suppressed and state.fired:
+        raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
     damage = ""
     if cmd.throw:
         if weapon.kind != "thrown" and weapon.thrown_damage is None:
@@ -1192,6 +1244,91 @@ def _resolve_attack(
     )
 
 
+def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) -> Outcome:
+    """R-ATK-16. Interpretation (RULES.md): a Defense die above Defense + cover + 2 is a hit:
+    1d4 damage and 1 more Fear; then every target gains the Fear die at Short (and Melee),
+    one fewer at Medium, two fewer at Long, three fewer at Extra-long.
+    """
+    shooter = enc.get(cmd.attacker)
+    state = shooter.weapon(cmd.weapon)
+    weapon = cat.weapons.get(state.id)
+    if weapon is None or weapon.suppression is None:
+        raise RulesError(f"{weapon.name if weapon else cmd.weapon} has no Suppression rating")
+    n = weapon.suppression.charges
+    if state.dropped or state.stuck:
+        raise RulesError(f"{shooter.name} cannot fire {weapon.name} now (dropped or stuck)")
+    if state.charges is not None and state.charges < n:
+        raise RulesError(
+            f"{weapon.name} needs {n} charges for suppressive fire, has {state.charges}"
+        )
+    targets = tuple(dict.fromkeys(cmd.targets))
+    if not 1 <= len(targets) <= n:
+        raise RulesError(f"suppressive fire covers 1 to {n} targets, not {len(targets)}")
+    if not set(cmd.dive) <= set(targets):
+        raise RulesError("only targets in the cone may dive for cover")
+    bands = {}
+    for tid in targets:
+        t = enc.get(tid)
+        if not t.standing or t.side == shooter.side:
+            raise RulesError(f"{t.name} is not a standing enemy")
+        bands[tid] = enc.band(shooter.id, tid)
+        if bands[tid] > weapon.range:
+            raise RulesError(f"{t.name} is beyond {weapon.name}'s {weapon.range.label} range")
+    turn = _turn(enc)
+    if shooter.id in turn.suppressed:
+        raise RulesError("suppressive fire once per turn: the only such attack (R-ATK-16)")
+    enc = _spend(enc, shooter, "attack")
+    turn = _turn(enc)
+    enc = replace(enc, turn=replace(turn, suppressed=(*turn.suppressed, shooter.id)))
+    spent = replace(state, charges=None if state.charges is None else state.charges - n, fired=True)
+    enc = enc.with_combatant(_with_weapon(enc.get(shooter.id), spent))
+    lines = [f"{weapon.name}: suppressive fire {weapon.suppression} at {len(targets)} target(s)"]
+    fear_before = {tid: enc.get(tid).fear for tid in targets}
+    hit: list[str] = []
+    for tid in targets:
+        t = enc.get(tid)
+        if tid in cmd.dive:
+            cover = max(t.cover, Cover.LIGHT)
+            t = replace(t, cover=cover, prone=True, lose_actions=t.lose_actions + 1)
+            lines.append(f"{t.name} dives for cover: safe, Prone, loses 1 action (R-ATK-5)")
+        else:
+            defense = defense_value(t.traits[Derived.DODGE], t.cover, 2)
+            droll = roll_defense(rng, 1, defense, t.rules_rank)
+            dodge = t.traits[Derived.DODGE]
+            lines.append(
+                f"{t.name}: Defense {dodge} + {t.cover.label} cover + 2: {droll.explain()}"
+            )
+            if droll.successes:
+                hit.append(tid)
+        enc = enc.with_combatant(t)
+    die = rng.randint(1, weapon.suppression.die)
+    lines.append(f"Fear die d{weapon.suppression.die}: {die}")
+    for tid in targets:
+        t = enc.get(tid)
+        gained = max(0, die - max(0, bands[tid] - RangeBand.SHORT))
+        t = replace(t, fear=t.fear + gained)
+        lines.append(f"{t.name} ({bands[tid].label}) gains {gained} Fear")
+        t, more = _after_attack(
+            t, AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
+        )
+        lines += more
+        enc = enc.with_combatant(t)
+    head = LogLines(f"{shooter.name} lays down suppressive fire (R-ATK-16)", tuple(lines))
+    if not hit:
+        return Outcome(enc, (head,))
+    first = AttackState(
+        shooter.id,
+        hit[0],
+        weapon.id,
+        1,
+        damage="1d4",
+        queue=tuple(hit[1:]),
+        fear_before=fear_before[hit[0]],
+    )
+    rest = _damage(enc, first, rng, cat, [], first=1)
+    return Outcome(rest.encounter, (head, *rest.log), rest.pending)
+
+
 def weapon_style(weapon: Weapon, asked: str | None = None) -> Rating:
     """The rating an attack uses: the shooting skill, or a fighting style for melee."""
     if weapon.kind != "melee":
@@ -1444,7 +1581,13 @@ def _damage(
     enc = enc.with_combatant(target)
     shown = (*lines, *end_lines)
     done = Outcome(enc, (LogLines(f"{target.name} defends", shown),) if shown else ())
-    return _spill(done, state, rng, cat) if state.spill else done
+    if state.spill:
+        return _spill(done, state, rng, cat)
+    if state.queue:  # R-ATK-16: the next target the suppressive fire hit
+        nxt = replace(state, target=state.queue[0], queue=state.queue[1:], hits=1)
+        more = _damage(done.encounter, nxt, rng, cat, [], first=1)
+        return Outcome(more.encounter, (*done.log, *more.log), more.pending)
+    return done
 
 
 def _is_melee(cat: Catalog, state: AttackState) -> bool:
@@ -1784,6 +1927,7 @@ HANDLERS = {
     DeclareActions: declare_actions,
     Move: move,
     Attack: attack,
+    Suppress: suppress,
     TakeAction: take_action,
     RollChart: roll_chart,
     EndTurn: end_turn,

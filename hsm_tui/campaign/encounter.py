@@ -112,6 +112,7 @@ class Encounter:
     turn_index: int = -1
     turn: Turn | None = None
     active: bool = False
+    surprise: tuple[str, ...] = ()  # actors still to act in the surprise round (R-INIT-3)
 
     # -- lookups ---------------------------------------------------------------------
     def get(self, cid: str) -> Combatant:
