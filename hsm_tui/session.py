@@ -17,13 +17,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .campaign import party
 from .campaign.combat import (
     ANSWERS,
     HANDLERS,
+    AddCombatants,
     AnswerDive,
     ChooseChartRow,
     CombatCommand,
     DecideSidekick,
+    EndCombat,
     Pending,
     PendingChartChoice,
     PendingCombatRerolls,
@@ -32,6 +35,7 @@ from .campaign.combat import (
     SpendCombatRerolls,
 )
 from .campaign.encounter import Encounter
+from .campaign.party import AddParty, Campaign, CampaignCommand
 from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.odds import PoolOdds, percent, suggest_split
@@ -100,7 +104,7 @@ class Batch:
     issuer: str = GM
 
 
-Command = RollTask | SpendRerolls | CombatCommand | Batch
+Command = RollTask | SpendRerolls | CombatCommand | CampaignCommand | AddParty | Batch
 Decision = PendingRerolls | Pending
 
 #: While a decision is pending only these commands are taken, so none is silently dropped.
@@ -123,6 +127,7 @@ class Snapshot:
     pending: Decision | None
     encounter: Encounter
     queue: tuple[Command, ...] = ()
+    campaign: Campaign = field(default_factory=Campaign)
 
 
 def odds_line(odds: PoolOdds, rank: Rank) -> str:
@@ -144,6 +149,8 @@ class Session:
     encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
     queue: tuple[Command, ...] = ()
     """Commands of a Batch waiting for the pending decision to be answered."""
+    campaign: Campaign = field(default_factory=Campaign)
+    """The party, roster and scene: what lasts between encounters."""
     content: LoadResult | None = None
     """The loaded packs (read-only for play; not part of undo)."""
 
@@ -189,7 +196,12 @@ class Session:
         if isinstance(command, Batch):
             self._batch(command)
             return
-        if isinstance(command, RollTask):
+        if isinstance(command, AddParty):
+            self._add_party(command)
+        elif isinstance(command, CampaignCommand):
+            self.campaign, title = party.apply(self.campaign, command, self.catalog)
+            self._add_log(command.issuer, title, ())
+        elif isinstance(command, RollTask):
             self._roll_task(command)
         elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)
@@ -234,7 +246,16 @@ class Session:
             self.content = load(content_dirs(extra))
         return self.content
 
+    def _add_party(self, cmd: AddParty) -> None:
+        present = {c.entry for c in self.encounter.combatants}
+        heroes = [m.entry for m in self.campaign.party if m.entry not in present]
+        if not heroes:
+            raise RulesError("no party Hero left to add (add heroes to the party first)")
+        for entry in heroes:
+            self._dispatch(AddCombatants("hero", entry, cmd.side, cmd.zone, player=True))
+
     def _combat(self, command: CombatCommand) -> None:
+        before = self.encounter
         answer = ANSWERS.get(type(command))
         if answer is None:
             outcome = HANDLERS[type(command)](self.encounter, command, self.rng, self.catalog)
@@ -243,6 +264,17 @@ class Session:
         else:
             raise RulesError("nothing is waiting for that answer")
         self.encounter = outcome.encounter
+        if isinstance(command, AddCombatants):  # party Heroes bring pools and wounds
+            known = {c.id for c in before.combatants}
+            self.encounter = replace(
+                self.encounter,
+                combatants=tuple(
+                    c if c.id in known else party.carried_in(c, self.campaign)
+                    for c in self.encounter.combatants
+                ),
+            )
+        elif isinstance(command, EndCombat):  # and take back what the fight left
+            self.campaign = party.carried_out(self.campaign, self.encounter)
         for entry in outcome.log:
             self._add_log(command.issuer, entry.title, entry.lines)
         self.pending = outcome.pending
@@ -287,12 +319,14 @@ class Session:
 
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
-        return Snapshot(self.rng.getstate(), self.log, self.pending, self.encounter, self.queue)
+        return Snapshot(
+            self.rng.getstate(), self.log, self.pending, self.encounter, self.queue, self.campaign
+        )
 
     def _restore(self, snap: Snapshot) -> None:
         self.rng.setstate(snap.rng_state)
         self.log, self.pending, self.encounter = snap.log, snap.pending, snap.encounter
-        self.queue = snap.queue
+        self.queue, self.campaign = snap.queue, snap.campaign
 
     @property
     def can_undo(self) -> bool:

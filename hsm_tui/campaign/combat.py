@@ -503,6 +503,7 @@ def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: 
                 player=cmd.player,
                 size=entry.size,
                 luck=entry.traits.luck if entry.rank is Rank.HERO else 0,
+                entry=entry.id,
             )
         )
     enc = replace(enc, combatants=(*enc.combatants, *added))

@@ -54,6 +54,7 @@ class Combatant:
     conditions: tuple[str, ...] = ()  # §8 markers: shaken, panicked, pinned, stunned, …
     luck: int = 0
     clues: int = 0
+    entry: str = ""  # the pack entry it was made from
 
     @property
     def rules_rank(self) -> Rank:

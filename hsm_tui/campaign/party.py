@@ -1,0 +1,186 @@
+"""Campaign state between encounters: the party (with Luck and Clue pools and the wounds
+they carry), the GM's roster of sidekicks and minions, and the scene notes.
+
+Plain frozen data like the encounter, so campaign files save it and undo restores it.
+Heroes carry their pools, wounds, severe wounds and chart results into an encounter and
+back out of it when combat ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..packs import Catalog
+from ..rules import Rank, RulesError
+from .encounter import Combatant, Encounter
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class PartyMember:
+    entry: str  # the hero's pack id
+    name: str
+    luck: int
+    clues: int = 0
+    wounds: int = 0
+    severe: int = 0
+    chart: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Campaign:
+    name: str = "New campaign"
+    party: tuple[PartyMember, ...] = ()
+    roster: tuple[tuple[str, str], ...] = ()  # (kind, pack id) the GM keeps at hand
+    scene: str = ""
+    adventure: int = 1
+
+    def member(self, entry: str) -> PartyMember:
+        for m in self.party:
+            if m.entry == entry:
+                return m
+        raise RulesError(f"no hero {entry!r} in the party")
+
+    def with_member(self, member: PartyMember) -> Campaign:
+        party = tuple(member if m.entry == member.entry else m for m in self.party)
+        return replace(self, party=party)
+
+
+# -- commands ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AddHero:
+    entry: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RemoveHero:
+    entry: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AddToRoster:
+    kind: str  # sidekick or minion
+    entry: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RemoveFromRoster:
+    kind: str
+    entry: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetScene:
+    text: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class GrantClues:
+    """R-CHAR-9 Interpretation: Clues start at 0 and the GM grants them."""
+
+    entry: str
+    count: int = 1
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AddParty:
+    """Every party Hero joins the encounter in ``zone`` as a player character."""
+
+    zone: str
+    side: str = "heroes"
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class NewAdventure:
+    """Between adventures: each Hero heals 1 wound, severe ones remain (R-WOUND-7), and
+    the Luck pool starts again at the Luck trait (R-CHAR-9).
+    """
+
+    issuer: str = GM
+
+
+CampaignCommand = (
+    AddHero | RemoveHero | AddToRoster | RemoveFromRoster | SetScene | GrantClues | NewAdventure
+)
+
+
+def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campaign, str]:
+    """The new campaign and the log title; a RulesError refuses the command."""
+    if isinstance(cmd, AddHero):
+        heroes = cat.kind("hero")
+        if cmd.entry not in heroes:
+            raise RulesError(f"no hero {cmd.entry!r} in the loaded packs")
+        if any(m.entry == cmd.entry for m in campaign.party):
+            raise RulesError(f"{heroes[cmd.entry].name} is already in the party")
+        hero = heroes[cmd.entry]
+        member = PartyMember(hero.id, hero.name, hero.traits.luck)
+        return replace(campaign, party=(*campaign.party, member)), f"{hero.name} joins the party"
+    if isinstance(cmd, RemoveHero):
+        m = campaign.member(cmd.entry)
+        party = tuple(x for x in campaign.party if x.entry != m.entry)
+        return replace(campaign, party=party), f"{m.name} leaves the party"
+    if isinstance(cmd, AddToRoster | RemoveFromRoster):
+        if cmd.kind not in ("sidekick", "minion"):
+            raise RulesError("the roster holds sidekicks and minions")
+        if cmd.entry not in cat.kind(cmd.kind):
+            raise RulesError(f"no {cmd.kind} {cmd.entry!r} in the loaded packs")
+        key = (cmd.kind, cmd.entry)
+        name = cat.kind(cmd.kind)[cmd.entry].name
+        if isinstance(cmd, AddToRoster):
+            if key in campaign.roster:
+                raise RulesError(f"{name} is already on the roster")
+            return replace(campaign, roster=(*campaign.roster, key)), f"{name} on the roster"
+        if key not in campaign.roster:
+            raise RulesError(f"{name} is not on the roster")
+        roster = tuple(k for k in campaign.roster if k != key)
+        return replace(campaign, roster=roster), f"{name} off the roster"
+    if isinstance(cmd, SetScene):
+        if len(cmd.text) > 10_000:
+            raise RulesError("scene notes are limited to 10,000 characters")
+        return replace(campaign, scene=cmd.text), "Scene notes updated"
+    if isinstance(cmd, GrantClues):
+        m = campaign.member(cmd.entry)
+        if not 0 <= m.clues + cmd.count <= 99:
+            raise RulesError(f"{m.name} would have {m.clues + cmd.count} Clues (0 to 99)")
+        clues = m.clues + cmd.count
+        return campaign.with_member(replace(m, clues=clues)), f"{m.name}: Clues {clues}"
+    heroes = cat.kind("hero")
+    party = tuple(
+        replace(
+            m,
+            luck=heroes[m.entry].traits.luck if m.entry in heroes else m.luck,
+            wounds=max(0, m.wounds - 1),  # one step; the severe wounds' scars remain
+        )
+        for m in campaign.party
+    )
+    title = f"Adventure {campaign.adventure + 1}: each Hero heals 1 wound, Luck refilled"
+    return replace(campaign, party=party, adventure=campaign.adventure + 1), title
+
+
+def carried_in(c: Combatant, campaign: Campaign) -> Combatant:
+    """A party Hero joining an encounter brings its pools and wounds."""
+    m = next((m for m in campaign.party if m.entry == c.entry), None)
+    if m is None or c.rank is not Rank.HERO:
+        return c
+    return replace(c, luck=m.luck, clues=m.clues, wounds=m.wounds, severe=m.severe, chart=m.chart)
+
+
+def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
+    """When combat ends the party keeps what the fight left: pools, wounds, scars."""
+    for c in enc.combatants:
+        m = next((m for m in campaign.party if m.entry == c.entry), None)
+        if m is not None and c.rank is Rank.HERO:
+            campaign = campaign.with_member(
+                replace(
+                    m, luck=c.luck, clues=c.clues, wounds=c.wounds, severe=c.severe, chart=c.chart
+                )
+            )
+    return campaign

@@ -1,0 +1,76 @@
+"""Campaign state between encounters: party pools and wounds (R-CHAR-9, R-WOUND-7),
+roster, scene notes; party Heroes carry their state into combat and back out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hsm_tui.campaign.combat import AddCombatants, AddZone, EndCombat, SetBand, StartCombat
+from hsm_tui.campaign.party import (
+    AddHero,
+    AddParty,
+    AddToRoster,
+    GrantClues,
+    NewAdventure,
+    RemoveFromRoster,
+    RemoveHero,
+    SetScene,
+)
+from tests.campaign import edit, new_session, play, refused
+
+K = "kestrel-vance"
+
+
+def test_r_char_9_party_heroes_start_with_luck_and_the_gm_grants_clues() -> None:
+    s = new_session(AddHero(K), GrantClues(K, 2))
+    member = s.campaign.member(K)
+    assert (member.luck, member.clues) == (2, 2)  # Kestrel's Luck trait
+    assert s.log[-1].title == "Kestrel Vance: Clues 2"
+    refused(s, AddHero(K), "already in the party")
+    refused(s, GrantClues(K, -3), "would have -1 Clues")
+    refused(s, AddHero("nobody"), "no hero 'nobody'")
+    s.apply(RemoveHero(K))
+    assert s.campaign.party == ()
+
+
+def test_party_heroes_carry_pools_and_wounds_into_combat_and_back_out() -> None:
+    s = new_session(
+        AddHero(K),
+        GrantClues(K, 1),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "medium"),
+        AddParty("ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
+    )
+    kestrel = s.encounter.get("kestrel-vance-1")
+    assert (kestrel.player, kestrel.luck, kestrel.clues) == (True, 2, 1)
+    refused(s, AddParty("ridge"), "no party Hero left")
+    play(s, StartCombat(), 5, 1)
+    edit(s, kestrel.id, wounds=2, luck=0, severe=1, chart=("scarred",))
+    s.apply(EndCombat())
+    member = s.campaign.member(K)
+    assert (member.wounds, member.luck, member.severe, member.chart) == (2, 0, 1, ("scarred",))
+    s.apply(NewAdventure())  # R-WOUND-7: one wound heals; R-CHAR-9: Luck refilled
+    member = s.campaign.member(K)
+    assert (member.wounds, member.luck, member.severe) == (1, 2, 1)
+    assert s.campaign.adventure == 2
+    s.undo()
+    assert s.campaign.member(K).wounds == 2  # undo covers the campaign too
+
+
+def test_roster_and_scene_notes() -> None:
+    s = new_session(AddToRoster("minion", "pirate-raider"), SetScene("The dig site at dusk."))
+    assert s.campaign.roster == (("minion", "pirate-raider"),)
+    assert s.campaign.scene == "The dig site at dusk."
+    refused(s, AddToRoster("minion", "pirate-raider"), "already on the roster")
+    refused(s, AddToRoster("hero", K), "sidekicks and minions")
+    refused(s, RemoveFromRoster("sidekick", "veteran-guide"), "not on the roster")
+    s.apply(RemoveFromRoster("minion", "pirate-raider"))
+    assert s.campaign.roster == ()
+
+
+@pytest.mark.parametrize("text", ["x" * 10_001])
+def test_scene_notes_have_a_bound(text: str) -> None:
+    refused(new_session(), SetScene(text), "10,000 characters")
