@@ -879,7 +879,8 @@ class AttackPlan:
     def through(self, enc: Encounter) -> tuple[Fraction, ...]:
         """Exact distribution of hits through Defense (index = hits through)."""
         defense, rank = self.defense(enc), self.target.rules_rank
-        dodge = int("dodging" in self.target.conditions)  # R-ACT-2: one Defense re-roll
+        marks = self.target.conditions  # free re-rolls: Dodge, a Parry in melee (R-ATK-9)
+        dodge = int("dodging" in marks) + int(self.melee and "parry" in marks)
         out = [self.hits.successes[0]] + [Fraction(0)] * self.dice
         for hits, p in enumerate(self.hits.successes[1:], start=1):
             if p:
@@ -1479,13 +1480,14 @@ def _defend_and_damage(
         + (f" {mod:+d}" if mod else "")
         + f" = {defense}: "
     )
-    dodge = int("dodging" in target.conditions)  # R-ACT-2 Dodge: a free Defense re-roll
+    # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
+    free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
     title = f"{target.name} defends"
-    ask = _ask_rerolls(target, droll, dodge, "defense", state, defense, title)
+    ask = _ask_rerolls(target, droll, free, "defense", state, defense, title)
     if ask is not None:
         return Outcome(enc, (LogLines(title, (head + droll.explain(),)),), ask)
-    if dodge and droll.successes:  # spent to stop the most hits
-        d10, hero = suggest_split(droll, 1)
+    if free and droll.successes:  # spent to stop the most hits
+        d10, hero = suggest_split(droll, free)
         droll = reroll(droll, rng, d10, hero)
     line = head + droll.explain()
     return _damage(enc, replace(state, hits=droll.successes), rng, cat, [line], first=1)

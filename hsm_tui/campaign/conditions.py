@@ -52,6 +52,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("grappled", False, "held (R-ATK-17): breaking free costs an action"),
         Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
+        Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
     )
 }
 #: Markers the engine sets itself (actions, not conditions a GM applies).
