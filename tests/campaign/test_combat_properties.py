@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from hsm_tui.campaign.combat import (
+    ACTIONS,
     AddCombatants,
     AddZone,
     AnswerDive,
@@ -28,12 +29,17 @@ from hsm_tui.campaign.combat import (
     EndTurn,
     Move,
     PendingChartChoice,
+    PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
     SetBand,
+    SetCondition,
     SetCover,
     StartCombat,
+    Suppress,
+    TakeAction,
 )
+from hsm_tui.campaign.conditions import CONDITIONS
 from hsm_tui.rules import Rank, RulesError
 from hsm_tui.session import Command, Session
 from tests.campaign import pack, state
@@ -105,6 +111,25 @@ def _random_command(data: st.DataObject) -> Command:
             st.just(EndTurn()),
             st.just(Attack("kestrel-vance-1", "pirate-raider-1", "laser-pistol", issuer="p:ana")),
             st.just(AddCombatants("minion", "xeno-hound", "beasts", "trench")),
+            st.builds(
+                SetCondition,
+                ids,
+                st.sampled_from((*CONDITIONS, "prone", "bogus")),
+                st.integers(-1, 3),
+            ),
+            st.builds(
+                TakeAction,
+                ids,
+                st.sampled_from((*ACTIONS, "fly")),
+                st.sampled_from((None, "dagger", "laser-pistol")),
+            ),
+            st.builds(
+                Suppress,
+                ids,
+                st.sampled_from(("assault-laser", "laser-pistol", "dagger")),
+                st.lists(ids, max_size=3).map(tuple),
+            ),
+            st.builds(StartCombat, st.lists(ids, max_size=2).map(tuple)),
         )
     )
 
@@ -118,6 +143,8 @@ def _fitting_command(session: Session, data: st.DataObject) -> Command:
         return ChooseChartRow(data.draw(st.sampled_from((*pending.rows, "random", "scarred"))))
     if isinstance(pending, PendingSidekick):
         return DecideSidekick(pending.combatant, data.draw(st.sampled_from(("hero", "minion"))))
+    if isinstance(pending, PendingCombatRerolls):
+        return data.draw(st.sampled_from(pending.options)).command
     enc = session.encounter
     if enc.turn is None:
         return StartCombat()
@@ -125,12 +152,31 @@ def _fitting_command(session: Session, data: st.DataObject) -> Command:
     if not members:
         return EndTurn()
     actor = data.draw(st.sampled_from(members))
-    kind = data.draw(st.sampled_from(("attack", "attack", "attack", "move", "declare", "end")))
+    kinds = ("attack", "attack", "attack", "move", "declare", "end", "action", "mark", "suppress")
+    kind = data.draw(st.sampled_from(kinds))
+    targets = [c.id for c in enc.combatants if c.id != actor.id and c.standing]
+    target = data.draw(st.sampled_from(targets or [actor.id]))
+    weapon = data.draw(st.sampled_from([w.id for w in actor.weapons] or ["fists"]))
     if kind == "attack":
-        weapon = data.draw(st.sampled_from([w.id for w in actor.weapons]))
-        targets = [c.id for c in enc.combatants if c.id != actor.id and c.standing]
-        target = data.draw(st.sampled_from(targets or [actor.id]))
-        return Attack(actor.id, target, weapon, called_shot=data.draw(st.booleans()))
+        called = data.draw(st.booleans())
+        return Attack(
+            actor.id,
+            target,
+            weapon,
+            called_shot=called,
+            location=data.draw(st.sampled_from(("", "head", "limb"))) if called else "",
+            hand=data.draw(st.sampled_from(("", "", "main", "off"))),
+            throw=data.draw(st.booleans()),
+            grapple=data.draw(st.booleans()),
+            rerolls=data.draw(st.integers(0, 1)),
+        )
+    if kind == "action":
+        return TakeAction(actor.id, data.draw(st.sampled_from(tuple(ACTIONS))), weapon)
+    if kind == "mark":
+        mark = data.draw(st.sampled_from((*CONDITIONS, "prone")))
+        return SetCondition(data.draw(st.sampled_from(IDS)), mark, data.draw(st.integers(0, 2)))
+    if kind == "suppress":
+        return Suppress(actor.id, weapon, tuple(targets[:2]), tuple(targets[:1]))
     if kind == "move":
         return Move(actor.id, data.draw(st.sampled_from(ZONES[:3])), data.draw(st.booleans()))
     if kind == "declare":
@@ -154,7 +200,9 @@ def _check_invariants(session: Session) -> None:
     if not enc.active:
         assert turn is None
         return
-    assert turn is not None and enc.order[enc.turn_index].actor == turn.actor
+    assert turn is not None
+    if enc.round:  # the surprise round (R-INIT-3) runs before the initiative order
+        assert enc.order[enc.turn_index].actor == turn.actor
     for c in enc.combatants:
         used = turn.used_by(c.id)
         assert len(set(used)) == len(used), used  # R-ACT-1: no action twice
