@@ -33,6 +33,7 @@ from .campaign.combat import (
     PendingDive,
     PendingSidekick,
     SpendCombatRerolls,
+    StartCombat,
 )
 from .campaign.encounter import Encounter
 from .campaign.party import AddParty, Campaign, CampaignCommand
@@ -275,6 +276,8 @@ class Session:
             )
         elif isinstance(command, EndCombat):  # and take back what the fight left
             self.campaign = party.carried_out(self.campaign, self.encounter)
+        elif isinstance(command, StartCombat) and outcome.pending is not None:
+            self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         for entry in outcome.log:
             self._add_log(command.issuer, entry.title, entry.lines)
         self.pending = outcome.pending

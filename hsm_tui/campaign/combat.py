@@ -633,7 +633,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
         )
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
-        f"{i + 1}. {_actor_name(enc, r.actor)}: d10 {r.d10}"
+        f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
         f" + Initiative {r.rating - bonus.get(r.actor, 0)}"
         + (f" ({bonus[r.actor]:+d} R-INIT-3)" if bonus.get(r.actor) else "")
         + f" = {r.total}"
@@ -656,7 +656,8 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     )
 
 
-def _actor_name(enc: Encounter, actor: str) -> str:
+def actor_name(enc: Encounter, actor: str) -> str:
+    """A turn-taker's name: the combatant, or a group as ``Pirate raider ×3``."""
     members = list(enc.members(actor)) or [c for c in enc.combatants if c.group == actor]
     if len(members) > 1:
         head, _, tail = members[0].name.rpartition(" ")
@@ -713,7 +714,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             enc = enc.with_combatant(member)
     enc = replace(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
     when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
-    title = f"{when}: {_actor_name(enc, actor)}'s turn"
+    title = f"{when}: {actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
 
 
@@ -1297,9 +1298,7 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
             defense = defense_value(t.traits[Derived.DODGE], t.cover, 2)
             droll = roll_defense(rng, 1, defense, t.rules_rank)
             dodge = t.traits[Derived.DODGE]
-            lines.append(
-                f"{t.name}: Defense {dodge} + {t.cover.label} cover + 2: {droll.explain()}"
-            )
+            lines.append(f"{t.name}: Dodge {dodge} + {t.cover.label} cover + 2 → {droll.explain()}")
             if droll.successes:
                 hit.append(tid)
         enc = enc.with_combatant(t)
@@ -1476,9 +1475,9 @@ def _defend_and_damage(
     defense, mod = _defense(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense, target.rules_rank)
     head = (
-        f"Defense {target.traits[Derived.DODGE]} + {target.cover.label} cover"
+        f"Dodge {target.traits[Derived.DODGE]} + {target.cover.label} cover"
         + (f" {mod:+d}" if mod else "")
-        + f" = {defense}: "
+        + " → "
     )
     # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
     free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)

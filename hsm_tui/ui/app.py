@@ -11,8 +11,11 @@ from textual.screen import Screen
 
 from ..packs import LoadResult
 from ..session import Session
+from .screens.chart import ChartScreen
+from .screens.combat import CombatScreen
 from .screens.content_browser import ContentBrowserScreen
 from .screens.help import HelpScreen
+from .screens.log import LogScreen
 from .screens.task_roller import TaskRollerScreen
 
 
@@ -22,15 +25,24 @@ class HsmApp(App[None]):
     CSS_PATH = "styles/app.tcss"
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
-    MODES = {"tasks": TaskRollerScreen, "content": ContentBrowserScreen}
+    MODES = {
+        "tasks": TaskRollerScreen,
+        "content": ContentBrowserScreen,
+        "combat": CombatScreen,
+        "chart": ChartScreen,
+        "log": LogScreen,
+    }
     DEFAULT_MODE = "tasks"
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
         Binding("f2", "switch_mode('tasks')", "Tasks", id="mode.tasks"),
         Binding("f3", "switch_mode('content')", "Content", id="mode.content"),
+        Binding("f4", "switch_mode('combat')", "Combat", id="mode.combat"),
+        Binding("f5", "switch_mode('chart')", "Chart", id="mode.chart"),
+        Binding("f6", "switch_mode('log')", "Log", id="mode.log"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
-    """F1/? help for the current screen; F2/F3 switch screens; q quits."""
+    """F1/? help for the current screen; F2–F6 switch screens; q quits."""
 
     def __init__(self, session: Session | None = None, content: Sequence[str | Path] = ()) -> None:
         super().__init__()
@@ -70,6 +82,21 @@ class HsmApp(App[None]):
             "Content browser",
             "Packs, weapons, minions, chart, problems (F3)",
             lambda: self.switch_mode("content"),
+        )
+        yield SystemCommand(
+            "Combat",
+            "Initiative, combatants, attacks with exact odds (F4)",
+            lambda: self.switch_mode("combat"),
+        )
+        yield SystemCommand(
+            "Severe Wound chart",
+            "§7 chart with exact odds for a Hero; roll on it (F5)",
+            lambda: self.switch_mode("chart"),
+        )
+        yield SystemCommand(
+            "Session log",
+            "The whole log: search it, export it as Markdown (F6)",
+            lambda: self.switch_mode("log"),
         )
         yield SystemCommand(
             "Help", "Keys and quick reference for this screen (F1)", self.action_help

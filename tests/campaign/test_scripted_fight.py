@@ -69,8 +69,7 @@ SETUP: tuple[Command, ...] = (
     AddCombatants("minion", "xeno-hound", "villains", "ruins", count=2),
     SetCover(KV, "light"),
     SetCover(T1, "medium"),
-    StartCombat(),  # R-CHAR-8: asks about the Sidekick first
-    DecideSidekick(TR, "hero"),
+    DecideSidekick(TR, "hero"),  # R-CHAR-8, decided before StartCombat would ask
     # Luck spent earlier in the adventure: this fight is asserted without re-roll questions
     # (R-CHAR-9 re-rolls in combat: tests/campaign/test_rerolls.py)
     *(SetPools(hero, luck=0) for hero in (KV, MA, RM, TR)),
@@ -152,8 +151,7 @@ STEPS = (
             " vs TN 8 → 5 hits · Hero die 5 ◆ Special 5",
             "Corporate trooper 1 gains 5 Fear (R-ATK-4)",
             # Dodge 4 + medium 2 = 6: the 7, 7, 7 and 10 get through; four 1d6 ≤ Health 4
-            "Defense 4 + medium cover = 6: Defense 6: d10 5, 7, 7, 7, 10 → 4 of 5 through,"
-            " 1 avoided",
+            "Dodge 4 + medium cover → Defense 6: d10 5, 7, 7, 7, 10 → 4 of 5 through, 1 avoided",
             "hit 4: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
             # Fear 0 → 5 + 4 = 9 in this one attack: > Morale 3 in cover, and ≥ 2 × 3
             "Corporate trooper 1 is Pinned: Fear 9 > Morale 3 (R-ATK-8)",
@@ -185,7 +183,7 @@ STEPS = (
         {KV: (7, 0, False, ("pinned",)), MA: (2, 1, False, ())},
         (
             "roll d10 1, 5 vs TN 6 → 2 hits",
-            "Defense 6 + light cover = 7: Defense 7: d10 1, 2 → 0 of 2 through, 2 avoided"
+            "Dodge 6 + light cover → Defense 7: d10 1, 2 → 0 of 2 through, 2 avoided"
             " · Hero die 4 ◆ Special 4",
             "Kestrel Vance is Pinned: Fear 7 > Morale 4 (R-ATK-8)",
             "roll d10 5, 9, 9 vs TN 6 → 1 hit",
@@ -204,7 +202,7 @@ STEPS = (
             "TN Power 6 − size 1 = 5",
             "roll d10 4 ≤ TN 5 ✓ · Hero die 1 ✗ Misfortune",
             # the hound fights Roan alone: no flanking; 7 is not more than Defense 7
-            "Defense 7 + none cover = 7: Defense 7: d10 7 → 0 of 1 through, 1 avoided",
+            "Dodge 7 + none cover → Defense 7: d10 7 → 0 of 1 through, 1 avoided",
         ),
     ),
     Step(
@@ -219,7 +217,7 @@ STEPS = (
             "TN Wild 5 − size 1 = 4",
             "roll d10 4, 5, 8 vs TN 4 → 1 hit · Hero die 2 · blank",
             # R-ATK-14: now fighting Roan and Tamsin, the hound defends at −1
-            "Defense 7 + none cover -1 = 6: Defense 6: d10 6 → 0 of 1 through, 1 avoided",
+            "Dodge 7 + none cover -1 → Defense 6: d10 6 → 0 of 1 through, 1 avoided",
         ),
     ),
     Step(
@@ -242,7 +240,7 @@ STEPS = (
             "roll d10 4, 6, 7, 9, 10 vs TN 5 → 1 hit",
             "Kestrel Vance is Pinned: Fear 8 > Morale 4 (R-ATK-8)",
             "roll d10 1, 4, 5 vs TN 5 → 3 hits",
-            "Defense 5 + none cover = 5: Defense 5: d10 4, 10, 10 → 2 of 3 through, 1 avoided"
+            "Dodge 5 + none cover → Defense 5: d10 4, 10, 10 → 2 of 3 through, 1 avoided"
             " · Hero die 1 ✗ Misfortune",
             "hit 1: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
             "hit 2: damage 1d6! [2] = 2 vs Health 4 → 0 wound steps → no wound",
@@ -276,8 +274,7 @@ STEPS = (
             "TN Rifles 8 − size 1 = 7",
             "roll d10 1, 5, 6, 6, 6 vs TN 7 → 5 hits · Hero die 2 · blank",
             # a ranged attack: no flanking although the hound fights two
-            "Defense 7 + none cover = 7: Defense 7: d10 2, 5, 7, 10, 10 → 2 of 5 through,"
-            " 3 avoided",
+            "Dodge 7 + none cover → Defense 7: d10 2, 5, 7, 10, 10 → 2 of 5 through, 3 avoided",
             "hit 2: damage 1d6! [4] = 4 vs Health 4 → 0 wound steps → no wound",
             # Fear 2 → 2 + 5 + 2 = 9 in one attack: ≥ 2 × Morale 3
             "Feral xeno-hound 2 panics: Fear 9 ≥ 2 × Morale in one action (R-FEAR-2)",
@@ -310,11 +307,11 @@ STEPS = (
         {MA: (14, 3, False, ("shaken",))},
         (
             "roll d10 3, 5, 7 vs TN 6 → 2 hits",
-            "Defense 5 + none cover = 5: Defense 5: d10 3, 10 → 1 of 2 through, 1 avoided"
+            "Dodge 5 + none cover → Defense 5: d10 3, 10 → 1 of 2 through, 1 avoided"
             " · Hero die 3 · blank",
             "hit 1: damage 2d6! [5, 1] = 6 vs Health 4 → 1 wound step → 1 wound step(s): now at −2",
             "roll d10 1, 3, 6, 8 vs TN 6 → 3 hits",
-            "Defense 5 + none cover = 5: Defense 5: d10 5, 6, 6 → 2 of 3 through, 1 avoided"
+            "Dodge 5 + none cover → Defense 5: d10 5, 6, 6 → 2 of 3 through, 1 avoided"
             " · Hero die 5 ◆ Special 5",
             "hit 1: damage 2d6! [1, 4] = 5 vs Health 4 → 1 wound step"
             " → severely wounded (R-WOUND-1)",
@@ -341,7 +338,7 @@ STEPS = (
             "roll d10 1, 1, 3, 10 vs TN 6 → 3 hits · Hero die 6 ★ Fortune",
             "fortune: recharge 1 power",
             "Pirate raider 2 gains 3 Fear (R-ATK-4)",
-            "Defense 5 + light cover = 6: Defense 6: d10 1, 3, 10 → 1 of 3 through, 2 avoided",
+            "Dodge 5 + light cover → Defense 6: d10 1, 3, 10 → 1 of 3 through, 2 avoided",
             # 9 > 2 × Health 4: two steps, but a Minion is out at the first (R-WOUND-2)
             "hit 1: damage 2d6! [5, 4] = 9 vs Health 4 → 2 wound steps"
             " → Pirate raider 2 is taken out (R-WOUND-2)",
@@ -426,7 +423,7 @@ def test_scripted_fight_undo_everything_redo_everything_and_replay() -> None:
         session.apply(EndTurn())
     final = state(session)
     history = list(session.history)
-    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 68
+    assert len(history) == len(SETUP) + sum(len(s.commands) + 1 for s in STEPS) == 67
 
     # undo back to the first turn of the fight: exactly the state after set-up
     while len(session.history) > len(SETUP):

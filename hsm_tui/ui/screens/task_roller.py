@@ -6,7 +6,6 @@ by the rules engine on every change, and rolling is one command to the session.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -18,10 +17,10 @@ from textual.widgets import Footer, Header, Static
 from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...session import Command, PendingRerolls, RollTask, Session, SpendRerolls
+from ...session import PendingRerolls, RollTask, Session, SpendRerolls
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
-from . import set_border_titles
+from . import UndoRedo, set_border_titles
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
@@ -48,7 +47,7 @@ def odds_table(tn: int, rank: Rank, rerolls: int) -> list[str]:
     return rows
 
 
-class TaskRollerScreen(Screen[None]):
+class TaskRollerScreen(UndoRedo, Screen[None]):
     """Build a task, watch the exact odds, roll, spend re-rolls, read the log."""
 
     HELP = """\
@@ -174,17 +173,3 @@ class TaskRollerScreen(Screen[None]):
                 self._apply(SpendRerolls(*split))
 
         self.app.push_screen(RerollDialog(pending), answer)
-
-    def action_undo(self) -> None:
-        self._history(self.session.undo, "Undone")
-
-    def action_redo(self) -> None:
-        self._history(self.session.redo, "Redone")
-
-    def _history(self, step: Callable[[], Command], verb: str) -> None:
-        try:
-            command = step()
-        except RulesError as exc:
-            self.notify(str(exc))
-            return
-        self.notify(f"{verb}: {type(command).__name__}")

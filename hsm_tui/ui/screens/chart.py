@@ -1,0 +1,328 @@
+"""The Severe Wound chart (§7, R-WOUND-5): the pack's rows, the exact odds for one
+Hero's roll, and the roll itself.
+
+The chart is data from the packs and the roll is one engine command (``RollChart``);
+this screen only shows the odds the §7 modifier gives and which rows the Hero has
+already suffered. A 13 (two rows, the erratum) is answered in the decision dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart
+from ...campaign.encounter import Combatant
+from ...packs.model import SevereWound
+from ...rules import Rank, RulesError
+from ...rules.combat import severe_wound_modifier
+from ...rules.odds import percent
+from ...session import Session
+from ..widgets.stepper import Stepper
+from .decision_dialog import DecisionDialog
+
+D10 = range(1, 11)
+OVERFLOWS = [(str(n), n) for n in range(22)]
+"""0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
+
+NO_HERO = "none in the encounter"
+
+
+@dataclass(frozen=True)
+class RowOdds:
+    """One chart row's exact chance; ``shared`` when its total also names another row
+    (the erratum's 13): the chance is the total's, and the GM picks between them."""
+
+    row: SevereWound
+    chance: Fraction
+    shared: bool
+
+
+def chart_odds(chart: Sequence[SevereWound], modifier: int) -> tuple[RowOdds, ...]:
+    """Exact odds of every row for d10 + ``modifier`` (a d10 is uniform: 1/10 a face).
+
+    Rows that share a total are not split: each shows the whole chance of that total.
+    """
+    odds = []
+    for row in chart:
+        faces = [d for d in D10 if row.covers(d + modifier)]
+        shared = any(
+            other is not row and other.covers(d + modifier) for d in faces for other in chart
+        )
+        odds.append(RowOdds(row, Fraction(len(faces), 10), shared))
+    return tuple(odds)
+
+
+def span(row: SevereWound) -> str:
+    """``1–5``, ``13`` or ``22+``: the totals a row covers, as the rulebook prints them."""
+    if row.max is None:
+        return f"{row.min}+"
+    return str(row.min) if row.max == row.min else f"{row.min}–{row.max}"
+
+
+def state(row: SevereWound) -> str:
+    """The row's mark in words (never by colour alone); "Dead" needs no "(dead)"."""
+    if row.dead:
+        return "" if row.name.strip().lower() == "dead" else " (dead)"
+    return " (unconscious)" if row.unconscious else ""
+
+
+def chart_heroes(combatants: Sequence[Combatant]) -> tuple[Combatant, ...]:
+    """Who rolls on the chart: Heroes, and Sidekicks playing as Heroes (R-WOUND-2)."""
+    return tuple(
+        c
+        for c in combatants
+        if c.rank is Rank.HERO or (c.rank is Rank.SIDEKICK and c.plays_as is Rank.HERO)
+    )
+
+
+def _fit(text: str, width: int) -> Text:
+    """One line of at most ``width`` cells, cut with … (full text is in the panel)."""
+    line = Text(text, no_wrap=True, overflow="ellipsis")
+    if cell_len(text) > width:
+        line.truncate(max(width, 1), overflow="ellipsis")
+    return line
+
+
+class ChartScreen(Screen[None]):
+    """The Severe Wound chart with exact odds for a chosen Hero; `r` rolls on it."""
+
+    CSS_PATH = "../styles/chart_log.tcss"
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """Tall terminals frame the §7 panel; at 24 rows every row of it holds text."""
+
+    HELP = """\
+## Severe Wound chart (§7)
+Roll **d10 + overflow + 2 × earlier severe wounds**: overflow is how far the final
+wound's damage went past Health (R-DMG-2). A d10 is uniform, so the odds are exact.
+Both 13 rows are kept (erratum): on a 13 the GM picks one, or rolls 50/50.
+
+| key | does |
+| --- | --- |
+| ↑ ↓ | highlight a row: its full text shows below the table |
+| h | next Hero (Heroes and Sidekicks playing as Heroes) |
+| + − | overflow past Health (or Tab to a field and ← →) |
+| r | roll on the chart for the Hero (a 13 asks which row) |
+
+Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) and
+(dead) are written out in the result.
+"""
+
+    BINDINGS = [
+        Binding("r", "roll", "Roll chart", id="chart.roll"),
+        Binding("h", "next_hero", "Next Hero", id="chart.next_hero"),
+        Binding("plus,equals_sign", "overflow(1)", "Overflow +", show=False, id="chart.more"),
+        Binding("minus", "overflow(-1)", "Overflow −", show=False, id="chart.less"),
+    ]
+    """r rolls for the chosen Hero; h picks the next Hero; +/− change the overflow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._row_ids: list[str] = []
+        self._seen: tuple[str | None, int] = (None, -1)  # (hero, chart length) last drawn
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="chart-body"):
+            yield DataTable(id="chart-table", cursor_type="row", zebra_stripes=False)
+            with VerticalScroll(id="chart-side"):  # a long pack text scrolls, never cut
+                with Horizontal(id="chart-fields"):
+                    yield Stepper("Hero", [(NO_HERO, None)], id="chart-hero")
+                    yield Stepper("Overflow", OVERFLOWS, 0, id="chart-overflow")
+                yield Static(id="chart-formula", markup=False)
+                yield Static(id="chart-detail", markup=False)
+                yield Static(id="chart-summary", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        pack = self.session.catalog.chart_pack
+        self.sub_title = f"Severe Wound chart (pack {pack})" if pack else "Severe Wound chart"
+        self.query_one("#chart-side").border_title = "§7 modifier"
+        self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_chart())
+        self.refresh_chart()
+        self.query_one("#chart-table").focus()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    # -- what is chosen -------------------------------------------------------------
+    def hero(self) -> Combatant | None:
+        cid = self.query_one("#chart-hero", Stepper).value
+        heroes = {c.id: c for c in chart_heroes(self.session.encounter.combatants)}
+        return heroes.get(cid)
+
+    @property
+    def overflow(self) -> int:
+        return int(self.query_one("#chart-overflow", Stepper).value)
+
+    def modifier(self) -> int:
+        hero = self.hero()
+        return severe_wound_modifier(self.overflow, hero.severe if hero else 0)
+
+    # -- drawing --------------------------------------------------------------------
+    def refresh_chart(self) -> None:
+        self._sync_heroes()
+        self._draw_table()
+        self._draw_panel()
+
+    def _sync_heroes(self) -> None:
+        """The Hero field lists the encounter's Heroes now, keeping the choice if it stays."""
+        stepper = self.query_one("#chart-hero", Stepper)
+        heroes = chart_heroes(self.session.encounter.combatants)
+        choices = [(c.name, c.id) for c in heroes] or [(NO_HERO, None)]
+        if choices != stepper.choices:
+            keep = stepper.value
+            stepper.choices = choices
+            ids = [cid for _, cid in choices]
+            stepper.set_reactive(Stepper.index, ids.index(keep) if keep in ids else 0)
+            stepper.refresh()
+
+    def _draw_table(self) -> None:
+        table = self.query_one("#chart-table", DataTable)
+        chart = self.session.catalog.chart
+        hero = self.hero()
+        suffered = hero.chart if hero else ()
+        odds = chart_odds(chart, self.modifier())
+        cursor = self._row_ids[table.cursor_row] if self._row_ids else None
+        seen = (hero.id if hero else None, len(suffered))
+        if suffered and seen != self._seen:
+            cursor = suffered[-1]  # another Hero, or a new result: highlight its newest
+        self._seen = seen
+        table.clear(columns=True)
+        table.add_columns(" ", "roll", "chance", "result")
+        rows: list[tuple[Text, str, str, Text]] = []
+        for o in odds:
+            newest = bool(suffered) and o.row.id == suffered[-1]
+            mark = "▶" if newest else "✓" if o.row.id in suffered else ""
+            chance = percent(o.chance) if o.chance else "—"
+            if o.shared and o.chance:
+                chance += " GM picks"
+            rows.append(
+                (
+                    Text(mark, "bold"),
+                    span(o.row),
+                    chance,
+                    Text(o.row.name + state(o.row), "bold reverse" if newest else "bold"),
+                )
+            )
+        labels = (" ", "roll", "chance", "result")
+        used = sum(
+            max([cell_len(label), *(cell_len(str(r[i])) for r in rows)]) + 2 * table.cell_padding
+            for i, label in enumerate(labels)
+        )
+        width = table.scrollable_content_region.width or table.size.width
+        effect_width = max(8, width - used - 2 * table.cell_padding)
+        table.add_column("effect", width=effect_width)
+        self._row_ids = []
+        for o, cells in zip(odds, rows, strict=True):
+            table.add_row(*cells, _fit(o.row.text, effect_width), key=o.row.id)
+            self._row_ids.append(o.row.id)
+        if cursor in self._row_ids:
+            table.move_cursor(row=self._row_ids.index(cursor), animate=False)
+
+    def _draw_panel(self) -> None:
+        hero = self.hero()
+        earlier = hero.severe if hero else 0
+        mod = self.modifier()
+        formula = (
+            f"d10 + overflow {self.overflow} + 2 × {earlier} earlier severe wounds"
+            f" = d10 + {mod} → totals {1 + mod} to {10 + mod}"
+        )
+        if hero is None:
+            formula = f"No Hero (or Sidekick playing as one) in the encounter. {formula}"
+        self.query_one("#chart-formula", Static).update(formula)
+        self._draw_detail()
+        odds = chart_odds(self.session.catalog.chart, mod)
+        out = sum((o.chance for o in odds if o.row.unconscious or o.row.dead), Fraction(0))
+        dead = sum((o.chance for o in odds if o.row.dead), Fraction(0))
+        summary = [f"(unconscious) or worse: {percent(out)} · (dead): {percent(dead)}"]
+        if hero is not None:
+            names = {row.id: row.name for row in self.session.catalog.chart}
+            history = [names.get(rid, rid) for rid in hero.chart]
+            if history:
+                history[-1] = f"▶ {history[-1]} (newest)"
+            summary.append(f"{hero.name} has suffered: {', '.join(history) or 'nothing yet'}")
+        self.query_one("#chart-summary", Static).update("\n".join(summary))
+
+    def _draw_detail(self) -> None:
+        detail = self.query_one("#chart-detail", Static)
+        pending = self.session.pending
+        lines = []
+        if isinstance(pending, PendingChartChoice):
+            lines.append(f"Waiting: {pending.question} (r answers)")
+        table = self.query_one("#chart-table", DataTable)
+        chart = {row.id: row for row in self.session.catalog.chart}
+        if not chart:
+            detail.update("No Severe Wound chart in the loaded packs (F3 → Problems).")
+            return
+        if self._row_ids:
+            row = chart[self._row_ids[table.cursor_row]]
+            hero = self.hero()
+            suffered = hero.chart if hero else ()
+            mark = ""
+            if suffered and row.id == suffered[-1]:
+                mark = f"▶ newest for {hero.name if hero else ''} · "
+            elif row.id in suffered:
+                mark = "✓ suffered before · "
+            lines.append(f"{mark}{span(row)} {row.name}{state(row)}: {row.text}")
+        detail.update("\n".join(lines))
+
+    # -- events and actions ---------------------------------------------------------
+    def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._draw_detail()
+
+    def on_stepper_changed(self, _event: Stepper.Changed) -> None:
+        self.refresh_chart()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._draw_table)
+
+    def action_next_hero(self) -> None:
+        stepper = self.query_one("#chart-hero", Stepper)
+        stepper.index = (stepper.index + 1) % len(stepper.choices)
+
+    def action_overflow(self, delta: int) -> None:
+        self.query_one("#chart-overflow", Stepper).action_step(delta)
+
+    def action_roll(self) -> None:
+        """Roll for the chosen Hero, or answer the 13 still waiting."""
+        if isinstance(self.session.pending, PendingChartChoice):
+            self._ask(self.session.pending)
+            return
+        hero = self.hero()
+        if hero is None:
+            self.notify("No Hero in the encounter to roll for", severity="warning")
+            return
+        if self._apply(RollChart(hero.id, self.overflow)):
+            pending = self.session.pending
+            if isinstance(pending, PendingChartChoice):
+                self._ask(pending)
+
+    def _ask(self, pending: PendingChartChoice) -> None:
+        def answer(command: CombatCommand | None) -> None:
+            if command is not None:
+                self._apply(command)
+
+        dialog = DecisionDialog("Severe Wound chart: 13", pending.question, pending.options)
+        self.app.push_screen(dialog, answer)
+
+    def _apply(self, command: CombatCommand) -> bool:
+        try:
+            self.session.apply(command)
+        except RulesError as err:
+            self.notify(str(err), title="Refused", severity="error")
+            return False
+        return True

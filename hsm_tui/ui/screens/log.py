@@ -1,0 +1,164 @@
+"""The session log, full screen: read the story so far, search it, export it.
+
+The log itself lives in the session; this screen only renders it (again on every
+change) and writes the Markdown export, the one file it ever touches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from ...logbook import search, to_markdown
+from ...session import LogEntry, Session
+
+EXPORT_FOLDER = Path("saves")
+"""Exports go here, relative to the working directory (the app's save folder)."""
+
+
+def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
+    """Entries oldest first, each line indented under its title (wrapped lines too);
+    ``needle`` is reversed and underlined where found: style, not colour, so it shows
+    on a monochrome terminal."""
+    word = needle.strip()
+
+    def marked(text: Text) -> Text:
+        if word:
+            text.highlight_words([word], "reverse underline", case_sensitive=False)
+        return text
+
+    parts: list[RenderableType] = []
+    for entry in entries:
+        parts.append(marked(Text.assemble((f"#{entry.seq} ", "dim"), (entry.title, "bold"))))
+        parts.extend(Padding(marked(Text(line)), (0, 0, 0, 2)) for line in entry.lines)
+    return Group(*parts)
+
+
+def export_path(now: datetime, folder: Path = EXPORT_FOLDER) -> Path:
+    """``saves/session-log-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is taken,
+    so an export never overwrites an earlier one."""
+    stem = f"session-log-{now:%Y%m%d-%H%M%S}"
+    path, n = folder / f"{stem}.md", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.md"
+    return path
+
+
+class LogScreen(Screen[None]):
+    """Every log entry with the lines that explain it; `/` filters, `x` exports."""
+
+    CSS_PATH = "../styles/chart_log.tcss"
+    HELP = """\
+## Session log
+Every roll and decision of this session with the lines that explain it, oldest first.
+
+| key | does |
+| --- | --- |
+| ↑ ↓ PgUp PgDn Home End | scroll (End follows new entries again) |
+| / | search titles and lines as you type |
+| Esc | clear the search |
+| x | export the whole log as Markdown to `saves/session-log-….md` |
+"""
+
+    BINDINGS = [
+        Binding("slash", "search", "Search", id="log.search"),
+        Binding("escape", "clear_search", "Clear", id="log.clear"),
+        Binding("x", "export", "Export .md", id="log.export"),
+    ]
+    """/ searches, Esc clears the search, x exports the log as Markdown."""
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(
+            placeholder="/ search titles and lines · Esc clears", id="log-search", compact=True
+        )
+        with VerticalScroll(id="log-view"):
+            yield Static(id="log-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_log())
+        self.refresh_log()
+        self.query_one("#log-view").focus()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    @property
+    def needle(self) -> str:
+        return self.query_one("#log-search", Input).value
+
+    def refresh_log(self) -> None:
+        log = self.session.log
+        shown = search(log, self.needle)
+        body = render_log(shown, self.needle) if shown else Text(self._empty(), "italic")
+        self.query_one("#log-body", Static).update(body)
+        view = self.query_one("#log-view", VerticalScroll)
+        view.border_title = f"Log ({len(log)} entries)"
+        if self.needle.strip():
+            view.border_title = f"Log: {len(shown)} of {len(log)} match “{self.needle.strip()}”"
+        self.call_after_refresh(self._settle_anchor)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._settle_anchor)
+
+    def _settle_anchor(self) -> None:
+        """Anchor the view to its end once the log overflows it, so new entries and
+        resizes keep the newest entry in place (until the GM scrolls up, Textual's own
+        rule); a log that fits stays top-aligned instead of sinking to the bottom."""
+        view = self.query_one("#log-view", VerticalScroll)
+        if view.virtual_size.height <= view.scrollable_content_region.height:
+            view.anchor(False)
+            view.scroll_home(animate=False, immediate=True)
+        elif not view.is_anchored:
+            view.anchor()
+
+    def _empty(self) -> str:
+        if not self.session.log:
+            return "The log is empty: rolls and decisions appear here as they happen."
+        return f"No entry mentions “{self.needle.strip()}” (Esc clears the search)."
+
+    def on_input_changed(self, _event: Input.Changed) -> None:
+        self.refresh_log()
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self.query_one("#log-view").focus()
+
+    def action_search(self) -> None:
+        self.query_one("#log-search").focus()
+
+    def action_clear_search(self) -> None:
+        self.query_one("#log-search", Input).value = ""
+        self.query_one("#log-view").focus()
+
+    def action_export(self) -> None:
+        """Write the whole log (not just the matches) as Markdown; report the path."""
+        now = datetime.now()
+        title = f"Session log {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
+        text = to_markdown(self.session.log, title)
+        path = EXPORT_FOLDER / f"session-log-{now:%Y%m%d-%H%M%S}.md"
+        try:
+            EXPORT_FOLDER.mkdir(parents=True, exist_ok=True)
+            path = export_path(now)
+            with path.open("x", encoding="utf-8") as file:
+                file.write(text)
+        except OSError as err:
+            reason = err.strerror or str(err)
+            self.notify(f"Could not write {path}: {reason}", title="Export", severity="error")
+            return
+        self.notify(f"Log written to {path}", title="Export")

@@ -1,0 +1,86 @@
+"""The initiative order (R-INIT-1/2): who acts when, whose turn it is, actions left.
+
+Rendered from the encounter on every change; the widget keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ...campaign.encounter import Combatant, Encounter
+
+
+def fit(name: str, width: int) -> str:
+    """Shorten ``name`` to ``width`` with an ellipsis, keeping a trailing number
+    (``Pirate rai… 3``, ``Pirate b… ×3``) so members of a group stay distinguishable.
+    """
+    if len(name) <= width:
+        return name
+    head, _, tail = name.rpartition(" ")
+    keep = f" {tail}" if head and tail.lstrip("×").isdigit() else ""
+    room = max(1, width - len(keep) - 1)
+    return name[: len(name) - len(keep)][:room].rstrip() + "…" + keep
+
+
+def group_name(enc: Encounter, actor: str) -> str:
+    """``Pirate raider ×5`` for a group (standing members), the name for one combatant."""
+    members = [c for c in enc.combatants if c.group == actor]
+    if not members:
+        return actor
+    if len(members) == 1:
+        return members[0].name
+    head, _, tail = members[0].name.rpartition(" ")
+    base = head if tail.isdigit() else members[0].name
+    standing = sum(c.standing for c in members)
+    return (
+        f"{base} ×{standing}" if standing == len(members) else f"{base} ×{standing}/{len(members)}"
+    )
+
+
+def pips(left: int, declared: int) -> str:
+    """● per action left, ○ per action used or lost: ``●○`` is one left of two."""
+    return "●" * left + "○" * max(0, declared - left)
+
+
+class InitiativeList(Static):
+    """Order of play with ▶ on the current turn and the acting members' actions."""
+
+    def show(self, enc: Encounter, compact: bool) -> None:
+        self.update(self.render_order(enc, compact))
+
+    def render_order(self, enc: Encounter, compact: bool) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not enc.active:
+            text.append("Not in combat\n", style="bold")
+            text.append("s starts: initiative\nis rolled (R-INIT-1)", style="dim")
+            return text
+        width = 16 if compact else 20
+        tags = {side: side[:3] for side in {r.side for r in enc.order}}
+        for index, roll in enumerate(enc.order):
+            current = index == enc.turn_index
+            members = enc.members(roll.actor)
+            style = "bold reverse" if current else ("" if members else "dim strike")
+            text.append("▶" if current else " ", style="bold")
+            text.append(f"{roll.total:>2} ", style="dim")
+            text.append(fit(group_name(enc, roll.actor), width).ljust(width), style=style)
+            if not compact:
+                text.append(f" {tags[roll.side]}", style="dim")
+            text.append("\n")
+            if current and enc.turn is not None:
+                for member in members:
+                    text.append_text(self._member_line(enc, member, width, len(members) > 1))
+        text.rstrip()
+        return text
+
+    @staticmethod
+    def _member_line(enc: Encounter, member: Combatant, width: int, group: bool) -> Text:
+        """``●○ Pirate raider 2`` per group member; ``●● 2 left`` for one combatant."""
+        turn = enc.turn
+        assert turn is not None
+        left = turn.left(member.id)
+        line = Text("    ")
+        line.append(pips(left, turn.declared), style="bold")
+        label = fit(member.name, width - 3 - turn.declared) if group else f"{left} left"
+        line.append(f"  {label}\n", style="" if left else "dim")
+        return line

@@ -1,0 +1,285 @@
+"""The combat screen driven through the real app with Pilot, keys only (R-COMBAT-1).
+
+Seed 7 with the shipped dig-site ambush: Kestrel Vance acts first, then Captain Roan
+Maddox, then the Pirate boarders; every die below follows from that seed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+from hsm_tui.campaign.combat import PendingCombatRerolls, PendingDive
+from hsm_tui.rules import Cover, Rank
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.decision_dialog import DecisionDialog
+from hsm_tui.ui.screens.help import HelpScreen
+
+SEED = 7
+BOARDER = "pirate-boarder-1"
+
+
+def _app() -> HsmApp:
+    return HsmApp(Session(seed=SEED))
+
+
+async def _keys(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def _fight(pilot: Pilot) -> CombatScreen:
+    """F4, load the example encounter, start combat (initiative rolled)."""
+    await _keys(pilot, "f4", "L", "s")
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen)
+    return screen
+
+
+def _panel(app: HsmApp) -> str:
+    return str(app.screen.query_one("#combat-attack").render())
+
+
+def _errors(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications if n.severity == "error"]
+
+
+async def _to_boarders_turn(pilot: Pilot) -> None:
+    """Kestrel shoots boarder 1 (keeps the roll, boarder dives), Roan runs to the ruins."""
+    await _keys(pilot, "a", "enter", "k", "1", "n", "M", "1", "n")
+
+
+async def test_r_init_1_start_rolls_initiative_and_selects_the_actor() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        enc = app.session.encounter
+        assert enc.active and enc.round == 1
+        assert screen.selected == "kestrel-vance-1" == enc.turn.actor
+        order = str(screen.query_one("#combat-initiative").render())
+        assert "▶14 Kestrel Vance" in order and "Pirate raider ×5" in order
+        assert screen.query_one("#combat-initiative").border_title == "Round 1"
+
+
+async def test_r_atk_2_attack_panel_previews_exact_odds_then_rolls() -> None:
+    """R-ATK-2/6: `a` aims at the nearest enemy with the first weapon, odds shown live."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a")
+        assert screen.draft is not None and screen.draft.target == BOARDER
+        text = _panel(app)
+        assert "Assault Laser (rifles, 5 d10) at Pirate boarder 1, short range" in text
+        assert "TN Rifles 8 = 8" in text and "≥1 through 96.2%" in text
+        await _keys(pilot, "w")  # laser pistol
+        assert "Laser Pistol" in _panel(app)
+        await _keys(pilot, "w")  # dagger: melee needs the same zone
+        assert "✗ cannot attack" in _panel(app) and "melee needs the same zone" in _panel(app)
+        await _keys(pilot, "w", "right")
+        assert screen.draft.target == "pirate-boarder-2"
+        await _keys(pilot, "escape")
+        assert screen.draft is None and app.session.encounter.turn.used == ()
+
+
+async def test_r_atk_5_whole_round_by_keys_then_undo() -> None:
+    """A round by keys only: attack (R-ATK-2), re-roll choice (R-TASK-6), dive (R-ATK-5),
+    Move+Run (R-ACT-2), a minion attack in two keys, end turns; `u` restores the state.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "enter")
+        assert isinstance(app.session.pending, PendingCombatRerolls)
+        assert isinstance(app.screen, DecisionDialog)
+        await _keys(pilot, "k")  # keep the roll: the dive question follows
+        assert isinstance(app.session.pending, PendingDive)
+        await _keys(pilot, "1")  # dive into light cover
+        boarder = app.session.encounter.get(BOARDER)
+        assert boarder.cover is Cover.LIGHT and boarder.prone and boarder.lose_actions == 1
+        assert "Dive for cover" in [e.title for e in app.session.log]
+        await _keys(pilot, "n", "M", "1")  # Roan: Move+Run to the ruins (one band)
+        assert app.session.encounter.get("roan-maddox-1").zone == "ruins"
+        await _keys(pilot, "n")
+        assert screen.selected == BOARDER  # the group's first member is selected
+        before = app.session.encounter
+        await _keys(pilot, "a", "enter")  # minion attacks its nearest enemy: 2 keys
+        assert app.session.encounter.turn.used_by(BOARDER) == ("attack",)
+        assert isinstance(app.screen, DecisionDialog)  # Tamsin is hit in the open
+        await _keys(pilot, "n")  # stays put: Defense and damage follow
+        assert app.session.pending is None
+        assert app.session.log[-1].title == "Tamsin Reyes, veteran guide defends"
+        assert screen.selected == "pirate-boarder-2"  # next member who has not attacked
+        await _keys(pilot, "u")  # the answer first: the dive question is back
+        assert isinstance(app.session.pending, PendingDive)
+        assert isinstance(app.screen, CombatScreen) and "Waiting" in _panel(app)
+        await _keys(pilot, "u")  # then the attack itself, dice included
+        assert app.session.encounter == before and app.session.pending is None
+        await _keys(pilot, "y", "y")
+        assert app.session.log[-1].title == "Tamsin Reyes, veteran guide defends"
+        while app.session.encounter.round == 1:
+            await _keys(pilot, "n")
+            while isinstance(app.screen, DecisionDialog):
+                await _keys(pilot, "enter")
+        assert app.session.encounter.round == 2
+        assert screen.selected == app.session.encounter.turn.actor == "kestrel-vance-1"
+
+
+async def test_r_atk_2_group_attack_is_one_batch_and_one_undo() -> None:
+    """`g`: every boarder still able attacks the target as one Batch; its answers are the
+    only other undo steps.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _to_boarders_turn(pilot)
+        before = app.session.encounter
+        await _keys(pilot, "g")
+        answers = 0
+        while isinstance(app.screen, DecisionDialog):
+            await _keys(pilot, "n" if isinstance(app.session.pending, PendingDive) else "enter")
+            answers += 1
+        turn = app.session.encounter.turn
+        members = app.session.encounter.members(turn.actor)
+        assert len(members) == 3
+        assert [turn.used_by(m.id) for m in members] == [("attack",)] * 3
+        titles = [e.title for e in app.session.log]
+        assert sum(t.startswith("Pirate boarder") and "attacks" in t for t in titles) == 3
+        await _keys(pilot, *["u"] * (answers + 1))
+        assert app.session.encounter == before
+
+
+async def test_refused_command_notifies_and_changes_nothing() -> None:
+    """R-ACT-6 standing up needs Prone; R-ACT-2 a plain Move covers only half a band."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        before, log = app.session.encounter, app.session.log
+        await _keys(pilot, "p")
+        await _keys(pilot, "m", "1")
+        assert isinstance(app.screen, CombatScreen)
+        errors = _errors(app)
+        assert any("is not Prone" in e for e in errors)
+        assert any("a Move covers half a band" in e for e in errors)
+        assert app.session.encounter == before and app.session.log == log
+
+
+async def test_r_act_3_declare_extra_actions_then_undo() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        before = app.session.encounter
+        await _keys(pilot, "x")
+        assert app.session.encounter.turn.declared == 3
+        assert "●●●" in str(app.screen.query_one("#combat-initiative").render())
+        await _keys(pilot, "u")
+        assert app.session.encounter == before
+
+
+async def test_r_act_2_single_key_actions_and_end_combat() -> None:
+    """d Dodge, i Aim (R-ACT-2); l refuses without a reloadable weapon (R-ACT-5);
+    E ends combat (R-COMBAT-1); s starts anew once the Sidekick's rules are chosen.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "d", "i")
+        enc = app.session.encounter
+        assert enc.turn.used_by("kestrel-vance-1") == ("dodge", "aim")
+        assert "dodging" in enc.get("kestrel-vance-1").conditions
+        await _keys(pilot, "l")
+        assert app.session.encounter == enc
+        await _keys(pilot, "E")
+        assert not app.session.encounter.active
+        assert "Not in combat" in str(app.screen.query_one("#combat-initiative").render())
+        await _keys(pilot, "s")  # R-CHAR-8: the Sidekick's rules are asked again
+        assert isinstance(app.screen, DecisionDialog)
+        assert app.screen.title_text == "Sidekick rules (R-CHAR-8)"
+        await _keys(pilot, "m")
+        assert app.session.encounter.active
+        assert app.session.encounter.get("veteran-guide-1").plays_as is Rank.MINION
+
+
+async def test_r_atk_5_escape_keeps_the_decision_and_o_reopens_it() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "a", "enter", "escape")
+        assert isinstance(app.screen, CombatScreen)
+        pending = app.session.pending
+        assert isinstance(pending, PendingCombatRerolls)
+        assert "Waiting" in _panel(app)
+        await _keys(pilot, "n")  # no other command while the decision waits
+        assert app.session.pending == pending
+        assert any("answer the pending question first" in e for e in _errors(app))
+        await _keys(pilot, "o")
+        assert isinstance(app.screen, DecisionDialog)
+        await _keys(pilot, "down", "enter")  # the highlighted option: 1 re-roll
+        assert app.session.encounter.get("kestrel-vance-1").luck == 1
+        assert isinstance(app.session.pending, PendingDive)
+
+
+async def test_cover_cycles_and_move_picker_lists_bands() -> None:
+    """R-ATK-6 cover on `c`; the zone picker names the band to each zone (R-COMBAT-2)."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "c")
+        assert app.session.encounter.get("kestrel-vance-1").cover is Cover.MEDIUM
+        await _keys(pilot, "M")
+        dialog = app.screen
+        assert isinstance(dialog, DecisionDialog)
+        assert [o.label for o in dialog.options] == ["dig pit (short)", "ridge (medium)"]
+        await _keys(pilot, "escape")
+        assert app.session.encounter.get("kestrel-vance-1").zone == "ruins"
+
+
+async def test_f1_help_lists_keys_and_quick_reference() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert "Fighting styles" in app.screen.screen_help
+        assert "group attack" in app.screen.screen_help
+
+
+async def test_every_combat_key_is_in_the_command_palette() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "ctrl+p")
+        await pilot.press(*"end turn")
+        await pilot.pause(0.3)
+        await _keys(pilot, "enter")
+        await pilot.pause()
+        assert app.session.encounter.turn.actor == "roan-maddox-1"
+
+
+async def test_empty_screen_explains_how_to_begin() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4")
+        assert "L loads the example" in _panel(app)
+        await _keys(pilot, "a", "n")
+        assert app.session.encounter.combatants == ()
+
+
+async def _mid_fight(pilot: Pilot) -> None:
+    await _fight(pilot)
+    await _to_boarders_turn(pilot)
+    await _keys(pilot, "a")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_combat_mid_fight(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, run_before=_mid_fight)
+
+
+def test_snapshot_decision_dialog(snap_compare) -> None:
+    async def dive(pilot: Pilot) -> None:
+        await _mid_fight(pilot)
+        await _keys(pilot, "enter")
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=dive)
