@@ -39,6 +39,7 @@ from .campaign.encounter import Encounter
 from .campaign.party import AddParty, Campaign, CampaignCommand
 from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
+from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from .rules.odds import PoolOdds, percent, suggest_split
 
 GM = "gm"
@@ -60,11 +61,13 @@ class PendingRerolls:
     """A decision the roller owes: how to split re-rolls after the first roll (R-TASK-6)."""
 
     roll: PoolRoll
-    available: int
+    available: int  # free + Luck + Clues
     suggested: tuple[int, int]
     log_seq: int
     title: str
     tn: TargetNumber
+    free: int = 0  # Talents, Advantages, Aim: spent first (R-TASK-6)
+    who: str = ""  # whose Luck and Clues pay for the rest (R-CHAR-9)
 
     @property
     def question(self) -> str:
@@ -78,16 +81,40 @@ class RollTask:
     tn: TargetNumber
     rank: Rank
     label: str = "Task"
-    rerolls: int = 0
+    rerolls: int = 0  # free re-rolls: a relevant Talent, an Advantage, Aim (R-TASK-6)
+    who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
     issuer: str = GM
 
 
 @dataclass(frozen=True)
 class SpendRerolls:
-    """Answer the pending re-roll decision: ``d10`` and ``hero`` re-rolls (0, 0 = keep)."""
+    """Answer the pending re-roll decision: ``d10`` and ``hero`` re-rolls (0, 0 = keep).
+    Free re-rolls go first; of the rest ``clues`` come from Clues and the others from Luck.
+    """
 
     d10: int
     hero: int
+    clues: int = 0
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RollOpposed:
+    """Two characters' tasks against each other (hsm_tui/rules/contests.py)."""
+
+    first: RollTask
+    second: RollTask
+    label: str = "Opposed task"
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RollGroup:
+    """Several characters at one task; ``need`` is any, half or all of them."""
+
+    tasks: tuple[RollTask, ...]
+    need: str = "any"
+    label: str = "Group task"
     issuer: str = GM
 
 
@@ -105,7 +132,16 @@ class Batch:
     issuer: str = GM
 
 
-Command = RollTask | SpendRerolls | CombatCommand | CampaignCommand | AddParty | Batch
+Command = (
+    RollTask
+    | SpendRerolls
+    | RollOpposed
+    | RollGroup
+    | CombatCommand
+    | CampaignCommand
+    | AddParty
+    | Batch
+)
 Decision = PendingRerolls | Pending
 
 #: While a decision is pending only these commands are taken, so none is silently dropped.
@@ -117,6 +153,13 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
     PendingSidekick: (DecideSidekick,),
     PendingCombatRerolls: (SpendCombatRerolls,),
 }
+
+
+def _need(name: str) -> Need:
+    try:
+        return Need(name)
+    except ValueError:
+        raise RulesError(f"a group needs any, half or all, not {name!r}") from None
 
 
 @dataclass(frozen=True)
@@ -204,6 +247,8 @@ class Session:
             self._add_log(command.issuer, title, ())
         elif isinstance(command, RollTask):
             self._roll_task(command)
+        elif isinstance(command, RollOpposed | RollGroup):
+            self._contest(command)
         elif isinstance(command, SpendRerolls):
             self._spend_rerolls(command)
         else:
@@ -282,9 +327,68 @@ class Session:
             self._add_log(command.issuer, entry.title, entry.lines)
         self.pending = outcome.pending
 
+    def pools(self, who: str) -> tuple[str, int, int]:
+        """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
+        if not who:
+            return "", 0, 0
+        if who.startswith("party:"):
+            m = self.campaign.member(who.removeprefix("party:"))
+            return m.name, m.luck, m.clues
+        c = self.encounter.get(who)
+        return c.name, c.luck, c.clues
+
+    def _pay(self, who: str, luck: int, clues: int) -> None:
+        if who.startswith("party:"):
+            m = self.campaign.member(who.removeprefix("party:"))
+            member = replace(m, luck=m.luck - luck, clues=m.clues - clues)
+            self.campaign = self.campaign.with_member(member)
+        else:
+            c = self.encounter.get(who)
+            changed = replace(c, luck=c.luck - luck, clues=c.clues - clues)
+            self.encounter = self.encounter.with_combatant(changed)
+
+    def _contest(self, cmd: RollOpposed | RollGroup) -> None:
+        tasks = (cmd.first, cmd.second) if isinstance(cmd, RollOpposed) else cmd.tasks
+        if any(t.rerolls for t in tasks):
+            raise RulesError("opposed and group tasks are rolled without re-rolls")
+        if isinstance(cmd, RollGroup) and not 1 <= len(tasks) <= 20:
+            raise RulesError("a group task has 1 to 20 rollers")
+        lines: list[str] = []
+        if isinstance(cmd, RollOpposed):
+            odds = opposed_odds(
+                cmd.first.tn.value, cmd.first.rank, cmd.second.tn.value, cmd.second.rank
+            )
+            lines.append(
+                f"odds: {cmd.first.label} {percent(odds.first)} · {cmd.second.label}"
+                f" {percent(odds.second)} · stand-off {percent(odds.standoff)}"
+            )
+        else:
+            need = _need(cmd.need)
+            chance = group_odds([(t.tn.value, t.rank) for t in tasks], need)
+            lines.append(f"needs {need.value} of {len(tasks)}: odds {percent(chance)} ({chance})")
+        rolls = []
+        for task in tasks:
+            roll = roll_task(self.rng, task.tn.value, task.rank)
+            rolls.append(roll)
+            lines.append(f"{task.label}: TN {task.tn.explain()} → {roll.explain()}")
+        if isinstance(cmd, RollOpposed):
+            winner = opposed_winner(rolls[0], rolls[1])
+            lines.append(
+                "stand-off: the GM narrates" if not winner else f"{tasks[winner - 1].label} wins"
+            )
+        else:
+            made = sum(r.success for r in rolls)
+            ok = made >= need.needed(len(tasks))
+            lines.append(
+                f"{made} of {len(tasks)} succeed: the group {'succeeds' if ok else 'fails'}"
+            )
+        self._add_log(cmd.issuer, cmd.label, lines)
+        self.pending = None
+
     def _roll_task(self, cmd: RollTask) -> None:
         if cmd.rerolls < 0:
             raise RulesError("re-rolls available cannot be negative")
+        name, luck, clues = self.pools(cmd.who)
         before = task_odds(cmd.tn.value, cmd.rank)
         lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
         if cmd.rerolls:
@@ -292,23 +396,46 @@ class Session:
             lines.append(f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}")
         roll = roll_task(self.rng, cmd.tn.value, cmd.rank)
         title = f"{cmd.label} ({cmd.rank.value.title()})"
+        title = f"{name}: {title}" if name else title
         entry = self._add_log(cmd.issuer, title, (*lines, f"roll {roll.explain()}"))
         self.pending = None
-        if cmd.rerolls:
-            split = suggest_split(roll, cmd.rerolls)
-            self.pending = PendingRerolls(roll, cmd.rerolls, split, entry.seq, title, cmd.tn)
+        available = cmd.rerolls + luck + clues
+        if available:  # the suggestion: the free re-rolls, and one paid one after a failure
+            split = suggest_split(
+                roll, cmd.rerolls + int(not roll.success and available > cmd.rerolls)
+            )
+            self.pending = PendingRerolls(
+                roll, available, split, entry.seq, title, cmd.tn, cmd.rerolls, cmd.who
+            )
 
     def _spend_rerolls(self, cmd: SpendRerolls) -> None:
         pending = self.pending
         if not isinstance(pending, PendingRerolls):
             raise RulesError("there is no roll waiting for re-rolls")
-        if cmd.d10 + cmd.hero > pending.available:
-            raise RulesError(
-                f"only {pending.available} re-roll(s) available, asked for {cmd.d10 + cmd.hero}"
-            )
+        total = cmd.d10 + cmd.hero
+        if total > pending.available:
+            raise RulesError(f"only {pending.available} re-roll(s) available, asked for {total}")
+        _, luck, clues = self.pools(pending.who)
+        paid = max(0, total - pending.free)
+        if min(cmd.d10, cmd.hero, cmd.clues) < 0 or cmd.clues > min(paid, clues):
+            raise RulesError(f"{cmd.clues} Clue(s) cannot pay for {paid} re-roll(s) here")
+        spend_luck = paid - cmd.clues
+        if spend_luck > luck:  # Luck first; Clues make up what Luck cannot
+            spend_luck, spend_clues = luck, paid - luck
+        else:
+            spend_clues = cmd.clues
+        if spend_clues > clues:
+            raise RulesError(f"not enough Luck and Clues for {paid} paid re-roll(s)")
         rolled = reroll(pending.roll, self.rng, cmd.d10, cmd.hero)
         self.pending = None
-        note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die: {rolled.explain()}"
+        if spend_luck or spend_clues:
+            self._pay(pending.who, spend_luck, spend_clues)
+        paid_text = ", ".join(
+            f"{n} {what}" for n, what in ((spend_luck, "Luck"), (spend_clues, "Clue(s)")) if n
+        )
+        note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die"
+        note += f" ({paid_text})" if paid_text else ""
+        note += f": {rolled.explain()}"
         if not cmd.d10 and not cmd.hero:
             note = "kept the first roll (no re-rolls spent)"
         self.log = tuple(
