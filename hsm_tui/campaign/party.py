@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..packs import Catalog
-from ..rules import Rank, RulesError
+from ..rules import Rank, RulesError, Traits
+from ..rules.combat import wound_penalty
+from .conditions import penalty
 from .encounter import Combatant, Encounter
 
 GM = "gm"
@@ -184,3 +186,70 @@ def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
                 )
             )
     return campaign
+
+
+@dataclass(frozen=True)
+class Roller:
+    """Who rolls a free-flowing task: what the task roller fills in for them."""
+
+    who: str  # a combatant id or "party:<hero id>"
+    name: str
+    rank: Rank | None  # None: a Sidekick whose rules are not decided yet (R-CHAR-8)
+    traits: Traits
+    skills: tuple[tuple[str, int], ...]
+    wound_penalty: int  # R-WOUND-3, Heroes only
+    condition_penalty: int  # §8 (Shaken, Encumbered …)
+    luck: int
+    clues: int
+
+
+def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, ...]:
+    """Everyone who can roll a task now: the party, then the encounter's standing combatants
+    (a party Hero in the encounter appears once, as the combatant).
+    """
+    out: list[Roller] = []
+    present = {c.entry for c in enc.combatants if c.rank is Rank.HERO}
+    heroes = cat.kind("hero")
+    for m in campaign.party:
+        if m.entry in present or m.entry not in heroes:
+            continue
+        hero = heroes[m.entry]
+        out.append(
+            Roller(
+                f"party:{m.entry}",
+                m.name,
+                Rank.HERO,
+                hero.traits,
+                hero.skills,
+                wound_penalty(m.wounds),
+                0,
+                m.luck,
+                m.clues,
+            )
+        )
+    for c in enc.combatants:
+        if not c.standing:
+            continue
+        rank = c.plays_as or (None if c.rank is Rank.SIDEKICK else c.rank)
+        entry = next(
+            (
+                cat.kind(k).get(c.entry)
+                for k in ("hero", "sidekick", "minion")
+                if c.entry in cat.kind(k)
+            ),
+            None,
+        )
+        out.append(
+            Roller(
+                c.id,
+                c.name,
+                rank,
+                c.traits,
+                entry.skills if entry else (),
+                wound_penalty(max(c.wounds, c.nonlethal)) if rank is Rank.HERO else 0,
+                penalty(c),
+                c.luck,
+                c.clues,
+            )
+        )
+    return tuple(out)

@@ -217,3 +217,68 @@ async def test_r_task_6_help_inside_the_reroll_dialog() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, RerollDialog)
+
+
+def _party_app() -> HsmApp:
+    from hsm_tui.campaign.party import AddHero, GrantClues
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddHero("kestrel-vance"))
+    session.apply(GrantClues("kestrel-vance", 1))
+    return HsmApp(session)
+
+
+async def test_r_char_9_who_fills_rank_scores_and_shows_luck_and_clues() -> None:
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one("#score1", Stepper).value == 3  # her Agility
+        assert screen.query_one("#score2", Stepper).value == 3  # her Senses
+        assert "Kestrel Vance: Luck 2 · Clues 1" in _odds_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.session.log[-1].title == "Kestrel Vance: Task (Hero)"
+        assert app.session.pending is not None  # her Luck and Clues can pay for re-rolls
+
+
+async def test_r_wound_3_a_wounded_combatant_brings_its_wound_marker() -> None:
+    from hsm_tui.campaign.combat import AddCombatants, AddZone
+    from tests.campaign import edit
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddZone("ridge"))
+    session.apply(AddCombatants("hero", "kestrel-vance", "heroes", "ridge"))
+    edit(session, "kestrel-vance-1", wounds=1)
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "who")
+        await pilot.press("right")
+        await pilot.pause()
+        assert app.screen.query_one("#wounds", Stepper).value == -1
+        assert "wound 1" in _odds_text(app)
+
+
+async def test_opposed_and_group_tasks_by_keys() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")  # side A held
+        await pilot.pause()
+        assert "Opposed" in _odds_text(app)
+        await _focus(pilot, "rank")
+        await pilot.press("right")  # side B is a Minion
+        await pilot.press("o")
+        await pilot.pause()
+        entry = app.session.log[-1]
+        assert entry.title == "Opposed task" and entry.lines[0].startswith("odds: Side A ")
+        await pilot.press("g", "g", "n")  # two rollers, the group needs half
+        await pilot.pause()
+        assert "Group" in _odds_text(app) and "needs half" in _odds_text(app)
+        await pilot.press("G")
+        await pilot.pause()
+        assert app.session.log[-1].title == "Group task"
+        assert app.session.log[-1].lines[0].startswith("needs half of 2")

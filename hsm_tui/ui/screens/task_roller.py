@@ -14,10 +14,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
+from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...session import PendingRerolls, RollTask, Session, SpendRerolls
+from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, Session, SpendRerolls
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from . import UndoRedo, set_border_titles
@@ -57,20 +59,44 @@ class TaskRollerScreen(UndoRedo, Screen[None]):
 | ↑ ↓ / Tab | move between fields |
 | ← → / − + / digit | change the field |
 | r / Enter | roll the task |
-| e | spend re-rolls on the last roll |
+| e | spend re-rolls on the last roll (free ones first, then Luck, then Clues) |
+| o | opposed task: the first o holds this task as side A, the second rolls A against this one |
+| g / G | group task: g adds this task to the group, G rolls the group |
+| n | what the group needs: any, half or all |
+| Esc | drop the held opposed / group tasks |
 | u / y | undo / redo (dice included) |
 | F1 ? | this help · q quits |
+
+**Who** picks a party Hero or a combatant: its rank, trait scores, wound marker
+(R-WOUND-3) and condition penalties (§8) fill in, and its Luck and Clues can pay for
+re-rolls (R-CHAR-9). **Re-rolls** are the free ones: a relevant Talent, an Advantage, Aim.
+
+Opposed tasks: one success beats a failure; both succeed: the larger margin (TN − d10)
+wins, then the higher Hero die; otherwise a stand-off. Group tasks succeed when enough
+of the rollers succeed (any, half or all).
 """
 
     BINDINGS = [
         Binding("r,enter", "roll", "Roll", id="task.roll"),
         Binding("e", "reroll", "Re-roll", id="task.reroll"),
+        Binding("o", "opposed", "Opposed", id="task.opposed"),
+        Binding("g", "group_add", "Add to group", id="task.group-add"),
+        Binding("G", "group_roll", "Roll group", show=False, id="task.group-roll"),
+        Binding("n", "need", "Group needs", show=False, id="task.need"),
+        Binding("escape", "drop_held", "Drop held", show=False, id="task.drop"),
         Binding("u,ctrl+z", "undo", "Undo", id="task.undo"),
         Binding("y,ctrl+y", "redo", "Redo", id="task.redo"),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
     """Single keys for the whole flow: roll, re-roll, undo, redo."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rollers: tuple[Roller, ...] = ()
+        self._opposed: RollTask | None = None
+        self._group: list[RollTask] = []
+        self._need = Need.ANY
 
     @property
     def session(self) -> Session:
@@ -80,6 +106,7 @@ class TaskRollerScreen(UndoRedo, Screen[None]):
         yield Header()
         with Horizontal(id="task-top"):
             with Vertical(id="task-form"):
+                yield Stepper("Who", [("anyone", "")], "", id="who")
                 yield Stepper("Rank", [("Hero", Rank.HERO), ("Minion", Rank.MINION)], id="rank")
                 yield Stepper("Trait 1", TRAITS, Trait.AGILITY, id="trait1")
                 yield Stepper("  score", SCORES, 2, id="score1")
@@ -124,6 +151,7 @@ class TaskRollerScreen(UndoRedo, Screen[None]):
         if self._field("trait2") is not DOUBLE:
             traits.append((self._field("trait2").value.title(), self._field("score2")))
         skill = self._field("skill")
+        roller = self.roller
         return task_tn(
             traits,
             skill=("skill", skill) if skill else None,
@@ -131,17 +159,61 @@ class TaskRollerScreen(UndoRedo, Screen[None]):
             difficulties=[self._field("difficulty")],
             modifiers=[
                 Modifier("wound", self._field("wounds")),
+                Modifier("conditions", roller.condition_penalty if roller else 0),
                 Modifier("modifiers", self._field("mods")),
             ],
         )
 
-    def on_stepper_changed(self, _event: Stepper.Changed) -> None:
+    @property
+    def roller(self) -> Roller | None:
+        who = self._field("who")
+        return next((r for r in self._rollers if r.who == who), None) if who else None
+
+    def task(self, label: str = "Task", free: bool = True) -> RollTask:
+        """The task the fields describe, as the command that rolls it."""
+        roller = self.roller
+        return RollTask(
+            self.build_tn(),
+            self._field("rank"),
+            label=label,
+            rerolls=self._field("rerolls") if free else 0,
+            who=roller.who if roller and free else "",
+        )
+
+    def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        roller = self.roller
+        if roller is not None and event.stepper.id in ("who", "trait1", "trait2"):
+            self._fill_from(roller)
         self.refresh_odds()
+
+    def _fill_from(self, roller: Roller) -> None:
+        """The roller's rank, trait scores and wound marker (R-WOUND-3) fill the fields."""
+        if roller.rank is not None:
+            self.query_one("#rank", Stepper).value = roller.rank
+        for trait, score in (("trait1", "score1"), ("trait2", "score2")):
+            chosen = self._field(trait)
+            if chosen is not DOUBLE:
+                value = min(4, max(1, roller.traits[chosen]))
+                self.query_one(f"#{score}", Stepper).value = value
+        self.query_one("#wounds", Stepper).value = roller.wound_penalty
 
     def refresh_odds(self) -> None:
         tn = self.build_tn()
         rank, rerolls = self._field("rank"), self._field("rerolls")
-        lines = [f"[b]TN {tn.value}[/b]  {tn.explain()}", "", *odds_table(tn.value, rank, rerolls)]
+        roller = self.roller
+        paid = (roller.luck + roller.clues) if roller else 0
+        lines = [
+            f"[b]TN {tn.value}[/b]  {tn.explain()}",
+            "",
+            *odds_table(tn.value, rank, rerolls + paid),
+        ]
+        if roller is not None:
+            skills = " · ".join(f"{n.title()} {v}" for n, v in roller.skills) or "none"
+            lines += [
+                f"{roller.name}: Luck {roller.luck} · Clues {roller.clues}",
+                f"skills: {skills}",
+            ]
+        lines += self._held_lines()
         pending = self.session.pending
         if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
@@ -149,18 +221,75 @@ class TaskRollerScreen(UndoRedo, Screen[None]):
         self.query_one("#task-odds", Static).update("\n".join(lines))
 
     def refresh_from_session(self) -> None:
-        self.query_one(RollLog).show(self.session.log)
+        session = self.session
+        self._rollers = rollers(session.campaign, session.encounter, session.catalog)
+        who = self.query_one("#who", Stepper)
+        who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], who.value)
+        self.query_one(RollLog).show(session.log)
         self.refresh_odds()
 
-    def _apply(self, command: RollTask | SpendRerolls) -> None:
+    def _apply(self, command: RollTask | SpendRerolls | RollOpposed | RollGroup) -> None:
         try:
             self.session.apply(command)
         except RulesError as exc:
             self.notify(str(exc), title="Refused", severity="error")
 
     def action_roll(self) -> None:
-        rank = self._field("rank")
-        self._apply(RollTask(self.build_tn(), rank, label="Task", rerolls=self._field("rerolls")))
+        self._apply(self.task())
+
+    # -- opposed and group tasks (held tasks are the GM's draft, not game state) ------
+    def _held_lines(self) -> list[str]:
+        lines = []
+        if self._opposed is not None:
+            held = f"{self._opposed.label} (TN {self._opposed.tn.value})"
+            lines += ["", f"[b]Opposed[/b]: {held} against this task: o rolls"]
+        if self._group:
+            names = ", ".join(f"{t.label} TN {t.tn.value}" for t in self._group)
+            odds = group_odds([(t.tn.value, t.rank) for t in self._group], self._need)
+            lines += [
+                "",
+                f"[b]Group[/b] needs {self._need.value}: {names}",
+                f"odds {percent(odds)} · G rolls · n changes the need",
+            ]
+        return lines
+
+    def _side_name(self, fallback: str) -> str:
+        roller = self.roller
+        return roller.name if roller else fallback
+
+    def action_opposed(self) -> None:
+        if self._opposed is None:
+            self._opposed = self.task(self._side_name("Side A"), free=False)
+            self.notify("Side A held: set up side B, then o rolls the opposed task")
+        else:
+            first, self._opposed = self._opposed, None
+            self._apply(RollOpposed(first, self.task(self._side_name("Side B"), free=False)))
+        self.refresh_odds()
+
+    def action_group_add(self) -> None:
+        if len(self._group) >= 20:
+            self.notify("A group task has at most 20 rollers", severity="warning")
+            return
+        name = self._side_name(f"Roller {len(self._group) + 1}")
+        self._group.append(self.task(name, free=False))
+        self.refresh_odds()
+
+    def action_group_roll(self) -> None:
+        if not self._group:
+            self.notify("Add rollers with g first", severity="warning")
+            return
+        tasks, self._group = tuple(self._group), []
+        self._apply(RollGroup(tasks, need=self._need.value))
+        self.refresh_odds()
+
+    def action_need(self) -> None:
+        needs = list(Need)
+        self._need = needs[(needs.index(self._need) + 1) % len(needs)]
+        self.refresh_odds()
+
+    def action_drop_held(self) -> None:
+        self._opposed, self._group = None, []
+        self.refresh_odds()
 
     def action_reroll(self) -> None:
         pending = self.session.pending

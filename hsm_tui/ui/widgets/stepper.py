@@ -63,6 +63,13 @@ class Stepper(Widget, can_focus=True):
     def value(self, new: Any) -> None:
         self.index = [v for _, v in self.choices].index(new)
 
+    def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any = None) -> None:
+        """New choices (e.g. who can roll changed); keeps ``value`` if it is still there."""
+        self.choices = list(choices)
+        values = [v for _, v in self.choices]
+        self.index = values.index(value) if value in values else 0
+        self.refresh()
+
     def render(self) -> Text:
         width = max(len(label) for label, _ in self.choices)
         shown = self.choices[self.index][0].ljust(width)
