@@ -1,0 +1,185 @@
+"""Home: the campaign between fights — the party with its Luck and Clue pools, wounds and
+scars (R-CHAR-9, R-WOUND-7), the GM's roster of sidekicks and minions, and scene notes.
+
+Everything is a campaign command to the session (undoable); the scene notes are sent
+when the GM leaves the notes field, so typing does not flood the undo history.
+Saving and opening campaign files come with the campaign-files issue.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, TextArea
+from textual.widgets.option_list import Option
+
+from ...campaign.party import (
+    AddHero,
+    AddToRoster,
+    GrantClues,
+    NewAdventure,
+    RemoveFromRoster,
+    RemoveHero,
+    SetScene,
+)
+from ...rules import RulesError
+from ...session import Command, Session
+from . import UndoRedo, set_border_titles
+from .picker import PickerScreen
+
+
+class CampaignScreen(UndoRedo, Screen[None]):
+    """Party, roster and scene notes; F1 for the keys."""
+
+    HELP = """\
+## Campaign (home)
+| key | does |
+| --- | --- |
+| Tab | move between party, roster and notes |
+| a | add a pre-made Hero from the packs to the party |
+| x | remove the highlighted Hero from the party |
+| + / − | grant or take back a Clue (R-CHAR-9: Clues start at 0) |
+| r | add a sidekick or minion type to the roster |
+| d | drop the highlighted roster entry |
+| N | new adventure: every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
+| u / y | undo / redo |
+
+Party Heroes bring their Luck, Clues, wounds and scars into a fight (F8 encounter
+builder: add the party) and take them back out when combat ends. Scene notes are kept
+when you leave the notes field (Tab or Esc).
+"""
+
+    BINDINGS = [
+        Binding("a", "add_hero", "Add hero", id="campaign.add-hero"),
+        Binding("x", "remove_hero", "Remove hero", show=False, id="campaign.remove-hero"),
+        Binding("plus,equals_sign", "clues(1)", "Clue +1", id="campaign.clue-up"),
+        Binding("minus", "clues(-1)", "Clue −1", show=False, id="campaign.clue-down"),
+        Binding("r", "add_roster", "Roster +", id="campaign.add-roster"),
+        Binding("d", "drop_roster", "Roster −", show=False, id="campaign.drop-roster"),
+        Binding("N", "new_adventure", "New adventure", id="campaign.new-adventure"),
+        Binding("u", "undo", "Undo", id="campaign.undo"),
+        Binding("y", "redo", "Redo", show=False, id="campaign.redo"),
+    ]
+    """Single keys; the notes field takes typing, so keys act on the lists."""
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="campaign-top"):
+            yield OptionList(id="party")
+            yield OptionList(id="roster")
+        yield TextArea(id="scene")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        set_border_titles(self, {"#party": "Party", "#roster": "Roster", "#scene": "Scene notes"})
+        self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
+        self.query_one("#scene", TextArea).load_text(self.session.campaign.scene)
+        self.refresh_from_session()
+        self.query_one("#party", OptionList).focus()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    def refresh_from_session(self) -> None:
+        campaign = self.session.campaign
+        self.sub_title = f"{campaign.name} · adventure {campaign.adventure}"
+        party = self.query_one("#party", OptionList)
+        keep = party.highlighted
+        party.clear_options()
+        for m in campaign.party:
+            wounds = "severe" if m.wounds >= 3 else (f"−{m.wounds}" if m.wounds else "clean")
+            scars = f" · {len(m.chart)} scar(s)" if m.chart else ""
+            party.add_option(
+                Option(f"{m.name}  Luck {m.luck} · Clues {m.clues} · {wounds}{scars}", m.entry)
+            )
+        if not campaign.party:
+            party.add_option(Option("(no heroes yet: a adds one)", disabled=True))
+        party.highlighted = min(keep or 0, max(0, len(campaign.party) - 1))
+        roster = self.query_one("#roster", OptionList)
+        roster.clear_options()
+        catalog = self.session.catalog
+        for kind, entry in campaign.roster:
+            found = catalog.kind(kind).get(entry)
+            name = found.name if found else f"{entry} (missing)"
+            roster.add_option(Option(f"{name}  ({kind})", f"{kind}:{entry}"))
+        if not campaign.roster:
+            roster.add_option(Option("(empty: r adds a sidekick or minion)", disabled=True))
+        roster.highlighted = 0 if campaign.roster else None
+        if self.app.focused is not self.query_one("#scene", TextArea):
+            scene = self.query_one("#scene", TextArea)
+            if scene.text != campaign.scene:
+                scene.load_text(campaign.scene)
+
+    def _apply(self, command: Command) -> bool:
+        try:
+            self.session.apply(command)
+        except RulesError as err:
+            self.notify(str(err), title="Refused", severity="error")
+            return False
+        return True
+
+    def _highlighted(self, list_id: str) -> str | None:
+        options = self.query_one(list_id, OptionList)
+        if options.highlighted is None or options.option_count == 0:
+            return None
+        option = options.get_option_at_index(options.highlighted)
+        return None if option.disabled else option.id
+
+    # -- party --------------------------------------------------------------------
+    def action_add_hero(self) -> None:
+        heroes = self.session.catalog.kind("hero")
+        choices = [(f"{h.name} ({h.id})", h.id) for h in heroes.values()]
+
+        def picked(entry: str | None) -> None:
+            if entry is not None:
+                self._apply(AddHero(entry))
+
+        self.app.push_screen(PickerScreen("Add a Hero to the party", choices), picked)
+
+    def action_remove_hero(self) -> None:
+        entry = self._highlighted("#party")
+        if entry is not None:
+            self._apply(RemoveHero(entry))
+
+    def action_clues(self, delta: int) -> None:
+        entry = self._highlighted("#party")
+        if entry is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+        self._apply(GrantClues(entry, delta))
+
+    def action_new_adventure(self) -> None:
+        self._apply(NewAdventure())
+
+    # -- roster -------------------------------------------------------------------
+    def action_add_roster(self) -> None:
+        catalog = self.session.catalog
+        choices = [
+            (f"{c.name} ({kind})", (kind, c.id))
+            for kind in ("sidekick", "minion")
+            for c in catalog.kind(kind).values()
+        ]
+
+        def picked(value: tuple[str, str] | None) -> None:
+            if value is not None:
+                self._apply(AddToRoster(*value))
+
+        self.app.push_screen(PickerScreen("Add to the roster", choices), picked)
+
+    def action_drop_roster(self) -> None:
+        value = self._highlighted("#roster")
+        if value is not None:
+            kind, _, entry = value.partition(":")
+            self._apply(RemoveFromRoster(kind, entry))
+
+    # -- scene notes --------------------------------------------------------------
+    def on_descendant_blur(self, event: object) -> None:
+        scene = self.query_one("#scene", TextArea)
+        if getattr(event, "widget", None) is scene and scene.text != self.session.campaign.scene:
+            self._apply(SetScene(scene.text))

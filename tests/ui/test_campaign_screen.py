@@ -1,0 +1,100 @@
+"""The campaign (home) screen: party pools and wounds (R-CHAR-9, R-WOUND-7), roster,
+scene notes — all by keys, all undoable.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.campaign import CampaignScreen
+from hsm_tui.ui.screens.picker import PickerScreen
+
+SEED = 3
+
+
+def _app() -> HsmApp:
+    session = Session(seed=SEED)
+    session.load_content()
+    return HsmApp(session)
+
+
+async def _open(pilot) -> None:
+    pilot.app.push_screen(CampaignScreen())
+    await pilot.pause()
+
+
+async def test_r_char_9_add_a_hero_by_picking_and_grant_clues() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        await pilot.press(*"kestrel", "enter")
+        await pilot.pause()
+        party = app.session.campaign.party
+        assert [m.entry for m in party] == ["kestrel-vance"]
+        await pilot.press("plus", "plus", "minus")
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").clues == 1
+        await pilot.press("minus", "minus")  # below 0 is refused, nothing changes
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").clues == 0
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").clues == 1
+
+
+async def test_roster_add_and_drop_and_scene_notes_are_kept_on_leaving() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press(*"raider", "enter")
+        await pilot.pause()
+        assert app.session.campaign.roster == (("minion", "pirate-raider"),)
+        await pilot.press("tab")  # to the roster
+        await pilot.press("d")
+        await pilot.pause()
+        assert app.session.campaign.roster == ()
+        app.screen.query_one("#scene").focus()
+        await pilot.press(*"Dusk at the dig")
+        await pilot.press("tab")  # leaving the notes keeps them
+        await pilot.pause()
+        assert app.session.campaign.scene == "Dusk at the dig"
+
+
+async def test_picker_escape_adds_nothing() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("a", "escape")
+        await pilot.pause()
+        assert app.session.campaign.party == ()
+        assert isinstance(app.screen, CampaignScreen)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_campaign(snap_compare, size) -> None:
+    from hsm_tui.campaign.party import AddHero, AddToRoster, GrantClues, SetScene
+
+    session = Session(seed=SEED)
+    session.load_content()
+    for command in (
+        AddHero("kestrel-vance"),
+        AddHero("roan-maddox"),
+        GrantClues("roan-maddox", 2),
+        AddToRoster("minion", "pirate-raider"),
+        AddToRoster("sidekick", "veteran-guide"),
+        SetScene("The dig site at dusk. The pirates' shuttle is due in ten minutes."),
+    ):
+        session.apply(command)
+
+    async def show(pilot) -> None:
+        pilot.app.push_screen(CampaignScreen())
+        await pilot.pause()
+
+    assert snap_compare(HsmApp(session), terminal_size=size, run_before=show)
