@@ -9,7 +9,7 @@ rules forbid raises RulesError before anything changes.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..packs import Catalog, Character, SevereWound, Weapon
@@ -59,7 +59,7 @@ from .conditions import (
     trait_roll,
     with_condition,
 )
-from .encounter import Combatant, Encounter, Turn, WeaponState
+from .encounter import Combatant, Encounter, Turn, WeaponState, evolve
 
 GM = "gm"
 
@@ -464,7 +464,7 @@ def add_zone(enc: Encounter, cmd: AddZone, _rng: random.Random, _cat: Catalog) -
         raise RulesError("a zone needs a name")
     if name in enc.zones:
         raise RulesError(f"zone {name!r} already exists")
-    return Outcome(replace(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
+    return Outcome(evolve(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
 
 
 def set_band(enc: Encounter, cmd: SetBand, _rng: random.Random, _cat: Catalog) -> Outcome:
@@ -488,7 +488,7 @@ def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: 
         group, n = f"{entry.id}@{cmd.side}+{n}", n + 1
     added = []
     for _ in range(cmd.count):
-        cid = _unique_id(replace(enc, combatants=(*enc.combatants, *added)), entry.id)
+        cid = _unique_id(evolve(enc, combatants=(*enc.combatants, *added)), entry.id)
         added.append(
             Combatant(
                 id=cid,
@@ -506,7 +506,7 @@ def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: 
                 entry=entry.id,
             )
         )
-    enc = replace(enc, combatants=(*enc.combatants, *added))
+    enc = evolve(enc, combatants=(*enc.combatants, *added))
     lines: tuple[str, ...] = ()
     if enc.active:
         enc, lines = _join_initiative(enc, added, rng)
@@ -533,14 +533,14 @@ def _join_initiative(
             index += 1
         when = "this round" if slot > index else "from next round"
         lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
-    return replace(enc, order=tuple(order), turn_index=index), tuple(lines)
+    return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)
 
 
 def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog) -> Outcome:
     c = enc.get(cmd.combatant)
     cover = _cover(cmd.cover)
     return Outcome(
-        enc.with_combatant(replace(c, cover=cover)),
+        enc.with_combatant(evolve(c, cover=cover)),
         (LogLines(f"{c.name}: {cover.label} cover", ()),),
     )
 
@@ -554,7 +554,7 @@ def set_pools(enc: Encounter, cmd: SetPools, _rng: random.Random, _cat: Catalog)
     if not (0 <= luck <= 99 and 0 <= clues <= 99):
         raise RulesError("Luck and Clues are 0 to 99")
     return Outcome(
-        enc.with_combatant(replace(c, luck=luck, clues=clues)),
+        enc.with_combatant(evolve(c, luck=luck, clues=clues)),
         (LogLines(f"{c.name}: Luck {luck}, Clues {clues} (R-CHAR-9)", ()),),
     )
 
@@ -567,7 +567,7 @@ def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: 
             raise RulesError(f"{name} is 1 (set) or 0 (clear)")
         if name == "unconscious" and c.out:
             raise RulesError(f"{c.name} is out of the fight (taken out or dead)")
-        changed = replace(c, **{name: bool(cmd.level)})
+        changed = evolve(c, **{name: bool(cmd.level)})
         text = name if cmd.level else f"no longer {name}"
     else:
         info = check_condition(name, cmd.level)
@@ -601,7 +601,7 @@ def decide_sidekick(
         raise RulesError("a Sidekick plays as a hero or a minion")
     luck = c.traits.luck if rank is Rank.HERO else 0
     return Outcome(
-        enc.with_combatant(replace(c, plays_as=rank, luck=luck)),
+        enc.with_combatant(evolve(c, plays_as=rank, luck=luck)),
         (LogLines(f"{c.name} plays as a {rank.value} this encounter (R-CHAR-8)", ()),),
     )
 
@@ -641,7 +641,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
         for i, r in enumerate(order)
     )
     ranked = tuple(r.actor for r in order if r.actor in surprise)  # surprise in that order
-    started = replace(
+    started = evolve(
         enc,
         active=True,
         round=0 if ranked else 1,
@@ -670,10 +670,10 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
     """
     while enc.surprise and not enc.members(enc.surprise[0]):
-        enc = replace(enc, surprise=enc.surprise[1:])
+        enc = evolve(enc, surprise=enc.surprise[1:])
     if enc.surprise:
         actor, index, round_ = enc.surprise[0], enc.turn_index, 0
-        enc = replace(enc, surprise=enc.surprise[1:])
+        enc = evolve(enc, surprise=enc.surprise[1:])
     else:
         index, round_ = enc.turn_index, max(enc.round, 1)
         for _ in range(len(enc.order) + 1):
@@ -685,14 +685,14 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         else:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
-    enc = replace(enc, turn_index=index, round=round_)
+    enc = evolve(enc, turn_index=index, round=round_)
     lines: list[str] = []
     lost: list[tuple[str, int]] = []
     restricted: list[str] = []
     for member in enc.members(actor):
         if set(ENGINE_MARKS) & set(member.conditions):  # Dodge, full defense last until now
             kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
-            member = replace(member, conditions=kept)
+            member = evolve(member, conditions=kept)
         member, note = _fear_check(member, rng)
         if note:
             lines.append(note)
@@ -709,10 +709,10 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
                 f" (wounds, Shaken, dive{', Dazed' if start.lost else ''})"
             )
         if member.lose_actions:
-            member = replace(member, lose_actions=0)
+            member = evolve(member, lose_actions=0)
         if member is not enc.get(member.id):
             enc = enc.with_combatant(member)
-    enc = replace(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
+    enc = evolve(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
     when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
     title = f"{when}: {actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
@@ -750,7 +750,7 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
     marks = tuple(sorted(conditions))
     if (fear, marks) == (c.fear, c.conditions):
         return c, note
-    return replace(c, fear=fear, conditions=marks), note
+    return evolve(c, fear=fear, conditions=marks), note
 
 
 def declare_actions(
@@ -769,7 +769,7 @@ def declare_actions(
             else "declare 2 or more actions"
         )
     return Outcome(
-        replace(enc, turn=replace(turn, declared=cmd.count)),
+        evolve(enc, turn=evolve(turn, declared=cmd.count)),
         (
             LogLines(
                 f"{members[0].name} declares {cmd.count} actions:"
@@ -803,7 +803,7 @@ def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
         raise RulesError(f"{actor.name} has no actions left this turn")
     if actor.id in turn.wild and action in ("dodge", "aim", "standby", "interact"):
         raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
-    return replace(enc, turn=replace(turn, used=(*turn.used, (actor.id, action))))
+    return evolve(enc, turn=evolve(turn, used=(*turn.used, (actor.id, action))))
 
 
 def _pinned(c: Combatant, what: str, rng: random.Random) -> tuple[bool, LogLines] | None:
@@ -835,12 +835,12 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     held = _pinned(c, "move", rng)
     if held is not None and not held[0]:
         return Outcome(enc, (held[1],))
-    moved = replace(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
+    moved = evolve(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
     enc = enc.with_combatant(moved)
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
         if c.id in other.engaged:
             enc = enc.with_combatant(
-                replace(other, engaged=tuple(e for e in other.engaged if e != c.id))
+                evolve(other, engaged=tuple(e for e in other.engaged if e != c.id))
             )
     verb = "moves and runs" if cmd.run else "moves"
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
@@ -937,7 +937,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.throw:
         if weapon.kind != "thrown" and weapon.thrown_damage is None:
             raise RulesError(f"{weapon.name} is not a throwing weapon (R-ATK-1)")
-        weapon = replace(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
+        weapon = evolve(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
         damage = weapon.thrown_damage.source if weapon.thrown_damage else ""
     if cmd.damage_choice is not None:
         options = weapon.damage_options
@@ -1043,22 +1043,22 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     turn = _turn(enc)
     aim = int("aim" in turn.used_by(attacker.id) and attacker.id not in turn.aim_used)
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
-        enc = replace(enc, turn=replace(turn, aim_used=(*turn.aim_used, attacker.id)))
-    state = replace(
+        enc = evolve(enc, turn=evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
+    state = evolve(
         state,
         charges=None if state.charges is None else state.charges - cost,
         fired=True,
         dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
     )
-    attacker = replace(
+    attacker = evolve(
         attacker, weapons=tuple(state if w.id == state.id else w for w in attacker.weapons)
     )
     if melee:
-        attacker = replace(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
-        target = replace(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
+        attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
+        target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
     enc = enc.with_combatant(attacker).with_combatant(target)
     if style is Rating.WILD:
-        enc = replace(enc, turn=replace(_turn(enc), wild=(*_turn(enc).wild, attacker.id)))
+        enc = evolve(enc, turn=evolve(_turn(enc), wild=(*_turn(enc).wild, attacker.id)))
     lines = [
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
         *before,
@@ -1103,7 +1103,7 @@ def _take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enc
         if "standby" not in attacker.conditions:
             raise RulesError(f"{attacker.name} is not on Standby")
         kept = tuple(m for m in attacker.conditions if m != "standby")
-        return enc.with_combatant(replace(attacker, conditions=kept))
+        return enc.with_combatant(evolve(attacker, conditions=kept))
     if cmd.reaction == "zone-of-control":  # R-OTHER-4: a Hero, once per turn
         if attacker.rules_rank is not Rank.HERO:
             raise RulesError("zone of control is for Heroes (R-OTHER-4)")
@@ -1111,16 +1111,16 @@ def _take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enc
             raise RulesError(f"{attacker.name} already stopped someone this turn (R-OTHER-4)")
         if attacker.group == turn.actor:
             raise RulesError("zone of control stops an opponent passing by on its turn")
-        return replace(enc, turn=replace(turn, reactions=(*turn.reactions, attacker.id)))
+        return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
     if cmd.reaction:
         raise RulesError("a reaction is standby or zone-of-control")
     if cmd.hand == "off":  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)
-        return replace(enc, turn=replace(turn, offhand=kept))
+        return evolve(enc, turn=evolve(turn, offhand=kept))
     enc = _spend(enc, attacker, "attack")
     if cmd.hand == "main":
         turn = _turn(enc)
-        enc = replace(enc, turn=replace(turn, offhand=(*turn.offhand, attacker.id)))
+        enc = evolve(enc, turn=evolve(turn, offhand=(*turn.offhand, attacker.id)))
     return enc
 
 
@@ -1172,7 +1172,7 @@ def spend_combat_rerolls(
     if total:
         roll = reroll(roll, rng, cmd.d10, cmd.hero)
         enc = enc.with_combatant(
-            replace(roller, luck=roller.luck - luck, clues=roller.clues - cmd.clues)
+            evolve(roller, luck=roller.luck - luck, clues=roller.clues - cmd.clues)
         )
         spent = ", ".join(
             f"{n} {what}"
@@ -1190,7 +1190,7 @@ def spend_combat_rerolls(
         return _resolve_attack(
             enc, pending.attack, roll, pending.tn, pending.title, lines, rng, cat
         )
-    state = replace(pending.attack, hits=roll.successes)
+    state = evolve(pending.attack, hits=roll.successes)
     return _damage(enc, state, rng, cat, lines, first=1)
 
 
@@ -1213,7 +1213,7 @@ def _resolve_attack(
     weapon, melee = cat.weapons[state.weapon], _is_melee(cat, state)
     target = enc.get(state.target)
     hits, effects = roll.successes, _face_effects(weapon, roll)
-    pending_attack = replace(state, hits=hits)
+    pending_attack = evolve(state, hits=hits)
     enc, pending_attack, more = _apply_effects(enc, pending_attack, effects, rng, tn, roll)
     lines += more
     hits = pending_attack.hits
@@ -1221,11 +1221,11 @@ def _resolve_attack(
     ally = _ally_in_melee(enc, state, target) if roll.face is HeroFace.MISFORTUNE else None
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
         hits -= 1
-        pending_attack = replace(pending_attack, hits=hits, spill=ally.id)
+        pending_attack = evolve(pending_attack, hits=hits, spill=ally.id)
         if not hits:
             return _spill(Outcome(enc, (LogLines(title, tuple(lines)),)), pending_attack, rng, cat)
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
-        enc = enc.with_combatant(replace(target, fear=target.fear + hits))
+        enc = enc.with_combatant(evolve(target, fear=target.fear + hits))
         lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
         target, end_lines = _after_attack(enc.get(target.id), pending_attack)
@@ -1282,8 +1282,8 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         raise RulesError("suppressive fire once per turn: the only such attack (R-ATK-16)")
     enc = _spend(enc, shooter, "attack")
     turn = _turn(enc)
-    enc = replace(enc, turn=replace(turn, suppressed=(*turn.suppressed, shooter.id)))
-    spent = replace(state, charges=None if state.charges is None else state.charges - n, fired=True)
+    enc = evolve(enc, turn=evolve(turn, suppressed=(*turn.suppressed, shooter.id)))
+    spent = evolve(state, charges=None if state.charges is None else state.charges - n, fired=True)
     enc = enc.with_combatant(_with_weapon(enc.get(shooter.id), spent))
     lines = [f"{weapon.name}: suppressive fire {weapon.suppression} at {len(targets)} target(s)"]
     fear_before = {tid: enc.get(tid).fear for tid in targets}
@@ -1292,7 +1292,7 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         t = enc.get(tid)
         if tid in cmd.dive:
             cover = max(t.cover, Cover.LIGHT)
-            t = replace(t, cover=cover, prone=True, lose_actions=t.lose_actions + 1)
+            t = evolve(t, cover=cover, prone=True, lose_actions=t.lose_actions + 1)
             lines.append(f"{t.name} dives for cover: safe, Prone, loses 1 action (R-ATK-5)")
         else:
             defense = defense_value(t.traits[Derived.DODGE], t.cover, 2)
@@ -1307,7 +1307,7 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
     for tid in targets:
         t = enc.get(tid)
         gained = max(0, die - max(0, bands[tid] - RangeBand.SHORT))
-        t = replace(t, fear=t.fear + gained)
+        t = evolve(t, fear=t.fear + gained)
         lines.append(f"{t.name} ({bands[tid].label}) gains {gained} Fear")
         t, more = _after_attack(
             t, AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
@@ -1387,31 +1387,31 @@ def _apply_effects(
                 max(1, amount),
                 roll.rank if roll.rank is not Rank.SIDEKICK else Rank.MINION,
             )
-            state = replace(state, hits=state.hits + extra.successes)
+            state = evolve(state, hits=state.hits + extra.successes)
             text += f": {extra.explain()}"
         elif kind is EffectKind.REROLL_LOWEST:
             # the worst kept die is re-rolled once and the better result kept (R-TASK-6)
-            again = reroll(replace(roll, rerolls_spent=False), rng, d10=1)
-            state = replace(state, hits=max(state.hits, again.successes))
+            again = reroll(evolve(roll, rerolls_spent=False), rng, d10=1)
+            state = evolve(state, hits=max(state.hits, again.successes))
             text += f": {again.explain()}"
         elif kind is EffectKind.ONE_HIT_COUNTS:
-            state = replace(state, hits=min(state.hits, 1))
+            state = evolve(state, hits=min(state.hits, 1))
         elif kind is EffectKind.TARGET_DEFENSE:
-            state = replace(state, defense_mod=state.defense_mod + amount)
+            state = evolve(state, defense_mod=state.defense_mod + amount)
         elif kind is EffectKind.DAMAGE:
-            state = replace(state, damage_bonus=state.damage_bonus + amount)
+            state = evolve(state, damage_bonus=state.damage_bonus + amount)
         elif kind is EffectKind.TN:
             recount = sum(roll.die_counts(d) or (d != 10 and d <= tn + amount) for d in roll.kept)
-            state = replace(state, hits=max(state.hits, recount))
+            state = evolve(state, hits=max(state.hits, recount))
         elif kind in (EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE):
             enc = _charge(enc, state, amount if kind is EffectKind.RECHARGE else -amount)
         elif kind is EffectKind.FEAR and effect.targets != "enemies-nearby":
             target = enc.get(state.target)
-            enc = enc.with_combatant(replace(target, fear=target.fear + amount))
+            enc = enc.with_combatant(evolve(target, fear=target.fear + amount))
         elif kind is EffectKind.CONDITION:
             who = enc.get(state.attacker if effect.targets == "self" else state.target)
             mark = effect.condition or "condition"
-            marked = replace(who, prone=True) if mark == "prone" else with_condition(who, mark)
+            marked = evolve(who, prone=True) if mark == "prone" else with_condition(who, mark)
             enc = enc.with_combatant(marked)
         elif kind is EffectKind.STUCK:  # the weapon needs Interact action(s) to free it
             enc = _weapon_edit(enc, state.attacker, state.weapon, stuck=effect.value or 1)
@@ -1423,8 +1423,8 @@ def _apply_effects(
 
 def _weapon_edit(enc: Encounter, cid: str, weapon: str, **changes: object) -> Encounter:
     c = enc.get(cid)
-    weapons = tuple(replace(w, **changes) if w.id == weapon else w for w in c.weapons)  # type: ignore[arg-type]
-    return enc.with_combatant(replace(c, weapons=weapons))
+    weapons = tuple(evolve(w, **changes) if w.id == weapon else w for w in c.weapons)  # type: ignore[arg-type]
+    return enc.with_combatant(evolve(c, weapons=weapons))
 
 
 def _roll_amount(effect: Effect, rng: random.Random) -> int:
@@ -1437,9 +1437,9 @@ def _charge(enc: Encounter, state: AttackState, delta: int) -> Encounter:
     for w in attacker.weapons:
         if w.id == state.weapon and w.charges is not None:
             top = w.power if w.power is not None else w.charges + max(delta, 0)
-            w = replace(w, charges=max(0, min(top, w.charges + delta)))
+            w = evolve(w, charges=max(0, min(top, w.charges + delta)))
         weapons.append(w)
-    return enc.with_combatant(replace(attacker, weapons=tuple(weapons)))
+    return enc.with_combatant(evolve(attacker, weapons=tuple(weapons)))
 
 
 def answer_dive(
@@ -1455,7 +1455,7 @@ def answer_dive(
                 f"{target.name} is already in {target.cover.label} cover:"
                 " dive only to better cover (R-ATK-5)"
             )
-        target = replace(target, cover=cover, prone=True, lose_actions=target.lose_actions + 1)
+        target = evolve(target, cover=cover, prone=True, lose_actions=target.lose_actions + 1)
         enc = enc.with_combatant(target)
         lines.append(
             f"{target.name} dives into {cover.label} cover:"
@@ -1489,7 +1489,7 @@ def _defend_and_damage(
         d10, hero = suggest_split(droll, free)
         droll = reroll(droll, rng, d10, hero)
     line = head + droll.explain()
-    return _damage(enc, replace(state, hits=droll.successes), rng, cat, [line], first=1)
+    return _damage(enc, evolve(state, hits=droll.successes), rng, cat, [line], first=1)
 
 
 def _defense(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> tuple[int, int]:
@@ -1553,7 +1553,7 @@ def _damage(
             f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
             f" → {steps} wound step{'s' if steps != 1 else ''} → {_wound_text(target, result)}"
         )
-        target = replace(
+        target = evolve(
             target,
             wounds=result.wounds,
             nonlethal=result.nonlethal,
@@ -1563,7 +1563,7 @@ def _damage(
             + (result.steps_taken if target.rules_rank is Rank.HERO else 0),
         )
         if target.standing:  # R-ATK-7: one more Fear per hit through
-            target = replace(target, fear=target.fear + 1)
+            target = evolve(target, fear=target.fear + 1)
         if state.location == "limb" and target.standing and total > 0:
             target, line = _limb_check(target, total, rng)
             lines.append(line)
@@ -1571,8 +1571,8 @@ def _damage(
             target, chart_lines, pending = _severe_wound(target, result.overflow, rng, cat)
             lines += chart_lines
             if pending is not None:
-                rest = replace(state, hits=state.hits - n - 1)
-                pending = replace(pending, resume=rest, next_hit=first + n + 1)
+                rest = evolve(state, hits=state.hits - n - 1)
+                pending = evolve(pending, resume=rest, next_hit=first + n + 1)
                 enc = enc.with_combatant(target)
                 return Outcome(enc, (LogLines(f"{target.name} defends", tuple(lines)),), pending)
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
@@ -1586,7 +1586,7 @@ def _damage(
     if state.spill:
         return _spill(done, state, rng, cat)
     if state.queue:  # R-ATK-16: the next target the suppressive fire hit
-        nxt = replace(state, target=state.queue[0], queue=state.queue[1:], hits=1)
+        nxt = evolve(state, target=state.queue[0], queue=state.queue[1:], hits=1)
         more = _damage(done.encounter, nxt, rng, cat, [], first=1)
         return Outcome(more.encounter, (*done.log, *more.log), more.pending)
     return done
@@ -1611,8 +1611,8 @@ def _spill(done: Outcome, state: AttackState, rng: random.Random, cat: Catalog) 
     ally = enc.get(state.spill)
     if not ally.standing:
         return done
-    enc = enc.with_combatant(replace(ally, fear=ally.fear + 1))
-    stray = replace(state, target=ally.id, hits=1, spill="", fear_before=ally.fear)
+    enc = enc.with_combatant(evolve(ally, fear=ally.fear + 1))
+    stray = evolve(state, target=ally.id, hits=1, spill="", fear_before=ally.fear)
     more = _defend_and_damage(enc, stray, rng, cat)
     head = LogLines(
         "Firing into melee (R-ATK-13)",
@@ -1655,7 +1655,7 @@ def _after_attack(target: Combatant, state: AttackState) -> tuple[Combatant, lis
         )
     if marks == set(target.conditions):
         return target, lines
-    return replace(target, conditions=tuple(sorted(marks))), lines
+    return evolve(target, conditions=tuple(sorted(marks))), lines
 
 
 def _health(target: Combatant, weapon: Weapon) -> int:
@@ -1690,7 +1690,7 @@ def _severe_wound(
         _, ok, line = trait_roll(target, target.traits[Derived.STAMINA], "Stamina", rng)
         grip.append(f"{line}: {'keeps hold of' if ok else 'drops'} {name} (R-WOUND-5)")
         if not ok:
-            target = _with_weapon(target, replace(held, dropped=True))
+            target = _with_weapon(target, evolve(held, dropped=True))
     d10 = rng.randint(1, 10)
     total = d10 + severe_wound_modifier(overflow, target.severe)
     rows = cat.chart_rows(total)
@@ -1698,7 +1698,7 @@ def _severe_wound(
         f"Severe Wound chart: d10 {d10} + {overflow} past Health"
         f" + 2×{target.severe} earlier = {total}"
     )
-    target = replace(target, prone=True, severe=target.severe + 1)
+    target = evolve(target, prone=True, severe=target.severe + 1)
     if len(rows) > 1:
         question = f"{target.name} rolled {total} on the Severe Wound chart: which result?"
         return (
@@ -1722,7 +1722,7 @@ def _apply_chart_row(
     target: Combatant, row: SevereWound, line: str
 ) -> tuple[Combatant, list[str], None]:
     flags = " (dead)" if row.dead else (" (unconscious)" if row.unconscious else "")
-    target = replace(
+    target = evolve(
         target,
         unconscious=target.unconscious or row.unconscious,
         out=target.out or row.dead,
@@ -1778,7 +1778,7 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         calmer, note = panic_check(member, rng)
         if note:
             lines.append(note)
-        changed = replace(calmer, weapons=weapons, fear=fear)
+        changed = evolve(calmer, weapons=weapons, fear=fear)
         if changed != member:
             enc = enc.with_combatant(changed)
     for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
@@ -1847,21 +1847,21 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
     for n in range(ACTIONS[action]):
         enc = _spend(enc, c, action if n == 0 else f"{action} (second action)")
     if action == "stand":
-        c = replace(c, prone=False)
+        c = evolve(c, prone=False)
     elif action == "reload" and weapon is not None:
-        c = _with_weapon(c, replace(weapon, charges=weapon.power))
+        c = _with_weapon(c, evolve(weapon, charges=weapon.power))
     elif action in ("interact", "drop") and weapon is not None:
         c, text = _handle_weapon(c, weapon, name, action)
     elif action == "break-free":
         c, extra = _break_free(enc, c, cmd.bonus, rng)
         text = f"{c.name} tries to break free (R-ATK-17)"
     if action in _MARKS:
-        c = replace(c, conditions=tuple(sorted({*c.conditions, _MARKS[action]})))
+        c = evolve(c, conditions=tuple(sorted({*c.conditions, _MARKS[action]})))
     return Outcome(enc.with_combatant(c), (LogLines(text, tuple(extra)),))
 
 
 def _with_weapon(c: Combatant, weapon: WeaponState) -> Combatant:
-    return replace(c, weapons=tuple(weapon if w.id == weapon.id else w for w in c.weapons))
+    return evolve(c, weapons=tuple(weapon if w.id == weapon.id else w for w in c.weapons))
 
 
 def _handle_weapon(
@@ -1869,13 +1869,13 @@ def _handle_weapon(
 ) -> tuple[Combatant, str]:
     """Interact frees a stuck weapon one action at a time or picks a dropped one up."""
     if action == "drop":
-        return _with_weapon(c, replace(weapon, dropped=True)), f"{c.name} drops {name} (free)"
+        return _with_weapon(c, evolve(weapon, dropped=True)), f"{c.name} drops {name} (free)"
     if weapon.stuck:
         left = weapon.stuck - 1
-        freed = _with_weapon(c, replace(weapon, stuck=left))
+        freed = _with_weapon(c, evolve(weapon, stuck=left))
         return freed, f"{c.name} works {name} free" + (f" ({left} more action(s))" if left else "")
     if weapon.dropped:
-        return _with_weapon(c, replace(weapon, dropped=False)), f"{c.name} picks up {name}"
+        return _with_weapon(c, evolve(weapon, dropped=False)), f"{c.name} picks up {name}"
     raise RulesError(f"{name} is neither stuck nor dropped")
 
 
@@ -1900,9 +1900,9 @@ def _break_free(
 def _recharged(w: WeaponState) -> WeaponState:
     """R-ATK-3: a weapon not fired this turn regains 1 charge, up to its power."""
     if w.fired:
-        return replace(w, fired=False)
+        return evolve(w, fired=False)
     if w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
-        return replace(w, charges=w.charges + 1)
+        return evolve(w, charges=w.charges + 1)
     return w
 
 
@@ -1910,9 +1910,9 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
     """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter."""
     if not enc.active:
         raise RulesError("no combat to end")
-    combatants = tuple(replace(c, plays_as=None, engaged=()) for c in enc.combatants)
+    combatants = tuple(evolve(c, plays_as=None, engaged=()) for c in enc.combatants)
     return Outcome(
-        replace(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
+        evolve(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
         (LogLines(f"Combat ends after {enc.round} round(s)", ()),),
     )
 

@@ -21,12 +21,12 @@ Interpretations (RULES.md §8 names the conditions but not every edge):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..rules import Derived, Rank, RulesError, Trait, roll_task
 from ..rules.combat import wound_penalty
 from ..rules.tasks import PoolRoll
-from .encounter import Combatant
+from .encounter import Combatant, evolve
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:
     kept = [m for m in c.conditions if m.partition(":")[0] != name]
     if n:
         kept.append(f"{name}:{n}" if name in _LEVELED else name)
-    return replace(c, conditions=tuple(sorted(kept)))
+    return evolve(c, conditions=tuple(sorted(kept)))
 
 
 def check_condition(name: str, n: int) -> Condition:
@@ -152,7 +152,7 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
         else:
             c = with_condition(c, TOKENS, tokens + 1)
             if tokens + 1 >= stamina:
-                c = replace(c, unconscious=True)
+                c = evolve(c, unconscious=True)
                 lines.append(f"{tokens + 1} Stamina tokens = Stamina: unconscious")
             else:
                 lines.append(f"a Stamina token ({tokens + 1} of {stamina})")

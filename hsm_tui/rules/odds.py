@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from math import comb
 
 from .dice import Dice, Expression, parse
@@ -57,7 +57,7 @@ class PoolOdds:
         """Chance of at least one success: the task succeeds / the attack hits."""
         return ONE - self.successes[0]
 
-    @property
+    @cached_property  # odds objects are cached and shared: sum the Fractions once
     def expected(self) -> Fraction:
         return sum((k * p for k, p in enumerate(self.successes)), ZERO)
 
