@@ -170,7 +170,10 @@ async def test_r_act_3_declare_extra_actions_then_undo() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await _fight(pilot)
         before = app.session.encounter
-        await _keys(pilot, "x")
+        await _keys(pilot, "x")  # asks how many: 2 to 5
+        assert isinstance(app.screen, DecisionDialog)
+        assert [o.key for o in app.screen.options] == ["2", "3", "4", "5"]
+        await _keys(pilot, "3")
         assert app.session.encounter.turn.declared == 3
         assert "●●●" in str(app.screen.query_one("#combat-initiative").render())
         await _keys(pilot, "u")

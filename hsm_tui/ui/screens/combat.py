@@ -7,7 +7,8 @@ what the GM is pointing at — the selected combatant and the attack being aimed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
@@ -19,7 +20,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from ...campaign.combat import (
+    ACTIONS,
     Attack,
+    AttackPlan,
     CombatCommand,
     DeclareActions,
     EndCombat,
@@ -30,7 +33,9 @@ from ...campaign.combat import (
     StartCombat,
     TakeAction,
     plan_attack,
+    weapon_style,
 )
+from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
 from ...rules import Cover, RangeBand, RulesError
@@ -38,12 +43,17 @@ from ...session import Batch, Command, PendingRerolls, Session, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
 from ..widgets.combatants import CombatantTable
-from ..widgets.initiative import InitiativeList, group_name
+from ..widgets.initiative import InitiativeList, fit, group_name
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
 from . import UndoRedo, set_border_titles
+from .attack_draft import AttackDraft
+from .conditions_dialog import ROWS, ConditionsDialog
 from .decision_dialog import DecisionDialog
+from .pools_dialog import PoolsDialog
 from .reroll_dialog import RerollDialog
+from .sheet import SheetScreen
+from .suppress_dialog import Candidate, SuppressDialog
 
 EXAMPLE = SHIPPED / "encounters" / "dig-site-ambush.toml"
 """The shipped encounter ``L`` loads (the one ``hsm simulate`` documents)."""
@@ -61,17 +71,35 @@ LOG_TAIL = 60
 
 FAR = len(RangeBand)  # sorts zones without a band after every real band
 
+ACTION_HINTS = {
+    "aim": "a free re-roll on a later attack this turn",
+    "dodge": "may re-roll Defense until its next turn",
+    "full-defense": "Dodge +2 until its next turn (Heroes)",
+    "reload": "a weapon back to full charges",
+    "stand": "up from Prone",
+    "standby": "attack when someone comes within Short",
+    "interact": "free a stuck weapon, pick one up, equipment",
+    "hide": "the GM places it in cover",
+    "task": "then roll it in the task roller (F2)",
+    "draw": "a weapon",
+    "holster": "put a weapon away",
+    "drop": "what it holds (free)",
+    "misc": "anything else the GM approves",
+    "break-free": "out of a grapple (R-ATK-17)",
+}
+"""The action menu's line per TakeAction action (R-ACT-2/5/6); ACTIONS has the costs."""
 
-@dataclass(frozen=True)
-class AttackDraft:
-    """The attack being aimed in the panel: nothing is rolled until Enter."""
+WEAPON_ACTIONS = ("reload", "interact", "draw", "holster", "drop")
+"""Actions that ask which weapon (interact may also be about other equipment)."""
 
-    attacker: str
-    target: str
-    weapon: str
+ESCAPE_BONUS = (0, 1, 2, 3, -1)
+"""Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
 
-    def command(self) -> Attack:
-        return Attack(self.attacker, self.target, self.weapon)
+DECLARE = range(2, 6)
+"""Action counts ``x`` offers a Hero at the start of its turn (R-ACT-3)."""
+
+OPTION_KEYS = "s k ± [ ] h T G R e D"
+"""The attack-option keys, as the panel's hint shows them."""
 
 
 class CombatScreen(UndoRedo, Screen[None]):
@@ -95,16 +123,36 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | ← → / t · w | next target · next weapon |
 | Enter | roll the attack (or reopen a waiting decision) · Esc cancels |
 | g | group attack: every member still able attacks the target |
+| S | suppressive fire: tick up to N targets, mark who dives (R-ATK-16) |
 | m · M / r | Move (half a band) · Move+Run (one band): pick the zone |
 | d · i · f | Dodge · Aim · Full defense (Heroes, 2 actions) |
 | l · p | Reload the first reloadable weapon (2 actions) · stand up |
-| x | declare 3 actions (Heroes, at turn start: all at −1) |
+| A | action menu: every action (standby, interact, hide, task, draw …) |
+| x | declare 2–5 actions (Heroes, at turn start: each beyond 2 is −1) |
 | c | cycle the selected combatant's cover |
+| C · P | conditions (§8) · Luck and Clue pools (R-CHAR-9) |
+| v | character sheet: live traits, weapons, wounds, Fear, conditions |
 | s · n · E | start combat · end the turn · end combat |
 | o | answer the waiting decision |
 | u / y | undo / redo (dice included) |
 | L | load the example encounter (dig-site ambush) |
 | ctrl+p | every action by name |
+
+### Attack options (while aiming)
+The panel's first line lists the options that differ from a plain attack; the TN line
+names every modifier. A combination the rules forbid shows ✗ and the reason.
+
+| key | option |
+| --- | --- |
+| s | fighting style, melee: wild → power → agile (R-ATK-1) |
+| k | called shot → at the head (+d8) → at a limb → none (Heroes, R-ATK-10) |
+| + / - | situational modifier (Advantages, the GM's call) |
+| ] / [ | more / fewer shots, 1 to the rate of fire (R-ATK-3) |
+| h | two weapons: main hand −2, then off hand −3 (R-ATK-11) |
+| T · G | throw the weapon (R-ATK-1) · grapple with bare hands (R-ATK-17) |
+| R | reaction: from Standby (R-ACT-2) · zone of control (R-OTHER-4) |
+| e | free re-rolls granted: 0–3 (Talent, Advantage; R-TASK-6) |
+| D | the card's damage option (Sonic Relik) |
 
 **Table**: ▸ selected · ◎ target · • acts this turn. Wnd −1/−2, sev (severely
 wounded), OUT (Minion taken out), unc; s−n non-lethal. F/M: Fear/Morale, `!` when
@@ -143,15 +191,81 @@ to expose itself · Prone: an action to stand.
         Binding("right,t", "target(1)", "Next target", show=False, id="combat.right"),
         Binding("w", "weapon", "Next weapon", show=False, id="combat.weapon"),
         Binding("escape", "cancel", "Cancel attack", show=False, id="combat.cancel"),
+        # "s" starts combat unless an attack is being aimed (check_action), then: style
+        Binding("s", "start", "Start combat", show=False, id="combat.start"),
+        Binding("s", "style", "Fighting style", show=False, id="combat.style", tooltip="Aiming"),
+        Binding("k", "called", "Called shot", show=False, id="combat.called", tooltip="Aiming"),
+        Binding(
+            "plus,equals_sign",
+            "modifier(1)",
+            "Modifier +1",
+            show=False,
+            key_display="+",
+            id="combat.plus",
+            tooltip="Aiming",
+        ),
+        Binding(
+            "minus",
+            "modifier(-1)",
+            "Modifier −1",
+            show=False,
+            key_display="-",
+            id="combat.minus",
+            tooltip="Aiming",
+        ),
+        Binding(
+            "right_square_bracket",
+            "shots(1)",
+            "More shots",
+            show=False,
+            key_display="]",
+            id="combat.more-shots",
+            tooltip="Aiming",
+        ),
+        Binding(
+            "left_square_bracket",
+            "shots(-1)",
+            "Fewer shots",
+            show=False,
+            key_display="[",
+            id="combat.fewer-shots",
+            tooltip="Aiming",
+        ),
+        Binding("h", "hand", "Weapon hand", show=False, id="combat.hand", tooltip="Aiming"),
+        Binding("T", "throw", "Throw", show=False, id="combat.throw", tooltip="Aiming"),
+        Binding("G", "grapple", "Grapple", show=False, id="combat.grapple", tooltip="Aiming"),
+        Binding("R", "reaction", "Reaction", show=False, id="combat.reaction", tooltip="Aiming"),
+        Binding("e", "rerolls", "Free re-rolls", show=False, id="combat.rerolls", tooltip="Aiming"),
+        Binding(
+            "D", "damage_option", "Damage option", show=False, id="combat.damage", tooltip="Aiming"
+        ),
+        Binding(
+            "S",
+            "suppress",
+            "Suppressive fire",
+            show=False,
+            id="combat.suppress",
+            tooltip="Pick up to N targets",
+        ),
         Binding("M,r", "move(True)", "Move+Run", show=False, id="combat.run"),
         Binding("d", "act('dodge')", "Dodge", show=False, id="combat.dodge"),
         Binding("i", "act('aim')", "Aim", show=False, id="combat.aim"),
         Binding("f", "act('full-defense')", "Full defense", show=False, id="combat.full"),
         Binding("l", "reload", "Reload", show=False, id="combat.reload"),
         Binding("p", "act('stand')", "Stand up", show=False, id="combat.stand"),
-        Binding("x", "declare", "Declare 3 actions", show=False, id="combat.declare"),
+        Binding(
+            "A",
+            "action_menu",
+            "Action menu",
+            show=False,
+            id="combat.actions",
+            tooltip="Every action",
+        ),
+        Binding("x", "declare", "Declare actions", show=False, id="combat.declare"),
         Binding("c", "cover", "Cycle cover", show=False, id="combat.cover"),
-        Binding("s", "start", "Start combat", show=False, id="combat.start"),
+        Binding("C", "conditions", "Conditions", show=False, id="combat.conditions"),
+        Binding("P", "pools", "Luck and Clues", show=False, id="combat.pools"),
+        Binding("v", "sheet", "Character sheet", show=False, id="combat.sheet"),
         Binding("E", "end_combat", "End combat", show=False, id="combat.end"),
         Binding("o", "decide", "Answer decision", show=False, id="combat.decide"),
         Binding("y", "redo", "Redo", show=False, id="combat.redo"),
@@ -186,7 +300,9 @@ to expose itself · Prone: an action to stand.
             yield CombatantTable(id="combat-table")
         with Horizontal(id="combat-bottom"):
             yield Static(id="combat-attack")
-            yield RollLog(id="combat-log", wrap=True, markup=False, min_width=20)
+            log = RollLog(id="combat-log", wrap=True, markup=False, min_width=20)
+            log.can_focus = False  # before mounting, or auto-focus takes ↑ ↓ from the screen
+            yield log
         yield Footer()
 
     def on_mount(self) -> None:
@@ -200,7 +316,6 @@ to expose itself · Prone: an action to stand.
                 "#combat-log": "Log",
             },
         )
-        self.query_one(RollLog).can_focus = False
         self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
         self.refresh_from_session()
 
@@ -218,6 +333,10 @@ to expose itself · Prone: an action to stand.
     def refresh_from_session(self) -> None:
         enc = self.enc
         self._sync_selection(enc)
+        aiming = self.draft is not None
+        if aiming != self.has_class("-aiming"):
+            self.set_class(aiming, "-aiming")  # the panel's width changes: render again after
+            self.call_after_refresh(lambda: self._show_panel(self.enc))
         acting = frozenset(c.id for c in enc.members(enc.turn.actor)) if enc.turn else frozenset()
         target = self.draft.target if self.draft else None
         initiative = self.query_one(InitiativeList)
@@ -269,20 +388,48 @@ to expose itself · Prone: an action to stand.
             lines.append(Text("Enter or o answers", style="dim"))
         if self.draft is not None:
             panel.border_title = "Attack — Enter rolls · Esc cancels"
-            panel.border_subtitle = "←→ target · w weapon · g group"
-            try:
-                plan = plan_attack(enc, self.draft.command(), self.session.catalog)
-            except RulesError as err:
-                lines.append(Text(f"✗ cannot attack: {err}", style="bold"))
-            else:
-                head, *rest = plan.preview(enc)
-                lines.append(Text(head, style="bold"))
-                lines += rest
+            panel.border_subtitle = f"←→ target · w weapon · options {OPTION_KEYS}"
+            lines += self._aim_lines(enc, self.draft)
         else:
             panel.border_title = "Attack"
             panel.border_subtitle = ""
             lines += self._summary(enc)
         panel.update(Text("\n").join(Text(x) if isinstance(x, str) else x for x in lines))
+
+    def _aim_lines(self, enc: Encounter, draft: AttackDraft) -> list[str | Text]:
+        """The options line, then the engine's own preview (or its refusal, R-ATK-2)."""
+        try:
+            plan = plan_attack(enc, draft.command(), self.session.catalog)
+        except RulesError as err:
+            plan, refusal = None, str(err)
+        options = draft.options(self._rate(draft) if draft.shots else None)
+        line = Text.assemble(("Options: ", "dim"))
+        if options:
+            line.append(" · ".join(options), style="bold")
+        else:
+            line.append("none (plain attack)", style="dim")
+        if plan is None:
+            return [line, Text(f"✗ cannot attack: {refusal}", style="bold")]
+        head, *rest = plan.preview(enc)
+        return [line, Text(self._headline(plan, head), style="bold"), *rest]
+
+    def _headline(self, plan: AttackPlan, head: str) -> str:
+        """The engine's first preview line, or at a narrow panel the same facts with the
+        target's name shortened (it is marked ◎ in the table), so the odds stay in view.
+        """
+        width = self.query_one("#combat-attack").content_size.width
+        if not width or len(head) <= width:
+            return head
+        what = f"{plan.weapon.name} ({plan.style.value}, {plan.dice} d10), {plan.band.label} at "
+        return what + fit(plan.target.name, max(8, width - len(what)))
+
+    def _rate(self, draft: AttackDraft) -> int | None:
+        """All the shots the weapon fires in this attack (the plan with ``shots`` unset)."""
+        try:
+            plan = plan_attack(self.enc, replace(draft, shots=None).command(), self.session.catalog)
+        except RulesError:
+            return None
+        return plan.dice
 
     def _summary(self, enc: Encounter) -> list[str | Text]:
         """What the selected combatant carries and can do, before aiming."""
@@ -410,7 +557,7 @@ to expose itself · Prone: an action to stand.
             return
         weapons = [w.id for w in self.enc.get(self.draft.attacker).weapons]
         index = weapons.index(self.draft.weapon)
-        self.draft = replace(self.draft, weapon=weapons[(index + 1) % len(weapons)])
+        self.draft = self.draft.with_weapon(weapons[(index + 1) % len(weapons)])
         self.refresh_from_session()
 
     def action_cancel(self) -> None:
@@ -474,6 +621,191 @@ to expose itself · Prone: an action to stand.
             self.draft = None
             self.refresh_from_session()
 
+    # -- attack options (R-ATK-1, R-ATK-10/11/16/17) -------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While aiming, ``s`` means fighting style: the start-combat binding steps aside."""
+        return not (action == "start" and self.draft is not None)
+
+    def _aim(self, change: Callable[[AttackDraft], AttackDraft | None]) -> None:
+        """Apply one option change to the draft and show the new preview."""
+        if self.draft is None:
+            self.notify("Press a to aim an attack first", severity="warning")
+            return
+        changed = change(self.draft)
+        if changed is not None:
+            self.draft = changed
+            self.refresh_from_session()
+
+    def _melee_style(self, draft: AttackDraft) -> AttackDraft | None:
+        weapon = self.session.catalog.weapons.get(draft.weapon)
+        if draft.grapple or weapon is None or weapon.kind != "melee":
+            self.notify("Fighting styles are for melee weapons (w picks one, R-ATK-1)")
+            return None
+        return draft.next_style(draft.style or weapon_style(weapon).value)
+
+    def action_style(self) -> None:
+        self._aim(self._melee_style)
+
+    def action_called(self) -> None:
+        self._aim(AttackDraft.next_called)
+
+    def action_modifier(self, delta: int) -> None:
+        self._aim(lambda d: d.shifted(delta))
+
+    def _shots(self, draft: AttackDraft, delta: int) -> AttackDraft | None:
+        rate = self._rate(draft)
+        if rate is None:
+            self.notify("Fix the attack first: the panel says why", severity="warning")
+            return None
+        if rate == 1:
+            self.notify("This attack has a single shot (rate of fire 1)")
+            return None
+        return draft.with_shots(delta, rate)
+
+    def action_shots(self, delta: int) -> None:
+        self._aim(lambda d: self._shots(d, delta))
+
+    def action_hand(self) -> None:
+        self._aim(AttackDraft.next_hand)
+
+    def action_throw(self) -> None:
+        self._aim(lambda d: replace(d, throw=not d.throw))
+
+    def action_grapple(self) -> None:
+        self._aim(lambda d: replace(d, grapple=not d.grapple, style=None, shots=None))
+
+    def action_reaction(self) -> None:
+        self._aim(AttackDraft.next_reaction)
+
+    def action_rerolls(self) -> None:
+        self._aim(AttackDraft.next_rerolls)
+
+    def _damage(self, draft: AttackDraft) -> AttackDraft | None:
+        weapon = self.session.catalog.weapons.get(draft.weapon)
+        count = len(weapon.damage_options) if weapon else 0
+        if not count:
+            self.notify("This weapon's card has one damage only")
+            return None
+        return draft.next_damage(count)
+
+    def action_damage_option(self) -> None:
+        self._aim(self._damage)
+
+    def action_suppress(self) -> None:
+        """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating."""
+        shooter = self._acting("lay down suppressive fire with")
+        if shooter is None:
+            return
+        weapons = self.session.catalog.weapons
+        able = [w.id for w in shooter.weapons if w.id in weapons and weapons[w.id].suppression]
+        if not able:
+            self.notify(
+                f"{shooter.name} has no weapon with a Suppression rating", severity="warning"
+            )
+            return
+        draft = self.draft
+        chosen = draft.weapon if draft and draft.weapon in able else able[0]
+        weapon, state = weapons[chosen], shooter.weapon(chosen)
+        rating = weapon.suppression
+        assert rating is not None
+        charges = "" if state.charges is None else f", has {state.charges}"
+        heading = f"{weapon.name} {rating}: up to {rating.charges}, needs {rating.charges}{charges}"
+        rows = [self._candidate(shooter, c, weapon.range) for c in self._targets(shooter)]
+        ticked = (draft.target,) if draft else ()
+
+        def fire(command: CombatCommand | None) -> None:
+            if command is not None and self._apply(command):
+                self.draft = None
+                self.refresh_from_session()
+
+        dialog = SuppressDialog(shooter.id, chosen, heading, rating.charges, rows, ticked)
+        self.app.push_screen(dialog, fire)
+
+    def _candidate(self, shooter: Combatant, c: Combatant, reach: RangeBand) -> Candidate:
+        cover = c.cover.label if c.cover else "open"
+        try:
+            band = self.enc.band(shooter.id, c.id)
+        except RulesError:
+            return Candidate(c.id, c.name, "no band", cover, False)
+        return Candidate(c.id, c.name, band.label, cover, band <= reach)
+
+    # -- conditions, pools, sheet ------------------------------------------------------
+    def action_conditions(self) -> None:
+        """§8: every changed level goes to the session as one Batch (one undo)."""
+        chosen = self._acting("set conditions of")
+        if chosen is None:
+            return
+        current = {row: level(chosen, row) for row in ROWS}
+        current.update(prone=int(chosen.prone), unconscious=int(chosen.unconscious))
+
+        def changed(commands: tuple[CombatCommand, ...] | None) -> None:
+            if commands:
+                self._apply(Batch(commands))
+
+        self.app.push_screen(ConditionsDialog(chosen.id, chosen.name, current), changed)
+
+    def action_pools(self) -> None:
+        chosen = self._acting("set Luck and Clues of")
+        if chosen is not None:
+            dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
+            self.app.push_screen(dialog, self._apply_chosen)
+
+    def action_sheet(self) -> None:
+        chosen = self._acting("show the sheet of")
+        if chosen is not None:
+            ids = [c.id for c in self.enc.combatants]
+            self.app.push_screen(SheetScreen(ids, chosen.id))
+
+    def _apply_chosen(self, command: CombatCommand | None) -> None:
+        if command is not None:
+            self._apply(command)
+
+    # -- the action menu (R-ACT-2/5/6) ---------------------------------------------------
+    def action_action_menu(self) -> None:
+        actor = self._acting("act")
+        if actor is None:
+            return
+        options = []
+        for index, (action, cost) in enumerate(ACTIONS.items()):
+            key = str(index + 1) if index < 9 else "abcdefghij"[index - 9]
+            price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
+            label = f"{action} ({price}): {ACTION_HINTS.get(action, '')}"
+            options.append(Option(key, label, TakeAction(actor.id, action)))
+        question = f"{actor.name}: which action? (attacks, moves and cover have their own keys)"
+        self.app.push_screen(
+            DecisionDialog("Actions (R-ACT-2)", question, options), self._then_detail
+        )
+
+    def _then_detail(self, command: CombatCommand | None) -> None:
+        """Ask for the weapon (or the Escape Artist bonus) where the action needs one."""
+        if not isinstance(command, TakeAction):
+            return
+        actor = self.enc.get(command.combatant)
+        if command.action == "break-free":
+            options = [
+                Option(str(i + 1), f"{bonus:+d}", replace(command, bonus=bonus))
+                for i, bonus in enumerate(ESCAPE_BONUS)
+            ]
+            question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
+            self._choose("Break free (R-ATK-17)", question, options)
+            return
+        if command.action not in WEAPON_ACTIONS or not actor.weapons:
+            self._apply(command)
+            return
+        names = self.session.catalog.weapons
+        options = [
+            Option(
+                str(i + 1),
+                names[w.id].name if w.id in names else w.id,
+                replace(command, weapon=w.id),
+            )
+            for i, w in enumerate(actor.weapons[:8])
+        ]
+        if command.action == "interact":
+            options.append(Option("0", "other equipment nearby", command))
+        question = f"{actor.name}: {command.action} which weapon?"
+        self._choose(f"{command.action.title()} (R-ACT-5)", question, options)
+
     # -- other actions ----------------------------------------------------------
     def action_move(self, run: bool) -> None:
         mover = self._acting("move")
@@ -494,12 +826,7 @@ to expose itself · Prone: an action to stand.
             return
         verb = "Move+Run (one band)" if run else "Move (half a band: Melee)"
         question = f"{mover.name} in {mover.zone}: {verb} to which zone? (R-ACT-2)"
-
-        def chosen(command: CombatCommand | None) -> None:
-            if command is not None:
-                self._apply(command)
-
-        self.app.push_screen(DecisionDialog("Move (R-ACT-2)", question, options), chosen)
+        self._choose("Move (R-ACT-2)", question, options)
 
     def action_act(self, action: str) -> None:
         actor = self._acting(action)
@@ -518,7 +845,19 @@ to expose itself · Prone: an action to stand.
         self._apply(TakeAction(actor.id, "reload", reloadable[0].id))
 
     def action_declare(self) -> None:
-        self._apply(DeclareActions(3))
+        """R-ACT-3: how many actions this turn; the engine refuses Minions and late calls."""
+        options = [
+            Option(
+                str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n)
+            )
+            for n in DECLARE
+        ]
+        question = "How many actions this turn? (Heroes, before the first action)"
+        self._choose("Declare actions (R-ACT-3)", question, options)
+
+    def _choose(self, title: str, question: str, options: list[Option]) -> None:
+        """A menu built on the decision dialog: the chosen command is applied."""
+        self.app.push_screen(DecisionDialog(title, question, options), self._apply_chosen)
 
     def action_cover(self) -> None:
         chosen = self._acting("take cover")

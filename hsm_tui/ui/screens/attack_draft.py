@@ -1,0 +1,115 @@
+"""The attack being aimed on the combat screen: every option of the engine's ``Attack``.
+
+Plain data with small stepping helpers, so each option key on the screen is one
+``replace``. Nothing here decides what the rules allow: the engine's ``plan_attack``
+refuses a bad combination and the panel shows why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from ...campaign.combat import Attack
+
+STYLES = ("wild", "power", "agile")
+"""R-ATK-1 fighting styles, in the order ``s`` steps through them."""
+
+CALLED = (("", False), ("", True), ("head", True), ("limb", True))
+"""R-ATK-10 steps of ``k``: no called shot → called shot → at the head → at a limb."""
+
+HANDS = ("", "main", "off")
+"""R-ATK-11 two weapons: one weapon, then the main hand, then the off hand."""
+
+REACTIONS = ("", "standby", "zone-of-control")
+"""An attack on its own turn, from Standby (R-ACT-2) or a zone of control (R-OTHER-4)."""
+
+MAX_REROLLS = 3
+"""Free re-rolls a GM grants for one attack (a Talent, an Advantage; R-TASK-6)."""
+
+MAX_MODIFIER = 9
+"""The situational modifier steps from −9 to +9: beyond that a roll is never in doubt."""
+
+
+def _step(values: tuple[object, ...], current: object) -> int:
+    """Index of the value after ``current``, wrapping round."""
+    return (values.index(current) + 1) % len(values) if current in values else 0
+
+
+@dataclass(frozen=True)
+class AttackDraft:
+    """Attack fields being aimed; nothing is rolled until Enter. Field names match
+    :class:`Attack` one to one, so :meth:`command` can never drop an option.
+    """
+
+    attacker: str
+    target: str
+    weapon: str
+    style: str | None = None
+    called_shot: bool = False
+    modifier: int = 0
+    shots: int | None = None
+    rerolls: int = 0
+    location: str = ""
+    hand: str = ""
+    throw: bool = False
+    damage_choice: int | None = None
+    grapple: bool = False
+    reaction: str = ""
+
+    def command(self) -> Attack:
+        return Attack(**{f.name: getattr(self, f.name) for f in fields(self)})
+
+    # -- stepping ---------------------------------------------------------------------
+    def with_weapon(self, weapon: str) -> AttackDraft:
+        """A new weapon: style, shots and damage option belonged to the old one."""
+        return replace(self, weapon=weapon, style=None, shots=None, damage_choice=None)
+
+    def next_style(self, current: str) -> AttackDraft:
+        return replace(self, style=STYLES[_step(STYLES, current)])
+
+    def next_called(self) -> AttackDraft:
+        location, called = CALLED[_step(CALLED, (self.location, self.called_shot))]
+        return replace(self, location=location, called_shot=called)
+
+    def shifted(self, delta: int) -> AttackDraft:
+        modifier = max(-MAX_MODIFIER, min(MAX_MODIFIER, self.modifier + delta))
+        return replace(self, modifier=modifier)
+
+    def with_shots(self, delta: int, rate: int) -> AttackDraft:
+        """``None`` is the full rate of fire; fewer shots save charges (R-ATK-3)."""
+        current = rate if self.shots is None else self.shots
+        shots = max(1, min(rate, current + delta))
+        return replace(self, shots=None if shots == rate else shots)
+
+    def next_hand(self) -> AttackDraft:
+        return replace(self, hand=HANDS[_step(HANDS, self.hand)])
+
+    def next_reaction(self) -> AttackDraft:
+        return replace(self, reaction=REACTIONS[_step(REACTIONS, self.reaction)])
+
+    def next_rerolls(self) -> AttackDraft:
+        return replace(self, rerolls=(self.rerolls + 1) % (MAX_REROLLS + 1))
+
+    def next_damage(self, count: int) -> AttackDraft:
+        """The card's damage, then each of its ``count`` options (the Sonic Relik)."""
+        choices: tuple[int | None, ...] = (None, *range(count))
+        return replace(self, damage_choice=choices[_step(choices, self.damage_choice)])
+
+    # -- showing ----------------------------------------------------------------------
+    def options(self, rate: int | None = None) -> list[str]:
+        """The options that differ from a plain attack, in words (empty: the defaults)."""
+        called = {"": "called shot", "head": "called shot: head", "limb": "called shot: limb"}
+        words = [
+            self.style or "",
+            called[self.location] if self.called_shot else "",
+            f"{self.modifier:+d}" if self.modifier else "",
+            f"{self.shots}/{rate} shots" if self.shots and rate else "",
+            f"{self.shots} shots" if self.shots and not rate else "",
+            f"{self.hand} hand" if self.hand else "",
+            "throw" if self.throw else "",
+            "grapple (fists)" if self.grapple else "",
+            self.reaction,
+            f"damage option {self.damage_choice + 1}" if self.damage_choice is not None else "",
+            f"{self.rerolls} free re-roll(s)" if self.rerolls else "",
+        ]
+        return [w for w in words if w]

@@ -1,0 +1,757 @@
+"""Encounter builder: zones, range bands, combatants from the packs, a forecast, then the fight.
+
+Every change is one command to the session (``u`` undoes it), so the encounter built here
+is the very one the combat screen plays. The screen keeps only what the GM is typing or
+pointing at, and the last forecast it was asked for (a view of the encounter, not state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.message import Message
+from textual.screen import Screen
+from textual.validation import ValidationResult, Validator
+from textual.widgets import Footer, Header, Input, Label, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ...campaign.combat import (
+    AddCombatants,
+    AddZone,
+    DecideSidekick,
+    PendingSidekick,
+    SetBand,
+    SetCover,
+    StartCombat,
+)
+from ...campaign.encounter import Combatant, Encounter
+from ...campaign.party import AddParty
+from ...packs import Catalog
+from ...rules import Cover, RangeBand, Rank, RulesError
+from ...session import Command, Session
+from ...simulate import EncounterSpec, Forecast, forecast
+from ..commands import ScreenActions
+from ..widgets.combatants import COVER_TEXT
+from ..widgets.initiative import fit
+from ..widgets.stepper import Stepper
+from . import UndoRedo, set_border_titles
+from .decision_dialog import DecisionDialog
+
+KINDS = ("hero", "sidekick", "minion")
+"""Pack kinds a combatant comes from, in the order the picker lists them."""
+
+KIND_MARK = {"hero": "H", "sidekick": "S", "minion": "M"}
+"""One letter per kind in the picker, so the kind reads without colour."""
+
+RANK_KIND = {Rank.HERO: "hero", Rank.SIDEKICK: "sidekick", Rank.MINION: "minion"}
+
+BAND_CYCLE = (RangeBand.SHORT, RangeBand.MEDIUM, RangeBand.LONG, RangeBand.EXTRA_LONG)
+"""What ``b`` steps through between two zones (R-COMBAT-2), nearest first; Melee is for
+combatants, not places, so a zone pair never cycles to it."""
+
+BAND_SHORT = {RangeBand.EXTRA_LONG: "x-long"}
+"""Band labels fit seven columns in the bands list; ``?`` marks a pair not set yet."""
+
+FORECAST_RUNS = 200
+"""Fights per forecast: about two seconds in a thread, and a stable first estimate."""
+
+COUNTS = [(str(n), n) for n in range(1, 41)]
+"""The engine adds 1 to 40 of an entry at a time, so the stepper offers nothing else."""
+
+NO_ZONE = [("none: z adds one", None)]
+
+
+@dataclass(frozen=True)
+class PackEntry:
+    """A pickable pack entry: its kind, id and name, and the text that search matches."""
+
+    kind: str
+    id: str
+    name: str
+    haystack: str
+
+    @property
+    def label(self) -> Text:
+        return Text.assemble((f"{KIND_MARK[self.kind]} ", "dim"), self.name)
+
+
+def pack_entries(catalog: Catalog) -> list[PackEntry]:
+    """Heroes, Sidekicks and Minions of the loaded packs (party first, foes last)."""
+    found = []
+    for kind in KINDS:
+        for c in catalog.kind(kind).values():
+            haystack = f"{kind} {c.id} {c.name} {' '.join(c.tags)}".lower()
+            found.append(PackEntry(kind, c.id, c.name, haystack))
+    return found
+
+
+def entry_summary(catalog: Catalog, entry: PackEntry) -> Text:
+    """Rank, the ratings it fights with and its weapons: enough to pick without the card."""
+    sheet = catalog.kind(entry.kind)[entry.id]
+    ratings = vars(sheet.ratings)
+    fights = " · ".join(f"{name} {value}" for name, value in ratings.items() if value)
+    weapons = ", ".join(catalog.weapons[w].name for w in sheet.weapons if w in catalog.weapons)
+    return Text.assemble(
+        (entry.kind.title(), "bold"),
+        f" · {fights or 'no combat ratings'}\n",
+        (weapons or "unarmed", "dim"),
+    )
+
+
+def side_group(kind: str) -> str:
+    """Heroes and Sidekicks usually join the party's side, Minions the other one."""
+    return "enemies" if kind == "minion" else "heroes"
+
+
+def zone_problem(name: str, zones: Sequence[str]) -> str | None:
+    """Why a zone name would be refused (the engine's own reasons), checked as typed."""
+    name = name.strip()
+    if not name:
+        return "a zone needs a name"
+    if name in zones:
+        return f"zone {name!r} already exists"
+    return None
+
+
+class ZoneName(Validator):
+    """A new zone's name: not empty, not one of the encounter's zones."""
+
+    def __init__(self, zones: Callable[[], Sequence[str]]) -> None:
+        super().__init__()
+        self.zones = zones
+
+    def validate(self, value: str) -> ValidationResult:
+        problem = zone_problem(value, self.zones())
+        return self.failure(problem) if problem else self.success()
+
+
+class SideName(Validator):
+    """A side is any name, but a name: the engine groups combatants by it."""
+
+    def validate(self, value: str) -> ValidationResult:
+        return self.success() if value.strip() else self.failure("a side needs a name")
+
+
+def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> EncounterSpec:
+    """The session's encounter as a forecast spec: combatants grouped by entry, side, zone,
+    cover and rules; an undecided Sidekick is forecast as a Hero (the file format's default).
+    """
+    groups: dict[tuple[str, str, str, str, Cover, str | None], int] = {}
+    for c in enc.combatants:
+        plays_as = None
+        if c.rank is Rank.SIDEKICK:
+            plays_as = c.plays_as.value if c.plays_as else Rank.HERO.value
+        key = (RANK_KIND[c.rank], c.entry, c.side, c.zone, c.cover, plays_as)
+        groups[key] = groups.get(key, 0) + 1
+    combatants = []
+    for (kind, entry, side, zone, cover, plays_as), count in groups.items():
+        row: dict[str, Any] = {"kind": kind, "entry": entry, "side": side, "zone": zone}
+        row["count"] = count
+        if cover is not Cover.NONE:
+            row["cover"] = cover.label
+        if plays_as is not None:
+            row["plays_as"] = plays_as
+        combatants.append(row)
+    bands = tuple((a, b, band.label) for a, b, band in enc.bands)
+    return EncounterSpec(name, enc.zones, bands, tuple(combatants))
+
+
+def forecast_problem(spec: EncounterSpec) -> str | None:
+    """What stops a forecast before any fight is played (the file reader's own checks)."""
+    if not spec.combatants:
+        return "no combatants yet: add some (Enter in the picker, p for the party)"
+    if len({c["side"] for c in spec.combatants}) < 2:
+        return "combatants must stand on at least two sides"
+    return None
+
+
+def forecast_text(result: Forecast, seed: int, undecided: int) -> Text:
+    """The forecast as a small table: per side the win rate, wound steps and combatants
+    out per fight; draws and rounds below. Fixed widths, so it reads at 80 columns.
+    """
+    width = max(10, *(len(s) for s in result.wins))
+    width = min(width, 24)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{'side':<{width}} {'wins':>6} {'wounds/fight':>13} {'out/fight':>10}\n", "bold")
+    for side, rate in result.wins.items():
+        text.append(f"{fit(side, width):<{width}} {rate:>6.1%} ")
+        text.append(f"{result.wounds[side]:>13.1f} {result.out[side]:>10.1f}\n")
+    rounds = result.rounds
+    text.append(
+        f"draws {result.draws:.1%} · rounds {rounds['mean']:.1f} "
+        f"({rounds['min']:.0f}–{rounds['max']:.0f}) · {result.runs} fights, seed {seed}",
+        "dim",
+    )
+    if undecided:
+        text.append(f"\n{undecided} undecided Sidekick(s) forecast as Heroes (d decides)", "dim")
+    return text
+
+
+def roster_row(c: Combatant, width: int) -> Text:
+    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m)."""
+    mark = " "
+    if c.rank is Rank.SIDEKICK:
+        mark = c.plays_as.value[0] if c.plays_as else "?"
+    zone_w = 7 if width < 36 else 12
+    name_w = max(6, width - zone_w - 9)
+    return Text.assemble(
+        (mark, "bold"),
+        f" {fit(c.name, name_w):<{name_w}} ",
+        (f"{fit(c.zone, zone_w):<{zone_w}} ", "dim"),
+        COVER_TEXT[c.cover],
+        no_wrap=True,
+        overflow="ellipsis",
+    )
+
+
+def rank_note(c: Combatant) -> str:
+    if c.rank is not Rank.SIDEKICK:
+        return c.rank.value.title()
+    if c.plays_as is None:
+        return "Sidekick, rules undecided (d)"
+    return f"Sidekick as {c.plays_as.value.title()}"
+
+
+class _Cancelled(Exception):
+    """Raised inside the forecast thread once a newer forecast has replaced it."""
+
+
+class EncounterBuilderScreen(UndoRedo, Screen[None]):
+    """Zones and bands | pack picker | the encounter's combatants, over the forecast."""
+
+    CSS_PATH = "../styles/builder.tcss"
+    COMMANDS = {ScreenActions}
+    PALETTE_PREFIX = "Builder"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """From 100 columns the side lists widen; below 30 rows the header gives way."""
+
+    HELP = """\
+## Encounter builder
+Build the fight, forecast it, start it. Every change is one undo step (`u`).
+
+| key | does |
+| --- | --- |
+| z | add a zone: type its name, Enter adds, Esc cancels |
+| b · B | next · previous band of the highlighted zone pair |
+| / | search the packs (Esc or Enter back to the list) |
+| ↑ ↓ | move in a list · Tab / ← → move between lists and fields |
+| Enter | add the highlighted entry: count, side and zone below it |
+| − + / digit | count (1–40) · zone (cycles the zones) |
+| p | add the whole party to the zone shown in the picker |
+| c | cycle cover of the highlighted combatant (none, light, medium, heavy) |
+| d | decide a Sidekick's rules (Hero or Minion) before combat |
+| F | forecast 200 fights of the encounter as built (runs in the background) |
+| s | start combat (initiative) and go to the combat screen |
+| u / y | undo / redo the last change |
+
+**Picker**: H hero · S sidekick · M minion. The side defaults to *heroes* for
+Heroes and Sidekicks and *enemies* for Minions; what you type is kept for each.
+
+**Encounter list**: ? a Sidekick whose rules are not decided yet, h / m plays as a
+Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6).
+
+**Forecast**: both sides follow `hsm simulate`'s policy; fight *i* is seeded from the
+session's seed, so the same encounter gives the same forecast. There is no delete:
+`u` takes back the last change.
+"""
+
+    BINDINGS = [
+        Binding("z", "new_zone", "Zone", id="builder.zone", tooltip="Add a zone"),
+        Binding(
+            "b", "band(1)", "Band", show=False, id="builder.band", tooltip="Next band of the pair"
+        ),
+        Binding("p", "party", "Party", id="builder.party", tooltip="Add the whole party"),
+        Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
+        Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
+        Binding("F,f", "forecast", "Forecast", id="builder.forecast", tooltip="200 fights"),
+        Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
+        Binding("u,ctrl+z", "undo", "Undo", id="builder.undo", tooltip="Undo the last change"),
+        Binding("y,ctrl+y", "redo", "Redo", show=False, id="builder.redo"),
+        Binding("B", "band(-1)", "Previous band", show=False, id="builder.band-back"),
+        Binding("slash", "search", "Search packs", show=False, id="builder.search"),
+        Binding("escape", "escape", "Back to the list", show=False, id="builder.escape"),
+        Binding("enter", "add", "Add entry", show=False, id="builder.add"),
+        Binding("left", "panel(-1)", show=False, id="builder.left"),
+        Binding("right", "panel(1)", show=False, id="builder.right"),
+        Binding("up", "app.focus_previous", show=False, id="builder.up"),
+        Binding("down", "app.focus_next", show=False, id="builder.down"),
+    ]
+    """One key per change; lists and fields handle their own keys first."""
+
+    PANELS = ("#builder-bands", "#builder-entries", "#builder-roster")
+    """The lists ← and → move between."""
+
+    @dataclass
+    class ForecastProgress(Message):
+        """``done`` fights of forecast ``run`` are played."""
+
+        run: int
+        done: int
+
+    @dataclass
+    class ForecastDone(Message):
+        """Forecast ``run`` finished: the spec it played and what came out."""
+
+        run: int
+        spec: EncounterSpec
+        result: Forecast
+
+    @dataclass
+    class ForecastFailed(Message):
+        """Forecast ``run`` was refused by the rules, with the reason."""
+
+        run: int
+        reason: str
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sides = {"heroes": "heroes", "enemies": "enemies"}
+        """The side typed last for each kind of entry (the GM's typing, not game state)."""
+        self.picked: str | None = None
+        """The combatant highlighted in the encounter list."""
+        self.entries: list[PackEntry] = []
+        """The pack entries the search shows, in list order."""
+        self.result: tuple[EncounterSpec, Forecast] | None = None
+        """The last forecast and the encounter it was run on (stale once that changes)."""
+        self._forecast_id = 0
+        self._worker: Worker[None] | None = None
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined]
+
+    @property
+    def enc(self) -> Encounter:
+        return self.session.encounter
+
+    # -- layout ---------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="builder-top"):
+            with Vertical(id="builder-left"):
+                with Vertical(id="builder-zones"):
+                    yield Input(
+                        placeholder="new zone name",
+                        id="builder-zone-name",
+                        compact=True,
+                        validators=[ZoneName(lambda: self.enc.zones)],
+                    )
+                    yield Static(id="builder-zone-msg")
+                    yield Static(id="builder-zone-list")
+                yield OptionList(id="builder-bands")
+            with Vertical(id="builder-picker"):
+                yield Input(placeholder="/ search packs", id="builder-search", compact=True)
+                yield OptionList(id="builder-entries")
+                yield Static(id="builder-entry-info")
+                yield Stepper("Count", COUNTS, 1, id="builder-count")
+                with Horizontal(id="builder-side-row"):
+                    yield Label("Side", id="builder-side-label")
+                    yield Input("heroes", id="builder-side", compact=True, validators=[SideName()])
+                yield Static(id="builder-side-msg")
+                yield Stepper("Zone", NO_ZONE, id="builder-zone")
+            yield OptionList(id="builder-roster")
+        with VerticalScroll(id="builder-forecast"):
+            yield ProgressBar(FORECAST_RUNS, show_eta=False, id="builder-progress")
+            yield Static(id="builder-forecast-body")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        set_border_titles(
+            self,
+            {
+                "#builder-zones": "Zones (z)",
+                "#builder-bands": "Bands (b)",
+                "#builder-picker": "Add (Enter)",
+                "#builder-roster": "Encounter",
+                "#builder-forecast": "Forecast (F)",
+            },
+        )
+        self._show_zone_input(False)
+        self.query_one("#builder-side-msg").display = False
+        self.query_one("#builder-progress").display = False
+        self.query_one("#builder-forecast-body", Static).update(
+            Text("F plays 200 fights of the encounter as built and shows who wins.", "dim")
+        )
+        self._show_entries()
+        self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
+        self.refresh_from_session()
+        self.query_one("#builder-entries").focus()
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    def on_resize(self, _event: Resize) -> None:
+        self.call_after_refresh(self.refresh_from_session)  # once the lists have their width
+
+    # -- rendering ------------------------------------------------------------
+    def refresh_from_session(self) -> None:
+        enc = self.enc
+        self._show_zones(enc)
+        self._show_bands(enc)
+        self._show_roster(enc)
+        self._mark_stale()
+        if enc.active:
+            self.sub_title = f"Builder · combat under way (round {enc.round}): F4 fights"
+        else:
+            count = len(enc.combatants)
+            self.sub_title = f"Builder · {len(enc.zones)} zone(s), {count} combatant(s)"
+
+    def _show_zones(self, enc: Encounter) -> None:
+        stepper = self.query_one("#builder-zone", Stepper)
+        current = stepper.value
+        stepper.choices = [(z, z) for z in enc.zones] or list(NO_ZONE)
+        values = [v for _, v in stepper.choices]
+        stepper.index = values.index(current) if current in values else 0
+        stepper.refresh()
+        self._show_zone_list(enc, stepper.value)
+
+    def _show_zone_list(self, enc: Encounter, target: str | None) -> None:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not enc.zones:
+            text.append("No zones yet: z adds one", "dim")
+        for i, zone in enumerate(enc.zones):
+            here = sum(c.zone == zone for c in enc.combatants)
+            text.append("▸ " if zone == target else "  ", "bold")
+            text.append(zone, "bold" if zone == target else "")
+            text.append(f" ({here})" + ("\n" if i < len(enc.zones) - 1 else ""), "dim")
+        self.query_one("#builder-zone-list", Static).update(text)
+
+    def _show_bands(self, enc: Encounter) -> None:
+        bands = self.query_one("#builder-bands", OptionList)
+        keep = bands.highlighted
+        options = []
+        for i, (a, b) in enumerate(combinations(enc.zones, 2)):
+            try:
+                between = enc.zone_band(a, b)
+            except RulesError:
+                band = "?"
+            else:
+                band = BAND_SHORT.get(between, between.label)
+            label = Text.assemble((f"{band:<7}", "bold"), f"{a} ↔ {b}")
+            options.append(Option(label, id=str(i)))
+        if not options:
+            hint = "two zones needed" if enc.zones else "add zones first (z)"
+            options.append(Option(Text(hint, "dim"), disabled=True))
+        bands.set_options(options)
+        if options and not options[0].disabled:
+            bands.highlighted = min(keep or 0, len(options) - 1)
+
+    def _show_roster(self, enc: Encounter) -> None:
+        roster = self.query_one("#builder-roster", OptionList)
+        width = max(20, roster.scrollable_content_region.width or 26)
+        options: list[Option] = []
+        for side in dict.fromkeys(c.side for c in enc.combatants):
+            members = [c for c in enc.combatants if c.side == side]
+            head = Text(f"{fit(side, width - 6)} · {len(members)}", "bold underline")
+            options.append(Option(head, disabled=True))
+            options += [Option(roster_row(c, width), id=c.id) for c in members]
+        if not options:
+            options.append(Option(Text("No combatants yet", "dim"), disabled=True))
+        picked = self.picked
+        roster.set_options(options)
+        ids = [o.id for o in options if o.id is not None]
+        if ids:
+            roster.highlighted = roster.get_option_index(picked if picked in ids else ids[0])
+        roster.border_title = f"Encounter ({len(enc.combatants)})"
+        self._show_picked()
+
+    def _show_picked(self) -> None:
+        roster = self.query_one("#builder-roster", OptionList)
+        c = self._picked()
+        roster.border_subtitle = f"{rank_note(c)} · c cover" if c else ""
+
+    def _show_entries(self) -> None:
+        needle = self.query_one("#builder-search", Input).value.strip().lower()
+        every = pack_entries(self.session.catalog)
+        shown = [e for e in every if needle in e.haystack]
+        self.entries = shown
+        listing = self.query_one("#builder-entries", OptionList)
+        listing.set_options(
+            [Option(e.label, id=f"{e.kind}:{e.id}") for e in shown]
+            or [Option(Text("No match" if needle else "No pack entries", "dim"), disabled=True)]
+        )
+        if shown:
+            listing.highlighted = 0
+        self.query_one("#builder-picker").border_subtitle = f"{len(shown)} of {len(every)}"
+
+    def _mark_stale(self) -> None:
+        box = self.query_one("#builder-forecast")
+        stale = self.result is not None and self.result[0] != encounter_spec(self.enc)
+        box.border_subtitle = "stale: the encounter changed, F re-runs" if stale else ""
+
+    # -- what the GM points at -------------------------------------------------
+    def _entry(self) -> PackEntry | None:
+        index = self.query_one("#builder-entries", OptionList).highlighted
+        return self.entries[index] if index is not None and index < len(self.entries) else None
+
+    def _picked(self) -> Combatant | None:
+        ids = {c.id for c in self.enc.combatants}
+        return self.enc.get(self.picked) if self.picked in ids else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "builder-roster":
+            self.picked = event.option.id
+            self._show_picked()
+        elif event.option_list.id == "builder-entries":
+            entry = self._entry()
+            info = self.query_one("#builder-entry-info", Static)
+            info.update(entry_summary(self.session.catalog, entry) if entry else "")
+            if entry is not None:
+                side = self.query_one("#builder-side", Input)
+                with self.prevent(Input.Changed):
+                    side.value = self.sides[side_group(entry.kind)]
+                self._show_side_problem()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_list.id == "builder-entries":
+            self.action_add()
+        elif event.option_list.id == "builder-bands":
+            self.action_band(1)
+
+    def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        if event.stepper.id == "builder-zone":
+            self._show_zone_list(self.enc, event.value)
+
+    # -- typing -----------------------------------------------------------------
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "builder-search":
+            self._show_entries()
+        elif event.input.id == "builder-zone-name":
+            self._show_zone_problem()
+        elif event.input.id == "builder-side":
+            entry = self._entry()
+            if entry is not None:
+                self.sides[side_group(entry.kind)] = event.value.strip()
+            self._show_side_problem()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "builder-search":
+            self.query_one("#builder-entries").focus()
+        elif event.input.id == "builder-zone-name":
+            if self._apply(AddZone(event.value)):
+                self._show_zone_input(False)
+                self.query_one("#builder-entries").focus()
+            else:
+                self._show_zone_problem()
+        elif event.input.id == "builder-side":
+            self.action_add()
+
+    def _show_zone_problem(self) -> None:
+        name = self.query_one("#builder-zone-name", Input).value
+        problem = zone_problem(name, self.enc.zones)
+        msg = self.query_one("#builder-zone-msg", Static)
+        msg.set_class(problem is not None, "-error")
+        msg.update(f"✗ {problem}" if problem else "✓ Enter adds · Esc cancels")
+
+    def _show_side_problem(self) -> None:
+        value = self.query_one("#builder-side", Input).value
+        msg = self.query_one("#builder-side-msg", Static)
+        msg.display = not value.strip()
+        msg.update("✗ a side needs a name")
+
+    def _show_zone_input(self, shown: bool) -> None:
+        field = self.query_one("#builder-zone-name", Input)
+        field.display = shown
+        self.query_one("#builder-zone-msg").display = shown
+        if shown:
+            field.value = ""
+            self._show_zone_problem()
+            field.focus()
+
+    # -- commands ---------------------------------------------------------------
+    def _apply(self, command: Command) -> bool:
+        """One command to the session; a refusal is a notification, never a crash."""
+        try:
+            self.session.apply(command)
+        except RulesError as err:
+            self.notify(str(err), title="Refused", severity="error")
+            return False
+        return True
+
+    def action_new_zone(self) -> None:
+        self._show_zone_input(True)
+
+    def action_escape(self) -> None:
+        """Esc: close the zone field or leave the search, back to the pack list."""
+        if self.query_one("#builder-zone-name").display:
+            self._show_zone_input(False)
+        self.query_one("#builder-entries").focus()
+
+    def action_search(self) -> None:
+        self.query_one("#builder-search").focus()
+
+    def action_panel(self, step: int) -> None:
+        focused = self.focused
+        current = next(
+            (i for i, sel in enumerate(self.PANELS) if focused is self.query_one(sel)), 1 - step
+        )
+        self.query_one(self.PANELS[(current + step) % len(self.PANELS)]).focus()
+
+    def action_band(self, step: int) -> None:
+        """Set the highlighted pair's band to the next (or previous) one; unset → Short."""
+        pairs = list(combinations(self.enc.zones, 2))
+        index = self.query_one("#builder-bands", OptionList).highlighted
+        if not pairs or index is None:
+            self.notify("Add two zones first (z), then b sets the band between them")
+            return
+        a, b = pairs[index]
+        try:
+            now = BAND_CYCLE.index(self.enc.zone_band(a, b))
+            band = BAND_CYCLE[(now + step) % len(BAND_CYCLE)]
+        except (RulesError, ValueError):  # not set yet, or set to a band outside the cycle
+            band = BAND_CYCLE[0]
+        self._apply(SetBand(a, b, band.label))
+
+    def action_add(self) -> None:
+        """Add the highlighted pack entry: count, side and zone as the fields show them."""
+        entry = self._entry()
+        side = self.query_one("#builder-side", Input).value.strip()
+        zone = self.query_one("#builder-zone", Stepper).value
+        count = self.query_one("#builder-count", Stepper)
+        if entry is None:
+            self.notify("Highlight a pack entry first (/ searches)", severity="warning")
+        elif not side:
+            self.notify("a side needs a name", title="Refused", severity="error")
+            self.query_one("#builder-side").focus()
+        elif zone is None:
+            self.notify("Add a zone first (z)", title="Refused", severity="error")
+        elif self._apply(AddCombatants(entry.kind, entry.id, side, zone, count.value)):
+            self.picked = self.enc.combatants[-1].id
+            count.value = 1
+            self.refresh_from_session()
+            self.query_one("#builder-entries").focus()  # ready for the next entry (/ or ↑ ↓)
+
+    def action_party(self) -> None:
+        zone = self.query_one("#builder-zone", Stepper).value
+        if zone is None:
+            self.notify("Add a zone first (z)", title="Refused", severity="error")
+            return
+        side = self.sides["heroes"] or "heroes"
+        if self._apply(AddParty(zone, side)):
+            self.picked = self.enc.combatants[-1].id
+            self.refresh_from_session()
+
+    def _chosen(self, what: str) -> Combatant | None:
+        c = self._picked()
+        if c is None:
+            self.notify(f"Highlight a combatant in the encounter list to {what}")
+        return c
+
+    def action_cover(self) -> None:
+        c = self._chosen("change its cover")
+        if c is not None:
+            following = Cover((int(c.cover) + 1) % len(Cover))
+            self._apply(SetCover(c.id, following.label))
+
+    def action_decide(self) -> None:
+        """R-CHAR-8 ahead of the fight: the GM picks a Sidekick's rules for the encounter."""
+        c = self._chosen("decide its rules")
+        if c is None:
+            return
+        if c.rank is not Rank.SIDEKICK or c.plays_as is not None:
+            self._apply(DecideSidekick(c.id, "hero"))  # the engine says why not
+            return
+
+        def decided(command: Any) -> None:
+            if isinstance(command, DecideSidekick):
+                self._apply(command)
+
+        question = f"Does {c.name} play as a Hero or a Minion this encounter?"
+        options = PendingSidekick(c.id, question).options
+        self.app.push_screen(
+            DecisionDialog("Sidekick rules (R-CHAR-8)", question, options), decided
+        )
+
+    def action_start(self) -> None:
+        """Roll initiative and go to the fight; a Sidekick question waits there."""
+        if self._apply(StartCombat()):
+            self.app.switch_mode("combat")
+
+    # -- forecast ---------------------------------------------------------------
+    def action_forecast(self) -> None:
+        """Play FORECAST_RUNS fights of the encounter as built, in a thread."""
+        self._forecast_id += 1  # whatever runs still is replaced by this one
+        spec = encounter_spec(self.enc)
+        problem = forecast_problem(spec)
+        if problem:
+            self._forecast_failed(self._forecast_id, problem)
+            return
+        bar = self.query_one("#builder-progress", ProgressBar)
+        bar.update(total=FORECAST_RUNS, progress=0)
+        bar.display = True
+        self.query_one("#builder-forecast-body", Static).update(
+            Text(f"Playing {FORECAST_RUNS} fights…", "dim")
+        )
+        self._worker = self._forecast(
+            spec, self.session.catalog, self.session.seed, self._forecast_id
+        )
+
+    @work(thread=True, exclusive=True, group="forecast", exit_on_error=False)
+    def _forecast(self, spec: EncounterSpec, catalog: Catalog, seed: int, run: int) -> None:
+        """The fights, off the UI thread. It only posts messages (thread-safe, never
+        blocking), and stops at the next chunk of fights once cancelled (replaced by a
+        newer forecast, or the app closing).
+        """
+        worker = get_current_worker()
+
+        def progress(done: int) -> None:
+            if worker.is_cancelled:
+                raise _Cancelled
+            self.post_message(self.ForecastProgress(run, done))
+
+        try:
+            result = forecast(spec, catalog, FORECAST_RUNS, seed, progress=progress)
+        except _Cancelled:
+            return
+        except RulesError as err:
+            self.post_message(self.ForecastFailed(run, str(err)))
+            return
+        if not worker.is_cancelled:  # replaced, or the app is closing
+            self.post_message(self.ForecastDone(run, spec, result))
+
+    def on_encounter_builder_screen_forecast_progress(self, event: ForecastProgress) -> None:
+        if event.run == self._forecast_id:
+            self.query_one("#builder-progress", ProgressBar).update(progress=event.done)
+
+    def on_encounter_builder_screen_forecast_done(self, event: ForecastDone) -> None:
+        if event.run != self._forecast_id:
+            return
+        self.result = (event.spec, event.result)
+        enc = self.enc
+        undecided = sum(c.rank is Rank.SIDEKICK and c.plays_as is None for c in enc.combatants)
+        self.query_one("#builder-progress").display = False
+        self.query_one("#builder-forecast-body", Static).update(
+            forecast_text(event.result, self.session.seed, undecided)
+        )
+        self._mark_stale()
+
+    def on_encounter_builder_screen_forecast_failed(self, event: ForecastFailed) -> None:
+        self._forecast_failed(event.run, event.reason)
+
+    def _forecast_failed(self, run: int, reason: str) -> None:
+        if run != self._forecast_id:
+            return
+        self.result = None
+        self.query_one("#builder-progress").display = False
+        self.query_one("#builder-forecast-body", Static).update(
+            Text(f"✗ No forecast: {reason}", "bold")
+        )
+        self._mark_stale()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """An unexpected failure in the forecast thread is shown, never a crash."""
+        if event.worker is self._worker and event.state is WorkerState.ERROR:
+            self._forecast_failed(self._forecast_id, f"the simulation failed: {event.worker.error}")

@@ -1,0 +1,69 @@
+"""Luck and Clue pools of one combatant (R-CHAR-9), set by the GM.
+
+Returns a ``SetPools`` command; the engine refuses it for anyone playing as a Minion,
+so the rule lives in one place and the refusal reaches the GM as a notification.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Label
+
+from ...campaign.combat import SetPools
+from ..widgets.stepper import Stepper
+
+MOST = 99
+"""The engine's upper bound for either pool."""
+
+
+class PoolsDialog(ModalScreen[SetPools | None]):
+    """Two steppers: Luck and Clues; Enter sets both."""
+
+    CSS_PATH = "../styles/combat.tcss"
+    HELP = """\
+## Luck and Clues (R-CHAR-9)
+Spendable pools, one re-roll per point. A Hero's Luck starts each adventure at its Luck
+trait; Clues start at 0 and are granted by the GM. Minions have neither.
+
+| key | does |
+| --- | --- |
+| ↑ ↓ | Luck / Clues |
+| ← → or a digit | change the pool |
+| Enter | set both pools |
+| Esc | back without changing anything |
+"""
+
+    BINDINGS = [
+        Binding("enter", "apply", "Set pools", id="pools.apply"),
+        Binding("escape", "dismiss(None)", "Cancel", id="pools.cancel"),
+        Binding("f1,question_mark", "app.help", "Help", id="pools.help"),
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+    ]
+    """Enter sets the pools; Esc leaves them."""
+
+    def __init__(self, combatant: str, name: str, luck: int, clues: int) -> None:
+        super().__init__()
+        self.combatant = combatant
+        self.name_text = name
+        self.luck = luck
+        self.clues = clues
+
+    def compose(self) -> ComposeResult:
+        numbers = [(str(n), n) for n in range(MOST + 1)]
+        with Vertical(id="pools-box", classes="dialog-box"):
+            yield Label(f"[b]Pools of {self.name_text}[/b] (R-CHAR-9)")
+            yield Stepper("Luck", numbers, self.luck, id="pools-luck")
+            yield Stepper("Clues", numbers, self.clues, id="pools-clues")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#pools-luck").focus()
+
+    def action_apply(self) -> None:
+        luck = self.query_one("#pools-luck", Stepper).value
+        clues = self.query_one("#pools-clues", Stepper).value
+        self.dismiss(SetPools(self.combatant, luck=luck, clues=clues))

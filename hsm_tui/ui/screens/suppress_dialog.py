@@ -1,0 +1,159 @@
+"""Suppressive fire (R-ATK-16): tick up to N targets in the cone and who dives for cover.
+
+The caller lists the candidates as plain rows (band and cover already worked out) and
+applies the ``Suppress`` command this dialog returns; the engine checks range, charges
+and sides, so a refusal still comes back as a notification on the combat screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Label, OptionList, Static
+
+from ...campaign.combat import Suppress
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A standing enemy the shooter could cover with fire."""
+
+    id: str
+    name: str
+    band: str
+    cover: str
+    in_range: bool
+
+
+class SuppressDialog(ModalScreen[Suppress | None]):
+    """Space ticks a target, ``v`` marks it diving, Enter fires."""
+
+    CSS_PATH = "../styles/combat.tcss"
+    HELP = """\
+## Suppressive fire (R-ATK-16)
+Needs N charges (rating `N/die`) and is the only ranged attack of the turn. Up to N
+targets in a cone. A target may dive for cover (safe, Prone, −1 action next turn); the
+others roll Defense + cover + 2, and a die above it is a hit: d4 damage and 1 more Fear.
+Then every target gains the Fear die at Short, one fewer at Medium, two fewer at Long.
+
+| key | does |
+| --- | --- |
+| ↑ ↓ | highlight a target |
+| space | tick / untick it |
+| v | it dives for cover (ticks it too) |
+| Enter | fire |
+| Esc | back without firing |
+"""
+
+    BINDINGS = [
+        Binding("space", "toggle", "Tick", id="suppress.tick"),
+        Binding("v", "dive", "Dive", id="suppress.dive"),
+        Binding("enter", "fire", "Fire", id="suppress.fire", priority=True),
+        Binding("escape", "dismiss(None)", "Cancel", id="suppress.cancel"),
+        Binding("f1,question_mark", "app.help", "Help", id="suppress.help"),
+    ]
+    """Enter fires at once (priority over the list's own Enter)."""
+
+    def __init__(
+        self,
+        shooter: str,
+        weapon: str,
+        heading: str,
+        most: int,
+        candidates: Sequence[Candidate],
+        ticked: Iterable[str] = (),
+    ) -> None:
+        super().__init__()
+        self.shooter = shooter
+        self.weapon = weapon
+        self.heading = heading
+        self.most = most
+        """N of the rating: how many targets the cone may hold."""
+        self.candidates = tuple(candidates)
+        self.ticked: list[str] = [t for t in ticked if t in {c.id for c in self.candidates}]
+        """Ticked target ids in the order they were ticked (the first is the cone's start)."""
+        self.diving: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="suppress-box", classes="dialog-box"):
+            yield Label(f"[b]Suppressive fire[/b] — {self.heading}", id="suppress-title")
+            yield Static(id="suppress-count", markup=False)
+            yield Static(
+                Text(f"    {'target':<25}{'band':<10}{'cover':<7}", style="bold underline"),
+                id="suppress-header",
+            )
+            yield OptionList(*(self._prompt(c) for c in self.candidates), id="suppress-targets")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self._count()
+
+    def _prompt(self, c: Candidate) -> Text:
+        tick = "[x]" if c.id in self.ticked else "[ ]"
+        dive = "dives" if c.id in self.diving else ""
+        reach = "" if c.in_range else "out of range"
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{tick} ", style="bold")
+        text.append(f"{c.name[:24]:<25}", style="" if c.in_range else "dim")
+        text.append(f"{c.band:<10}{c.cover:<7}", style="dim")
+        text.append(dive or reach, style="bold" if dive else "dim")
+        return text
+
+    def _count(self) -> None:
+        diving = f" · {len(self.diving)} diving" if self.diving else ""
+        self.query_one("#suppress-count", Static).update(
+            f"{len(self.ticked)} of up to {self.most} target(s) ticked{diving}"
+        )
+
+    def _redraw(self, index: int) -> None:
+        options = self.query_one(OptionList)
+        options.replace_option_prompt_at_index(index, self._prompt(self.candidates[index]))
+        self._count()
+
+    def _highlighted(self) -> int | None:
+        index = self.query_one(OptionList).highlighted
+        return index if index is not None and index < len(self.candidates) else None
+
+    def action_toggle(self) -> None:
+        index = self._highlighted()
+        if index is None:
+            return
+        cid = self.candidates[index].id
+        if cid in self.ticked:
+            self.ticked.remove(cid)
+            self.diving.discard(cid)
+        elif len(self.ticked) >= self.most:
+            self.notify(f"The cone holds at most {self.most} target(s)", severity="warning")
+            return
+        else:
+            self.ticked.append(cid)
+        self._redraw(index)
+
+    def action_dive(self) -> None:
+        index = self._highlighted()
+        if index is None:
+            return
+        cid = self.candidates[index].id
+        if cid not in self.ticked:
+            self.action_toggle()
+            if cid not in self.ticked:
+                return
+        if cid in self.diving:
+            self.diving.discard(cid)
+        else:
+            self.diving.add(cid)
+        self._redraw(index)
+
+    def action_fire(self) -> None:
+        if not self.ticked:
+            self.notify("Tick at least one target (space)", severity="warning")
+            return
+        dive = tuple(c for c in self.ticked if c in self.diving)
+        self.dismiss(Suppress(self.shooter, self.weapon, tuple(self.ticked), dive))

@@ -1,0 +1,392 @@
+"""The encounter builder driven through the real app with Pilot, keys only (R-COMBAT-2).
+
+The test encounter is the dig-site ambush in small: three zones with their bands, two
+Heroes, three Pirate raiders on the ridge, some cover; then a forecast and the fight.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+from hsm_tui.campaign.combat import HANDLERS, AddCombatants, AddZone, SetBand, SetCover
+from hsm_tui.campaign.encounter import Encounter
+from hsm_tui.campaign.party import AddHero
+from hsm_tui.rules import Cover, RangeBand, Rank
+from hsm_tui.session import Batch, Session
+from hsm_tui.simulate import encounter_commands
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.decision_dialog import DecisionDialog
+from hsm_tui.ui.screens.encounter_builder import (
+    EncounterBuilderScreen,
+    encounter_spec,
+    zone_problem,
+)
+from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.widgets.stepper import Stepper
+
+SEED = 7
+
+
+def _app() -> HsmApp:
+    session = Session(seed=SEED)
+    session.load_content()
+    return HsmApp(session)
+
+
+async def _open(pilot: Pilot) -> EncounterBuilderScreen:
+    screen = EncounterBuilderScreen()
+    pilot.app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+async def _keys(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+def _text(app: HsmApp, selector: str) -> str:
+    return str(app.screen.query_one(selector).render())
+
+
+def _errors(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications if n.severity == "error"]
+
+
+async def _zones(pilot: Pilot) -> None:
+    """Three zones, then the band of each pair (b on the highlighted pair)."""
+    for name in ("ruins", "dig pit", "ridge"):
+        await _keys(pilot, "z", *name, "enter")
+    await _keys(pilot, "left")  # from the pack list to the bands
+    await _keys(pilot, "b", "down", "b", "b", "down", "b")  # short, medium, short
+
+
+async def _add(pilot: Pilot, search: str, *fields: str) -> None:
+    """Search the packs, then the keys for count, side and zone; Enter adds."""
+    await _keys(pilot, "slash", *search, "enter", *fields, "enter")
+
+
+async def _dig_site(pilot: Pilot) -> None:
+    """The whole encounter by keys: zones, bands, two Heroes, 3 raiders, cover."""
+    await _zones(pilot)
+    await _add(pilot, "kestrel", "tab", "tab", "ctrl+u", *"expedition")
+    await _add(pilot, "roan", "tab", "tab", "tab", "right")  # side kept; zone: dig pit
+    await _add(pilot, "raider", "tab", "3", "tab", "ctrl+u", *"pirates", "tab", "right")
+    await _keys(pilot, "right", "c")  # the encounter list: raider 3 (just added) → light
+    await _keys(pilot, "up", "up", "up", "up", "c")  # Kestrel (the side heading is skipped)
+
+
+def _set_up_dig_site(app: HsmApp) -> None:
+    """The same encounter as :func:`_dig_site`, in one Batch (for tests about other keys)."""
+    zones = ("ruins", "dig pit", "ridge")
+    bands = (("ruins", "dig pit", "short"), ("ruins", "ridge", "medium"))
+    app.session.apply(
+        Batch(
+            (
+                *(AddZone(z) for z in zones),
+                *(SetBand(a, b, band) for a, b, band in (*bands, ("dig pit", "ridge", "short"))),
+                AddCombatants("hero", "kestrel-vance", "expedition", "ruins"),
+                AddCombatants("hero", "roan-maddox", "expedition", "dig pit"),
+                AddCombatants("minion", "pirate-raider", "pirates", "ridge", 3),
+                SetCover("pirate-raider-3", "light"),
+                SetCover("kestrel-vance-1", "light"),
+            )
+        )
+    )
+
+
+async def test_r_combat_2_dig_site_built_by_keys_only() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await _dig_site(pilot)
+        enc = app.session.encounter
+        assert enc.zones == ("ruins", "dig pit", "ridge")
+        assert [(a, b, band) for a, b, band in enc.bands] == [
+            ("ruins", "dig pit", RangeBand.SHORT),
+            ("ruins", "ridge", RangeBand.MEDIUM),
+            ("dig pit", "ridge", RangeBand.SHORT),
+        ]
+        placed = [(c.id, c.side, c.zone, c.cover) for c in enc.combatants]
+        assert placed == [
+            ("kestrel-vance-1", "expedition", "ruins", Cover.LIGHT),
+            ("roan-maddox-1", "expedition", "dig pit", Cover.NONE),
+            ("pirate-raider-1", "pirates", "ridge", Cover.NONE),
+            ("pirate-raider-2", "pirates", "ridge", Cover.NONE),
+            ("pirate-raider-3", "pirates", "ridge", Cover.LIGHT),
+        ]
+        assert _errors(app) == []
+        roster = screen.query_one("#builder-roster", OptionList)
+        assert roster.border_title == "Encounter (5)"
+        rows = [str(roster.get_option_at_index(i).prompt) for i in range(roster.option_count)]
+        assert rows[0].startswith("expedition · 2") and rows[3].startswith("pirates · 3")
+        assert "light" in rows[1] and "ruins" in rows[1]
+        assert "short  ruins ↔ dig pit" in str(
+            screen.query_one("#builder-bands", OptionList).get_option_at_index(0).prompt
+        )
+        assert "▸ ridge (3)" in _text(app, "#builder-zone-list")
+        batch = HsmApp(Session(seed=SEED, content=app.session.content))
+        _set_up_dig_site(batch)
+        assert batch.session.encounter == enc  # the keys sent exactly these commands
+
+
+async def test_zone_name_is_checked_as_typed() -> None:
+    """Empty or duplicate names: the reason beside the field, and the engine refuses."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z")
+        assert "✗ a zone needs a name" in _text(app, "#builder-zone-msg")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.zones == ()
+        assert "a zone needs a name" in _errors(app)
+        await _keys(pilot, *"ruins")
+        assert "Enter adds" in _text(app, "#builder-zone-msg")
+        await _keys(pilot, "enter", "z", *"ruins")
+        assert "✗ zone 'ruins' already exists" in _text(app, "#builder-zone-msg")
+        assert app.screen.query_one("#builder-zone-name").has_class("-invalid")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.zones == ("ruins",)
+        assert "zone 'ruins' already exists" in _errors(app)
+        await _keys(pilot, "escape")
+        assert not app.screen.query_one("#builder-zone-name").display
+        assert zone_problem("  ", ()) == "a zone needs a name"
+
+
+async def test_count_stays_1_to_40_and_side_must_be_named() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"raider", "enter", "tab")
+        count = app.screen.query_one("#builder-count", Stepper)
+        await _keys(pilot, "left", "minus", "0")
+        assert count.value == 1
+        await _keys(pilot, *["right"] * 45)
+        assert count.value == 40
+        await _keys(pilot, "tab", "ctrl+u")
+        side = app.screen.query_one("#builder-side-msg")
+        assert side.display and "a side needs a name" in _text(app, "#builder-side-msg")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.combatants == ()
+        assert "a side needs a name" in _errors(app)
+        await _keys(pilot, *"boarding party", "enter")
+        assert not side.display
+        assert len(app.session.encounter.combatants) == 40
+        assert {c.side for c in app.session.encounter.combatants} == {"boarding party"}
+        assert count.value == 1  # back to one after each add
+
+
+async def test_side_defaults_by_kind_and_remembers_what_was_typed() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        side = app.screen.query_one("#builder-side")
+        await _keys(pilot, "slash", *"kestrel", "enter")
+        assert side.value == "heroes"
+        await _keys(pilot, "slash", *"raider", "enter")
+        assert side.value == "enemies"
+        await _keys(pilot, "tab", "tab", "ctrl+u", *"pirates", "escape")
+        await _keys(pilot, "slash", *"guide", "enter")  # a Sidekick: the heroes' side
+        assert side.value == "heroes"
+        await _keys(pilot, "slash", *"boarder", "enter")
+        assert side.value == "pirates"
+
+
+async def test_no_zone_refuses_adding() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "enter", "p")
+        assert app.session.encounter.combatants == ()
+        assert _errors(app) == ["Add a zone first (z)"] * 2
+
+
+async def test_u_undoes_the_last_add_only() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        _set_up_dig_site(app)
+        await _keys(pilot, "escape")  # back to the pack list
+        await _add(pilot, "boarder", "tab", "2")
+        assert len(app.session.encounter.combatants) == 7
+        await _keys(pilot, "u")
+        enc = app.session.encounter
+        assert [c.entry for c in enc.combatants][-1] == "pirate-raider"
+        assert len(enc.combatants) == 5 and enc.get("kestrel-vance-1").cover is Cover.LIGHT
+        roster = app.screen.query_one("#builder-roster", OptionList)
+        assert roster.border_title == "Encounter (5)"
+
+
+async def test_p_adds_the_whole_party_to_the_picker_zone() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "p")  # no zone yet
+        await _keys(pilot, "z", *"camp", "enter", "p")
+        assert "no party Hero left to add (add heroes to the party first)" in _errors(app)
+        for hero in ("kestrel-vance", "mireille-ashdown"):
+            app.session.apply(AddHero(hero))
+        await _keys(pilot, "p")
+        party = [(c.entry, c.side, c.zone, c.player) for c in app.session.encounter.combatants]
+        assert party == [
+            ("kestrel-vance", "heroes", "camp", True),
+            ("mireille-ashdown", "heroes", "camp", True),
+        ]
+
+
+async def test_r_char_8_d_decides_a_sidekick_before_combat() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"camp", "enter")
+        await _add(pilot, "guide")
+        assert "?" in str(
+            app.screen.query_one("#builder-roster", OptionList).highlighted_option.prompt
+        )
+        await _keys(pilot, "d")
+        assert isinstance(app.screen, DecisionDialog)
+        await _keys(pilot, "m")
+        assert app.session.encounter.get("veteran-guide-1").plays_as is Rank.MINION
+        assert app.screen.query_one("#builder-roster").border_subtitle.startswith(
+            "Sidekick as Minion"
+        )
+        await _keys(pilot, "d")  # decided for the whole encounter: the engine refuses
+        assert any("already plays as a minion" in e for e in _errors(app))
+
+
+async def test_forecast_runs_in_a_worker_and_shows_each_side() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        _set_up_dig_site(app)
+        await _keys(pilot, "F")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.result is not None
+        spec, result = screen.result
+        assert spec == encounter_spec(app.session.encounter)
+        assert result.runs == 200 and set(result.wins) == {"expedition", "pirates"}
+        assert sum(result.wins.values()) + result.draws == pytest.approx(1.0)
+        assert all(0 <= rate <= 1 for rate in result.wins.values())
+        text = _text(app, "#builder-forecast-body")
+        assert "expedition" in text and "pirates" in text and "200 fights, seed 7" in text
+        assert not screen.query_one("#builder-progress").display
+        assert screen.query_one("#builder-forecast").border_subtitle == ""
+        await _keys(pilot, "c")  # the encounter changes: the old forecast is stale
+        assert "stale" in screen.query_one("#builder-forecast").border_subtitle
+        await _keys(pilot, "F", "F")  # a re-run replaces whatever ran before
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.result[0] == encounter_spec(app.session.encounter)
+        assert screen.query_one("#builder-forecast").border_subtitle == ""
+
+
+async def test_forecast_with_one_side_shows_the_reason() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await _keys(pilot, "F")
+        assert "no combatants yet" in _text(app, "#builder-forecast-body")
+        await _keys(pilot, "z", *"camp", "enter")
+        await _add(pilot, "kestrel")
+        await _keys(pilot, "F")
+        await app.workers.wait_for_complete()
+        text = _text(app, "#builder-forecast-body")
+        assert "✗ No forecast: combatants must stand on at least two sides" in text
+        assert screen.result is None
+
+
+async def test_closing_mid_forecast_never_waits_or_crashes() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        _set_up_dig_site(app)
+        screen.action_forecast()  # what F does; pilot.press would wait for the worker
+        assert screen.query_one("#builder-progress").display  # the UI goes on meanwhile
+        assert "Playing 200 fights" in _text(app, "#builder-forecast-body")
+    assert app.return_code in (None, 0)
+
+
+async def test_spec_groups_combatants_and_keeps_cover_and_rules() -> None:
+    """The spec the forecast plays sets up exactly the encounter built (groups, cover,
+    a Sidekick's rules), so the forecast is of this fight and no other.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        _set_up_dig_site(app)
+        await _keys(pilot, "escape")
+        await _add(pilot, "guide", "tab", "tab", "tab", "right")  # expedition, dig pit
+        built = app.session.encounter
+        spec = encounter_spec(built)
+        assert [(c["entry"], c["count"], c.get("cover")) for c in spec.combatants] == [
+            ("kestrel-vance", 1, "light"),
+            ("roan-maddox", 1, None),
+            ("pirate-raider", 2, None),
+            ("pirate-raider", 1, "light"),
+            ("veteran-guide", 1, None),
+        ]
+        assert spec.combatants[-1]["plays_as"] == "hero"  # undecided: the file default
+        catalog = app.session.catalog
+        enc, rng = Encounter(zones=()), random.Random(0)
+        for command in encounter_commands(spec, catalog):
+            enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
+        assert enc.zones == built.zones and enc.bands == built.bands
+        again = sorted((c.entry, c.side, c.zone, c.cover) for c in enc.combatants)
+        assert again == sorted((c.entry, c.side, c.zone, c.cover) for c in built.combatants)
+
+
+async def test_s_starts_combat_and_switches_to_the_combat_screen() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"camp", "enter")
+        await _add(pilot, "kestrel")
+        await _keys(pilot, "s")  # one side only: refused, the builder stays
+        assert isinstance(app.screen, EncounterBuilderScreen)
+        assert "combat needs standing combatants on at least two sides" in _errors(app)
+        await _add(pilot, "raider", "tab", "3")
+        await _keys(pilot, "s")
+        assert app.session.encounter.active and app.session.encounter.round == 1
+        assert isinstance(app.screen, CombatScreen)
+
+
+async def test_s_with_an_undecided_sidekick_leaves_the_question_to_the_fight() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"camp", "enter")
+        await _add(pilot, "guide")
+        await _add(pilot, "raider")
+        await _keys(pilot, "s")
+        assert isinstance(app.screen, CombatScreen)
+        assert app.session.pending is not None and not app.session.encounter.active
+        assert "Waiting" in _text(app, "#combat-attack")
+
+
+async def test_f1_help_lists_the_builder_keys() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert "Encounter builder" in app.screen.screen_help
+        assert "forecast 200 fights" in app.screen.screen_help
+
+
+async def _built_and_forecast(pilot: Pilot) -> None:
+    await _open(pilot)
+    _set_up_dig_site(pilot.app)
+    await _keys(pilot, "F")
+    await pilot.app.workers.wait_for_complete()
+    await _keys(pilot, "escape", "slash", *"raider", "enter")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_encounter_builder(snap_compare, size) -> None:
+    assert snap_compare(_app(), terminal_size=size, run_before=_built_and_forecast)
