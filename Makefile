@@ -30,6 +30,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/odds.py
 	$(BIN)/python bench/packs.py
 	$(BIN)/python bench/combat.py
+	$(BIN)/python bench/ui.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -23,7 +23,8 @@ def evolve(record: T, **changes: Any) -> T:
     """
     fields = record.__dict__
     if not changes.keys() <= fields.keys():
-        raise TypeError(f"{type(record).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+        unknown = sorted(changes.keys() - fields.keys())
+        raise TypeError(f"{type(record).__name__} has no field {unknown}")
     new = object.__new__(type(record))
     new.__dict__.update(fields)
     new.__dict__.update(changes)

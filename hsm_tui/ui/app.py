@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..packs import LoadResult
 from ..session import Session
-from .screens.chart import ChartScreen
-from .screens.combat import CombatScreen
-from .screens.content_browser import ContentBrowserScreen
-from .screens.help import HelpScreen
-from .screens.log import LogScreen
-from .screens.task_roller import TaskRollerScreen
+
+if TYPE_CHECKING:
+    from ..packs import LoadResult
+
+
+def _lazy(module: str, name: str) -> Callable[[], Screen]:
+    """A mode's screen factory that imports the screen's module on first use, so start-up
+    pays only for the first screen (combat alone pulls in the simulator and its pools).
+    """
+
+    def make() -> Screen:
+        screen_class: type[Screen] = getattr(import_module(f"{__package__}.screens.{module}"), name)
+        return screen_class()
+
+    make.__qualname__ = make.__name__ = name
+    return make
 
 
 class HsmApp(App[None]):
@@ -26,12 +37,15 @@ class HsmApp(App[None]):
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
     MODES = {
-        "tasks": TaskRollerScreen,
-        "content": ContentBrowserScreen,
-        "combat": CombatScreen,
-        "chart": ChartScreen,
-        "log": LogScreen,
+        "tasks": _lazy("task_roller", "TaskRollerScreen"),
+        "content": _lazy("content_browser", "ContentBrowserScreen"),
+        "combat": _lazy("combat", "CombatScreen"),
+        "chart": _lazy("chart", "ChartScreen"),
+        "log": _lazy("log", "LogScreen"),
+        "builder": _lazy("encounter_builder", "EncounterBuilderScreen"),
+        "campaign": _lazy("campaign", "CampaignScreen"),
     }
+    """Each mode's base screen, built (and its module imported) when first shown."""
     DEFAULT_MODE = "tasks"
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
@@ -40,9 +54,11 @@ class HsmApp(App[None]):
         Binding("f4", "switch_mode('combat')", "Combat", id="mode.combat"),
         Binding("f5", "switch_mode('chart')", "Chart", id="mode.chart"),
         Binding("f6", "switch_mode('log')", "Log", id="mode.log"),
+        Binding("f7", "switch_mode('builder')", "Builder", id="mode.builder"),
+        Binding("f8", "switch_mode('campaign')", "Campaign", id="mode.campaign"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
-    """F1/? help for the current screen; F2–F6 switch screens; q quits."""
+    """F1/? help for the current screen; F2–F8 switch screens; q quits."""
 
     def __init__(self, session: Session | None = None, content: Sequence[str | Path] = ()) -> None:
         super().__init__()
@@ -68,6 +84,8 @@ class HsmApp(App[None]):
 
     def action_help(self) -> None:
         """Help for whatever screen or dialog is on top (its ``HELP`` text)."""
+        from .screens.help import HelpScreen  # Markdown and its parser load on first use
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(getattr(self.screen, "HELP", "")))
 
@@ -97,6 +115,16 @@ class HsmApp(App[None]):
             "Session log",
             "The whole log: search it, export it as Markdown (F6)",
             lambda: self.switch_mode("log"),
+        )
+        yield SystemCommand(
+            "Encounter builder",
+            "Zones, bands, combatants from the packs, forecast, start combat (F7)",
+            lambda: self.switch_mode("builder"),
+        )
+        yield SystemCommand(
+            "Campaign",
+            "The party's Luck, Clues and wounds, the roster, scene notes (F8)",
+            lambda: self.switch_mode("campaign"),
         )
         yield SystemCommand(
             "Help", "Keys and quick reference for this screen (F1)", self.action_help

@@ -1,0 +1,295 @@
+"""UI figures: cold start to the first frame, and key press → frame on the combat screen.
+
+Run: ``.venv/bin/python bench/ui.py`` (``--quick`` for fewer runs). Prints a table; never
+fails on timing. Targets: ``hsm`` draws its first frame within 1.3× the time a bare
+Textual hello-world takes, both measured in the same run; a key on the combat screen
+with 40 combatants shows its effect within 50 ms (median to the first frame after the
+key; "settled" is the last frame it caused, e.g. a deferred table or header update).
+
+Cold start runs each app as a fresh process in a pseudo-terminal (80×24), the way a GM
+starts it, and stops the clock when the first frame's text reaches the terminal. So it
+needs a POSIX system (``pty``); elsewhere that part is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import textual
+
+from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, StartCombat
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+
+START_TARGET = 1.3
+KEY_TARGET_MS = 50.0
+
+HELLO = """\
+from textual.app import App
+from textual.widgets import Static
+
+class Hello(App):
+    def compose(self):
+        yield Static("Hello, world")
+
+Hello().run()
+"""
+"""The baseline: the smallest Textual app, one Static widget."""
+
+APPS: dict[str, tuple[list[str], bytes]] = {
+    "hello-world (bare Textual)": ([sys.executable, "-c", HELLO], b"Hello, world"),
+    "hsm (tasks screen)": ([sys.executable, "-m", "hsm_tui", "--seed", "1"], HsmApp.TITLE.encode()),
+}
+"""Command and a text only its first frame contains (the header title for ``hsm``)."""
+
+KEYS = {
+    "down": "↓ select next",
+    "a": "a aim",
+    "right": "→ next target",
+    "left": "← previous target",
+    "n": "n end turn",
+    "u": "u undo",
+}
+"""The keys of a GM's usual turn, pressed in this order, round after round."""
+
+SIZES = ((80, 24), (120, 40))
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# -- cold start -------------------------------------------------------------------------
+def _first_frame(command: list[str], marker: bytes, env: dict[str, str], timeout: float) -> float:
+    """Seconds from spawning ``command`` in an 80×24 pty until ``marker`` is written."""
+    import fcntl
+    import pty
+    import termios
+
+    main_fd, child_fd = pty.openpty()
+    fcntl.ioctl(child_fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, stdin=child_fd, stdout=child_fd, stderr=child_fd, env=env, start_new_session=True
+    )
+    os.close(child_fd)
+    seen = b""
+    try:
+        while marker not in seen:
+            left = timeout - (time.perf_counter() - start)
+            ready, _, _ = select.select([main_fd], [], [], max(left, 0))
+            if not ready:
+                raise TimeoutError(f"no {marker!r} within {timeout} s from {command[1:3]}")
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:  # the child closed the terminal: it exited before drawing
+                chunk = b""
+            if not chunk:
+                raise RuntimeError(f"{command[1:3]} exited before drawing: {seen[-400:]!r}")
+            seen = seen[-len(marker) :] + chunk
+        return time.perf_counter() - start
+    finally:
+        process.kill()
+        process.wait()
+        os.close(main_fd)
+
+
+def cold_start(runs: int) -> dict[str, list[float]] | None:
+    """First-frame times per app, runs interleaved so both share the machine's noise.
+
+    Children cache bytecode in a temporary folder and each app runs once unmeasured, so
+    every measured start is a warm one (as from a GM's second launch on), whatever
+    ``PYTHONDONTWRITEBYTECODE`` says in the caller's shell.
+    """
+    if os.name != "posix":
+        return None
+    with tempfile.TemporaryDirectory(prefix="hsm-bench-pyc-") as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(TERM="xterm-256color", PYTHONPYCACHEPREFIX=cache)
+        env.pop("NO_COLOR", None)
+        times: dict[str, list[float]] = {name: [] for name in APPS}
+        for i in range(runs + 1):
+            for name, (command, marker) in APPS.items():
+                elapsed = _first_frame(command, marker, env, timeout=30.0)
+                if i:  # run 0 fills the bytecode cache
+                    times[name].append(elapsed)
+        return times
+
+
+# -- key press → frame ------------------------------------------------------------------
+def forty_combatants(seed: int = 11) -> Session:
+    """4 Heroes against 18 corporate troopers and 18 pirate raiders, combat started."""
+    session = Session(seed=seed)
+    session.load_content()
+    for command in (
+        AddZone("dock"),
+        AddZone("cargo"),
+        AddZone("bridge"),
+        SetBand("dock", "cargo", "short"),
+        SetBand("cargo", "bridge", "short"),
+        SetBand("dock", "bridge", "medium"),
+    ):
+        session.apply(command)
+    for hero in ("kestrel-vance", "oyelaran-sefu", "mireille-ashdown", "roan-maddox"):
+        session.apply(AddCombatants("hero", hero, "crew", "dock"))
+    session.apply(AddCombatants("minion", "corporate-trooper", "corp", "cargo", count=18))
+    session.apply(AddCombatants("minion", "pirate-raider", "pirates", "bridge", count=18))
+    session.apply(StartCombat())
+    assert len(session.encounter.combatants) == 40 and session.pending is None
+    return session
+
+
+def _frame_clock(app: HsmApp) -> list[float]:
+    """Times at which the app hands a frame to its driver, each first encoded to terminal
+    bytes as a real driver does (a headless driver skips that step, so it is added back).
+    """
+    stamps: list[float] = []
+    display = app._display
+
+    def stamped(screen: Any, renderable: Any) -> None:
+        if renderable is not None and hasattr(renderable, "render_segments"):
+            renderable.render_segments(app.console)
+        display(screen, renderable)
+        if renderable is not None:
+            stamps.append(time.perf_counter())
+
+    app._display = stamped  # type: ignore[method-assign]
+    return stamps
+
+
+class KeyFigures:
+    """Per key: ms to the first frame and to the last one (the screen settled), frames."""
+
+    def __init__(self) -> None:
+        self.first: list[float] = []
+        self.settled: list[float] = []
+        self.frames = 0
+        self.presses = 0
+        self.changed = 0
+        """Presses that changed what the screen shows (selection, aim or session)."""
+
+
+async def _key_latency(size: tuple[int, int], rounds: int) -> dict[str, KeyFigures]:
+    """Press the turn's keys round after round; Pilot's idle waits after each press are
+    not counted, only the time from sending the key to the frames it caused.
+    """
+    app = HsmApp(forty_combatants())
+    figures = {key: KeyFigures() for key in KEYS}
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        stamps = _frame_clock(app)
+        for round_ in range(rounds + 1):
+            for key in KEYS:
+                stamps.clear()
+                before = _shown(app)
+                start = time.perf_counter()
+                await pilot.press(key)
+                await pilot.pause()  # paints whatever is still dirty
+                if not isinstance(app.screen, CombatScreen):
+                    raise RuntimeError(f"{key!r} left the combat screen for {app.screen!r}")
+                if not round_:  # round 0 warms caches (odds, styles)
+                    continue
+                key_figures = figures[key]
+                key_figures.presses += 1
+                key_figures.frames += len(stamps)
+                key_figures.changed += _shown(app) != before
+                if stamps:
+                    key_figures.first.append(stamps[0] - start)
+                    key_figures.settled.append(stamps[-1] - start)
+    return figures
+
+
+def _shown(app: HsmApp) -> tuple[object, ...]:
+    """What a key may change on the combat screen: selection, aim, encounter, log."""
+    screen = app.screen
+    assert isinstance(screen, CombatScreen)
+    return screen.selected, screen.draft, app.session.encounter, len(app.session.log)
+
+
+def key_latency(rounds: int) -> dict[tuple[int, int], dict[str, KeyFigures]]:
+    return {size: asyncio.run(_key_latency(size, rounds)) for size in SIZES}
+
+
+# -- report -----------------------------------------------------------------------------
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def _report_start(starts: int) -> None:
+    print(f"\nCold start to first frame, 80×24 pty, {starts} fresh processes each")
+    print(f"{'app':<28}{'median ms':>11}{'p95 ms':>9}{'min ms':>9}")
+    starts_by_app = cold_start(starts)
+    if starts_by_app is None:
+        print("  (skipped: needs a POSIX pty)")
+    else:
+        for name, values in starts_by_app.items():
+            print(
+                f"{name:<28}{_ms(statistics.median(values)):>11}"
+                f"{_ms(_percentile(values, 0.95)):>9}{_ms(min(values)):>9}"
+            )
+        hello, hsm = (statistics.median(v) for v in starts_by_app.values())
+        ratio = hsm / hello
+        verdict = "ok" if ratio <= START_TARGET else "over target"
+        print(f"ratio hsm / hello-world (medians): {ratio:.2f}× (≤ {START_TARGET}×: {verdict})")
+
+
+def _report_keys(rounds: int) -> None:
+    print(f"\nKey press → rendered frame, combat screen, 40 combatants, {rounds} rounds per key")
+    print(
+        f"{'size':<8}{'key':<20}{'1st frame median':>17}{'p95':>7}"
+        f"{'settled median':>16}{'p95':>7}{'frames':>8}{'changed':>9}  ≤ {KEY_TARGET_MS:.0f} ms"
+    )
+    for (width, height), by_key in key_latency(rounds).items():
+        for key, fig in by_key.items():
+            row = f"{f'{width}×{height}':<8}{KEYS[key]:<20}"
+            changed = f"{fig.changed}/{fig.presses}"
+            if not fig.first:
+                print(f"{row}{'—':>17}{'—':>7}{'—':>16}{'—':>7}{0:>8.1f}{changed:>9}  no frame")
+                continue
+            first = statistics.median(fig.first)
+            verdict = "ok" if first * 1000 <= KEY_TARGET_MS else "over"
+            print(
+                f"{row}{_ms(first):>17}{_ms(_percentile(fig.first, 0.95)):>7}"
+                f"{_ms(statistics.median(fig.settled)):>16}{_ms(_percentile(fig.settled, 0.95)):>7}"
+                f"{fig.frames / fig.presses:>8.1f}{changed:>9}  {verdict}"
+            )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10 starts, 10 key rounds")
+    parser.add_argument("--only", choices=("start", "keys"), help="run one part only")
+    args = parser.parse_args(argv)
+    starts, rounds = (10, 10) if args.quick else (20, 30)
+    print(
+        f"Python {platform.python_version()} · Textual {textual.__version__} · "
+        f"{platform.machine()} · {os.cpu_count()} CPU(s)"
+    )
+
+    if args.only != "keys":
+        _report_start(starts)
+    if args.only != "start":
+        _report_keys(rounds)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

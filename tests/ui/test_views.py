@@ -1,0 +1,77 @@
+"""Many views, one session (DESIGN): two apps on one Session show the same fight.
+
+What one GM view does by keys reaches the other through the session's change
+notifications alone, by the other's next frame: the shape the SSH-shared session needs.
+Seed 7 with the shipped dig-site ambush, as in test_combat_screen.py.
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+
+SEED = 7
+SIZE = (100, 30)
+
+
+def _view(app: HsmApp) -> dict[str, object]:
+    """The combat screen's session-derived text as rendered: initiative, table, log."""
+    screen = app.screen
+    assert isinstance(screen, CombatScreen)
+    table = screen.query_one("#combat-table", DataTable)
+    return {
+        "subtitle": screen.sub_title,
+        "round": screen.query_one("#combat-initiative").border_title,
+        "initiative": str(screen.query_one("#combat-initiative").render()),
+        "table": [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)],
+        "log": [line.text for line in screen.query_one("#combat-log").lines],
+    }
+
+
+async def _keys(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def _next_frame(pilot: Pilot) -> None:
+    """Let the other view paint once; no key is pressed in it."""
+    await pilot.pause(0)
+
+
+async def test_two_views_of_one_session_follow_each_others_commands() -> None:
+    session = Session(seed=SEED)
+    gm, table_view = HsmApp(session), HsmApp(session)
+    async with gm.run_test(size=SIZE) as a, table_view.run_test(size=SIZE) as b:
+        await _keys(a, "f4")
+        await _keys(b, "f4")
+        assert _view(gm) == _view(table_view)
+
+        await _keys(a, "L")  # A loads the example encounter
+        await _next_frame(b)
+        assert "Kestrel Vance" in str(_view(table_view)["table"])
+        assert _view(table_view) == _view(gm)
+
+        await _keys(a, "s")  # A rolls initiative
+        await _next_frame(b)
+        assert _view(table_view)["round"] == "Round 1"
+        assert "▶14 Kestrel Vance" in str(_view(table_view)["initiative"])
+        assert _view(table_view) == _view(gm)
+
+        await _keys(a, "a", "enter", "k", "1")  # attack, keep the roll, the boarder dives
+        await _next_frame(b)
+        assert any("Dive for cover" in line for line in _view(table_view)["log"])  # type: ignore[union-attr]
+        assert _view(table_view) == _view(gm)
+
+        await _keys(b, "n")  # B ends Kestrel's turn
+        await _next_frame(a)
+        assert "Roan Maddox" in str(_view(gm)["subtitle"])
+        assert _view(gm) == _view(table_view)
+
+        await _keys(b, "u")  # B undoes it: A is back on Kestrel's turn
+        await _next_frame(a)
+        assert "Kestrel Vance" in str(_view(gm)["subtitle"])
+        assert _view(gm) == _view(table_view)
