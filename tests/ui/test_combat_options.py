@@ -17,7 +17,6 @@ from hsm_tui.campaign.combat import (
     Suppress,
 )
 from hsm_tui.rules import Cover
-from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import ACTION_HINTS, CombatScreen
 from hsm_tui.ui.screens.conditions_dialog import ConditionsDialog
@@ -26,27 +25,9 @@ from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.screens.pools_dialog import PoolsDialog
 from hsm_tui.ui.screens.sheet import SheetScreen
 from hsm_tui.ui.screens.suppress_dialog import SuppressDialog
+from tests.ui.test_combat_screen import BOARDER, _app, _fight, _keys
 
-SEED = 7
 KESTREL = "kestrel-vance-1"
-BOARDER = "pirate-boarder-1"
-
-
-def _app() -> HsmApp:
-    return HsmApp(Session(seed=SEED))
-
-
-async def _keys(pilot: Pilot, *keys: str) -> None:
-    await pilot.press(*keys)
-    await pilot.pause()
-
-
-async def _fight(pilot: Pilot) -> CombatScreen:
-    """F4, load the example encounter, start combat (initiative rolled)."""
-    await _keys(pilot, "f4", "L", "s")
-    screen = pilot.app.screen
-    assert isinstance(screen, CombatScreen)
-    return screen
 
 
 def _text(app: HsmApp, selector: str) -> str:

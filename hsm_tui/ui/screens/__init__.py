@@ -1,4 +1,4 @@
-"""One screen per module; helpers they share."""
+"""One screen per module; what they share."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual.screen import Screen
 from ...rules import RulesError
 
 if TYPE_CHECKING:
-    from ...session import Command
+    from ...session import Command, Session
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -19,23 +19,41 @@ def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
         screen.query_one(selector).border_title = title
 
 
-class UndoRedo:
-    """``u``/``y`` on a screen: undo or redo the last command (dice included) and say which."""
+class SessionScreen(Screen[None]):
+    """A screen that reads the app's Session and sends it commands: a refusal becomes a
+    notification (never a crash), and ``u``/``y`` undo and redo with the dice.
+    """
+
+    @property
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined]
+
+    def _apply(self, command: Command) -> bool:
+        try:
+            self.session.apply(command)
+        except RulesError as err:
+            self.notify(str(err), title="Refused", severity="error")
+            return False
+        self.after_apply()
+        return True
+
+    def after_apply(self) -> None:
+        """A screen's follow-up once a command went through (e.g. ask a pending question)."""
 
     def action_undo(self) -> None:
-        self._history(self.app.session.undo, "Undone")  # type: ignore[attr-defined]
+        self._history(self.session.undo, "Undone")
 
     def action_redo(self) -> None:
-        self._history(self.app.session.redo, "Redone")  # type: ignore[attr-defined]
+        self._history(self.session.redo, "Redone")
 
     def _history(self, step: Callable[[], Command], verb: str) -> None:
         try:
             command = step()
         except RulesError as err:
-            self.notify(str(err))  # type: ignore[attr-defined]
+            self.notify(str(err))
             return
         self.after_history()
-        self.notify(f"{verb}: {type(command).__name__}")  # type: ignore[attr-defined]
+        self.notify(f"{verb}: {type(command).__name__}")
 
     def after_history(self) -> None:
         """A screen's own reset after undo/redo (the session has notified already)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, TextArea
 from textual.widgets.option_list import Option
 
@@ -24,13 +23,11 @@ from ...campaign.party import (
     RemoveHero,
     SetScene,
 )
-from ...rules import RulesError
-from ...session import Command, Session
-from . import UndoRedo, set_border_titles
+from . import SessionScreen, set_border_titles
 from .picker import PickerScreen
 
 
-class CampaignScreen(UndoRedo, Screen[None]):
+class CampaignScreen(SessionScreen):
     """Party, roster and scene notes; F1 for the keys."""
 
     HELP = """\
@@ -63,10 +60,6 @@ when you leave the notes field (Tab or Esc).
         Binding("y", "redo", "Redo", show=False, id="campaign.redo"),
     ]
     """Single keys; the notes field takes typing, so keys act on the lists."""
-
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -115,14 +108,6 @@ when you leave the notes field (Tab or Esc).
             scene = self.query_one("#scene", TextArea)
             if scene.text != campaign.scene:
                 scene.load_text(campaign.scene)
-
-    def _apply(self, command: Command) -> bool:
-        try:
-            self.session.apply(command)
-        except RulesError as err:
-            self.notify(str(err), title="Refused", severity="error")
-            return False
-        return True
 
     def _highlighted(self, list_id: str) -> str | None:
         options = self.query_one(list_id, OptionList)

@@ -17,17 +17,16 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart
 from ...campaign.encounter import Combatant
 from ...packs.model import SevereWound
-from ...rules import Rank, RulesError
+from ...rules import Rank
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
-from ...session import Session
 from ..widgets.stepper import Stepper
+from . import SessionScreen
 from .decision_dialog import DecisionDialog
 
 D10 = range(1, 11)
@@ -93,7 +92,7 @@ def _fit(text: str, width: int) -> Text:
     return line
 
 
-class ChartScreen(Screen[None]):
+class ChartScreen(SessionScreen):
     """The Severe Wound chart with exact odds for a chosen Hero; `r` rolls on it."""
 
     CSS_PATH = "../styles/chart_log.tcss"
@@ -129,10 +128,6 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         super().__init__()
         self._row_ids: list[str] = []
         self._seen: tuple[str | None, int] = (None, -1)  # (hero, chart length) last drawn
-
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -318,11 +313,3 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
 
         dialog = DecisionDialog("Severe Wound chart: 13", pending.question, pending.options)
         self.app.push_screen(dialog, answer)
-
-    def _apply(self, command: CombatCommand) -> bool:
-        try:
-            self.session.apply(command)
-        except RulesError as err:
-            self.notify(str(err), title="Refused", severity="error")
-            return False
-        return True

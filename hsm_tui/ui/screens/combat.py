@@ -16,7 +16,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from ...campaign.combat import (
@@ -39,14 +38,14 @@ from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
 from ...rules import Cover, RangeBand, RulesError
-from ...session import Batch, Command, PendingRerolls, Session, SpendRerolls
+from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
 from ..widgets.combatants import CombatantTable
 from ..widgets.initiative import InitiativeList, fit, group_name
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
-from . import UndoRedo, set_border_titles
+from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
 from .conditions_dialog import ROWS, ConditionsDialog
 from .decision_dialog import DecisionDialog
@@ -102,7 +101,7 @@ OPTION_KEYS = "s k ± [ ] h T G R e D"
 """The attack-option keys, as the panel's hint shows them."""
 
 
-class CombatScreen(UndoRedo, Screen[None]):
+class CombatScreen(SessionScreen):
     """Initiative, combatants, range board, attack panel with exact odds, and the log."""
 
     CSS_PATH = "../styles/combat.tcss"
@@ -283,10 +282,6 @@ to expose itself · Prone: an action to stand.
         self._asking = False
 
     @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
-
-    @property
     def enc(self) -> Encounter:
         return self.session.encounter
 
@@ -460,15 +455,8 @@ to expose itself · Prone: an action to stand.
         return lines
 
     # -- commands ---------------------------------------------------------------
-    def _apply(self, command: Command) -> bool:
-        """One command to the session; a refusal is a notification, never a crash."""
-        try:
-            self.session.apply(command)
-        except RulesError as err:
-            self.notify(str(err), title="Refused", severity="error")
-            return False
+    def after_apply(self) -> None:
         self._ask_pending()
-        return True
 
     def _ask_pending(self) -> None:
         """Open the decision dialog for whatever the session now waits on."""

@@ -19,7 +19,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.message import Message
-from textual.screen import Screen
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Footer, Header, Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
@@ -38,13 +37,12 @@ from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...packs import Catalog
 from ...rules import Cover, RangeBand, Rank, RulesError
-from ...session import Command, Session
 from ...simulate import EncounterSpec, Forecast, forecast
 from ..commands import ScreenActions
 from ..widgets.combatants import COVER_TEXT
 from ..widgets.initiative import fit
 from ..widgets.stepper import Stepper
-from . import UndoRedo, set_border_titles
+from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
 
 KINDS = ("hero", "sidekick", "minion")
@@ -226,7 +224,7 @@ class _Cancelled(Exception):
     """Raised inside the forecast thread once a newer forecast has replaced it."""
 
 
-class EncounterBuilderScreen(UndoRedo, Screen[None]):
+class EncounterBuilderScreen(SessionScreen):
     """Zones and bands | pack picker | the encounter's combatants, over the forecast."""
 
     CSS_PATH = "../styles/builder.tcss"
@@ -326,10 +324,6 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         """The last forecast and the encounter it was run on (stale once that changes)."""
         self._forecast_id = 0
         self._worker: Worker[None] | None = None
-
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
 
     @property
     def enc(self) -> Encounter:
@@ -572,15 +566,6 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             field.focus()
 
     # -- commands ---------------------------------------------------------------
-    def _apply(self, command: Command) -> bool:
-        """One command to the session; a refusal is a notification, never a crash."""
-        try:
-            self.session.apply(command)
-        except RulesError as err:
-            self.notify(str(err), title="Refused", severity="error")
-            return False
-        return True
-
     def action_new_zone(self) -> None:
         self._show_zone_input(True)
 

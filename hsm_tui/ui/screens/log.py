@@ -16,11 +16,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from ...logbook import search, to_markdown
-from ...session import LogEntry, Session
+from ...session import LogEntry
+from . import SessionScreen
 
 EXPORT_FOLDER = Path("saves")
 """Exports go here, relative to the working directory (the app's save folder)."""
@@ -55,7 +55,7 @@ def export_path(now: datetime, folder: Path = EXPORT_FOLDER) -> Path:
     return path
 
 
-class LogScreen(Screen[None]):
+class LogScreen(SessionScreen):
     """Every log entry with the lines that explain it; `/` filters, `x` exports."""
 
     CSS_PATH = "../styles/chart_log.tcss"
@@ -77,10 +77,6 @@ Every roll and decision of this session with the lines that explain it, oldest f
         Binding("x", "export", "Export .md", id="log.export"),
     ]
     """/ searches, Esc clears the search, x exports the log as Markdown."""
-
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()

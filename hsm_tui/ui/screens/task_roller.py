@@ -11,18 +11,17 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from ...campaign.party import Roller, rollers
-from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
+from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, Session, SpendRerolls
+from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
-from . import UndoRedo, set_border_titles
+from . import SessionScreen, set_border_titles
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
@@ -49,7 +48,7 @@ def odds_table(tn: int, rank: Rank, rerolls: int) -> list[str]:
     return rows
 
 
-class TaskRollerScreen(UndoRedo, Screen[None]):
+class TaskRollerScreen(SessionScreen):
     """Build a task, watch the exact odds, roll, spend re-rolls, read the log."""
 
     HELP = """\
@@ -97,10 +96,6 @@ of the rollers succeed (any, half or all).
         self._opposed: RollTask | None = None
         self._group: list[RollTask] = []
         self._need = Need.ANY
-
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -227,12 +222,6 @@ of the rollers succeed (any, half or all).
         who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], who.value)
         self.query_one(RollLog).show(session.log)
         self.refresh_odds()
-
-    def _apply(self, command: RollTask | SpendRerolls | RollOpposed | RollGroup) -> None:
-        try:
-            self.session.apply(command)
-        except RulesError as exc:
-            self.notify(str(exc), title="Refused", severity="error")
 
     def action_roll(self) -> None:
         self._apply(self.task())
