@@ -24,7 +24,7 @@ play: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/odds.py
