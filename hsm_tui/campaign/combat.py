@@ -9,7 +9,7 @@ rules forbid raises RulesError before anything changes.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..packs import Catalog, Character, SevereWound, Weapon
@@ -1391,7 +1391,7 @@ def _apply_effects(
             text += f": {extra.explain()}"
         elif kind is EffectKind.REROLL_LOWEST:
             # the worst kept die is re-rolled once and the better result kept (R-TASK-6)
-            again = reroll(evolve(roll, rerolls_spent=False), rng, d10=1)
+            again = reroll(replace(roll, rerolls_spent=False), rng, d10=1)
             state = evolve(state, hits=max(state.hits, again.successes))
             text += f": {again.explain()}"
         elif kind is EffectKind.ONE_HIT_COUNTS:

@@ -162,10 +162,12 @@ class Encounter:
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
-        return evolve(
-            self,
-            combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants),
-        )
+        """The encounter with ``combatant`` in place of the one with its id."""
+        everyone = self.combatants
+        for i, c in enumerate(everyone):
+            if c.id == combatant.id:
+                return evolve(self, combatants=(*everyone[:i], combatant, *everyone[i + 1 :]))
+        raise RulesError(f"no combatant {combatant.id!r} in this encounter")
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
         for zone in (a, b):

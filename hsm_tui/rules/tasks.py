@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
@@ -153,12 +154,12 @@ class PoolRoll:
     def dice(self) -> int:
         return len(self.first)
 
-    @property
+    @cached_property  # frozen: worked out once per roll
     def kept(self) -> tuple[int, ...]:
         """The best ``dice`` d10s: lowest is best both for tasks and for Defense."""
         return tuple(sorted(self.first + self.rerolled)[: self.dice])
 
-    @property
+    @cached_property  # frozen: worked out once per roll
     def hero(self) -> int | None:
         """The kept Hero die: the highest face (Interpretation below)."""
         if self.hero_first is None:
@@ -179,7 +180,7 @@ class PoolRoll:
             return False
         return d10 == 1 and self.hero >= hero_threshold(self.target)
 
-    @property
+    @cached_property  # frozen: worked out once per roll
     def successes(self) -> int:
         """Hits for an attack (1 or 0 for a task); hits through for Defense."""
         return sum(self.die_counts(d) for d in self.kept)
