@@ -78,26 +78,47 @@ class CombatantTable(DataTable[Text]):
         acting: frozenset[str],
         compact: bool,
     ) -> None:
-        """Rebuild every row; ▸ marks the selected row, ◎ the attack target, • the actors."""
+        """▸ marks the selected row, ◎ the attack target, • the actors. Only the cells that
+        changed are redrawn (a key press must stay well inside a frame with 40 rows); a new
+        set of combatants or columns rebuilds the table.
+        """
+        cells = {c.id: self._cells(c, selected, target, acting, compact) for c in enc.combatants}
+        rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
+        headings = list(next(iter(cells.values()))) if cells else list(NARROW)
+        layout = (tuple(headings), tuple(rows))
+        if layout != getattr(self, "_layout", None):
+            self._rebuild(rows, headings, compact)
+            self._layout = layout
+        else:
+            shown: dict[str, tuple[Text, ...]] = self._shown
+            for key, texts in rows.items():
+                for column, (old, new) in enumerate(zip(shown[key], texts, strict=True)):
+                    if old != new:
+                        self.update_cell(key, self._columns[column], new)
+        self._shown = rows
+        ids = list(rows)
+        if selected in ids:
+            self.move_cursor(row=ids.index(selected), animate=False)
+
+    def _rebuild(
+        self, rows: dict[str, tuple[Text, ...]], headings: list[str], compact: bool
+    ) -> None:
         self.clear(columns=True)
-        rows = [self._cells(c, selected, target, acting, compact) for c in enc.combatants]
-        for heading in rows[0] if rows else NARROW:
+        self._columns = headings
+        for heading in headings:
             width = NARROW.get(heading) if compact else None
             self.add_column(
                 Text(heading + " ", style="bold"), width=width and width + 1, key=heading
             )
-        for c, cells in zip(enc.combatants, rows, strict=True):
-            style = "" if c.standing else "dim strike"
-            self.add_row(
-                *(
-                    Text(v + " ", style=style, no_wrap=True, overflow="ellipsis")
-                    for v in cells.values()
-                ),
-                key=c.id,
-            )
-        ids = [c.id for c in enc.combatants]
-        if selected in ids:
-            self.move_cursor(row=ids.index(selected), animate=False)
+        for key, texts in rows.items():
+            self.add_row(*texts, key=key)
+
+    @staticmethod
+    def _texts(c: Combatant, cells: dict[str, str]) -> tuple[Text, ...]:
+        style = "" if c.standing else "dim strike"
+        return tuple(
+            Text(v + " ", style=style, no_wrap=True, overflow="ellipsis") for v in cells.values()
+        )
 
     @staticmethod
     def _cells(
