@@ -354,6 +354,28 @@ class ChooseChartRow:
 
 
 @dataclass(frozen=True)
+class ApplyDamage:
+    """Damage the GM rolled outside an attack (a fall R-OTHER-6, a blast, a trap): wound
+    steps against Health (or Stamina when non-lethal) as for a hit (R-DMG-2, R-WOUND).
+    """
+
+    combatant: str
+    damage: int
+    nonlethal: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RemoveCombatant:
+    """Someone leaves the encounter (fled, or added by mistake); its group's place in the
+    initiative goes when its last member leaves.
+    """
+
+    combatant: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class RollChart:
     """R-WOUND-5 / §7 outside an attack (a fall, a blast the GM resolved by hand)."""
 
@@ -389,6 +411,8 @@ CombatCommand = (
     | ChooseChartRow
     | SpendCombatRerolls
     | RollChart
+    | ApplyDamage
+    | RemoveCombatant
     | EndTurn
     | EndCombat
 )
@@ -1753,6 +1777,59 @@ def choose_chart_row(
     return Outcome(rest.encounter, (head, *rest.log), rest.pending)
 
 
+def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if not 0 <= cmd.damage <= 999:
+        raise RulesError(f"damage is 0 to 999, not {cmd.damage}")
+    if not c.standing:
+        raise RulesError(f"{c.name} is already out of the fight")
+    health = c.traits[Derived.STAMINA if cmd.nonlethal else Derived.HEALTH]
+    steps = wound_steps(cmd.damage, health)
+    overflows = tuple(cmd.damage - k * health for k in range(1, steps + 1))
+    result = apply_wound_steps(
+        c.rules_rank, steps, overflows, c.wounds, c.nonlethal, not cmd.nonlethal
+    )
+    track = "Stamina" if cmd.nonlethal else "Health"
+    outcome = _wound_text(c, result)
+    lines = [f"{cmd.damage} damage vs {track} {health} → {steps} wound step(s) → {outcome}"]
+    c = evolve(
+        c,
+        wounds=result.wounds,
+        nonlethal=result.nonlethal,
+        out=c.out or result.taken_out,
+        unconscious=c.unconscious or result.unconscious,
+        lose_actions=c.lose_actions + (result.steps_taken if c.rules_rank is Rank.HERO else 0),
+    )
+    pending = None
+    if result.severe:
+        c, chart_lines, pending = _severe_wound(c, result.overflow, rng, cat)
+        lines += chart_lines
+    return Outcome(
+        enc.with_combatant(c), (LogLines(f"{c.name} takes damage", tuple(lines)),), pending
+    )
+
+
+def remove_combatant(
+    enc: Encounter, cmd: RemoveCombatant, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if enc.turn is not None and c.group == enc.turn.actor:
+        raise RulesError(f"{c.name} is acting now: end its turn first")
+    others = tuple(
+        evolve(o, engaged=tuple(e for e in o.engaged if e != c.id)) if c.id in o.engaged else o
+        for o in enc.combatants
+        if o.id != c.id
+    )
+    order, index = enc.order, enc.turn_index
+    if not any(o.group == c.group for o in others):  # the group's initiative slot goes
+        slot = next((i for i, r in enumerate(order) if r.actor == c.group), None)
+        if slot is not None:
+            order = (*order[:slot], *order[slot + 1 :])
+            index -= int(slot < index)
+    enc = evolve(enc, combatants=others, order=order, turn_index=index)
+    return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", ()),))
+
+
 def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog) -> Outcome:
     """§7 for a Hero the GM names: d10 + overflow + 2 × earlier severe wounds."""
     c = enc.get(cmd.combatant)
@@ -1932,6 +2009,8 @@ HANDLERS = {
     Suppress: suppress,
     TakeAction: take_action,
     RollChart: roll_chart,
+    ApplyDamage: apply_damage,
+    RemoveCombatant: remove_combatant,
     EndTurn: end_turn,
     EndCombat: end_combat,
 }

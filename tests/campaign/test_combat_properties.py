@@ -21,6 +21,7 @@ from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
     AnswerDive,
+    ApplyDamage,
     Attack,
     ChooseChartRow,
     DecideSidekick,
@@ -32,6 +33,7 @@ from hsm_tui.campaign.combat import (
     PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
+    RemoveCombatant,
     SetBand,
     SetCondition,
     SetCover,
@@ -130,6 +132,8 @@ def _random_command(data: st.DataObject) -> Command:
                 st.lists(ids, max_size=3).map(tuple),
             ),
             st.builds(StartCombat, st.lists(ids, max_size=2).map(tuple)),
+            st.builds(ApplyDamage, ids, st.integers(-2, 30), st.booleans()),
+            st.builds(RemoveCombatant, ids),
         )
     )
 

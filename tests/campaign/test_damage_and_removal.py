@@ -1,0 +1,57 @@
+"""Damage the GM applies outside an attack (R-DMG-2, R-WOUND-1/2/5/6, R-OTHER-6 falls)
+and combatants leaving the encounter.
+"""
+
+from __future__ import annotations
+
+from hsm_tui.campaign.combat import ApplyDamage, RemoveCombatant
+from tests.campaign import edit, play, refused
+from tests.campaign.test_combat_engine import R1, R2, K, duel
+
+
+def test_r_dmg_2_gm_damage_wounds_a_hero_step_by_step() -> None:
+    s = duel()
+    s.apply(ApplyDamage(K, 7))  # Health 6: one step
+    kestrel = s.encounter.get(K)
+    assert (kestrel.wounds, kestrel.lose_actions) == (1, 1)
+    assert s.log[-1].lines == (
+        "7 damage vs Health 6 → 1 wound step(s) → 1 wound step(s): now at −1",
+    )
+    s.apply(ApplyDamage(K, 5, nonlethal=True))  # Stamina 6: nothing
+    assert s.encounter.get(K).nonlethal == 0
+
+
+def test_r_wound_5_gm_damage_past_minus_2_rolls_the_chart() -> None:
+    s = duel()
+    play(s, ApplyDamage(K, 19), 1, 2, 10)  # 3 steps; grip kept; d10 10 + (19 − 18) = 11
+    kestrel = s.encounter.get(K)
+    assert kestrel.wounds == 3 and kestrel.severe == 1
+    assert s.log[-1].lines[-2] == "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11"
+    assert s.pending is None
+
+
+def test_r_wound_2_gm_damage_takes_a_minion_out_and_bad_values_are_refused() -> None:
+    s = duel()
+    s.apply(ApplyDamage(R1, 5))  # Health 4
+    assert s.encounter.get(R1).out
+    refused(s, ApplyDamage(R1, 5), "already out of the fight")
+    refused(s, ApplyDamage(K, -1), "damage is 0 to 999")
+
+
+def test_a_combatant_leaves_and_its_group_keeps_its_place_until_the_last_one_goes() -> None:
+    s = duel()
+    s.apply(RemoveCombatant(R1))
+    assert [c.id for c in s.encounter.combatants] == [K, R2]
+    assert len(s.encounter.order) == 2  # raider 2 still holds the group's slot
+    refused(s, RemoveCombatant(K), "acting now: end its turn first")
+    s.apply(RemoveCombatant(R2))
+    assert [r.actor for r in s.encounter.order] == [K]
+    refused(s, RemoveCombatant("nobody"), "no combatant 'nobody'")
+
+
+def test_removing_an_opponent_ends_the_engagement() -> None:
+    s = duel(raiders_in="ridge")
+    edit(s, R1, engaged=(K,))
+    edit(s, K, engaged=(R1,))
+    s.apply(RemoveCombatant(R1))
+    assert s.encounter.get(K).engaged == ()
