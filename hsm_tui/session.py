@@ -41,6 +41,7 @@ from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from .rules.odds import PoolOdds, percent, suggest_split
+from .rules.tasks import paid_text, pay_rerolls
 
 GM = "gm"
 
@@ -415,26 +416,17 @@ class Session:
         total = cmd.d10 + cmd.hero
         if total > pending.available:
             raise RulesError(f"only {pending.available} re-roll(s) available, asked for {total}")
+        if min(cmd.d10, cmd.hero) < 0:
+            raise RulesError("re-roll counts cannot be negative")
         _, luck, clues = self.pools(pending.who)
-        paid = max(0, total - pending.free)
-        if min(cmd.d10, cmd.hero, cmd.clues) < 0 or cmd.clues > min(paid, clues):
-            raise RulesError(f"{cmd.clues} Clue(s) cannot pay for {paid} re-roll(s) here")
-        spend_luck = paid - cmd.clues
-        if spend_luck > luck:  # Luck first; Clues make up what Luck cannot
-            spend_luck, spend_clues = luck, paid - luck
-        else:
-            spend_clues = cmd.clues
-        if spend_clues > clues:
-            raise RulesError(f"not enough Luck and Clues for {paid} paid re-roll(s)")
+        spend_luck, spend_clues = pay_rerolls(total, pending.free, luck, clues, cmd.clues)
         rolled = reroll(pending.roll, self.rng, cmd.d10, cmd.hero)
         self.pending = None
         if spend_luck or spend_clues:
             self._pay(pending.who, spend_luck, spend_clues)
-        paid_text = ", ".join(
-            f"{n} {what}" for n, what in ((spend_luck, "Luck"), (spend_clues, "Clue(s)")) if n
-        )
+        cost = paid_text(0, spend_luck, spend_clues)
         note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die"
-        note += f" ({paid_text})" if paid_text else ""
+        note += f" ({cost})" if cost else ""
         note += f": {rolled.explain()}"
         if not cmd.d10 and not cmd.hero:
             note = "kept the first roll (no re-rolls spent)"

@@ -42,7 +42,7 @@ from .campaign.combat import (
 )
 from .campaign.encounter import Combatant, Encounter, WeaponState
 from .packs import Catalog, Weapon
-from .rules import Cover, RangeBand, RulesError, attack_odds
+from .rules import Cover, RangeBand, Rank, RulesError, attack_odds
 from .rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
 from .rules.odds import suggest_split
 
@@ -127,6 +127,30 @@ def encounter_commands(spec: EncounterSpec, catalog: Catalog) -> list[Any]:
             if c["kind"] == "sidekick":
                 run(DecideSidekick(added.id, c.get("plays_as", "hero")))
     return commands
+
+
+def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> EncounterSpec:
+    """The session's encounter as a forecast spec: combatants grouped by entry, side, zone,
+    cover and rules; an undecided Sidekick is forecast as a Hero (the file format's default).
+    """
+    groups: dict[tuple[str, str, str, str, Cover, str | None], int] = {}
+    for c in enc.combatants:
+        plays_as = None
+        if c.rank is Rank.SIDEKICK:
+            plays_as = c.plays_as.value if c.plays_as else Rank.HERO.value
+        key = (c.rank.value, c.entry, c.side, c.zone, c.cover, plays_as)
+        groups[key] = groups.get(key, 0) + 1
+    combatants = []
+    for (kind, entry, side, zone, cover, plays_as), count in groups.items():
+        row: dict[str, Any] = {"kind": kind, "entry": entry, "side": side, "zone": zone}
+        row["count"] = count
+        if cover is not Cover.NONE:
+            row["cover"] = cover.label
+        if plays_as is not None:
+            row["plays_as"] = plays_as
+        combatants.append(row)
+    bands = tuple((a, b, band.label) for a, b, band in enc.bands)
+    return EncounterSpec(name, enc.zones, bands, tuple(combatants))
 
 
 def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:

@@ -9,6 +9,7 @@ rules forbid raises RulesError before anything changes.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -47,7 +48,7 @@ from ..rules.dice import parse
 from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
 from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
-from ..rules.tasks import HeroFace, PoolRoll, reroll, wound_steps
+from ..rules.tasks import HeroFace, PoolRoll, paid_text, pay_rerolls, reroll, wound_steps
 from .conditions import (
     ENGINE_MARKS,
     check_condition,
@@ -1182,32 +1183,19 @@ def spend_combat_rerolls(
     """R-TASK-6: roll every chosen re-roll at once, pay Luck/Clues, then finish the attack."""
     roller = enc.get(pending.roller)
     total = cmd.d10 + cmd.hero
-    if min(cmd.d10, cmd.hero, cmd.clues) < 0:
+    if min(cmd.d10, cmd.hero) < 0:
         raise RulesError("re-roll counts cannot be negative")
-    paid = max(0, total - pending.free)
-    luck = paid - cmd.clues
-    if cmd.clues > paid or cmd.clues > roller.clues or luck > roller.luck:
-        raise RulesError(
-            f"{roller.name} has {pending.free} free re-roll(s), Luck {roller.luck} and"
-            f" Clues {roller.clues}: {total} re-roll(s) with {cmd.clues} Clue(s) is too many"
-        )
+    luck, clues = pay_rerolls(total, pending.free, roller.luck, roller.clues, cmd.clues)
     lines = []
     roll = pending.roll
     if total:
         roll = reroll(roll, rng, cmd.d10, cmd.hero)
         enc = enc.with_combatant(
-            evolve(roller, luck=roller.luck - luck, clues=roller.clues - cmd.clues)
+            evolve(roller, luck=roller.luck - luck, clues=roller.clues - clues)
         )
-        spent = ", ".join(
-            f"{n} {what}"
-            for n, what in (
-                (min(total, pending.free), "free"),
-                (luck, "Luck"),
-                (cmd.clues, "Clue(s)"),
-            )
-            if n
+        lines.append(
+            f"re-rolls ({paid_text(min(total, pending.free), luck, clues)}): {roll.explain()}"
         )
-        lines.append(f"re-rolls ({spent}): {roll.explain()}")
     else:
         lines.append("keeps the roll")
     if pending.stage == "attack":
@@ -1700,6 +1688,31 @@ def _wound_text(target: Combatant, result: WoundResult) -> str:
     return f"{result.steps_taken} wound step(s): now at −{track}"
 
 
+@dataclass(frozen=True)
+class RowOdds:
+    """One chart row's exact chance; ``shared`` when its total also names another row
+    (the erratum's 13): the chance is the total's, and the GM picks between them."""
+
+    row: SevereWound
+    chance: Fraction
+    shared: bool
+
+
+def chart_odds(chart: Sequence[SevereWound], modifier: int) -> tuple[RowOdds, ...]:
+    """Exact odds of every row for d10 + ``modifier`` (a d10 is uniform: 1/10 a face).
+
+    Rows that share a total are not split: each shows the whole chance of that total.
+    """
+    odds = []
+    for row in chart:
+        faces = [d for d in range(1, 11) if row.covers(d + modifier)]
+        shared = any(
+            other is not row and other.covers(d + modifier) for d in faces for other in chart
+        )
+        odds.append(RowOdds(row, Fraction(len(faces), 10), shared))
+    return tuple(odds)
+
+
 def _severe_wound(
     target: Combatant, overflow: int, rng: random.Random, cat: Catalog
 ) -> tuple[Combatant, list[str], Pending | None]:
@@ -1869,22 +1882,32 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
 _MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
 
 
-#: TakeAction's actions and what each costs in actions (R-ACT-2/5/6; drop is free).
-ACTIONS = {
-    "aim": 1,
-    "dodge": 1,
-    "full-defense": 2,
-    "reload": 2,
-    "stand": 1,
-    "standby": 1,
-    "interact": 1,
-    "hide": 1,
-    "task": 1,
-    "draw": 1,
-    "holster": 1,
-    "drop": 0,
-    "misc": 1,
-    "break-free": 1,
+@dataclass(frozen=True)
+class ActionKind:
+    """One TakeAction action: its cost in actions, a line for menus, whether it names
+    a weapon (R-ACT-2/5/6; dropping is free).
+    """
+
+    cost: int
+    hint: str
+    weapon: bool = False
+
+
+ACTIONS: dict[str, ActionKind] = {
+    "aim": ActionKind(1, "a free re-roll on a later attack this turn"),
+    "dodge": ActionKind(1, "may re-roll Defense until its next turn"),
+    "full-defense": ActionKind(2, "Dodge +2 until its next turn (Heroes)"),
+    "reload": ActionKind(2, "a weapon back to full charges", weapon=True),
+    "stand": ActionKind(1, "up from Prone"),
+    "standby": ActionKind(1, "attack when someone comes within Short"),
+    "interact": ActionKind(1, "free a stuck weapon, pick one up, equipment", weapon=True),
+    "hide": ActionKind(1, "the GM places it in cover"),
+    "task": ActionKind(1, "then roll it in the task roller (F2)"),
+    "draw": ActionKind(1, "a weapon", weapon=True),
+    "holster": ActionKind(1, "put a weapon away", weapon=True),
+    "drop": ActionKind(0, "what it holds (free)", weapon=True),
+    "misc": ActionKind(1, "anything else the GM approves"),
+    "break-free": ActionKind(1, "out of a grapple (R-ATK-17)"),
 }
 
 
@@ -1921,7 +1944,7 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
     if action == "break-free" and "grappled" not in c.conditions:
         raise RulesError(f"{c.name} is not grappled")
-    for n in range(ACTIONS[action]):
+    for n in range(ACTIONS[action].cost):
         enc = _spend(enc, c, action if n == 0 else f"{action} (second action)")
     if action == "stand":
         c = evolve(c, prone=False)

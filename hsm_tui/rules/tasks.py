@@ -300,6 +300,32 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
     )
 
 
+def pay_rerolls(
+    total: int, free: int, luck: int, clues: int, asked_clues: int = 0
+) -> tuple[int, int]:
+    """R-TASK-6 / R-CHAR-9: the Luck and Clues ``total`` re-rolls cost after ``free`` ones:
+    ``asked_clues`` from Clues, the rest from Luck, and Clues make up what Luck cannot.
+    Refused (RulesError) when the pools cannot pay.
+    """
+    paid = max(0, total - free)
+    if min(total, asked_clues) < 0 or asked_clues > min(paid, clues):
+        raise RulesError(f"{asked_clues} Clue(s) cannot pay for {paid} re-roll(s) here")
+    spend_luck = min(paid - asked_clues, luck)
+    spend_clues = paid - spend_luck
+    if spend_clues > clues:
+        raise RulesError(
+            f"{total} re-roll(s) need {paid} paid, but there are only Luck {luck}"
+            f" and Clues {clues} (and {free} free)"
+        )
+    return spend_luck, spend_clues
+
+
+def paid_text(free: int, luck: int, clues: int) -> str:
+    """``1 free, 2 Luck``: what a set of re-rolls cost, for the log."""
+    parts = ((free, "free"), (luck, "Luck"), (clues, "Clue(s)"))
+    return ", ".join(f"{n} {what}" for n, what in parts if n)
+
+
 @dataclass(frozen=True)
 class DamageRoll:
     """One hit's damage (R-DMG-1, exploding) against Health, and its wound steps (R-DMG-2)."""

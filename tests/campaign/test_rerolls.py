@@ -35,8 +35,8 @@ def test_r_char_9_a_hero_with_luck_is_asked_after_a_missed_die() -> None:
     assert [o.key for o in pending.options] == ["k", "1", "2", "3"]
     assert pending.options[1].command == SpendCombatRerolls(1, 0, clues=0)  # Luck first
     assert pending.options[3].label.endswith("2 Luck, 1 Clue(s)")
-    refused(s, SpendCombatRerolls(4, 0), "too many")
-    refused(s, SpendCombatRerolls(1, 0, clues=2), "too many")
+    refused(s, SpendCombatRerolls(4, 0), "only Luck 2 and Clues 1")
+    refused(s, SpendCombatRerolls(1, 0, clues=2), r"2 Clue\(s\) cannot pay for 1")
     play(s, SpendCombatRerolls(1, 0), 3)  # one Luck: a 3 replaces a 9 → 1 hit
     assert s.encounter.get(K).luck == 1 and s.encounter.get(K).clues == 1
     assert s.log[-1].lines[0].startswith("re-rolls (1 Luck): ")

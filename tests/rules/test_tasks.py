@@ -485,3 +485,15 @@ def test_explain_defense():
     assert defense.explain() == (
         "Defense 5: d10 5, 6, 10 → 2 of 3 through, 1 avoided · Hero die 3 · blank"
     )
+
+
+def test_r_char_9_pay_rerolls_free_first_then_luck_then_clues() -> None:
+    from hsm_tui.rules.tasks import pay_rerolls
+
+    assert pay_rerolls(3, free=1, luck=1, clues=2) == (1, 1)  # Luck runs out: a Clue
+    assert pay_rerolls(3, free=1, luck=5, clues=2, asked_clues=2) == (0, 2)
+    assert pay_rerolls(1, free=2, luck=0, clues=0) == (0, 0)
+    with pytest.raises(RulesError, match="only Luck 1 and Clues 0"):
+        pay_rerolls(3, free=1, luck=1, clues=0)
+    with pytest.raises(RulesError, match="cannot pay"):
+        pay_rerolls(2, free=0, luck=5, clues=5, asked_clues=3)

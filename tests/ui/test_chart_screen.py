@@ -14,12 +14,13 @@ from hsm_tui.campaign.combat import (
     DecideSidekick,
     PendingChartChoice,
     RollChart,
+    chart_odds,
 )
 from hsm_tui.packs import Catalog
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
-from hsm_tui.ui.screens.chart import ChartScreen, chart_odds
+from hsm_tui.ui.screens.chart import ChartScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.widgets.stepper import Stepper

@@ -18,7 +18,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.rules import Cover
 from hsm_tui.ui.app import HsmApp
-from hsm_tui.ui.screens.combat import ACTION_HINTS, CombatScreen
+from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.conditions_dialog import ConditionsDialog
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
@@ -254,7 +254,7 @@ async def test_sheet_shows_live_values() -> None:
 
 async def test_r_act_2_action_menu_lists_every_action_and_asks_the_weapon() -> None:
     """`A`: every TakeAction action with its cost; draw asks which weapon (R-ACT-5)."""
-    assert set(ACTION_HINTS) == set(ACTIONS)
+    assert all(kind.hint for kind in ACTIONS.values())
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _fight(pilot)

@@ -17,15 +17,11 @@ from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.rules import Cover, RangeBand, Rank
 from hsm_tui.session import Batch, Session
-from hsm_tui.simulate import encounter_commands
+from hsm_tui.simulate import encounter_commands, encounter_spec
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
-from hsm_tui.ui.screens.encounter_builder import (
-    EncounterBuilderScreen,
-    encounter_spec,
-    zone_problem,
-)
+from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen, zone_problem
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.widgets.stepper import Stepper
 

@@ -9,7 +9,6 @@ already suffered. A 13 (two rows, the erratum) is answered in the decision dialo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from rich.cells import cell_len
@@ -19,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Header, Static
 
-from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart
+from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart, chart_odds
 from ...campaign.encounter import Combatant
 from ...packs.model import SevereWound
 from ...rules import Rank
@@ -29,36 +28,10 @@ from ..widgets.stepper import Stepper
 from . import SessionScreen
 from .decision_dialog import DecisionDialog
 
-D10 = range(1, 11)
 OVERFLOWS = [(str(n), n) for n in range(22)]
 """0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
 
 NO_HERO = "none in the encounter"
-
-
-@dataclass(frozen=True)
-class RowOdds:
-    """One chart row's exact chance; ``shared`` when its total also names another row
-    (the erratum's 13): the chance is the total's, and the GM picks between them."""
-
-    row: SevereWound
-    chance: Fraction
-    shared: bool
-
-
-def chart_odds(chart: Sequence[SevereWound], modifier: int) -> tuple[RowOdds, ...]:
-    """Exact odds of every row for d10 + ``modifier`` (a d10 is uniform: 1/10 a face).
-
-    Rows that share a total are not split: each shows the whole chance of that total.
-    """
-    odds = []
-    for row in chart:
-        faces = [d for d in D10 if row.covers(d + modifier)]
-        shared = any(
-            other is not row and other.covers(d + modifier) for d in faces for other in chart
-        )
-        odds.append(RowOdds(row, Fraction(len(faces), 10), shared))
-    return tuple(odds)
 
 
 def span(row: SevereWound) -> str:

@@ -70,26 +70,6 @@ LOG_TAIL = 60
 
 FAR = len(RangeBand)  # sorts zones without a band after every real band
 
-ACTION_HINTS = {
-    "aim": "a free re-roll on a later attack this turn",
-    "dodge": "may re-roll Defense until its next turn",
-    "full-defense": "Dodge +2 until its next turn (Heroes)",
-    "reload": "a weapon back to full charges",
-    "stand": "up from Prone",
-    "standby": "attack when someone comes within Short",
-    "interact": "free a stuck weapon, pick one up, equipment",
-    "hide": "the GM places it in cover",
-    "task": "then roll it in the task roller (F2)",
-    "draw": "a weapon",
-    "holster": "put a weapon away",
-    "drop": "what it holds (free)",
-    "misc": "anything else the GM approves",
-    "break-free": "out of a grapple (R-ATK-17)",
-}
-"""The action menu's line per TakeAction action (R-ACT-2/5/6); ACTIONS has the costs."""
-
-WEAPON_ACTIONS = ("reload", "interact", "draw", "holster", "drop")
-"""Actions that ask which weapon (interact may also be about other equipment)."""
 
 ESCAPE_BONUS = (0, 1, 2, 3, -1)
 """Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
@@ -754,10 +734,11 @@ to expose itself · Prone: an action to stand.
         if actor is None:
             return
         options = []
-        for index, (action, cost) in enumerate(ACTIONS.items()):
+        for index, (action, kind) in enumerate(ACTIONS.items()):
             key = str(index + 1) if index < 9 else "abcdefghij"[index - 9]
+            cost = kind.cost
             price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
-            label = f"{action} ({price}): {ACTION_HINTS.get(action, '')}"
+            label = f"{action} ({price}): {kind.hint}"
             options.append(Option(key, label, TakeAction(actor.id, action)))
         question = f"{actor.name}: which action? (attacks, moves and cover have their own keys)"
         self.app.push_screen(
@@ -777,7 +758,7 @@ to expose itself · Prone: an action to stand.
             question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
             self._choose("Break free (R-ATK-17)", question, options)
             return
-        if command.action not in WEAPON_ACTIONS or not actor.weapons:
+        if not ACTIONS[command.action].weapon or not actor.weapons:
             self._apply(command)
             return
         names = self.session.catalog.weapons

@@ -37,7 +37,7 @@ from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...packs import Catalog
 from ...rules import Cover, RangeBand, Rank, RulesError
-from ...simulate import EncounterSpec, Forecast, forecast
+from ...simulate import EncounterSpec, Forecast, encounter_spec, forecast
 from ..commands import ScreenActions
 from ..widgets.combatants import COVER_TEXT
 from ..widgets.initiative import fit
@@ -51,7 +51,6 @@ KINDS = ("hero", "sidekick", "minion")
 KIND_MARK = {"hero": "H", "sidekick": "S", "minion": "M"}
 """One letter per kind in the picker, so the kind reads without colour."""
 
-RANK_KIND = {Rank.HERO: "hero", Rank.SIDEKICK: "sidekick", Rank.MINION: "minion"}
 
 BAND_CYCLE = (RangeBand.SHORT, RangeBand.MEDIUM, RangeBand.LONG, RangeBand.EXTRA_LONG)
 """What ``b`` steps through between two zones (R-COMBAT-2), nearest first; Melee is for
@@ -138,30 +137,6 @@ class SideName(Validator):
 
     def validate(self, value: str) -> ValidationResult:
         return self.success() if value.strip() else self.failure("a side needs a name")
-
-
-def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> EncounterSpec:
-    """The session's encounter as a forecast spec: combatants grouped by entry, side, zone,
-    cover and rules; an undecided Sidekick is forecast as a Hero (the file format's default).
-    """
-    groups: dict[tuple[str, str, str, str, Cover, str | None], int] = {}
-    for c in enc.combatants:
-        plays_as = None
-        if c.rank is Rank.SIDEKICK:
-            plays_as = c.plays_as.value if c.plays_as else Rank.HERO.value
-        key = (RANK_KIND[c.rank], c.entry, c.side, c.zone, c.cover, plays_as)
-        groups[key] = groups.get(key, 0) + 1
-    combatants = []
-    for (kind, entry, side, zone, cover, plays_as), count in groups.items():
-        row: dict[str, Any] = {"kind": kind, "entry": entry, "side": side, "zone": zone}
-        row["count"] = count
-        if cover is not Cover.NONE:
-            row["cover"] = cover.label
-        if plays_as is not None:
-            row["plays_as"] = plays_as
-        combatants.append(row)
-    bands = tuple((a, b, band.label) for a, b, band in enc.bands)
-    return EncounterSpec(name, enc.zones, bands, tuple(combatants))
 
 
 def forecast_problem(spec: EncounterSpec) -> str | None:
