@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from ...campaign.combat import actor_name
 from ...campaign.encounter import Combatant, Encounter
 
 
@@ -24,18 +25,10 @@ def fit(name: str, width: int) -> str:
 
 
 def group_name(enc: Encounter, actor: str) -> str:
-    """``Pirate raider ×5`` for a group (standing members), the name for one combatant."""
-    members = [c for c in enc.combatants if c.group == actor]
-    if not members:
-        return actor
-    if len(members) == 1:
-        return members[0].name
-    head, _, tail = members[0].name.rpartition(" ")
-    base = head if tail.isdigit() else members[0].name
-    standing = sum(c.standing for c in members)
-    return (
-        f"{base} ×{standing}" if standing == len(members) else f"{base} ×{standing}/{len(members)}"
-    )
+    """``Pirate raider ×5`` for a group, ``×3/5`` once some are down, the name for one
+    combatant: the engine's :func:`actor_name` counting every member.
+    """
+    return actor_name(enc, actor, tally=True)
 
 
 def pips(left: int, declared: int) -> str:
