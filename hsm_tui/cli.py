@@ -17,19 +17,8 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from .packs.model import KINDS
-from .rules import (
-    Cover,
-    Rank,
-    RulesError,
-    attack_odds,
-    defense_odds,
-    defense_value,
-    parse,
-    roll,
-    task_odds,
-    wound_odds,
-)
-from .rules.errors import DiceSyntaxError, UnknownTraitError
+from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
+from .rules.models import Cover, Rank
 
 MAX_DICE = 50
 MAX_REROLLS = 10
@@ -192,6 +181,8 @@ def _specials(odds: Any, hero: bool) -> dict[str, str]:
 
 def run_odds(args: argparse.Namespace) -> dict[str, Any]:
     """Compute the odds a subcommand asks for, as the JSON-ready contract object."""
+    from .rules import attack_odds, defense_odds, defense_value, parse, task_odds, wound_odds
+
     if args.odds == "wounds":
         values = dict(args.trait)
         expr = parse(args.damage).resolve(values)
@@ -245,6 +236,8 @@ def _seed(args: argparse.Namespace) -> int:
 
 
 def run_roll(args: argparse.Namespace) -> dict[str, Any]:
+    from .rules import roll
+
     seed = _seed(args)
     result = roll(args.expr, random.Random(seed), dict(args.trait))
     return {

@@ -1,22 +1,30 @@
-"""TOML content packs: format, loader and catalog. Pure apart from reading files."""
+"""TOML content packs: format, loader and catalog. Pure apart from reading files.
 
-from .loader import ENV_VAR, SHIPPED, LoadResult, content_dirs, load
-from .model import KINDS, Catalog, Character, PackInfo, SevereWound, Weapon
-from .problems import Code, Problem, Severity
+Names load from their module on first use (``hsm_tui.lazy``).
+"""
 
-__all__ = [
-    "ENV_VAR",
-    "KINDS",
-    "SHIPPED",
-    "Catalog",
-    "Character",
-    "Code",
-    "LoadResult",
-    "PackInfo",
-    "Problem",
-    "SevereWound",
-    "Severity",
-    "Weapon",
-    "content_dirs",
-    "load",
-]
+from __future__ import annotations
+
+from ..lazy import lazy_names
+
+_HOME = {
+    "Catalog": "model",
+    "Character": "model",
+    "Code": "problems",
+    "content_dirs": "loader",
+    "ENV_VAR": "loader",
+    "KINDS": "model",
+    "load": "loader",
+    "LoadResult": "loader",
+    "PackInfo": "model",
+    "Problem": "problems",
+    "SevereWound": "model",
+    "Severity": "problems",
+    "SHIPPED": "loader",
+    "Weapon": "model",
+}
+"""Each public name and the module that defines it."""
+
+__all__ = sorted(_HOME)
+
+__getattr__ = lazy_names(__name__, _HOME)

@@ -2,74 +2,54 @@
 
 Every function that rolls takes a ``random.Random``; every roll keeps its dice and can
 explain itself. Rule ids (``R-TASK-4``) refer to ``shared/RULES.md``.
+
+Names load from their module on first use (``hsm_tui.lazy``).
 """
 
-from .dice import Expression, ExpressionRoll, parse, roll, strength_die
-from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import (
-    CombatRatings,
-    Cover,
-    Derived,
-    Difficulty,
-    RangeBand,
-    Rank,
-    Rating,
-    Trait,
-    Traits,
-)
-from .odds import PoolOdds, attack_odds, defense_odds, task_odds, wound_odds
-from .tasks import (
-    DamageRoll,
-    HeroFace,
-    Modifier,
-    PoolKind,
-    PoolRoll,
-    TargetNumber,
-    defense_value,
-    reroll,
-    roll_attack,
-    roll_damage,
-    roll_defense,
-    roll_task,
-    task_tn,
-    wound_steps,
-)
+from __future__ import annotations
 
-__all__ = [
-    "CombatRatings",
-    "Cover",
-    "DamageRoll",
-    "Derived",
-    "DiceSyntaxError",
-    "Difficulty",
-    "Expression",
-    "ExpressionRoll",
-    "HeroFace",
-    "Modifier",
-    "PoolKind",
-    "PoolOdds",
-    "PoolRoll",
-    "RangeBand",
-    "Rank",
-    "Rating",
-    "RulesError",
-    "TargetNumber",
-    "Trait",
-    "Traits",
-    "UnknownTraitError",
-    "attack_odds",
-    "defense_odds",
-    "defense_value",
-    "parse",
-    "reroll",
-    "roll",
-    "roll_attack",
-    "roll_damage",
-    "roll_defense",
-    "roll_task",
-    "strength_die",
-    "task_odds",
-    "task_tn",
-    "wound_odds",
-    "wound_steps",
-]
+from ..lazy import lazy_names
+
+_HOME = {
+    "attack_odds": "odds",
+    "CombatRatings": "models",
+    "Cover": "models",
+    "DamageRoll": "tasks",
+    "defense_odds": "odds",
+    "defense_value": "tasks",
+    "Derived": "models",
+    "DiceSyntaxError": "errors",
+    "Difficulty": "models",
+    "Expression": "dice",
+    "ExpressionRoll": "dice",
+    "HeroFace": "tasks",
+    "Modifier": "tasks",
+    "parse": "dice",
+    "PoolKind": "tasks",
+    "PoolOdds": "odds",
+    "PoolRoll": "tasks",
+    "RangeBand": "models",
+    "Rank": "models",
+    "Rating": "models",
+    "reroll": "tasks",
+    "roll": "dice",
+    "roll_attack": "tasks",
+    "roll_damage": "tasks",
+    "roll_defense": "tasks",
+    "roll_task": "tasks",
+    "RulesError": "errors",
+    "strength_die": "dice",
+    "TargetNumber": "tasks",
+    "task_odds": "odds",
+    "task_tn": "tasks",
+    "Trait": "models",
+    "Traits": "models",
+    "UnknownTraitError": "errors",
+    "wound_odds": "odds",
+    "wound_steps": "tasks",
+}
+"""Each public name and the module that defines it."""
+
+__all__ = sorted(_HOME)
+
+__getattr__ = lazy_names(__name__, _HOME)

@@ -11,10 +11,11 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..session import Session
+from .screens import SessionReady
 
 if TYPE_CHECKING:
     from ..packs import LoadResult
+    from ..session import Session
 
 
 def _lazy(module: str, name: str) -> Callable[[], Screen]:
@@ -33,7 +34,7 @@ def _lazy(module: str, name: str) -> Callable[[], Screen]:
 class HsmApp(App[None]):
     """The GM's app; every screen reads and commands ``self.session``."""
 
-    CSS_PATH = "styles/app.tcss"
+    CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
     MODES = {
@@ -46,7 +47,7 @@ class HsmApp(App[None]):
         "campaign": _lazy("campaign", "CampaignScreen"),
     }
     """Each mode's base screen, built (and its module imported) when first shown."""
-    DEFAULT_MODE = "tasks"
+    DEFAULT_MODE = "campaign"
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
         Binding("f2", "switch_mode('tasks')", "Tasks", id="mode.tasks"),
@@ -60,17 +61,42 @@ class HsmApp(App[None]):
     ]
     """F1/? help for the current screen; F2–F8 switch screens; q quits."""
 
-    def __init__(self, session: Session | None = None, content: Sequence[str | Path] = ()) -> None:
+    def __init__(
+        self,
+        session: Session | None = None,
+        content: Sequence[str | Path] = (),
+        seed: int | None = None,
+    ) -> None:
         super().__init__()
-        self.session = session or Session()
+        self._session = session
+        self._seed = seed
         self.content_extra = tuple(content)
+
+    @property
+    def session(self) -> Session:
+        """The Session, built on first use when none was given: the engine it imports
+        (~50 ms) then loads after the first frame, which the home screen draws without it.
+        """
+        if self._session is None:
+            from ..session import Session
+
+            self._session = Session() if self._seed is None else Session(seed=self._seed)
+        return self._session
 
     @property
     def content(self) -> LoadResult:
         return self.session.load_content(self.content_extra)
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._announce_content)
+    @property
+    def has_session(self) -> bool:
+        return self._session is not None
+
+    def on_ready(self) -> None:
+        """The first frame is out: now load the engine, the packs and the Session, then
+        let the home screen fill in (it drew its frame without them).
+        """
+        self._announce_content()
+        self.screen.post_message(SessionReady())
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)
@@ -133,6 +159,5 @@ class HsmApp(App[None]):
 
 def run_app(seed: int | None = None, content: Sequence[str] | None = None) -> int:
     """Start the app in this terminal (``hsm`` / ``hsm play``)."""
-    session = Session(seed=seed) if seed is not None else Session()
-    HsmApp(session, content or ()).run()
+    HsmApp(content=content or (), seed=seed).run()
     return 0

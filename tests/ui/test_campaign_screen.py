@@ -98,3 +98,26 @@ def test_snapshot_campaign(snap_compare, size) -> None:
         await pilot.pause()
 
     assert snap_compare(HsmApp(session), terminal_size=size, run_before=show)
+
+
+async def test_the_app_opens_on_home_and_builds_its_session_after_the_first_frame() -> None:
+    """Start-up (issue 6): home is the first screen; the engine, packs and Session load
+    once the first frame is out, then home fills in; a key pressed before that still
+    works because the Session is built on first use.
+    """
+    app = HsmApp(seed=SEED)
+    assert not app.has_session
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, CampaignScreen)
+        await pilot.pause()
+        assert app.has_session
+        party = app.screen.query_one("#party")
+        assert "no heroes yet" in str(party.get_option_at_index(0).prompt)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+
+
+def test_the_seed_reaches_the_session_built_on_first_use() -> None:
+    """``hsm --seed N`` replays: the lazily built Session has that seed's RNG."""
+    assert HsmApp(seed=SEED).session.rng.getstate() == Session(seed=SEED).rng.getstate()

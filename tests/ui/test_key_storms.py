@@ -41,6 +41,8 @@ NAMED = {
     "minus": "-",
     "slash": "/",
     "question_mark": "?",
+    "delete": None,
+    "ctrl+n": "\x0e",
     **{f"f{n}": None for n in range(1, 7)},
 }
 """Named keys and the character a terminal sends with them (None: none)."""
@@ -55,12 +57,14 @@ STARTS = {
     "content": ("f3",),
     "combat": ("f4", "L"),
     "combat-dialog": ("f4", "L", "s", "a", "enter"),
+    "combat-damage": ("f4", "L", "s", "W"),
     "chart": ("f5",),
     "log": ("f6",),
     "help": ("f1",),
 }
 """Where each storm begins: every mode, the example fight with its re-roll dialog open
-(seed 7: Kestrel's attack leaves re-rolls to decide), and the help overlay."""
+(seed 7: Kestrel's attack leaves re-rolls to decide) or its damage dialog (``W``), and
+the help overlay."""
 
 KNOWN_CRASHES: dict[str, str] = {}
 """Start → reason, for storms that find a crash in a screen others own (strict xfail)."""

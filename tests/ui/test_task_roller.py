@@ -15,8 +15,14 @@ from hsm_tui.ui.widgets.stepper import Stepper
 SEED = 7
 
 
+class _TasksFirst(HsmApp):
+    """The app opened straight on the task roller (it starts on the campaign home)."""
+
+    DEFAULT_MODE = "tasks"
+
+
 def _app() -> HsmApp:
-    return HsmApp(Session(seed=SEED))
+    return _TasksFirst(Session(seed=SEED))
 
 
 def _odds_text(app: HsmApp) -> str:
@@ -166,7 +172,7 @@ async def test_f1_opens_help_with_quick_reference() -> None:
 
 async def test_two_views_of_one_session_stay_in_sync() -> None:
     session = Session(seed=SEED)
-    a, b = HsmApp(session), HsmApp(session)
+    a, b = _TasksFirst(session), _TasksFirst(session)
     async with a.run_test(size=(80, 24)) as pa, b.run_test(size=(80, 24)) as pb:
         await pa.press("r")
         await pa.pause()
@@ -226,7 +232,7 @@ def _party_app() -> HsmApp:
     session.load_content()
     session.apply(AddHero("kestrel-vance"))
     session.apply(GrantClues("kestrel-vance", 1))
-    return HsmApp(session)
+    return _TasksFirst(session)
 
 
 async def test_r_char_9_who_fills_rank_scores_and_shows_luck_and_clues() -> None:
@@ -254,7 +260,7 @@ async def test_r_wound_3_a_wounded_combatant_brings_its_wound_marker() -> None:
     session.apply(AddZone("ridge"))
     session.apply(AddCombatants("hero", "kestrel-vance", "heroes", "ridge"))
     edit(session, "kestrel-vance-1", wounds=1)
-    app = HsmApp(session)
+    app = _TasksFirst(session)
     async with app.run_test(size=(80, 24)) as pilot:
         await _focus(pilot, "who")
         await pilot.press("right")

@@ -75,3 +75,33 @@ async def test_two_views_of_one_session_follow_each_others_commands() -> None:
         await _next_frame(a)
         assert "Kestrel Vance" in str(_view(gm)["subtitle"])
         assert _view(gm) == _view(table_view)
+
+
+async def test_each_view_refreshes_inside_its_own_app(monkeypatch) -> None:
+    """A change made in one app refreshes the other from the other's own queue: Textual's
+    ``self.app`` is the app whose context runs the code, so a refresh run inside the
+    issuing app would read (and notify, focus, …) the wrong app.
+    """
+    from hsm_tui.ui.screens.campaign import CampaignScreen
+
+    ran_in: list[tuple[object, object]] = []
+    original = CampaignScreen.refresh_from_session
+
+    def spy(screen: CampaignScreen) -> None:
+        ran_in.append((screen.parent, screen.app))  # the screen's own app, the running one
+        original(screen)
+
+    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
+    session = Session(seed=SEED)
+    session.load_content()
+    gm, table_view = HsmApp(session), HsmApp(session)
+    async with gm.run_test(size=SIZE) as a, table_view.run_test(size=SIZE) as b:
+        await _keys(a, "a", *"kestrel", "enter")  # A adds a Hero to the party
+        await _next_frame(b)
+        ran_in.clear()
+        await _keys(a, "plus")  # A grants a Clue: both views refresh
+        await _next_frame(b)
+        assert {id(own) for own, _ in ran_in} == {id(gm), id(table_view)}
+        assert all(own is running for own, running in ran_in)
+        party = table_view.screen.query_one("#party")
+        assert "Clues 1" in str(party.get_option_at_index(0).prompt)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from textual.message import Message
 from textual.screen import Screen
-
-from ...rules import RulesError
 
 if TYPE_CHECKING:
     from ...session import Command, Session
@@ -19,16 +18,49 @@ def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
         screen.query_one(selector).border_title = title
 
 
-class SessionScreen(Screen[None]):
-    """A screen that reads the app's Session and sends it commands: a refusal becomes a
-    notification (never a crash), and ``u``/``y`` undo and redo with the dice.
-    """
+class SessionReady(Message):
+    """The app built its Session after the first frame; a screen drawn before can fill in."""
+
+
+class FollowsSession:
+    """What every view of the session shares: reading it and following its changes."""
 
     @property
     def session(self) -> Session:
         return self.app.session  # type: ignore[attr-defined]
 
+    def follow_session(self, refresh: Callable[[], None]) -> None:
+        """Run ``refresh`` after every session change until this screen unmounts.
+
+        Run in this screen's own app: with two views of one session (and SSH later) a
+        change made in one app notifies all of them, and Textual's ``self.app`` is the
+        app in whose context code runs, so the other views refresh from their own
+        message queues rather than inside the issuing app.
+        """
+        own = self.app
+
+        def changed(_session: Session) -> None:
+            if self.app is own:
+                refresh()
+            else:
+                self.call_later(refresh)
+
+        self._unfollow = self.session.subscribe(changed)
+
+    def on_unmount(self) -> None:
+        unfollow = getattr(self, "_unfollow", None)
+        if unfollow is not None:
+            unfollow()
+
+
+class SessionScreen(FollowsSession, Screen[None]):
+    """A screen that reads the app's Session and sends it commands: a refusal becomes a
+    notification (never a crash), and ``u``/``y`` undo and redo with the dice.
+    """
+
     def _apply(self, command: Command) -> bool:
+        from ...rules.errors import RulesError  # the engine loads after the first frame
+
         try:
             self.session.apply(command)
         except RulesError as err:
@@ -47,6 +79,8 @@ class SessionScreen(Screen[None]):
         self._history(self.session.redo, "Redone")
 
     def _history(self, step: Callable[[], Command], verb: str) -> None:
+        from ...rules.errors import RulesError
+
         try:
             command = step()
         except RulesError as err:

@@ -8,23 +8,34 @@ Saving and opening campaign files come with the campaign-files issue.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, OptionList, TextArea
+from textual.widgets import Header, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ...campaign.party import (
-    AddHero,
-    AddToRoster,
-    GrantClues,
-    NewAdventure,
-    RemoveFromRoster,
-    RemoveHero,
-    SetScene,
-)
-from . import SessionScreen, set_border_titles
+from ..widgets.keybar import KeyBar
+from . import SessionReady, SessionScreen, set_border_titles
 from .picker import PickerScreen
+
+START_HERE = """\
+[b]F7[/] build an encounter
+[b]F4[/] run the fight
+[b]F2[/] tasks · [b]F5[/] chart
+[b]F6[/] log · [b]F3[/] content
+[b]F1[/] keys for any screen"""
+"""Where a GM goes from home: the way through an evening, one screen per line."""
+
+
+def _party() -> ModuleType:
+    """The campaign commands' module, imported on first use: home is the first screen and
+    draws its first frame before the engine has loaded.
+    """
+    from ...campaign import party
+
+    return party
 
 
 class CampaignScreen(SessionScreen):
@@ -66,18 +77,34 @@ when you leave the notes field (Tab or Esc).
         with Horizontal(id="campaign-top"):
             yield OptionList(id="party")
             yield OptionList(id="roster")
-        yield TextArea(id="scene")
-        yield Footer()
+        with Horizontal(id="campaign-bottom"):
+            yield TextArea(id="scene")
+            yield Static(START_HERE, id="start-here")
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        set_border_titles(self, {"#party": "Party", "#roster": "Roster", "#scene": "Scene notes"})
-        self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
+        set_border_titles(
+            self,
+            {"#party": "Party", "#roster": "Roster", "#scene": "Scene notes", "#start-here": "Go"},
+        )
+        self.query_one("#party", OptionList).focus()
+        self._filled = False
+        if self.app.has_session:  # type: ignore[attr-defined]
+            self._fill_in()
+
+    def on_session_ready(self, _message: SessionReady) -> None:
+        self._fill_in()
+
+    def _fill_in(self) -> None:
+        """Fill in from the session; as the first screen, once the first frame is out
+        (see ``_party``).
+        """
+        if self._filled:
+            return
+        self._filled = True
+        self.follow_session(self.refresh_from_session)
         self.query_one("#scene", TextArea).load_text(self.session.campaign.scene)
         self.refresh_from_session()
-        self.query_one("#party", OptionList).focus()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     def refresh_from_session(self) -> None:
         campaign = self.session.campaign
@@ -123,24 +150,24 @@ when you leave the notes field (Tab or Esc).
 
         def picked(entry: str | None) -> None:
             if entry is not None:
-                self._apply(AddHero(entry))
+                self._apply(_party().AddHero(entry))
 
         self.app.push_screen(PickerScreen("Add a Hero to the party", choices), picked)
 
     def action_remove_hero(self) -> None:
         entry = self._highlighted("#party")
         if entry is not None:
-            self._apply(RemoveHero(entry))
+            self._apply(_party().RemoveHero(entry))
 
     def action_clues(self, delta: int) -> None:
         entry = self._highlighted("#party")
         if entry is None:
             self.notify("Highlight a Hero in the party first", severity="warning")
             return
-        self._apply(GrantClues(entry, delta))
+        self._apply(_party().GrantClues(entry, delta))
 
     def action_new_adventure(self) -> None:
-        self._apply(NewAdventure())
+        self._apply(_party().NewAdventure())
 
     # -- roster -------------------------------------------------------------------
     def action_add_roster(self) -> None:
@@ -153,7 +180,7 @@ when you leave the notes field (Tab or Esc).
 
         def picked(value: tuple[str, str] | None) -> None:
             if value is not None:
-                self._apply(AddToRoster(*value))
+                self._apply(_party().AddToRoster(*value))
 
         self.app.push_screen(PickerScreen("Add to the roster", choices), picked)
 
@@ -161,10 +188,10 @@ when you leave the notes field (Tab or Esc).
         value = self._highlighted("#roster")
         if value is not None:
             kind, _, entry = value.partition(":")
-            self._apply(RemoveFromRoster(kind, entry))
+            self._apply(_party().RemoveFromRoster(kind, entry))
 
     # -- scene notes --------------------------------------------------------------
     def on_descendant_blur(self, event: object) -> None:
         scene = self.query_one("#scene", TextArea)
         if getattr(event, "widget", None) is scene and scene.text != self.session.campaign.scene:
-            self._apply(SetScene(scene.text))
+            self._apply(_party().SetScene(scene.text))

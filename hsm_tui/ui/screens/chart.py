@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart, chart_odds
 from ...campaign.encounter import Combatant
@@ -24,6 +24,7 @@ from ...packs.model import SevereWound
 from ...rules import Rank
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
+from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from . import SessionScreen
 from .decision_dialog import DecisionDialog
@@ -113,18 +114,15 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
                 yield Static(id="chart-formula", markup=False)
                 yield Static(id="chart-detail", markup=False)
                 yield Static(id="chart-summary", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         pack = self.session.catalog.chart_pack
         self.sub_title = f"Severe Wound chart (pack {pack})" if pack else "Severe Wound chart"
         self.query_one("#chart-side").border_title = "§7 modifier"
-        self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_chart())
+        self.follow_session(self.refresh_chart)
         self.refresh_chart()
         self.query_one("#chart-table").focus()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     # -- what is chosen -------------------------------------------------------------
     def hero(self) -> Combatant | None:

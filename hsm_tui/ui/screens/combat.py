@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ...campaign.combat import (
     ACTIONS,
@@ -28,6 +28,7 @@ from ...campaign.combat import (
     EndTurn,
     Move,
     Option,
+    RemoveCombatant,
     SetCover,
     StartCombat,
     TakeAction,
@@ -37,17 +38,19 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, RangeBand, RulesError
+from ...rules import Cover, Derived, RangeBand, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
 from ..widgets.combatants import CombatantTable
 from ..widgets.initiative import InitiativeList, fit, group_name
+from ..widgets.keybar import KeyBar
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
 from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
 from .conditions_dialog import ROWS, ConditionsDialog
+from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
 from .pools_dialog import PoolsDialog
 from .reroll_dialog import RerollDialog
@@ -111,6 +114,8 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | c | cycle the selected combatant's cover |
 | C · P | conditions (§8) · Luck and Clue pools (R-CHAR-9) |
 | v | character sheet: live traits, weapons, wounds, Fear, conditions |
+| W | damage from outside an attack: a fall (R-OTHER-6), a blast, a trap; non-lethal too |
+| X / Delete | remove from the encounter (fled, added by mistake): y confirms |
 | s · n · E | start combat · end the turn · end combat |
 | o | answer the waiting decision |
 | u / y | undo / redo (dice included) |
@@ -245,6 +250,22 @@ to expose itself · Prone: an action to stand.
         Binding("C", "conditions", "Conditions", show=False, id="combat.conditions"),
         Binding("P", "pools", "Luck and Clues", show=False, id="combat.pools"),
         Binding("v", "sheet", "Character sheet", show=False, id="combat.sheet"),
+        Binding(
+            "W",
+            "apply_damage",
+            "Apply damage",
+            show=False,
+            id="combat.apply-damage",
+            tooltip="Damage from a fall, a blast, a trap",
+        ),
+        Binding(
+            "X,delete",
+            "remove",
+            "Remove combatant",
+            show=False,
+            id="combat.remove",
+            tooltip="Leaves the encounter (asks first)",
+        ),
         Binding("E", "end_combat", "End combat", show=False, id="combat.end"),
         Binding("o", "decide", "Answer decision", show=False, id="combat.decide"),
         Binding("y", "redo", "Redo", show=False, id="combat.redo"),
@@ -278,7 +299,7 @@ to expose itself · Prone: an action to stand.
             log = RollLog(id="combat-log", wrap=True, markup=False, min_width=20)
             log.can_focus = False  # before mounting, or auto-focus takes ↑ ↓ from the screen
             yield log
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         set_border_titles(
@@ -291,11 +312,8 @@ to expose itself · Prone: an action to stand.
                 "#combat-log": "Log",
             },
         )
-        self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
+        self.follow_session(self.refresh_from_session)
         self.refresh_from_session()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     def on_resize(self, _event: Resize) -> None:
         self.refresh_from_session()
@@ -338,7 +356,7 @@ to expose itself · Prone: an action to stand.
             attacker = enc.get(self.draft.attacker) if self.draft.attacker in ids else None
             if attacker is None or not attacker.standing or attacker.id != self.selected:
                 self.draft = None
-            elif not enc.get(self.draft.target).standing:
+            elif self.draft.target not in ids or not enc.get(self.draft.target).standing:
                 targets = self._targets(attacker)
                 self.draft = replace(self.draft, target=targets[0].id) if targets else None
 
@@ -723,6 +741,22 @@ to expose itself · Prone: an action to stand.
         if chosen is not None:
             ids = [c.id for c in self.enc.combatants]
             self.app.push_screen(SheetScreen(ids, chosen.id))
+
+    def action_apply_damage(self) -> None:
+        """R-OTHER-6, R-DMG-2: damage the GM rolled outside an attack (a fall, a trap)."""
+        chosen = self._acting("damage")
+        if chosen is not None:
+            health, stamina = chosen.traits[Derived.HEALTH], chosen.traits[Derived.STAMINA]
+            dialog = DamageDialog(chosen.id, chosen.name, health, stamina)
+            self.app.push_screen(dialog, self._apply_chosen)
+
+    def action_remove(self) -> None:
+        """Someone leaves the encounter; the engine refuses whoever is acting now."""
+        chosen = self._acting("remove")
+        if chosen is not None:
+            leave = Option("y", f"yes: {chosen.name} leaves", RemoveCombatant(chosen.id))
+            question = f"Remove {chosen.name} from the encounter? (u undoes it; Esc keeps it)"
+            self._choose("Remove combatant", question, [leave])
 
     def _apply_chosen(self, command: CombatCommand | None) -> None:
         if command is not None:

@@ -12,10 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from ...campaign.combat import SetCondition
 from ...campaign.conditions import CONDITIONS
+from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 
 BODY = {
@@ -80,7 +81,7 @@ bottom; Enter applies them all as one step (one `u` undoes them).
                         yield Stepper(row, choices(leveled), self.current[row], id=f"cond-{row}")
                         yield Static(text, classes="condition-text", markup=False)
             yield Static(id="conditions-changes", markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query(Stepper).first().focus()

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets import Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...packs import Catalog, LoadResult
@@ -25,6 +25,7 @@ from ..widgets.entry_card import (
     problem_card,
     weapon_card,
 )
+from ..widgets.keybar import KeyBar
 from . import set_border_titles
 
 
@@ -113,7 +114,7 @@ class ContentBrowserScreen(Screen[None]):
             yield OptionList(id="content-entries")
             with VerticalScroll(id="content-card"):
                 yield Static(id="content-card-body")
-        yield Footer()
+        yield KeyBar()
 
     @property
     def content(self) -> LoadResult:

@@ -13,10 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from ...campaign.combat import CombatCommand, Option
+from ..widgets.keybar import KeyBar
 
 
 class DecisionDialog(ModalScreen[CombatCommand | None]):
@@ -57,7 +58,7 @@ The fight waits for this answer; nothing else can happen until it is given.
                 *(ListOption(f"{o.key}  {o.label}", id=str(i)) for i, o in enumerate(self.options)),
                 id="decision-options",
             )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

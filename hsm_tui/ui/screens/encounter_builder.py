@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.message import Message
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Footer, Header, Input, Label, OptionList, ProgressBar, Static
+from textual.widgets import Header, Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -41,6 +41,7 @@ from ...simulate import EncounterSpec, Forecast, encounter_spec, forecast
 from ..commands import ScreenActions
 from ..widgets.combatants import COVER_TEXT
 from ..widgets.initiative import fit
+from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
@@ -333,7 +334,7 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         with VerticalScroll(id="builder-forecast"):
             yield ProgressBar(FORECAST_RUNS, show_eta=False, id="builder-progress")
             yield Static(id="builder-forecast-body")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         set_border_titles(
@@ -353,12 +354,9 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             Text("F plays 200 fights of the encounter as built and shows who wins.", "dim")
         )
         self._show_entries()
-        self._unsubscribe = self.session.subscribe(lambda _s: self.refresh_from_session())
+        self.follow_session(self.refresh_from_session)
         self.refresh_from_session()
         self.query_one("#builder-entries").focus()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     def on_resize(self, _event: Resize) -> None:
         self.call_after_refresh(self.refresh_from_session)  # once the lists have their width

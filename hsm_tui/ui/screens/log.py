@@ -16,10 +16,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from ...logbook import search, to_markdown
 from ...session import LogEntry
+from ..widgets.keybar import KeyBar
 from . import SessionScreen
 
 EXPORT_FOLDER = Path("saves")
@@ -85,15 +86,12 @@ Every roll and decision of this session with the lines that explain it, oldest f
         )
         with VerticalScroll(id="log-view"):
             yield Static(id="log-body")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_log())
+        self.follow_session(self.refresh_log)
         self.refresh_log()
         self.query_one("#log-view").focus()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     @property
     def needle(self) -> str:

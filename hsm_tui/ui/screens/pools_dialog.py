@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label
+from textual.widgets import Label
 
 from ...campaign.combat import SetPools
+from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 
 MOST = 99
@@ -58,7 +59,7 @@ trait; Clues start at 0 and are granted by the GM. Minions have neither.
             yield Label(f"[b]Pools of {self.name_text}[/b] (R-CHAR-9)")
             yield Stepper("Luck", numbers, self.luck, id="pools-luck")
             yield Stepper("Clues", numbers, self.clues, id="pools-clues")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#pools-luck").focus()

@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label
+from textual.widgets import Label
 
 from ...session import PendingRerolls
+from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 
 
@@ -55,7 +56,7 @@ are kept. The fields start at the split with the best odds.
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")
             yield Label(f"Best odds: {d10} d10 + {hero} Hero die", id="reroll-hint")
             yield Label("", id="reroll-error")
-        yield Footer()
+        yield KeyBar()
 
     def _split(self) -> tuple[int, int]:
         d10 = self.query_one("#reroll-d10", Stepper).value

@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from ...campaign.conditions import CONDITIONS, TOKENS
 from ...campaign.encounter import Combatant, Encounter
 from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
-from ...session import Session
+from ..widgets.keybar import KeyBar
+from . import FollowsSession
 
 MARKS = {
     "dodging": "Dodge: may re-roll Defense until its next turn (R-ACT-2)",
@@ -50,7 +51,7 @@ def track(steps: Sequence[str], at: int) -> Text:
     return text
 
 
-class SheetScreen(ModalScreen[None]):
+class SheetScreen(FollowsSession, ModalScreen[None]):
     """Traits, ratings, weapons, wounds, Fear, conditions, pools and chart results."""
 
     CSS_PATH = "../styles/combat.tcss"
@@ -85,10 +86,6 @@ above Morale means a Fear check at the start of its turn (R-FEAR-1).
         self.shown = shown
         """The combatant on the sheet."""
 
-    @property
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined]
-
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet-box", classes="dialog-box"):
             yield Label(id="sheet-title")
@@ -97,14 +94,11 @@ above Morale means a Fear check at the start of its turn (R-FEAR-1).
                 with Horizontal(id="sheet-columns"):
                     yield Static(id="sheet-left")
                     yield Static(id="sheet-right")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self._unsubscribe = self.session.subscribe(lambda _s: self.render_sheet())
+        self.follow_session(self.render_sheet)
         self.render_sheet()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     def action_scroll(self, pages: int) -> None:
         body = self.query_one(VerticalScroll)

@@ -1,6 +1,8 @@
 """Suppressive fire (R-ATK-16): tick up to N targets in the cone and who dives for cover.
 
-The caller lists the candidates as plain rows (band and cover already worked out) and
+The dialog renders the engine's plan (:func:`~hsm_tui.campaign.combat.plan_suppress`
+through :meth:`SuppressDialog.from_plan`): each candidate's band, cover, reach and odds
+are worked out there, the very numbers the ``Suppress`` handler then rolls. The caller
 applies the ``Suppress`` command this dialog returns; the engine checks range, charges
 and sides, so a refusal still comes back as a notification on the combat screen.
 """
@@ -15,20 +17,31 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 
-from ...campaign.combat import Suppress
+from ...campaign.combat import Suppress, SuppressPlan, SuppressTarget
+from ..widgets.keybar import KeyBar
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A standing enemy the shooter could cover with fire."""
+    """A standing enemy the shooter could cover with fire: one row of the dialog."""
 
     id: str
     name: str
     band: str
     cover: str
     in_range: bool
+    """The cone may hold it (in range of a set band)."""
+    odds: str = ""
+    """The plan's forecast for it (``hit 30.0% · Fear 0–7``), shown while not diving."""
+
+    @classmethod
+    def of(cls, plan: SuppressPlan, target: SuppressTarget) -> Candidate:
+        c = target.combatant
+        odds = plan.forecast(target) if target.eligible else ""
+        cover = c.cover.label if c.cover else "open"
+        return cls(c.id, c.name, target.band_label, cover, target.eligible, odds)
 
 
 class SuppressDialog(ModalScreen[Suppress | None]):
@@ -68,6 +81,7 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         most: int,
         candidates: Sequence[Candidate],
         ticked: Iterable[str] = (),
+        diving: Iterable[str] = (),
     ) -> None:
         super().__init__()
         self.shooter = shooter
@@ -78,7 +92,20 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         self.candidates = tuple(candidates)
         self.ticked: list[str] = [t for t in ticked if t in {c.id for c in self.candidates}]
         """Ticked target ids in the order they were ticked (the first is the cone's start)."""
-        self.diving: set[str] = set()
+        self.diving: set[str] = {d for d in diving if d in self.ticked}
+
+    @classmethod
+    def from_plan(cls, plan: SuppressPlan) -> SuppressDialog:
+        """The dialog for a plan: its candidates with their odds, its cone ticked and its
+        divers marked (plan an empty cone to start with nothing ticked).
+        """
+        n, charges = plan.rating.charges, plan.state.charges
+        has = "" if charges is None else f", has {charges}"
+        heading = f"{plan.weapon.name} {plan.rating}: up to {n}, needs {n}{has}"
+        rows = [Candidate.of(plan, t) for t in plan.candidates]
+        ticked = [t.combatant.id for t in plan.cone]
+        diving = [t.combatant.id for t in plan.cone if t.dives]
+        return cls(plan.shooter.id, plan.weapon.id, heading, n, rows, ticked, diving)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="suppress-box", classes="dialog-box"):
@@ -89,7 +116,7 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
                 id="suppress-header",
             )
             yield OptionList(*(self._prompt(c) for c in self.candidates), id="suppress-targets")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -103,7 +130,7 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         text.append(f"{tick} ", style="bold")
         text.append(f"{c.name[:24]:<25}", style="" if c.in_range else "dim")
         text.append(f"{c.band:<10}{c.cover:<7}", style="dim")
-        text.append(dive or reach, style="bold" if dive else "dim")
+        text.append(dive or reach or c.odds, style="bold" if dive else "dim")
         return text
 
     def _count(self) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
@@ -19,6 +19,7 @@ from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
 from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
+from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from . import SessionScreen, set_border_titles
@@ -122,19 +123,16 @@ of the rollers succeed (any, half or all).
                 yield Stepper("Re-rolls", _numbers(0, 6, signed=False), 0, id="rerolls")
             yield Static(id="task-odds")
         yield RollLog(id="task-log", wrap=True, markup=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         set_border_titles(
             self,
             {"#task-form": "Task", "#task-odds": "Target number & exact odds", "#task-log": "Log"},
         )
-        self._unsubscribe = self.session.subscribe(lambda _session: self.refresh_from_session())
+        self.follow_session(self.refresh_from_session)
         self.refresh_from_session()
         self.query_one("#rank", Stepper).focus()
-
-    def on_unmount(self) -> None:
-        self._unsubscribe()
 
     def _field(self, name: str) -> Any:
         return self.query_one(f"#{name}", Stepper).value

@@ -14,7 +14,7 @@ from ...rules import Cover, Derived, Rank
 from .initiative import fit
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
-NARROW = {"Name": 15, "Side": 5, "Zone": 7, "Cover": 5, "Wnd": 3, "F/M": 4, "Cond.": 6, "Chg": 2}
+NARROW = {"Name": 14, "Side": 5, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 4, "Cond.": 6, "Chg": 2}
 
 COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cover.HEAVY: "heavy"}
 

@@ -1,0 +1,146 @@
+"""Damage the GM rolled outside an attack (a fall R-OTHER-6, a blast, a trap) for one
+combatant: the amount, checked as it is typed, and whether it is non-lethal.
+
+Returns an ``ApplyDamage`` command; the engine applies the wound steps (R-DMG-2) to the
+tracks (R-WOUND), refuses what the rules forbid and asks for the chart when one is due.
+The preview calls the engine's own pure ``wound_steps``, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.validation import Integer
+from textual.widgets import Input, Label, Static
+
+from ...campaign.combat import ApplyDamage
+from ...rules.errors import RulesError
+from ...rules.tasks import wound_steps
+from ..widgets.keybar import KeyBar
+from ..widgets.stepper import Stepper
+from .conditions_dialog import choices
+
+MOST = 99
+"""The largest amount the dialog takes (a fall is d6 per 20 ft, R-OTHER-6)."""
+
+WHOLE = f"a whole number 0–{MOST}"
+"""What the amount field wants, shown beside it while the text is not that."""
+
+
+class DamageDialog(ModalScreen[ApplyDamage | None]):
+    """Type the damage, toggle non-lethal, Enter applies it to the combatant."""
+
+    CSS_PATH = "../styles/combat.tcss"
+    HELP = f"""\
+## Damage (R-OTHER-6, R-DMG-2)
+Damage the GM rolled outside an attack: a fall (d6 per 20 ft), a blast, a trap. Each
+time it exceeds another multiple of Health the combatant takes one wound step
+(R-DMG-2): a Minion is taken out by the first (R-WOUND-2), a Hero moves down its track
+and rolls on the Severe Wound chart past −2 (R-WOUND-1, R-WOUND-5). Non-lethal damage is
+measured against Stamina and moves its own marker (R-WOUND-6).
+
+| key | does |
+| --- | --- |
+| 0–9 | the damage rolled ({WHOLE}) |
+| ctrl+n | non-lethal on / off (or ↓ to the field, then ← → or 0 / 1) |
+| Enter | apply the damage (`u` on the combat screen undoes it) |
+| Esc | back without damage |
+"""
+
+    BINDINGS = [
+        Binding("enter", "apply", "Apply damage", priority=True, id="damage.apply"),
+        Binding("ctrl+n", "toggle", "Non-lethal", id="damage.nonlethal"),
+        Binding("escape", "dismiss(None)", "Cancel", id="damage.cancel"),
+        Binding("f1", "app.help", "Help", id="damage.help"),
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+    ]
+    """Enter applies (even from the typing field), ctrl+n toggles non-lethal, Esc leaves;
+    F1 only, as ``?`` is typed into the field."""
+
+    def __init__(self, combatant: str, name: str, health: int, stamina: int) -> None:
+        super().__init__()
+        self.combatant = combatant
+        self.name_text = name
+        self.health = health
+        self.stamina = stamina
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="damage-box", classes="dialog-box"):
+            title = Text.assemble((f"Damage to {self.name_text}", "bold"), " (R-OTHER-6)")
+            yield Label(title, id="damage-title")
+            yield Static(f"Health {self.health} · Stamina {self.stamina}", id="damage-traits")
+            with Horizontal(id="damage-row"):
+                yield Label("Damage", id="damage-label")
+                yield Input(
+                    placeholder=f"0–{MOST}",
+                    id="damage-amount",
+                    compact=True,
+                    valid_empty=True,
+                    validators=[Integer(minimum=0, maximum=MOST, failure_description=WHOLE)],
+                )
+                yield Static(id="damage-message", markup=False)
+            yield Stepper("Non-lethal", choices(leveled=False), 0, id="damage-nonlethal")
+            yield Static(id="damage-preview", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#damage-amount").focus()
+        self._show()
+
+    @property
+    def nonlethal(self) -> bool:
+        return bool(self.query_one("#damage-nonlethal", Stepper).value)
+
+    def amount(self) -> int | None:
+        """The damage typed, or None while the field is empty or not a whole number 0–99."""
+        field = self.query_one("#damage-amount", Input)
+        if not field.value:
+            return None
+        result = field.validate(field.value)
+        return int(field.value) if result is None or result.is_valid else None
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._show()
+
+    def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        event.stop()
+        if self.is_mounted:
+            self._show()
+
+    def _show(self, insist: bool = False) -> None:
+        """The message beside the field and the wound steps the amount would cause;
+        an empty field is only a problem once Enter was pressed (``insist``)."""
+        amount = self.amount()
+        problem = amount is None and (insist or bool(self.query_one("#damage-amount", Input).value))
+        message = self.query_one("#damage-message", Static)
+        message.set_class(problem, "-error")
+        message.update(f"✗ {WHOLE}" if problem else "" if amount is None else "✓ Enter applies")
+        track, value = ("Stamina", self.stamina) if self.nonlethal else ("Health", self.health)
+        self.query_one("#damage-preview", Static).update(self._steps(amount, track, value))
+
+    @staticmethod
+    def _steps(amount: int | None, track: str, value: int) -> str:
+        if amount is None:
+            return f"Measured against {track} {value} (R-DMG-2)"
+        try:
+            steps = wound_steps(amount, value)
+        except RulesError as err:
+            return f"✗ {err}"
+        return f"{amount} vs {track} {value} → {steps} wound step(s) (R-DMG-2)"
+
+    def action_toggle(self) -> None:
+        stepper = self.query_one("#damage-nonlethal", Stepper)
+        stepper.value = 1 - stepper.value
+
+    def action_apply(self) -> None:
+        amount = self.amount()
+        if amount is None:
+            self._show(insist=True)
+            self.query_one("#damage-amount").focus()
+            return
+        self.dismiss(ApplyDamage(self.combatant, amount, nonlethal=self.nonlethal))

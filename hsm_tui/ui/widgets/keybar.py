@@ -1,0 +1,83 @@
+"""The key bar at the bottom of every screen: the screen's main keys on one line."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+
+class KeyBar(Static):
+    """Shown bindings of the focused chain, one text line (the palette key at the end).
+
+    Textual's ``Footer`` builds one widget per key and rebuilds them all whenever focus
+    or the bindings change; with our 10–15 keys that was 30–90 ms per change, the
+    largest single cost of a cold start. One line of text redraws in well under 1 ms.
+    A click on a key presses it, so the mouse still works where a terminal sends it.
+    """
+
+    COMPONENT_CLASSES = {"keybar--key", "keybar--description", "keybar--disabled"}
+
+    def __init__(self) -> None:
+        super().__init__(markup=False)
+        self._spans: list[tuple[int, int, str]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self.call_after_refresh(self.show_keys)
+
+    def _bindings_changed(self, screen: Screen) -> None:
+        if self.is_attached and screen is self.screen:
+            self.show_keys()
+
+    def show_keys(self) -> None:
+        """Draw as many whole keys as fit, in binding order, with help and the command
+        palette kept at the right end at any width; disabled keys are dimmed.
+        """
+        active = self.screen.active_bindings
+        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
+        pinned: list[tuple[Binding, bool]] = []
+        keys: list[tuple[Binding, bool]] = []
+        actions: set[str] = set()
+        for _node, binding, enabled, _tooltip in active.values():
+            if binding.show and binding.action not in actions:
+                actions.add(binding.action)
+                (pinned if binding.action == "help" else keys).append((binding, enabled))
+        if palette is not None and self.app.ENABLE_COMMAND_PALETTE:  # shown though show=False
+            pinned.append((palette[1], palette[2]))
+        room = self.size.width - sum(map(self._width, pinned))
+        shown: list[tuple[Binding, bool]] = []
+        for entry in keys:
+            if self._width(entry) > room:
+                break
+            room -= self._width(entry)
+            shown.append(entry)
+        line = Text(no_wrap=True, overflow="crop")
+        self._spans = []
+        for n, (binding, enabled) in enumerate((*shown, *pinned)):
+            if n == len(shown):
+                line.append(" " * max(0, room))
+            start = len(line)
+            dim = Style() if enabled else self.get_component_rich_style("keybar--disabled")
+            key_style = self.get_component_rich_style("keybar--key") + dim
+            line.append(f" {self.app.get_key_display(binding)} ", key_style)
+            text_style = self.get_component_rich_style("keybar--description") + dim
+            line.append(f"{binding.description} ", text_style)
+            self._spans.append((start, len(line), binding.key.split(",")[0]))
+        self.update(line)
+
+    def _width(self, entry: tuple[Binding, bool]) -> int:
+        binding = entry[0]
+        return len(self.app.get_key_display(binding)) + len(binding.description) + 3
+
+    def on_resize(self) -> None:
+        self.show_keys()
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return
