@@ -24,6 +24,7 @@ from .campaign.combat import (
     AddCombatants,
     AnswerDive,
     ChooseChartRow,
+    ClearEncounter,
     CombatCommand,
     DecideSidekick,
     EndCombat,
@@ -244,8 +245,17 @@ class Session:
         if isinstance(command, AddParty):
             self._add_party(command)
         elif isinstance(command, CampaignCommand):
-            self.campaign, title = party.apply(self.campaign, command, self.catalog)
-            self._add_log(command.issuer, title, ())
+            titles: list[str] = []
+
+            def change(campaign: Campaign) -> Campaign:
+                changed, title = party.apply(campaign, command, self.catalog)
+                titles.append(title)
+                return changed
+
+            self.campaign, self.encounter = party.through_encounter(
+                self.campaign, self.encounter, change
+            )
+            self._add_log(command.issuer, titles[0], ())
         elif isinstance(command, RollTask):
             self._roll_task(command)
         elif isinstance(command, RollOpposed | RollGroup):
@@ -320,8 +330,8 @@ class Session:
                     for c in self.encounter.combatants
                 ),
             )
-        elif isinstance(command, EndCombat):  # and take back what the fight left
-            self.campaign = party.carried_out(self.campaign, self.encounter)
+        elif isinstance(command, EndCombat | ClearEncounter):  # the party keeps what it has
+            self.campaign = party.carried_out(self.campaign, before)
         elif isinstance(command, StartCombat) and outcome.pending is not None:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         for entry in outcome.log:
@@ -340,9 +350,15 @@ class Session:
 
     def _pay(self, who: str, luck: int, clues: int) -> None:
         if who.startswith("party:"):
-            m = self.campaign.member(who.removeprefix("party:"))
-            member = replace(m, luck=m.luck - luck, clues=m.clues - clues)
-            self.campaign = self.campaign.with_member(member)
+            entry = who.removeprefix("party:")
+
+            def spend(campaign: Campaign) -> Campaign:
+                m = campaign.member(entry)
+                return campaign.with_member(replace(m, luck=m.luck - luck, clues=m.clues - clues))
+
+            self.campaign, self.encounter = party.through_encounter(
+                self.campaign, self.encounter, spend
+            )
         else:
             c = self.encounter.get(who)
             changed = replace(c, luck=c.luck - luck, clues=c.clues - clues)

@@ -8,6 +8,7 @@ rules forbid raises RulesError before anything changes.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -111,7 +112,7 @@ class PendingChartChoice:
     question: str
     resume: AttackState | None = None  # the hits still to resolve after the pick
     next_hit: int = 1
-    names: tuple[str, ...] = ()  # the rows' names, for the question
+    names: tuple[str, ...] = ()  # each row's name and effect, for the GM to choose by
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -157,6 +158,16 @@ class PendingCombatRerolls:
     tn: int
     title: str
     question: str
+
+    @property
+    def available(self) -> int:
+        """Every re-roll the roller may spend now: free ones, then Luck and Clues."""
+        return self.free + self.luck + self.clues
+
+    @property
+    def suggested(self) -> tuple[int, int]:
+        """The (d10, Hero die) split of them all with the best odds (R-TASK-6)."""
+        return suggest_split(self.roll, self.available)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -396,6 +407,16 @@ class EndCombat:
     issuer: str = GM
 
 
+@dataclass(frozen=True)
+class ClearEncounter:
+    """Empty the encounter for the next fight. The zones and bands stay unless
+    ``keep_zones`` is False, since a GM often fights again in the same place.
+    """
+
+    keep_zones: bool = True
+    issuer: str = GM
+
+
 CombatCommand = (
     AddZone
     | SetBand
@@ -417,6 +438,7 @@ CombatCommand = (
     | RemoveCombatant
     | EndTurn
     | EndCombat
+    | ClearEncounter
 )
 
 
@@ -856,8 +878,7 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     if cmd.zone == c.zone:
         raise RulesError(f"{c.name} is already in {c.zone}")
     band = enc.zone_band(c.zone, cmd.zone)
-    reach = RangeBand.SHORT if cmd.run else RangeBand.MELEE
-    if band > reach:
+    if band > _reach(cmd.run):
         how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
         raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
     if cmd.run and "slowed" in c.conditions:
@@ -877,6 +898,51 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
             )
     verb = "moves and runs" if cmd.run else "moves"
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
+
+
+def _reach(run: bool) -> RangeBand:
+    """R-ACT-2 imagination mode: a Move covers half a band (a zone at Melee band), Move+Run
+    one band (a zone at Short).
+    """
+    return RangeBand.SHORT if run else RangeBand.MELEE
+
+
+@dataclass(frozen=True)
+class Route:
+    """What it takes a combatant to reach another zone this turn (R-ACT-2): ``move`` is
+    the command that gets there or, out of reach, the one the engine refuses with why.
+    """
+
+    move: Move
+    band: RangeBand | None  # None: no band set between the two zones
+    reachable: bool
+
+    @property
+    def cost(self) -> str:
+        if not self.reachable:
+            return "out of reach this turn"
+        return "Move + Run, 2 actions" if self.move.run else "Move, 1 action"
+
+
+def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
+    """Every other zone and what reaches it this turn: a Move one at Melee band, Move+Run
+    one at Short unless a zone of control slowed the mover (R-OTHER-4); farther zones
+    take more turns, through a zone on the way.
+    """
+    c = enc.get(combatant)
+    found = []
+    for zone in enc.zones:
+        if zone == c.zone:
+            continue
+        try:
+            band = enc.zone_band(c.zone, zone)
+        except RulesError:
+            found.append(Route(Move(c.id, zone), None, False))
+            continue
+        run = band > _reach(False)
+        slowed = run and "slowed" in c.conditions
+        found.append(Route(Move(c.id, zone, run), band, band <= _reach(True) and not slowed))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
@@ -952,6 +1018,109 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
     _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
+    fire, style, damage = _armed(enc, attacker, cmd, cat)
+    weapon, state = fire.weapon, fire.state
+    melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
+    band = enc.band(attacker.id, target.id)
+    if melee and attacker.zone != target.zone:
+        raise RulesError(
+            f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
+        )
+    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
+        band = RangeBand.MELEE
+    if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
+        raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
+    if cmd.location not in ("", "head", "limb") or (cmd.location and not cmd.called_shot):
+        raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
+    extra = _hand_modifiers(enc, attacker, weapon, cmd)
+    if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
+        extra.append(Modifier("grappling it", 1))
+    dice = fire.rate
+    if cmd.reaction == "zone-of-control" and attacker.zone != target.zone:
+        raise RulesError("zone of control stops someone passing within Melee (same zone)")
+    if cmd.shots is not None:
+        if not 1 <= cmd.shots <= dice:
+            raise RulesError(f"{weapon.name} fires 1 to {dice} shot(s) here, not {cmd.shots}")
+        dice = cmd.shots
+    cost = dice * weapon.charge_per_shot if state.charges is not None else 0
+    if state.charges is not None and state.charges < cost:
+        if not fire.paid:
+            raise RulesError(
+                f"{weapon.name} has {state.charges} charge(s), not enough for one shot"
+                f" (R-ATK-3): {fire.refill}"
+            )
+        raise RulesError(
+            f"{weapon.name} has {state.charges} charge(s),"
+            f" needs {cost} for {dice} shot(s) (R-ATK-3): it can fire {fire.paid}"
+        )
+    rank = attacker.rules_rank
+    engaged_shooting = weapon.skill if (not melee and _fighting(enc, attacker)) else None
+    situation = AttackSituation(
+        wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
+        if rank is Rank.HERO
+        else 0,
+        condition_penalty=penalty(attacker),
+        actions_declared=enc.turn.declared if enc.turn is not None else 2,
+        called_shot=cmd.called_shot,
+        melee=melee,
+        shooting_in_melee=engaged_shooting
+        if engaged_shooting in (Rating.PISTOLS, Rating.RIFLES)
+        else None,
+        size_difference=target.size - attacker.size,
+        other=cmd.modifier,
+    )
+    tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
+    tn = tn.plus(*extra) if extra else tn
+    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage)
+
+
+FISTS = "fists"
+
+
+@dataclass(frozen=True)
+class Firepower:
+    """R-ATK-2/3: the most shots an attack fires (the weapon's rate of fire or the style's
+    attack count) and how many of them the weapon's charges pay for now.
+    """
+
+    weapon: Weapon  # as this attack uses it (thrown: Agile, Short range)
+    state: WeaponState
+    rate: int
+
+    @property
+    def paid(self) -> int:
+        """Shots the charges pay for: all of them for a weapon without charges."""
+        per_shot = self.weapon.charge_per_shot
+        if self.state.charges is None or not per_shot:
+            return self.rate
+        return min(self.rate, self.state.charges // per_shot)
+
+    @property
+    def shots(self) -> int | None:
+        """The ``Attack.shots`` that fires what it can: None is the full rate (so too for
+        an empty weapon, which cannot fire at all: the plan says how it gets charges back).
+        """
+        return self.paid if 0 < self.paid < self.rate else None
+
+    @property
+    def refill(self) -> str:
+        """How the weapon gets charges back, for a GM facing an empty one."""
+        if self.weapon.reload:
+            return "reloading refills it (2 actions, R-ACT-5)"
+        if self.state.recharge:
+            return (
+                "it regains 1 charge at the end of each turn it does not fire;"
+                " no action recharges it sooner"
+            )
+        return "it does not recharge, so it stays empty for this fight"
+
+
+def _armed(
+    enc: Encounter, attacker: Combatant, cmd: Attack, cat: Catalog
+) -> tuple[Firepower, Rating, str]:
+    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option),
+    its rating and its rate of fire; refuses a weapon it cannot use now.
+    """
     if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
         state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
     else:
@@ -978,58 +1147,62 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
             raise RulesError(f"{weapon.name} has {len(options)} damage option(s)")
         damage = options[cmd.damage_choice].source
     style = Rating.AGILE if cmd.grapple else weapon_style(weapon, cmd.style)
-    melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
-    band = enc.band(attacker.id, target.id)
-    if melee and attacker.zone != target.zone:
-        raise RulesError(
-            f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
-        )
-    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
-        band = RangeBand.MELEE
-    if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
-        raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
-    if cmd.location not in ("", "head", "limb") or (cmd.location and not cmd.called_shot):
-        raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
-    extra = _hand_modifiers(enc, attacker, weapon, cmd)
-    if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
-        extra.append(Modifier("grappling it", 1))
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.throw and weapon.attacks is None:
         dice = 1  # one blade leaves the hand: the Agile rating, one attack die
-    if cmd.reaction == "zone-of-control" and attacker.zone != target.zone:
-        raise RulesError("zone of control stops someone passing within Melee (same zone)")
-    if cmd.shots is not None:
-        if not 1 <= cmd.shots <= dice:
-            raise RulesError(f"{weapon.name} fires 1 to {dice} shot(s) here, not {cmd.shots}")
-        dice = cmd.shots
-    cost = dice * weapon.charge_per_shot if state.charges is not None else 0
-    if state.charges is not None and state.charges < cost:
-        raise RulesError(
-            f"{weapon.name} has {state.charges} charge(s),"
-            f" needs {cost} for {dice} shot(s) (R-ATK-3)"
-        )
-    rank = attacker.rules_rank
-    engaged_shooting = weapon.skill if (not melee and _fighting(enc, attacker)) else None
-    situation = AttackSituation(
-        wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
-        if rank is Rank.HERO
-        else 0,
-        condition_penalty=penalty(attacker),
-        actions_declared=enc.turn.declared if enc.turn is not None else 2,
-        called_shot=cmd.called_shot,
-        melee=melee,
-        shooting_in_melee=engaged_shooting
-        if engaged_shooting in (Rating.PISTOLS, Rating.RIFLES)
-        else None,
-        size_difference=target.size - attacker.size,
-        other=cmd.modifier,
-    )
-    tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
-    tn = tn.plus(*extra) if extra else tn
-    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage)
+    return Firepower(weapon, state, dice), style, damage
 
 
-FISTS = "fists"
+def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:
+    """The attack's rate of fire and the shots its charges pay for, whatever its target
+    and the shots it asks for (so the shot keys work while the aim is refused).
+    """
+    return _armed(enc, enc.get(cmd.attacker), cmd, cat)[0]
+
+
+def within_charges(enc: Encounter, cmd: Attack, cat: Catalog) -> Attack:
+    """``cmd`` firing as many shots as its charges pay for, at most its rate of fire
+    (R-ATK-3): where an aim starts and what each member of a group attack fires.
+    """
+    return replace(cmd, shots=firepower(enc, cmd, cat).shots)
+
+
+def action_refusal(enc: Encounter, cmd: Attack) -> str:
+    """Why the attack's action cannot be taken now, "" if it can (its turn, an action
+    left, no attack twice: R-ACT-1; or a reaction's own rule), so a preview says so
+    before the roll rather than on it. Changes nothing.
+    """
+    try:
+        _take_attack_action(enc, enc.get(cmd.attacker), cmd)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
+def group_attack(enc: Encounter, target: str, cat: Catalog) -> tuple[Attack, ...]:
+    """The acting group's attacks on ``target``: each member that has not attacked this
+    turn fires its first weapon, as many shots as its charges pay for (R-ATK-2/3). The
+    ones the rules refuse now go last, so a Batch (whose first command must apply)
+    fires the others and logs why each of those is skipped.
+    """
+    turn = _turn(enc)
+    attacks = []
+    for member in enc.members(turn.actor):
+        if not member.weapons or "attack" in turn.used_by(member.id):
+            continue
+        aim = Attack(member.id, target, member.weapons[0].id)
+        with contextlib.suppress(RulesError):  # a weapon it cannot use: the Batch says why
+            aim = within_charges(enc, aim, cat)
+        attacks.append(aim)
+
+    def refused(aim: Attack) -> bool:
+        try:
+            plan_attack(enc, aim, cat)
+        except RulesError:
+            return True
+        return bool(action_refusal(enc, aim))
+
+    return tuple(sorted(attacks, key=refused))
 
 
 def _hand_modifiers(
@@ -1923,7 +2096,7 @@ def _severe_wound(
                 total,
                 tuple(r.id for r in rows),
                 question,
-                names=tuple(r.name for r in rows),
+                names=tuple(f"{r.name}: {r.text}" for r in rows),
             ),
         )
     if not rows:
@@ -2194,6 +2367,22 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
     )
 
 
+def clear_encounter(
+    enc: Encounter, cmd: ClearEncounter, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    """A new encounter (R-COMBAT-1: only in free-flowing mode); the party's wounds, Luck
+    and scars live in the campaign, which the session updates as for EndCombat.
+    """
+    if enc.active:
+        raise RulesError("combat is under way: end it first, then start a new encounter")
+    fresh = Encounter(zones=enc.zones, bands=enc.bands) if cmd.keep_zones else Encounter(zones=())
+    if fresh == enc:
+        raise RulesError("the encounter is already empty")
+    place = "zones and bands kept" if cmd.keep_zones else "zones and bands cleared"
+    gone = f"{len(enc.combatants)} combatant(s) removed"
+    return Outcome(fresh, (LogLines("New encounter", (gone, place)),))
+
+
 HANDLERS = {
     AddZone: add_zone,
     SetBand: set_band,
@@ -2213,6 +2402,7 @@ HANDLERS = {
     RemoveCombatant: remove_combatant,
     EndTurn: end_turn,
     EndCombat: end_combat,
+    ClearEncounter: clear_encounter,
 }
 ANSWERS = {
     AnswerDive: (PendingDive, answer_dive),

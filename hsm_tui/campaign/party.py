@@ -8,6 +8,7 @@ back out of it when combat ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from ..packs import Catalog
@@ -173,6 +174,28 @@ def carried_in(c: Combatant, campaign: Campaign) -> Combatant:
     if m is None or c.rank is not Rank.HERO:
         return c
     return replace(c, luck=m.luck, clues=m.clues, wounds=m.wounds, severe=m.severe, chart=m.chart)
+
+
+def carried_into(enc: Encounter, campaign: Campaign, entries: Iterable[str]) -> Encounter:
+    """The party Heroes ``entries`` (still in the encounter) take the campaign's state."""
+    wanted = set(entries)
+    for c in enc.combatants:
+        if c.entry in wanted:
+            enc = enc.with_combatant(carried_in(c, campaign))
+    return enc
+
+
+def through_encounter(
+    campaign: Campaign, enc: Encounter, change: Callable[[Campaign], Campaign]
+) -> tuple[Campaign, Encounter]:
+    """Apply a campaign-side ``change`` (a Clue granted, a new adventure's healing, Luck
+    spent on a free-flowing task) to party Heroes who are also in the encounter: their
+    live state there is taken back first and the result handed to them again, so nothing
+    is lost when the encounter later hands them back (end of combat, a cleared encounter).
+    """
+    members = {m.entry for m in campaign.party}
+    changed = change(carried_out(campaign, enc))
+    return changed, carried_into(enc, changed, members)
 
 
 def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,32 +33,64 @@ def _lazy(module: str, name: str) -> Callable[[], Screen]:
     return make
 
 
+@dataclass(frozen=True)
+class Place:
+    """One of the app's screens: its key, mode, where its class lives, and what it is for
+    (the key bar, the command palette and the help overlay all read this one table).
+    """
+
+    key: str
+    mode: str
+    module: str
+    screen: str
+    label: str
+    title: str
+    about: str
+
+
+PLACES = (
+    Place("f8", "campaign", "campaign", "CampaignScreen", "Home", "Campaign (home)",
+          "the party's Luck, Clues and wounds, the roster, scene notes"),
+    Place("f2", "tasks", "task_roller", "TaskRollerScreen", "Tasks", "Task roller",
+          "free-flowing tasks, opposed and group tasks, with exact odds"),
+    Place("f3", "content", "content_browser", "ContentBrowserScreen", "Content",
+          "Content browser", "packs, weapons, minions, sidekicks, heroes, chart, problems"),
+    Place("f4", "combat", "combat", "CombatScreen", "Combat", "Combat",
+          "initiative, turns, attacks with exact odds, every action and decision"),
+    Place("f5", "chart", "chart", "ChartScreen", "Chart", "Severe Wound chart",
+          "§7 chart with exact odds for a Hero; roll on it"),
+    Place("f6", "log", "log", "LogScreen", "Log", "Session log",
+          "every roll explained: search it, export it as Markdown"),
+    Place("f7", "builder", "encounter_builder", "EncounterBuilderScreen", "Builder",
+          "Encounter builder", "zones, bands, combatants from the packs, forecast, start"),
+)  # fmt: skip
+"""The screens in the order a GM meets them: home first, then F2–F7."""
+
+SCREENS_HELP = "\n".join(
+    [
+        "## Screens (any time)",
+        "| key | screen | for |",
+        "| --- | --- | --- |",
+        *(f"| {p.key.upper()} | {p.title} | {p.about} |" for p in PLACES),
+        "| q | quit | asks first once the session holds anything |",
+        "",
+    ]
+)
+"""The part of every help overlay that says where else to go."""
+
+
 class HsmApp(App[None]):
     """The GM's app; every screen reads and commands ``self.session``."""
 
     CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
-    MODES = {
-        "tasks": _lazy("task_roller", "TaskRollerScreen"),
-        "content": _lazy("content_browser", "ContentBrowserScreen"),
-        "combat": _lazy("combat", "CombatScreen"),
-        "chart": _lazy("chart", "ChartScreen"),
-        "log": _lazy("log", "LogScreen"),
-        "builder": _lazy("encounter_builder", "EncounterBuilderScreen"),
-        "campaign": _lazy("campaign", "CampaignScreen"),
-    }
+    MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES}
     """Each mode's base screen, built (and its module imported) when first shown."""
     DEFAULT_MODE = "campaign"
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
-        Binding("f2", "switch_mode('tasks')", "Tasks", id="mode.tasks"),
-        Binding("f3", "switch_mode('content')", "Content", id="mode.content"),
-        Binding("f4", "switch_mode('combat')", "Combat", id="mode.combat"),
-        Binding("f5", "switch_mode('chart')", "Chart", id="mode.chart"),
-        Binding("f6", "switch_mode('log')", "Log", id="mode.log"),
-        Binding("f7", "switch_mode('builder')", "Builder", id="mode.builder"),
-        Binding("f8", "switch_mode('campaign')", "Campaign", id="mode.campaign"),
+        *(Binding(p.key, f"switch_mode('{p.mode}')", p.label, id=f"mode.{p.mode}") for p in PLACES),
         Binding("q", "quit", "Quit", id="quit"),
     ]
     """F1/? help for the current screen; F2–F8 switch screens; q quits."""
@@ -113,45 +147,37 @@ class HsmApp(App[None]):
         from .screens.help import HelpScreen  # Markdown and its parser load on first use
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(getattr(self.screen, "HELP", "")))
+            self.push_screen(HelpScreen(getattr(self.screen, "HELP", ""), SCREENS_HELP))
+
+    async def action_quit(self) -> None:
+        """Quit at once when the session holds nothing yet; otherwise ask first, because
+        nothing is saved to a file yet (campaign files are a later issue).
+        """
+        if not (self.has_session and self.session.can_undo):
+            self.exit()
+            return
+        from ..campaign.combat import Option
+        from .screens.decision_dialog import DecisionDialog
+
+        def answered(choice: object) -> None:
+            if choice == "quit":
+                self.exit()
+
+        question = (
+            "The party, the fight and the log live in this session only: nothing is "
+            "saved to a file yet. Quit and lose them?"
+        )
+        option = Option("q", "quit anyway (q again)", "quit")  # type: ignore[arg-type]
+        self.push_screen(DecisionDialog("Quit hsm-tui?", question, [option]), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "Task roller",
-            "Free-flowing tasks with exact odds (F2)",
-            lambda: self.switch_mode("tasks"),
-        )
-        yield SystemCommand(
-            "Content browser",
-            "Packs, weapons, minions, chart, problems (F3)",
-            lambda: self.switch_mode("content"),
-        )
-        yield SystemCommand(
-            "Combat",
-            "Initiative, combatants, attacks with exact odds (F4)",
-            lambda: self.switch_mode("combat"),
-        )
-        yield SystemCommand(
-            "Severe Wound chart",
-            "§7 chart with exact odds for a Hero; roll on it (F5)",
-            lambda: self.switch_mode("chart"),
-        )
-        yield SystemCommand(
-            "Session log",
-            "The whole log: search it, export it as Markdown (F6)",
-            lambda: self.switch_mode("log"),
-        )
-        yield SystemCommand(
-            "Encounter builder",
-            "Zones, bands, combatants from the packs, forecast, start combat (F7)",
-            lambda: self.switch_mode("builder"),
-        )
-        yield SystemCommand(
-            "Campaign",
-            "The party's Luck, Clues and wounds, the roster, scene notes (F8)",
-            lambda: self.switch_mode("campaign"),
-        )
+        for place in PLACES:
+            yield SystemCommand(
+                place.title,
+                f"{place.about[0].upper()}{place.about[1:]} ({place.key.upper()})",
+                partial(self.switch_mode, place.mode),
+            )
         yield SystemCommand(
             "Help", "Keys and quick reference for this screen (F1)", self.action_help
         )

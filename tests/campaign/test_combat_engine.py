@@ -968,7 +968,13 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
         "Kestrel Vance rolled 13 on the Severe Wound chart: which result?",
         resume=AttackState(R2, K, "laser-pistol", 0, style="pistols", fear_before=0),
         next_hit=2,
-        names=("Painful wound", "Limb injury"),
+        names=(  # each with its effect, so the GM chooses without looking it up
+            "Painful wound: −1 to every TN for the rest of this encounter; after it, −1 on any"
+            " turn the Hero also moved.",
+            "Limb injury: Roll 1d4 for the limb (the GM fixes which number is which). −1 on"
+            " anything done with that limb from now on. A second Limb injury, or 5+ damage"
+            " past 0, costs the use of the limb.",
+        ),
     )
     refused(s, EndTurn(), "answer the pending question first: Kestrel Vance rolled 13")
     refused(s, AnswerDive("none"), "answer the pending question first: Kestrel Vance rolled 13")

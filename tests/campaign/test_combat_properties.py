@@ -24,6 +24,7 @@ from hsm_tui.campaign.combat import (
     ApplyDamage,
     Attack,
     ChooseChartRow,
+    ClearEncounter,
     DecideSidekick,
     DeclareActions,
     EndCombat,
@@ -134,6 +135,7 @@ def _random_command(data: st.DataObject) -> Command:
             st.builds(StartCombat, st.lists(ids, max_size=2).map(tuple)),
             st.builds(ApplyDamage, ids, st.integers(-2, 30), st.booleans()),
             st.builds(RemoveCombatant, ids),
+            st.builds(ClearEncounter, st.booleans()),
         )
     )
 

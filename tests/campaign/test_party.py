@@ -60,6 +60,34 @@ def test_party_heroes_carry_pools_and_wounds_into_combat_and_back_out() -> None:
     assert s.campaign.member(K).wounds == 2  # undo covers the campaign too
 
 
+def test_campaign_changes_reach_heroes_still_in_the_encounter_and_are_not_lost() -> None:
+    """R-CHAR-9, R-WOUND-7: a Clue granted mid-fight, or a new adventure after the fight
+    while the Heroes are still in the (ended) encounter, must survive the moment the
+    encounter hands its Heroes back (end of combat, clearing it for the next fight).
+    """
+    from hsm_tui.campaign.combat import ClearEncounter
+
+    s = new_session(
+        AddHero(K),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "medium"),
+        AddParty("ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
+    )
+    play(s, StartCombat(), 5, 1)
+    edit(s, "kestrel-vance-1", wounds=2, luck=0)
+    s.apply(GrantClues(K, 1))  # mid-fight: the Hero in the fight gets it
+    assert s.encounter.get("kestrel-vance-1").clues == 1
+    s.apply(EndCombat())
+    assert s.campaign.member(K).clues == 1  # not overwritten by the fight's copy
+    s.apply(NewAdventure())
+    s.apply(GrantClues(K, 1))
+    s.apply(ClearEncounter())
+    member = s.campaign.member(K)
+    assert (member.wounds, member.luck, member.clues) == (1, 2, 2)
+
+
 def test_roster_and_scene_notes() -> None:
     s = new_session(AddToRoster("minion", "pirate-raider"), SetScene("The dig site at dusk."))
     assert s.campaign.roster == (("minion", "pirate-raider"),)

@@ -15,6 +15,7 @@ from hsm_tui.campaign.combat import (
     PendingCombatRerolls,
     SetCondition,
     Suppress,
+    plan_suppress,
 )
 from hsm_tui.rules import Cover
 from hsm_tui.ui.app import HsmApp
@@ -186,7 +187,10 @@ async def test_suppress_dialog_returns_the_command() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await _fight(pilot)
         answers: list[Suppress | None] = []
-        dialog = SuppressDialog(KESTREL, "assault-laser", "test", 2, [], ())
+        nothing = Suppress(KESTREL, "assault-laser", ())
+        plan = plan_suppress(app.session.encounter, nothing, app.session.catalog)
+        dialog = SuppressDialog.from_plan(plan)
+        assert dialog.ticked == [] and dialog.most == 10
         app.push_screen(dialog, answers.append)
         await pilot.pause()
         dialog.ticked = ["b", "a"]

@@ -16,6 +16,7 @@ from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.screens.reroll_dialog import RerollDialog
 
 SEED = 7
 BOARDER = "pirate-boarder-1"
@@ -92,7 +93,7 @@ async def test_r_atk_5_whole_round_by_keys_then_undo() -> None:
         screen = await _fight(pilot)
         await _keys(pilot, "a", "enter")
         assert isinstance(app.session.pending, PendingCombatRerolls)
-        assert isinstance(app.screen, DecisionDialog)
+        assert isinstance(app.screen, RerollDialog)
         await _keys(pilot, "k")  # keep the roll: the dive question follows
         assert isinstance(app.session.pending, PendingDive)
         await _keys(pilot, "1")  # dive into light cover
@@ -120,7 +121,7 @@ async def test_r_atk_5_whole_round_by_keys_then_undo() -> None:
         assert app.session.log[-1].title == "Tamsin Reyes, veteran guide defends"
         while app.session.encounter.round == 1:
             await _keys(pilot, "n")
-            while isinstance(app.screen, DecisionDialog):
+            while isinstance(app.screen, DecisionDialog | RerollDialog):
                 await _keys(pilot, "enter")
         assert app.session.encounter.round == 2
         assert screen.selected == app.session.encounter.turn.actor == "kestrel-vance-1"
@@ -137,7 +138,7 @@ async def test_r_atk_2_group_attack_is_one_batch_and_one_undo() -> None:
         before = app.session.encounter
         await _keys(pilot, "g")
         answers = 0
-        while isinstance(app.screen, DecisionDialog):
+        while isinstance(app.screen, DecisionDialog | RerollDialog):
             await _keys(pilot, "n" if isinstance(app.session.pending, PendingDive) else "enter")
             answers += 1
         turn = app.session.encounter.turn
@@ -151,17 +152,19 @@ async def test_r_atk_2_group_attack_is_one_batch_and_one_undo() -> None:
 
 
 async def test_refused_command_notifies_and_changes_nothing() -> None:
-    """R-ACT-6 standing up needs Prone; R-ACT-2 a plain Move covers only half a band."""
+    """R-ACT-6 standing up needs Prone; R-ACT-2 Move+Run covers one band, so a zone at
+    Medium is out of reach this turn.
+    """
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _fight(pilot)
         before, log = app.session.encounter, app.session.log
         await _keys(pilot, "p")
-        await _keys(pilot, "m", "1")
+        await _keys(pilot, "m", "2")  # the ridge, Medium from the ruins
         assert isinstance(app.screen, CombatScreen)
         errors = _errors(app)
         assert any("is not Prone" in e for e in errors)
-        assert any("a Move covers half a band" in e for e in errors)
+        assert any("Move+Run covers one band per turn" in e for e in errors)
         assert app.session.encounter == before and app.session.log == log
 
 
@@ -217,8 +220,8 @@ async def test_r_atk_5_escape_keeps_the_decision_and_o_reopens_it() -> None:
         assert app.session.pending == pending
         assert any("answer the pending question first" in e for e in _errors(app))
         await _keys(pilot, "o")
-        assert isinstance(app.screen, DecisionDialog)
-        await _keys(pilot, "down", "enter")  # the highlighted option: 1 re-roll
+        assert isinstance(app.screen, RerollDialog)
+        await _keys(pilot, "1", "down", "0", "enter")  # 1 d10 re-roll, Hero die kept
         assert app.session.encounter.get("kestrel-vance-1").luck == 1
         assert isinstance(app.session.pending, PendingDive)
 
@@ -265,6 +268,7 @@ async def test_empty_screen_explains_how_to_begin() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await _keys(pilot, "f4")
         assert "L loads the example" in _panel(app)
+        assert "F7 builds your own" in _panel(app) and "(heroes: F8)" in _panel(app)
         await _keys(pilot, "a", "n")
         assert app.session.encounter.combatants == ()
 

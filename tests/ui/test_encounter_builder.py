@@ -10,9 +10,18 @@ import random
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
-from hsm_tui.campaign.combat import HANDLERS, AddCombatants, AddZone, SetBand, SetCover
+from hsm_tui.campaign.combat import (
+    HANDLERS,
+    AddCombatants,
+    AddZone,
+    ApplyDamage,
+    EndCombat,
+    SetBand,
+    SetCover,
+    StartCombat,
+)
 from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.rules import Cover, RangeBand, Rank
@@ -23,6 +32,7 @@ from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen, zone_problem
 from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.stepper import Stepper
 
 SEED = 7
@@ -63,16 +73,26 @@ async def _zones(pilot: Pilot) -> None:
 
 
 async def _add(pilot: Pilot, search: str, *fields: str) -> None:
-    """Search the packs, then the keys for count, side and zone; Enter adds."""
-    await _keys(pilot, "slash", *search, "enter", *fields, "enter")
+    """Search the packs and Enter adds at once; or Esc back to the list, the keys for
+    count, side and zone, then Enter adds.
+    """
+    if fields:
+        await _keys(pilot, "slash", *search, "escape", *fields, "enter")
+    else:
+        await _keys(pilot, "slash", *search, "enter")
+
+
+def _rows(app: HsmApp, selector: str) -> list[str]:
+    listing = app.screen.query_one(selector, OptionList)
+    return [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
 
 
 async def _dig_site(pilot: Pilot) -> None:
     """The whole encounter by keys: zones, bands, two Heroes, 3 raiders, cover."""
     await _zones(pilot)
-    await _add(pilot, "kestrel", "tab", "tab", "ctrl+u", *"expedition")
+    await _add(pilot, "kestrel", "tab", "tab", "right", "right", "enter", *"expedition")
     await _add(pilot, "roan", "tab", "tab", "tab", "right")  # side kept; zone: dig pit
-    await _add(pilot, "raider", "tab", "3", "tab", "ctrl+u", *"pirates", "tab", "right")
+    await _add(pilot, "raider", "3", "tab", "tab", "right", "enter", *"pirates", "tab", "right")
     await _keys(pilot, "right", "c")  # the encounter list: raider 3 (just added) → light
     await _keys(pilot, "up", "up", "up", "up", "c")  # Kestrel (the side heading is skipped)
 
@@ -125,7 +145,7 @@ async def test_r_combat_2_dig_site_built_by_keys_only() -> None:
         assert "short  ruins ↔ dig pit" in str(
             screen.query_one("#builder-bands", OptionList).get_option_at_index(0).prompt
         )
-        assert "▸ ridge (3)" in _text(app, "#builder-zone-list")
+        assert "▸ ridge (3)" in _rows(app, "#builder-zone-list")
         batch = HsmApp(Session(seed=SEED, content=app.session.content))
         _set_up_dig_site(batch)
         assert batch.session.encounter == enc  # the keys sent exactly these commands
@@ -154,17 +174,17 @@ async def test_zone_name_is_checked_as_typed() -> None:
         assert zone_problem("  ", ()) == "a zone needs a name"
 
 
-async def test_count_stays_1_to_40_and_side_must_be_named() -> None:
+async def test_count_stays_1_to_40_and_a_new_side_must_be_named() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
-        await _keys(pilot, "z", *"deck", "enter", "slash", *"raider", "enter", "tab")
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"raider", "escape", "tab")
         count = app.screen.query_one("#builder-count", Stepper)
         await _keys(pilot, "left", "minus", "0")
         assert count.value == 1
         await _keys(pilot, *["right"] * 45)
         assert count.value == 40
-        await _keys(pilot, "tab", "ctrl+u")
+        await _keys(pilot, "tab", "right", "enter")  # Side: new… asks for the name
         side = app.screen.query_one("#builder-side-msg")
         assert side.display and "a side needs a name" in _text(app, "#builder-side-msg")
         await _keys(pilot, "enter")
@@ -177,19 +197,20 @@ async def test_count_stays_1_to_40_and_side_must_be_named() -> None:
         assert count.value == 1  # back to one after each add
 
 
-async def test_side_defaults_by_kind_and_remembers_what_was_typed() -> None:
+async def test_side_defaults_by_kind_and_remembers_what_was_picked() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
-        side = app.screen.query_one("#builder-side")
-        await _keys(pilot, "slash", *"kestrel", "enter")
+        await _keys(pilot, "z", *"deck", "enter")
+        side = app.screen.query_one("#builder-side", Stepper)
+        await _keys(pilot, "slash", *"kestrel")
         assert side.value == "heroes"
-        await _keys(pilot, "slash", *"raider", "enter")
+        await _keys(pilot, "ctrl+u", *"raider")
         assert side.value == "enemies"
-        await _keys(pilot, "tab", "tab", "ctrl+u", *"pirates", "escape")
-        await _keys(pilot, "slash", *"guide", "enter")  # a Sidekick: the heroes' side
+        await _keys(pilot, "escape", "tab", "tab", "right", "enter", *"pirates", "enter")
+        await _keys(pilot, "slash", "ctrl+u", *"guide")  # a Sidekick: the heroes' side
         assert side.value == "heroes"
-        await _keys(pilot, "slash", *"boarder", "enter")
+        await _keys(pilot, "ctrl+u", *"boarder")
         assert side.value == "pirates"
 
 
@@ -218,7 +239,7 @@ async def test_u_undoes_the_last_add_only() -> None:
         assert roster.border_title == "Encounter (5)"
 
 
-async def test_p_adds_the_whole_party_to_the_picker_zone() -> None:
+async def test_p_adds_the_whole_party_to_the_only_zone() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
@@ -317,7 +338,9 @@ async def test_spec_groups_combatants_and_keeps_cover_and_rules() -> None:
         await _open(pilot)
         _set_up_dig_site(app)
         await _keys(pilot, "escape")
-        await _add(pilot, "guide", "tab", "tab", "tab", "right")  # expedition, dig pit
+        await _add(
+            pilot, "guide", "tab", "tab", "left", "left", "tab", "right"
+        )  # expedition, dig pit
         built = app.session.encounter
         spec = encounter_spec(built)
         assert [(c["entry"], c["count"], c.get("cover")) for c in spec.combatants] == [
@@ -365,14 +388,181 @@ async def test_s_with_an_undecided_sidekick_leaves_the_question_to_the_fight() -
         assert "Waiting" in _text(app, "#combat-attack")
 
 
-async def test_f1_help_lists_the_builder_keys() -> None:
+async def test_f1_help_and_the_key_bar_list_the_builder_keys() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
+        bar = str(app.screen.query_one(KeyBar).render())
+        for key in ("z Zone", "p Party", "x Remove", "N New", "F Forecast", "s Start"):
+            assert key in " ".join(bar.split()), bar
         await _keys(pilot, "f1")
         assert isinstance(app.screen, HelpScreen)
-        assert "Encounter builder" in app.screen.screen_help
-        assert "forecast 200 fights" in app.screen.screen_help
+        help_text = app.screen.screen_help
+        assert "Encounter builder" in help_text and "forecast 200 fights" in help_text
+        assert "| x · Delete | remove the highlighted combatant" in help_text
+        assert "| N | new encounter" in help_text and "in the pack list too" in help_text
+        assert "Enter adds the highlighted entry" in help_text
+        assert "asks which zone" in help_text and "*new…* then Enter" in help_text
+
+
+async def test_n_clears_the_encounter_for_the_next_fight_and_asks_first() -> None:
+    """R-COMBAT-1: never while combat runs; after it, the zones and bands stay by default."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        _set_up_dig_site(app)
+        app.session.apply(StartCombat())
+        await _keys(pilot, "N")
+        assert isinstance(app.screen, EncounterBuilderScreen)  # refused at once, no question
+        assert any("combat is under way: end it first" in e for e in _errors(app))
+        app.session.apply(EndCombat())
+        await _keys(pilot, "N")
+        assert isinstance(app.screen, DecisionDialog)
+        await _keys(pilot, "escape")  # keeps this encounter
+        assert len(app.session.encounter.combatants) == 5
+        await _keys(pilot, "N", "y")
+        enc = app.session.encounter
+        assert enc.combatants == () and enc.zones == ("ruins", "dig pit", "ridge")
+        assert len(enc.bands) == 3 and not enc.active
+        assert _rows(app, "#builder-roster") == ["No combatants yet"]
+        assert app.session.log[-1].title == "New encounter"
+        await _keys(pilot, "u")
+        assert len(app.session.encounter.combatants) == 5
+        await _keys(pilot, "N", "z")  # the zones and bands go too
+        assert app.session.encounter == Encounter(zones=())
+
+
+async def test_r_wound_2_taken_out_combatants_read_out_in_the_list() -> None:
+    """After the fight (E) the builder still lists everyone: who is out says so, dimmed."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        _set_up_dig_site(app)
+        app.session.apply(StartCombat())
+        app.session.apply(ApplyDamage("pirate-raider-2", 5))  # Health 4: taken out
+        app.session.apply(EndCombat())
+        await pilot.pause()
+        rows = _rows(app, "#builder-roster")
+        assert rows[3].startswith("pirates · 3, 1 out")
+        assert rows[5].rstrip().endswith("OUT") and "OUT" not in rows[4]
+        roster = app.screen.query_one("#builder-roster", OptionList)
+        assert roster.get_option_at_index(5).prompt.style == "dim"
+
+
+async def test_b_and_the_arrows_reach_the_bands_and_the_zones() -> None:
+    """R-COMBAT-2 bands set pair by pair from the pack list; the zones list picks where
+    the next entry goes."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        for name in ("ruins", "dig pit", "ridge"):
+            await _keys(pilot, "z", *name, "enter")
+        await _keys(pilot, "b")  # from the pack list: the first pair, and the bands list
+        assert screen.focused is screen.query_one("#builder-bands")
+        await _keys(pilot, "down", "b", "b")
+        bands = [(a, b, band) for a, b, band in app.session.encounter.bands]
+        assert bands == [
+            ("ruins", "dig pit", RangeBand.SHORT),
+            ("ruins", "ridge", RangeBand.MEDIUM),
+        ]
+        zones = screen.query_one("#builder-zone-list")
+        assert zones in screen.focus_chain  # Tab reaches it too
+        await _keys(pilot, "left", "down", "down")  # bands → zones; the third zone
+        assert screen.focused is zones
+        assert screen.query_one("#builder-zone", Stepper).value == "ridge"
+        assert "▸ ridge (0)" in _rows(app, "#builder-zone-list")
+        await _keys(pilot, "right", "right")  # bands, then the pack list
+        assert screen.focused is screen.query_one("#builder-entries")
+        await _add(pilot, "raider")
+        assert app.session.encounter.combatants[0].zone == "ridge"
+
+
+async def test_x_and_delete_remove_the_highlighted_combatant() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        _set_up_dig_site(app)
+        await _keys(pilot, "slash", "x", "delete", "escape")  # typed in the search: no removal
+        assert len(app.session.encounter.combatants) == 5
+        await _keys(pilot, "right", "down", "down")  # the encounter list: raider 1
+        roster = app.screen.query_one("#builder-roster", OptionList)
+        assert roster.highlighted_option.id == "pirate-raider-1"
+        await _keys(pilot, "x")
+        ids = [c.id for c in app.session.encounter.combatants]
+        assert ids == ["kestrel-vance-1", "roan-maddox-1", "pirate-raider-2", "pirate-raider-3"]
+        assert roster.highlighted_option.id == "pirate-raider-2"  # the next one, for x again
+        await _keys(pilot, "delete")
+        assert [c.id for c in app.session.encounter.combatants][2:] == ["pirate-raider-3"]
+        assert app.session.log[-1].title == "Pirate raider 2 leaves the encounter"
+        await _keys(pilot, "u")
+        assert len(app.session.encounter.combatants) == 4
+
+
+async def test_count_keys_work_in_the_pack_list() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"raider", "escape", "3")
+        count = app.screen.query_one("#builder-count", Stepper)
+        assert count.value == 3
+        await _keys(pilot, "plus", "plus", "minus")
+        assert count.value == 4
+        assert app.screen.focused is app.screen.query_one("#builder-entries")
+        await _keys(pilot, "enter")
+        assert len(app.session.encounter.combatants) == 4
+
+
+async def test_enter_in_the_search_adds_the_highlighted_entry() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"troop", "enter")
+        assert [c.entry for c in app.session.encounter.combatants] == ["corporate-trooper"]
+        assert app.screen.focused is app.screen.query_one("#builder-entries")
+        await _keys(pilot, "slash", *"zzz", "enter")  # no match: nothing to add
+        assert len(app.session.encounter.combatants) == 1
+
+
+async def test_p_asks_which_zone_the_party_starts_in() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        for hero in ("kestrel-vance", "mireille-ashdown"):
+            app.session.apply(AddHero(hero))
+        await _keys(pilot, "z", *"camp", "enter", "z", *"ridge", "enter")
+        await _add(pilot, "raider", "tab", "tab", "tab", "right")  # raiders on the ridge
+        assert app.screen.query_one("#builder-zone", Stepper).value == "ridge"
+        await _keys(pilot, "p")
+        assert isinstance(app.screen, DecisionDialog)
+        assert _rows(app, "#decision-options") == ["1  camp: empty", "2  ridge: enemies (1)"]
+        await _keys(pilot, "1")
+        party = [(c.entry, c.zone) for c in app.session.encounter.combatants if c.player]
+        assert party == [("kestrel-vance", "camp"), ("mireille-ashdown", "camp")]
+
+
+async def test_side_is_picked_so_builder_keys_and_typos_make_no_new_side() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter")
+        await _add(pilot, "raider", "tab", "tab", "right", "enter", *"pirates")
+        await _keys(pilot, "slash", "ctrl+u", *"boarder", "escape", "tab", "tab")
+        side = app.screen.query_one("#builder-side", Stepper)
+        assert app.screen.focused is side and side.value == "pirates"
+        await _keys(pilot, "p", "s")  # builder keys, not a side's name
+        assert side.value == "pirates" and isinstance(app.screen, EncounterBuilderScreen)
+        assert "no party Hero left to add (add heroes to the party first)" in _errors(app)
+        await _keys(pilot, "right", "right", "right", "enter", *"abc", "escape")  # not added
+        assert side.value == "enemies"  # the last side stepped over, before new…
+        assert len(app.session.encounter.combatants) == 1
+        await _keys(pilot, "tab", "tab", "right", "enter", *"Pirates")
+        msg = app.screen.query_one("#builder-side-msg", Static)
+        assert "✓ joins pirates" in _text(app, "#builder-side-msg")
+        await _keys(pilot, "backspace")  # "Pirate": a typo shows as a new side
+        assert "new side" in _text(app, "#builder-side-msg") and msg.has_class("-new")
+        await _keys(pilot, "s", "enter")
+        sides = [c.side for c in app.session.encounter.combatants]
+        assert sides == ["pirates", "pirates"]  # one side: the case does not split it
 
 
 async def _built_and_forecast(pilot: Pilot) -> None:
@@ -380,7 +570,7 @@ async def _built_and_forecast(pilot: Pilot) -> None:
     _set_up_dig_site(pilot.app)
     await _keys(pilot, "F")
     await pilot.app.workers.wait_for_complete()
-    await _keys(pilot, "escape", "slash", *"raider", "enter")
+    await _keys(pilot, "escape", "slash", *"raider", "escape")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -105,3 +105,35 @@ async def test_each_view_refreshes_inside_its_own_app(monkeypatch) -> None:
         assert all(own is running for own, running in ran_in)
         party = table_view.screen.query_one("#party")
         assert "Clues 1" in str(party.get_option_at_index(0).prompt)
+
+
+async def test_a_hidden_screen_catches_up_once_when_shown_again(monkeypatch) -> None:
+    """Screens of other modes stay mounted: they skip the refreshes while hidden (each
+    would cost a redraw per command) and refresh once when shown, up to date.
+    """
+    from hsm_tui.campaign.party import GrantClues
+    from hsm_tui.ui.screens.campaign import CampaignScreen
+
+    calls: list[object] = []
+    original = CampaignScreen.refresh_from_session
+
+    def spy(screen: CampaignScreen) -> None:
+        calls.append(screen)
+        original(screen)
+
+    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
+    session = Session(seed=SEED)
+    session.load_content()
+    app = HsmApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await _keys(pilot, "a", *"kestrel", "enter")  # home: add a Hero
+        await _keys(pilot, "f2")
+        calls.clear()
+        for _ in range(3):
+            session.apply(GrantClues("kestrel-vance", 1))
+        await pilot.pause()
+        assert calls == []  # home is hidden: no redraws
+        await _keys(pilot, "f8")
+        assert len(calls) == 1
+        party = app.screen.query_one("#party")
+        assert "Clues 3" in str(party.get_option_at_index(0).prompt)

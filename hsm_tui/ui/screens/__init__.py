@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,11 @@ def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
     """Border titles by selector (Textual sets border titles in code, not in CSS)."""
     for selector, title in titles.items():
         screen.query_one(selector).border_title = title
+
+
+def _words(name: str) -> str:
+    """``SpendCombatRerolls`` → ``spend combat rerolls``: a command's name for a GM."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
 
 class SessionReady(Message):
@@ -35,17 +41,27 @@ class FollowsSession:
         Run in this screen's own app: with two views of one session (and SSH later) a
         change made in one app notifies all of them, and Textual's ``self.app`` is the
         app in whose context code runs, so the other views refresh from their own
-        message queues rather than inside the issuing app.
+        message queues rather than inside the issuing app. Screens of other modes stay
+        mounted but hidden; they refresh once when shown again, not on every command.
         """
         own = self.app
+        self._stale_refresh: Callable[[], None] | None = None
 
         def changed(_session: Session) -> None:
-            if self.app is own:
+            if self not in own.screen_stack:  # another mode's screen: catch up when shown
+                self._stale_refresh = refresh
+            elif self.app is own:
                 refresh()
             else:
                 self.call_later(refresh)
 
         self._unfollow = self.session.subscribe(changed)
+
+    def on_screen_resume(self) -> None:
+        """A screen of another mode was not redrawn while hidden: one refresh now."""
+        stale, self._stale_refresh = getattr(self, "_stale_refresh", None), None
+        if stale is not None:
+            stale()
 
     def on_unmount(self) -> None:
         unfollow = getattr(self, "_unfollow", None)
@@ -81,13 +97,19 @@ class SessionScreen(FollowsSession, Screen[None]):
     def _history(self, step: Callable[[], Command], verb: str) -> None:
         from ...rules.errors import RulesError
 
+        before = self.session.log
         try:
             command = step()
         except RulesError as err:
             self.notify(str(err))
             return
         self.after_history()
-        self.notify(f"{verb}: {type(command).__name__}")
+        after = self.session.log
+        changed = before[len(after) :] if len(before) > len(after) else after[len(before) :]
+        what = changed[0].title if changed else _words(type(command).__name__)
+        more = f" (+{len(changed) - 1} more log entries)" if len(changed) > 1 else ""
+        self.app.clear_notifications()  # one message per step, not a growing stack of them
+        self.notify(f"{verb}: {what}{more}")
 
     def after_history(self) -> None:
         """A screen's own reset after undo/redo (the session has notified already)."""

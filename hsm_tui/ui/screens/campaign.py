@@ -54,9 +54,11 @@ class CampaignScreen(SessionScreen):
 | N | new adventure: every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
 | u / y | undo / redo |
 
-Party Heroes bring their Luck, Clues, wounds and scars into a fight (F8 encounter
-builder: add the party) and take them back out when combat ends. Scene notes are kept
-when you leave the notes field (Tab or Esc).
+The app opens here. An evening: add the party here (`a`), build the fight in the F7
+encounter builder (zones, bands, minions, `p` puts the party in, `s` starts), run it on
+F4, and end it there (`E`). Party Heroes bring their Luck, Clues, wounds and scars into
+a fight and take them back out when combat ends. Scene notes are kept when you leave the
+notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come later.
 """
 
     BINDINGS = [

@@ -170,12 +170,14 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         table.clear(columns=True)
         table.add_columns(" ", "roll", "chance", "result")
         rows: list[tuple[Text, str, str, Text]] = []
+        shown_shared: set[int] = set()
         for o in odds:
             newest = bool(suffered) and o.row.id == suffered[-1]
             mark = "▶" if newest else "✓" if o.row.id in suffered else ""
             chance = percent(o.chance) if o.chance else "—"
-            if o.shared and o.chance:
-                chance += " GM picks"
+            if o.shared and o.chance:  # one total, several rows: its chance counts once
+                chance = "〃 same roll" if o.row.min in shown_shared else f"{chance} GM picks"
+                shown_shared.add(o.row.min)
             rows.append(
                 (
                     Text(mark, "bold"),

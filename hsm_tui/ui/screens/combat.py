@@ -20,20 +20,27 @@ from textual.widgets import Header, Static
 
 from ...campaign.combat import (
     ACTIONS,
-    Attack,
     AttackPlan,
     CombatCommand,
     DeclareActions,
     EndCombat,
     EndTurn,
-    Move,
     Option,
+    PendingCombatRerolls,
     RemoveCombatant,
     SetCover,
+    SpendCombatRerolls,
     StartCombat,
+    Suppress,
     TakeAction,
+    action_refusal,
+    firepower,
+    group_attack,
     plan_attack,
+    plan_suppress,
+    routes,
     weapon_style,
+    within_charges,
 )
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
@@ -51,11 +58,11 @@ from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
-from .decision_dialog import DecisionDialog
+from .decision_dialog import LATER, DecisionDialog
 from .pools_dialog import PoolsDialog
 from .reroll_dialog import RerollDialog
 from .sheet import SheetScreen
-from .suppress_dialog import Candidate, SuppressDialog
+from .suppress_dialog import SuppressDialog
 
 EXAMPLE = SHIPPED / "encounters" / "dig-site-ambush.toml"
 """The shipped encounter ``L`` loads (the one ``hsm simulate`` documents)."""
@@ -64,9 +71,8 @@ TITLES = {
     "PendingDive": "Dive for cover? (R-ATK-5)",
     "PendingChartChoice": "Severe Wound chart (§7)",
     "PendingSidekick": "Sidekick rules (R-CHAR-8)",
-    "PendingCombatRerolls": "Re-rolls (R-TASK-6, R-CHAR-9)",
 }
-"""Dialog titles by kind of decision; any other kind is simply a "Decision"."""
+"""Dialog titles by kind of decision (re-rolls have their own dialog); else "Decision"."""
 
 LOG_TAIL = 60
 """Newest log entries kept on this screen (the whole log has its own screen)."""
@@ -104,11 +110,12 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | a | aim an attack: nearest enemy, first weapon, exact odds |
 | ← → / t · w | next target · next weapon |
 | Enter | roll the attack (or reopen a waiting decision) · Esc cancels |
-| g | group attack: every member still able attacks the target |
+| g | group attack: every member still able fires what its charges pay for |
 | S | suppressive fire: tick up to N targets, mark who dives (R-ATK-16) |
-| m · M / r | Move (half a band) · Move+Run (one band): pick the zone |
+| m | move: each zone with its band and what reaches it (Move / Move + Run) |
+| M / r | Move+Run (one band): pick the zone |
 | d · i · f | Dodge · Aim · Full defense (Heroes, 2 actions) |
-| l · p | Reload the first reloadable weapon (2 actions) · stand up |
+| l · p | Reload the aimed (else first) reloadable weapon, 2 actions · stand up |
 | A | action menu: every action (standby, interact, hide, task, draw …) |
 | x | declare 2–5 actions (Heroes, at turn start: each beyond 2 is −1) |
 | c | cycle the selected combatant's cover |
@@ -131,7 +138,7 @@ names every modifier. A combination the rules forbid shows ✗ and the reason.
 | s | fighting style, melee: wild → power → agile (R-ATK-1) |
 | k | called shot → at the head (+d8) → at a limb → none (Heroes, R-ATK-10) |
 | + / - | situational modifier (Advantages, the GM's call) |
-| ] / [ | more / fewer shots, 1 to the rate of fire (R-ATK-3) |
+| ] / [ | more / fewer shots, 1 to the rate of fire; starts at what the charges pay for (R-ATK-3) |
 | h | two weapons: main hand −2, then off hand −3 (R-ATK-11) |
 | T · G | throw the weapon (R-ATK-1) · grapple with bare hands (R-ATK-17) |
 | R | reaction: from Standby (R-ACT-2) · zone of control (R-OTHER-4) |
@@ -402,9 +409,27 @@ to expose itself · Prone: an action to stand.
         else:
             line.append("none (plain attack)", style="dim")
         if plan is None:
-            return [line, Text(f"✗ cannot attack: {refusal}", style="bold")]
+            hint = self._charge_hint(draft)
+            return [line, Text(f"✗ cannot attack: {refusal}", style="bold"), *hint]
         head, *rest = plan.preview(enc)
-        return [line, Text(self._headline(plan, head), style="bold"), *rest]
+        head = Text(self._headline(plan, head), style="bold")
+        blocked = action_refusal(enc, draft.command())  # R-ACT-1: before Enter, not on it
+        if blocked:
+            return [line, head, Text(f"✗ cannot attack: {blocked}", style="bold")]
+        return [line, head, *rest]
+
+    def _charge_hint(self, draft: AttackDraft) -> list[str | Text]:
+        """The keys out of a charge refusal (R-ATK-3): fewer shots, reload, another weapon."""
+        try:
+            fire = firepower(self.enc, draft.command(), self.session.catalog)
+        except RulesError:
+            return []
+        if fire.paid >= (draft.shots or fire.rate):
+            return []
+        if fire.paid:
+            return [Text(f"[ fires fewer: up to {fire.paid} shot(s)", style="dim")]
+        reload = "l reloads it (2 actions) · " if fire.weapon.reload else ""
+        return [Text(f"{reload}w picks another weapon", style="dim")]
 
     def _headline(self, plan: AttackPlan, head: str) -> str:
         """The engine's first preview line, or at a narrow panel the same facts with the
@@ -417,20 +442,29 @@ to expose itself · Prone: an action to stand.
         return what + fit(plan.target.name, max(8, width - len(what)))
 
     def _rate(self, draft: AttackDraft) -> int | None:
-        """All the shots the weapon fires in this attack (the plan with ``shots`` unset)."""
+        """All the shots the weapon fires in this attack, even while the aim is refused."""
         try:
-            plan = plan_attack(self.enc, replace(draft, shots=None).command(), self.session.catalog)
+            return firepower(self.enc, draft.command(), self.session.catalog).rate
         except RulesError:
             return None
-        return plan.dice
+
+    def _fitted(self, draft: AttackDraft) -> AttackDraft:
+        """An aim starts at the shots the weapon's charges pay for (R-ATK-3)."""
+        try:
+            fitted = within_charges(self.enc, draft.command(), self.session.catalog)
+        except RulesError:
+            return draft  # the weapon cannot be used: the panel says why
+        return replace(draft, shots=fitted.shots)
 
     def _summary(self, enc: Encounter) -> list[str | Text]:
         """What the selected combatant carries and can do, before aiming."""
         if not enc.combatants:
             return [
                 Text("No encounter yet.", style="bold"),
-                "L loads the example (dig-site ambush),",
-                "then s starts combat (rolls initiative).",
+                "L loads the example (dig-site ambush);",
+                "F7 builds your own: zones, bands, foes,",
+                "and p there adds the party (heroes: F8).",
+                "Then s starts combat (rolls initiative).",
             ]
         chosen = self._selected()
         if chosen is None:
@@ -441,7 +475,8 @@ to expose itself · Prone: an action to stand.
             weapon = catalog.weapons.get(state.id)
             name = weapon.name if weapon else state.id
             charges = "" if state.charges is None else f" {state.charges}/{state.power}"
-            lines.append(f"  {name}{charges}")
+            empty = " empty" if state.charges == 0 else ""
+            lines.append(f"  {name}{charges}{empty}")
         if enc.turn is not None and chosen.group == enc.turn.actor:
             left = enc.turn.left(chosen.id)
             used = ", ".join(enc.turn.used_by(chosen.id)) or "nothing yet"
@@ -462,25 +497,32 @@ to expose itself · Prone: an action to stand.
         if pending is None or self._asking or self.app.screen is not self:
             return
         self._asking = True
-        if isinstance(pending, PendingRerolls):
+        later = LATER.format(key="o")
 
-            def spend(split: tuple[int, int] | None) -> None:
-                self._asking = False
-                if split is not None:
-                    self._apply(SpendRerolls(*split))
-
-            self.app.push_screen(RerollDialog(pending), spend)
-            return
-
-        def answer(command: CombatCommand | None) -> None:
+        def answer(command: CombatCommand | SpendRerolls | None) -> None:
             self._asking = False
             if command is None:
                 self.notify("The decision is still waiting: Enter or o answers it")
                 return
             self._apply(command)  # the engine goes on by itself (e.g. starts combat, R-CHAR-8)
 
+        if isinstance(pending, PendingRerolls | PendingCombatRerolls):  # R-TASK-6: any split
+            spend = SpendRerolls if isinstance(pending, PendingRerolls) else SpendCombatRerolls
+            pools = (
+                f"Free {pending.free}, then Luck {pending.luck}, then Clues {pending.clues}"
+                " (R-CHAR-9)"
+                if isinstance(pending, PendingCombatRerolls)
+                else ""
+            )
+
+            def split(chosen: tuple[int, int] | None) -> None:
+                answer(None if chosen is None else spend(*chosen))
+
+            self.app.push_screen(RerollDialog(pending, pools=pools, escape=later), split)
+            return
         title = TITLES.get(type(pending).__name__, "Decision")
-        self.app.push_screen(DecisionDialog(title, pending.question, pending.options), answer)
+        dialog = DecisionDialog(title, pending.question, pending.options, escape=later)
+        self.app.push_screen(dialog, answer)
 
     def _acting(self, what: str) -> Combatant | None:
         chosen = self._selected()
@@ -524,7 +566,7 @@ to expose itself · Prone: an action to stand.
         if not targets:
             self.notify(f"{attacker.name} has no standing enemy to attack", severity="warning")
             return
-        self.draft = AttackDraft(attacker.id, targets[0].id, attacker.weapons[0].id)
+        self.draft = self._fitted(AttackDraft(attacker.id, targets[0].id, attacker.weapons[0].id))
         self.refresh_from_session()
 
     def action_target(self, delta: int) -> None:
@@ -543,7 +585,7 @@ to expose itself · Prone: an action to stand.
             return
         weapons = [w.id for w in self.enc.get(self.draft.attacker).weapons]
         index = weapons.index(self.draft.weapon)
-        self.draft = self.draft.with_weapon(weapons[(index + 1) % len(weapons)])
+        self.draft = self._fitted(self.draft.with_weapon(weapons[(index + 1) % len(weapons)]))
         self.refresh_from_session()
 
     def action_cancel(self) -> None:
@@ -580,8 +622,8 @@ to expose itself · Prone: an action to stand.
 
     def action_group(self) -> None:
         """Every member of the acting group that can still attack fires its first weapon
-        at the target, as one undo step (a Batch); later shots at a fallen target are
-        skipped with the reason in the log.
+        at the target, each what its charges pay for (R-ATK-3), as one undo step (a Batch);
+        an empty weapon or a shot at a fallen target is skipped with the reason in the log.
         """
         enc = self.enc
         if enc.turn is None:
@@ -595,11 +637,7 @@ to expose itself · Prone: an action to stand.
         if target is None:
             self.notify("No standing enemy to attack", severity="warning")
             return
-        attacks = tuple(
-            Attack(m.id, target, m.weapons[0].id)
-            for m in members
-            if m.weapons and "attack" not in enc.turn.used_by(m.id)
-        )
+        attacks = group_attack(enc, target, self.session.catalog)
         if not attacks:
             self.notify("Nobody in this group can still attack this turn", severity="warning")
             return
@@ -639,9 +677,10 @@ to expose itself · Prone: an action to stand.
         self._aim(lambda d: d.shifted(delta))
 
     def _shots(self, draft: AttackDraft, delta: int) -> AttackDraft | None:
+        """R-ATK-3: 1 to the rate of fire, also while the aim is refused (charges short)."""
         rate = self._rate(draft)
-        if rate is None:
-            self.notify("Fix the attack first: the panel says why", severity="warning")
+        if rate is None:  # dropped, stuck, not a throwing weapon …: `[` cannot fix that
+            self.notify("This weapon cannot fire now: the panel says why", severity="warning")
             return None
         if rate == 1:
             self.notify("This attack has a single shot (rate of fire 1)")
@@ -655,7 +694,7 @@ to expose itself · Prone: an action to stand.
         self._aim(AttackDraft.next_hand)
 
     def action_throw(self) -> None:
-        self._aim(lambda d: replace(d, throw=not d.throw))
+        self._aim(lambda d: self._fitted(replace(d, throw=not d.throw, shots=None)))
 
     def action_grapple(self) -> None:
         self._aim(lambda d: replace(d, grapple=not d.grapple, style=None, shots=None))
@@ -691,29 +730,18 @@ to expose itself · Prone: an action to stand.
             return
         draft = self.draft
         chosen = draft.weapon if draft and draft.weapon in able else able[0]
-        weapon, state = weapons[chosen], shooter.weapon(chosen)
-        rating = weapon.suppression
-        assert rating is not None
-        charges = "" if state.charges is None else f", has {state.charges}"
-        heading = f"{weapon.name} {rating}: up to {rating.charges}, needs {rating.charges}{charges}"
-        rows = [self._candidate(shooter, c, weapon.range) for c in self._targets(shooter)]
-        ticked = (draft.target,) if draft else ()
 
         def fire(command: CombatCommand | None) -> None:
             if command is not None and self._apply(command):
                 self.draft = None
                 self.refresh_from_session()
 
-        dialog = SuppressDialog(shooter.id, chosen, heading, rating.charges, rows, ticked)
-        self.app.push_screen(dialog, fire)
-
-    def _candidate(self, shooter: Combatant, c: Combatant, reach: RangeBand) -> Candidate:
-        cover = c.cover.label if c.cover else "open"
-        try:
-            band = self.enc.band(shooter.id, c.id)
-        except RulesError:
-            return Candidate(c.id, c.name, "no band", cover, False)
-        return Candidate(c.id, c.name, band.label, cover, band <= reach)
+        plan = plan_suppress(
+            self.enc,
+            Suppress(shooter.id, chosen, (draft.target,) if draft else ()),
+            self.session.catalog,
+        )
+        self.app.push_screen(SuppressDialog.from_plan(plan), fire)
 
     # -- conditions, pools, sheet ------------------------------------------------------
     def action_conditions(self) -> None:
@@ -811,24 +839,28 @@ to expose itself · Prone: an action to stand.
 
     # -- other actions ----------------------------------------------------------
     def action_move(self, run: bool) -> None:
+        """``m``: each zone with what reaches it this turn, and picking one moves there
+        (a Move, or Move+Run for a zone at Short); ``M``/``r``: Move+Run to any zone.
+        """
         mover = self._acting("move")
         if mover is None:
             return
         options = []
-        for zone in self.enc.zones:
-            if zone == mover.zone:
-                continue
-            try:
-                band = self.enc.zone_band(mover.zone, zone).label
-            except RulesError:
-                band = "no band set"
+        for route in routes(self.enc, mover.id):
+            band = route.band.label if route.band is not None else "no band set"
+            label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
             key = str(len(options) + 1) if len(options) < 9 else ""
-            options.append(Option(key, f"{zone} ({band})", Move(mover.id, zone, run)))
+            options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
         if not options:
             self.notify("There is no other zone to move to", severity="warning")
             return
-        verb = "Move+Run (one band)" if run else "Move (half a band: Melee)"
-        question = f"{mover.name} in {mover.zone}: {verb} to which zone? (R-ACT-2)"
+        if run:
+            question = f"{mover.name} in {mover.zone}: Move+Run (one band) to which zone? (R-ACT-2)"
+        else:
+            question = (
+                f"{mover.name} in {mover.zone}: to which zone? A Move covers half a band,"
+                " Move + Run one band (R-ACT-2)"
+            )
         self._choose("Move (R-ACT-2)", question, options)
 
     def action_act(self, action: str) -> None:
@@ -841,11 +873,12 @@ to expose itself · Prone: an action to stand.
         if actor is None:
             return
         weapons = self.session.catalog.weapons
-        reloadable = [w for w in actor.weapons if w.id in weapons and weapons[w.id].reload]
+        reloadable = [w.id for w in actor.weapons if w.id in weapons and weapons[w.id].reload]
         if not reloadable:
             self.notify(f"{actor.name} has no weapon that reloads", severity="warning")
             return
-        self._apply(TakeAction(actor.id, "reload", reloadable[0].id))
+        aimed = self.draft.weapon if self.draft else None
+        self._apply(TakeAction(actor.id, "reload", aimed if aimed in reloadable else reloadable[0]))
 
     def action_declare(self) -> None:
         """R-ACT-3: how many actions this turn; the engine refuses Minions and late calls."""

@@ -7,7 +7,7 @@ pointing at, and the last forecast it was asked for (a view of the encounter, no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -27,19 +27,22 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ...campaign.combat import (
     AddCombatants,
     AddZone,
+    ClearEncounter,
     DecideSidekick,
     PendingSidekick,
+    RemoveCombatant,
     SetBand,
     SetCover,
     StartCombat,
 )
+from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...packs import Catalog
 from ...rules import Cover, RangeBand, Rank, RulesError
 from ...simulate import EncounterSpec, Forecast, encounter_spec, forecast
 from ..commands import ScreenActions
-from ..widgets.combatants import COVER_TEXT
+from ..widgets.combatants import COVER_TEXT, wound_text
 from ..widgets.initiative import fit
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
@@ -67,6 +70,12 @@ COUNTS = [(str(n), n) for n in range(1, 41)]
 """The engine adds 1 to 40 of an entry at a time, so the stepper offers nothing else."""
 
 NO_ZONE = [("none: z adds one", None)]
+
+NEW_SIDE = "new…"
+"""The Side field's last choice: Enter there asks for the new side's name."""
+
+DEFAULT_SIDES = ("heroes", "enemies")
+"""Offered even before anyone stands on them: the defaults per kind (see side_group)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,21 @@ def entry_summary(catalog: Catalog, entry: PackEntry) -> Text:
 def side_group(kind: str) -> str:
     """Heroes and Sidekicks usually join the party's side, Minions the other one."""
     return "enemies" if kind == "minion" else "heroes"
+
+
+def side_names(enc: Encounter, remembered: Iterable[str]) -> list[str]:
+    """The sides to pick from: the encounter's, the defaults, then those picked earlier,
+    so the GM chooses a side instead of retyping it (and mistyping it).
+    """
+    return list(dict.fromkeys([*(c.side for c in enc.combatants), *DEFAULT_SIDES, *remembered]))
+
+
+def known_side(name: str, sides: Iterable[str]) -> str | None:
+    """The listed side a typed name means, case and spaces aside: ``Pirates `` is the
+    ``pirates`` side, not a second one the engine would keep apart.
+    """
+    wanted = name.strip().casefold()
+    return next((side for side in sides if side.casefold() == wanted), None)
 
 
 def zone_problem(name: str, zones: Sequence[str]) -> str | None:
@@ -172,7 +196,9 @@ def forecast_text(result: Forecast, seed: int, undecided: int) -> Text:
 
 
 def roster_row(c: Combatant, width: int) -> Text:
-    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m)."""
+    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m); one
+    out of the fight reads ``OUT`` (or ``unc``) in place of its cover, dimmed (R-WOUND-2).
+    """
     mark = " "
     if c.rank is Rank.SIDEKICK:
         mark = c.plays_as.value[0] if c.plays_as else "?"
@@ -182,7 +208,8 @@ def roster_row(c: Combatant, width: int) -> Text:
         (mark, "bold"),
         f" {fit(c.name, name_w):<{name_w}} ",
         (f"{fit(c.zone, zone_w):<{zone_w}} ", "dim"),
-        COVER_TEXT[c.cover],
+        COVER_TEXT[c.cover] if c.standing else (wound_text(c), "bold"),
+        style="" if c.standing else "dim",
         no_wrap=True,
         overflow="ellipsis",
     )
@@ -196,8 +223,36 @@ def rank_note(c: Combatant) -> str:
     return f"Sidekick as {c.plays_as.value.title()}"
 
 
+def zone_row(zone: str, enc: Encounter, target: bool) -> Text:
+    """``▸ ridge (3)``: the arrow marks where the next entry goes, without colour."""
+    here = sum(c.zone == zone for c in enc.combatants)
+    return Text.assemble(
+        ("▸ " if target else "  ", "bold"), (zone, "bold" if target else ""), (f" ({here})", "dim")
+    )
+
+
+def who_is_there(zone: str, enc: Encounter) -> str:
+    """``pirates (3)`` or ``empty``: the party's zone is chosen knowing who waits there."""
+    sides: dict[str, int] = {}
+    for c in enc.combatants:
+        if c.zone == zone and c.standing:
+            sides[c.side] = sides.get(c.side, 0) + 1
+    return ", ".join(f"{side} ({n})" for side, n in sides.items()) or "empty"
+
+
 class _Cancelled(Exception):
     """Raised inside the forecast thread once a newer forecast has replaced it."""
+
+
+class PackList(OptionList):
+    """The pack entries; − + and digits set the Count from here, as the help says."""
+
+    BINDINGS = [
+        Binding("minus", "screen.count(-1)", "Fewer", show=False, id="builder.fewer"),
+        Binding("plus,equals_sign", "screen.count(1)", "More", show=False, id="builder.more"),
+        *(Binding(str(n), f"screen.count_to({n})", show=False) for n in range(1, 10)),
+    ]
+    """The Count stepper's own keys, so the GM need not Tab to it."""
 
 
 class EncounterBuilderScreen(SessionScreen):
@@ -217,27 +272,39 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 | key | does |
 | --- | --- |
 | z | add a zone: type its name, Enter adds, Esc cancels |
-| b · B | next · previous band of the highlighted zone pair |
-| / | search the packs (Esc or Enter back to the list) |
+| b · B | next · previous band of the highlighted zone pair (and go to the bands) |
+| / | search the packs: Enter adds the highlighted entry, Esc back to the list |
 | ↑ ↓ | move in a list · Tab / ← → move between lists and fields |
+| ← → | from the pack list: ← the bands, then the zones · → the encounter list |
 | Enter | add the highlighted entry: count, side and zone below it |
-| − + / digit | count (1–40) · zone (cycles the zones) |
-| p | add the whole party to the zone shown in the picker |
+| − + / digit | count (1–40), in the pack list too · zone (cycles the zones) |
+| Side | ← → choose a side; *new…* then Enter names a new one |
+| p | add the whole party: asks which zone when there are several |
+| x · Delete | remove the highlighted combatant from the encounter |
+| N | new encounter: clears the combatants, keeps zones and bands (asks first) |
 | c | cycle cover of the highlighted combatant (none, light, medium, heavy) |
 | d | decide a Sidekick's rules (Hero or Minion) before combat |
 | F | forecast 200 fights of the encounter as built (runs in the background) |
 | s | start combat (initiative) and go to the combat screen |
-| u / y | undo / redo the last change |
+| u / y | undo / redo the last change (any screen's, not only this one's) |
+
+**Zones**: ↑ ↓ there picks the zone new entries go to (▸), as the Zone field does;
+Enter adds the highlighted pack entry there.
 
 **Picker**: H hero · S sidekick · M minion. The side defaults to *heroes* for
-Heroes and Sidekicks and *enemies* for Minions; what you type is kept for each.
+Heroes and Sidekicks and *enemies* for Minions; the one you pick is kept for each.
+A side typed by name joins a listed side whatever its case; otherwise it shows
+*new side* before Enter adds it.
 
 **Encounter list**: ? a Sidekick whose rules are not decided yet, h / m plays as a
-Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6).
+Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6); OUT taken out (R-WOUND-2),
+unc unconscious: they stay listed until removed (`x`) or a new encounter (`N`).
 
 **Forecast**: both sides follow `hsm simulate`'s policy; fight *i* is seeded from the
-session's seed, so the same encounter gives the same forecast. There is no delete:
-`u` takes back the last change.
+session's seed, so the same encounter gives the same forecast.
+
+**After a fight** (`E` on the combat screen): `N` clears the encounter for the next one.
+The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lost.
 """
 
     BINDINGS = [
@@ -246,10 +313,20 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             "b", "band(1)", "Band", show=False, id="builder.band", tooltip="Next band of the pair"
         ),
         Binding("p", "party", "Party", id="builder.party", tooltip="Add the whole party"),
-        Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
-        Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
+        Binding(
+            "x,delete",
+            "remove",
+            "Remove",
+            id="builder.remove",
+            tooltip="Remove the highlighted combatant",
+        ),
+        Binding(
+            "N", "new_encounter", "New", id="builder.new", tooltip="New encounter (asks first)"
+        ),
         Binding("F,f", "forecast", "Forecast", id="builder.forecast", tooltip="200 fights"),
         Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
+        Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
+        Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding("u,ctrl+z", "undo", "Undo", id="builder.undo", tooltip="Undo the last change"),
         Binding("y,ctrl+y", "redo", "Redo", show=False, id="builder.redo"),
         Binding("B", "band(-1)", "Previous band", show=False, id="builder.band-back"),
@@ -261,9 +338,11 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         Binding("up", "app.focus_previous", show=False, id="builder.up"),
         Binding("down", "app.focus_next", show=False, id="builder.down"),
     ]
-    """One key per change; lists and fields handle their own keys first."""
+    """One key per change; lists and fields handle their own keys first. The key bar
+    shows them in this order and drops the last ones at 80 columns (c and d are named
+    in the encounter list's subtitle)."""
 
-    PANELS = ("#builder-bands", "#builder-entries", "#builder-roster")
+    PANELS = ("#builder-zone-list", "#builder-bands", "#builder-entries", "#builder-roster")
     """The lists ← and → move between."""
 
     @dataclass
@@ -291,7 +370,7 @@ session's seed, so the same encounter gives the same forecast. There is no delet
     def __init__(self) -> None:
         super().__init__()
         self.sides = {"heroes": "heroes", "enemies": "enemies"}
-        """The side typed last for each kind of entry (the GM's typing, not game state)."""
+        """The side picked last for each kind of entry (the GM's choice, not game state)."""
         self.picked: str | None = None
         """The combatant highlighted in the encounter list."""
         self.entries: list[PackEntry] = []
@@ -318,16 +397,23 @@ session's seed, so the same encounter gives the same forecast. There is no delet
                         validators=[ZoneName(lambda: self.enc.zones)],
                     )
                     yield Static(id="builder-zone-msg")
-                    yield Static(id="builder-zone-list")
+                    yield OptionList(id="builder-zone-list")
                 yield OptionList(id="builder-bands")
             with Vertical(id="builder-picker"):
                 yield Input(placeholder="/ search packs", id="builder-search", compact=True)
-                yield OptionList(id="builder-entries")
+                yield PackList(id="builder-entries")
                 yield Static(id="builder-entry-info")
                 yield Stepper("Count", COUNTS, 1, id="builder-count")
+                sides = [(side, side) for side in DEFAULT_SIDES]
+                yield Stepper("Side", [*sides, (NEW_SIDE, None)], "heroes", id="builder-side")
                 with Horizontal(id="builder-side-row"):
                     yield Label("Side", id="builder-side-label")
-                    yield Input("heroes", id="builder-side", compact=True, validators=[SideName()])
+                    yield Input(
+                        placeholder="new side's name",
+                        id="builder-side-name",
+                        compact=True,
+                        validators=[SideName()],
+                    )
                 yield Static(id="builder-side-msg")
                 yield Stepper("Zone", NO_ZONE, id="builder-zone")
             yield OptionList(id="builder-roster")
@@ -348,7 +434,7 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             },
         )
         self._show_zone_input(False)
-        self.query_one("#builder-side-msg").display = False
+        self._show_side_input(False)
         self.query_one("#builder-progress").display = False
         self.query_one("#builder-forecast-body", Static).update(
             Text("F plays 200 fights of the encounter as built and shows who wins.", "dim")
@@ -367,6 +453,7 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         self._show_zones(enc)
         self._show_bands(enc)
         self._show_roster(enc)
+        self._show_sides(enc)
         self._mark_stale()
         if enc.active:
             self.sub_title = f"Builder · combat under way (round {enc.round}): F4 fights"
@@ -376,23 +463,16 @@ session's seed, so the same encounter gives the same forecast. There is no delet
 
     def _show_zones(self, enc: Encounter) -> None:
         stepper = self.query_one("#builder-zone", Stepper)
-        current = stepper.value
-        stepper.choices = [(z, z) for z in enc.zones] or list(NO_ZONE)
-        values = [v for _, v in stepper.choices]
-        stepper.index = values.index(current) if current in values else 0
-        stepper.refresh()
+        stepper.set_choices([(z, z) for z in enc.zones] or NO_ZONE, stepper.value)
         self._show_zone_list(enc, stepper.value)
 
     def _show_zone_list(self, enc: Encounter, target: str | None) -> None:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if not enc.zones:
-            text.append("No zones yet: z adds one", "dim")
-        for i, zone in enumerate(enc.zones):
-            here = sum(c.zone == zone for c in enc.combatants)
-            text.append("▸ " if zone == target else "  ", "bold")
-            text.append(zone, "bold" if zone == target else "")
-            text.append(f" ({here})" + ("\n" if i < len(enc.zones) - 1 else ""), "dim")
-        self.query_one("#builder-zone-list", Static).update(text)
+        """The zones, the target one marked and highlighted (it follows the Zone field)."""
+        listing = self.query_one("#builder-zone-list", OptionList)
+        options = [Option(zone_row(z, enc, z == target), id=z) for z in enc.zones]
+        listing.set_options(options or [Option(Text("No zones yet: z adds one", "dim"))])
+        if target in enc.zones:
+            listing.highlighted = enc.zones.index(target)
 
     def _show_bands(self, enc: Encounter) -> None:
         bands = self.query_one("#builder-bands", OptionList)
@@ -420,7 +500,9 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         options: list[Option] = []
         for side in dict.fromkeys(c.side for c in enc.combatants):
             members = [c for c in enc.combatants if c.side == side]
-            head = Text(f"{fit(side, width - 6)} · {len(members)}", "bold underline")
+            down = sum(not c.standing for c in members)
+            count = f"{len(members)}" + (f", {down} out" if down else "")
+            head = Text(f"{fit(side, width - len(count) - 3)} · {count}", "bold underline")
             options.append(Option(head, disabled=True))
             options += [Option(roster_row(c, width), id=c.id) for c in members]
         if not options:
@@ -437,6 +519,15 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         roster = self.query_one("#builder-roster", OptionList)
         c = self._picked()
         roster.border_subtitle = f"{rank_note(c)} · c cover" if c else ""
+
+    def _show_sides(self, enc: Encounter) -> None:
+        """The Side field's choices, names fitted to its width; the choice is kept."""
+        stepper = self.query_one("#builder-side", Stepper)
+        room = max(6, (stepper.size.width or 24) - 16)
+        names = side_names(enc, self.sides.values())
+        choices = [(fit(name, room), name) for name in names]
+        stepper.set_choices([*choices, (NEW_SIDE, None)], stepper.value)
+        self._show_side_message()
 
     def _show_entries(self) -> None:
         needle = self.query_one("#builder-search", Input).value.strip().lower()
@@ -470,19 +561,23 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         if event.option_list.id == "builder-roster":
             self.picked = event.option.id
             self._show_picked()
+        elif event.option_list.id == "builder-zone-list":
+            if event.option.id is not None and event.option_list.has_focus:
+                self.query_one("#builder-zone", Stepper).value = event.option.id
         elif event.option_list.id == "builder-entries":
             entry = self._entry()
             info = self.query_one("#builder-entry-info", Static)
             info.update(entry_summary(self.session.catalog, entry) if entry else "")
             if entry is not None:
-                side = self.query_one("#builder-side", Input)
-                with self.prevent(Input.Changed):
-                    side.value = self.sides[side_group(entry.kind)]
-                self._show_side_problem()
+                with self.prevent(Stepper.Changed):
+                    self.query_one("#builder-side", Stepper).value = self.sides[
+                        side_group(entry.kind)
+                    ]
+                self._show_side_input(False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option_list.id == "builder-entries":
+        if event.option_list.id in ("builder-entries", "builder-zone-list"):
             self.action_add()
         elif event.option_list.id == "builder-bands":
             self.action_band(1)
@@ -490,6 +585,11 @@ session's seed, so the same encounter gives the same forecast. There is no delet
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
         if event.stepper.id == "builder-zone":
             self._show_zone_list(self.enc, event.value)
+        elif event.stepper.id == "builder-side":
+            entry = self._entry()
+            if entry is not None and event.value is not None:
+                self.sides[side_group(entry.kind)] = event.value
+            self._show_side_message()
 
     # -- typing -----------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -497,24 +597,22 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             self._show_entries()
         elif event.input.id == "builder-zone-name":
             self._show_zone_problem()
-        elif event.input.id == "builder-side":
-            entry = self._entry()
-            if entry is not None:
-                self.sides[side_group(entry.kind)] = event.value.strip()
-            self._show_side_problem()
+        elif event.input.id == "builder-side-name":
+            self._show_side_message()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter adds from the search and from a new side's name, as everywhere in the
+        picker; in the zone field it adds the zone.
+        """
         event.stop()
-        if event.input.id == "builder-search":
-            self.query_one("#builder-entries").focus()
+        if event.input.id in ("builder-search", "builder-side-name"):
+            self.action_add()
         elif event.input.id == "builder-zone-name":
             if self._apply(AddZone(event.value)):
                 self._show_zone_input(False)
                 self.query_one("#builder-entries").focus()
             else:
                 self._show_zone_problem()
-        elif event.input.id == "builder-side":
-            self.action_add()
 
     def _show_zone_problem(self) -> None:
         name = self.query_one("#builder-zone-name", Input).value
@@ -523,11 +621,36 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         msg.set_class(problem is not None, "-error")
         msg.update(f"✗ {problem}" if problem else "✓ Enter adds · Esc cancels")
 
-    def _show_side_problem(self) -> None:
-        value = self.query_one("#builder-side", Input).value
+    def _typed_side(self) -> str | None:
+        """The side the name field means: a listed side if it names one, else the text."""
+        field = self.query_one("#builder-side-name", Input)
+        if not self.query_one("#builder-side-row").display or not field.value.strip():
+            return None
+        names = side_names(self.enc, self.sides.values())
+        return known_side(field.value, names) or field.value.strip()
+
+    def _show_side_message(self) -> None:
+        """Under the Side field: how to name a new side, then whether the typed name is
+        a listed side or a new one (a typo shows as *new side* before it is used).
+        """
         msg = self.query_one("#builder-side-msg", Static)
-        msg.display = not value.strip()
-        msg.update("✗ a side needs a name")
+        typing = self.query_one("#builder-side-row").display
+        new = self.query_one("#builder-side", Stepper).value is None
+        msg.display = typing or new
+        msg.remove_class("-error", "-new")
+        if not typing:
+            msg.update("Enter: name a new side")
+            return
+        side = self._typed_side()
+        names = side_names(self.enc, self.sides.values())
+        if side is None:
+            msg.add_class("-error")
+            msg.update("✗ a side needs a name")
+        elif side in names:
+            msg.update(f"✓ joins {side}")
+        else:
+            msg.add_class("-new")
+            msg.update("+ new side · Enter adds")
 
     def _show_zone_input(self, shown: bool) -> None:
         field = self.query_one("#builder-zone-name", Input)
@@ -538,14 +661,29 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             self._show_zone_problem()
             field.focus()
 
+    def _show_side_input(self, shown: bool) -> None:
+        """The name field stands in for the Side choices while a new side is typed."""
+        field = self.query_one("#builder-side-name", Input)
+        self.query_one("#builder-side-row").display = shown
+        self.query_one("#builder-side").display = not shown
+        if shown:
+            field.value = ""
+            field.focus()
+        self._show_side_message()
+
     # -- commands ---------------------------------------------------------------
     def action_new_zone(self) -> None:
         self._show_zone_input(True)
 
     def action_escape(self) -> None:
-        """Esc: close the zone field or leave the search, back to the pack list."""
+        """Esc: close the zone or side field or leave the search, back to the pack list."""
         if self.query_one("#builder-zone-name").display:
             self._show_zone_input(False)
+        if self.query_one("#builder-side-row").display:
+            entry = self._entry()
+            if entry is not None:
+                self.query_one("#builder-side", Stepper).value = self.sides[side_group(entry.kind)]
+            self._show_side_input(False)
         self.query_one("#builder-entries").focus()
 
     def action_search(self) -> None:
@@ -554,17 +692,27 @@ session's seed, so the same encounter gives the same forecast. There is no delet
     def action_panel(self, step: int) -> None:
         focused = self.focused
         current = next(
-            (i for i, sel in enumerate(self.PANELS) if focused is self.query_one(sel)), 1 - step
+            (i for i, sel in enumerate(self.PANELS) if focused is self.query_one(sel)), 2 - step
         )
         self.query_one(self.PANELS[(current + step) % len(self.PANELS)]).focus()
 
+    def action_count(self, step: int) -> None:
+        self.query_one("#builder-count", Stepper).action_step(step)
+
+    def action_count_to(self, count: int) -> None:
+        self.query_one("#builder-count", Stepper).value = count
+
     def action_band(self, step: int) -> None:
-        """Set the highlighted pair's band to the next (or previous) one; unset → Short."""
+        """Set the highlighted pair's band to the next (or previous) one; unset → Short.
+        The bands list takes the focus, so ↓ then b sets the next pair.
+        """
+        bands = self.query_one("#builder-bands", OptionList)
         pairs = list(combinations(self.enc.zones, 2))
-        index = self.query_one("#builder-bands", OptionList).highlighted
+        index = bands.highlighted
         if not pairs or index is None:
             self.notify("Add two zones first (z), then b sets the band between them")
             return
+        bands.focus()
         a, b = pairs[index]
         try:
             now = BAND_CYCLE.index(self.enc.zone_band(a, b))
@@ -574,31 +722,50 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         self._apply(SetBand(a, b, band.label))
 
     def action_add(self) -> None:
-        """Add the highlighted pack entry: count, side and zone as the fields show them."""
+        """Add the highlighted pack entry: count, side and zone as the fields show them;
+        with *new…* as the side, its name is asked first.
+        """
         entry = self._entry()
-        side = self.query_one("#builder-side", Input).value.strip()
+        side = self.query_one("#builder-side", Stepper).value or self._typed_side()
         zone = self.query_one("#builder-zone", Stepper).value
         count = self.query_one("#builder-count", Stepper)
         if entry is None:
             self.notify("Highlight a pack entry first (/ searches)", severity="warning")
-        elif not side:
-            self.notify("a side needs a name", title="Refused", severity="error")
-            self.query_one("#builder-side").focus()
+        elif side is None:
+            if self.query_one("#builder-side-row").display:
+                self.notify("a side needs a name", title="Refused", severity="error")
+            self._show_side_input(True)
         elif zone is None:
             self.notify("Add a zone first (z)", title="Refused", severity="error")
         elif self._apply(AddCombatants(entry.kind, entry.id, side, zone, count.value)):
+            self.sides[side_group(entry.kind)] = side
             self.picked = self.enc.combatants[-1].id
             count.value = 1
-            self.refresh_from_session()
+            self.refresh_from_session()  # the new side is a choice now
+            self.query_one("#builder-side", Stepper).value = side
+            self._show_side_input(False)
             self.query_one("#builder-entries").focus()  # ready for the next entry (/ or ↑ ↓)
 
     def action_party(self) -> None:
-        zone = self.query_one("#builder-zone", Stepper).value
-        if zone is None:
+        """The party's zone is asked when there is a choice, never taken from the picker
+        (a first party once landed among the foes).
+        """
+        zones = self.enc.zones
+        side = self.sides["heroes"]
+        if not zones:
             self.notify("Add a zone first (z)", title="Refused", severity="error")
-            return
-        side = self.sides["heroes"] or "heroes"
-        if self._apply(AddParty(zone, side)):
+        elif len(zones) == 1 or not self.session.campaign.party:
+            self._add_party(AddParty(zones[0], side))  # nothing to ask: added, or why not
+        else:
+            options = []
+            for i, zone in enumerate(zones):
+                key, there = str(i + 1) if i < 9 else "", who_is_there(zone, self.enc)
+                options.append(Choice(key, f"{zone}: {there}", AddParty(zone, side)))
+            question = f"Where does the party (side {side!r}) start?"
+            self._choose("Party's zone", question, options, self._add_party)
+
+    def _add_party(self, command: AddParty) -> None:
+        if self._apply(command):
             self.picked = self.enc.combatants[-1].id
             self.refresh_from_session()
 
@@ -608,11 +775,59 @@ session's seed, so the same encounter gives the same forecast. There is no delet
             self.notify(f"Highlight a combatant in the encounter list to {what}")
         return c
 
+    def _choose(
+        self,
+        title: str,
+        question: str,
+        options: Sequence[Choice],
+        then: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Ask through the decision dialog; the chosen command goes to ``then`` (applied
+        by default), Esc to nothing.
+        """
+
+        def chosen(command: Any) -> None:
+            if command is not None:
+                (then or self._apply)(command)
+
+        self.app.push_screen(DecisionDialog(title, question, options), chosen)
+
     def action_cover(self) -> None:
         c = self._chosen("change its cover")
         if c is not None:
             following = Cover((int(c.cover) + 1) % len(Cover))
             self._apply(SetCover(c.id, following.label))
+
+    def action_remove(self) -> None:
+        """The highlighted combatant leaves (added by mistake, or gone); the highlight
+        moves to its neighbour in the list. ``u`` brings it back.
+        """
+        c = self._chosen("remove it")
+        if c is None:
+            return
+        roster = self.query_one("#builder-roster", OptionList)
+        ids = [o.id for o in roster.options if o.id is not None]
+        at = ids.index(c.id)
+        self.picked = (ids[at + 1 : at + 2] or ids[at - 1 : at] or [None])[0]
+        if not self._apply(RemoveCombatant(c.id)):
+            self.picked = c.id
+
+    def action_new_encounter(self) -> None:
+        """A new fight: this one's combatants go, the place stays unless the GM drops it
+        too. It discards the set-up, so it asks first (and ``u`` still brings it back).
+        """
+        enc = self.enc
+        if enc.active or not (enc.combatants or enc.zones):
+            self._apply(ClearEncounter())  # the engine says why not
+            return
+        n = len(enc.combatants)
+        options = [Choice("z", "clear the zones and bands too", ClearEncounter(keep_zones=False))]
+        leave = "Only the zones and bands are left to clear."
+        if n:
+            options.insert(0, Choice("y", "yes: keep the zones and bands", ClearEncounter()))
+            leave = f"The {n} combatant(s) leave; the party keeps its wounds, Luck and Clues."
+        question = f"Start a new encounter? {leave} (u undoes it; Esc keeps this one)"
+        self._choose("New encounter", question, options)
 
     def action_decide(self) -> None:
         """R-CHAR-8 ahead of the fight: the GM picks a Sidekick's rules for the encounter."""
@@ -622,16 +837,9 @@ session's seed, so the same encounter gives the same forecast. There is no delet
         if c.rank is not Rank.SIDEKICK or c.plays_as is not None:
             self._apply(DecideSidekick(c.id, "hero"))  # the engine says why not
             return
-
-        def decided(command: Any) -> None:
-            if isinstance(command, DecideSidekick):
-                self._apply(command)
-
         question = f"Does {c.name} play as a Hero or a Minion this encounter?"
         options = PendingSidekick(c.id, question).options
-        self.app.push_screen(
-            DecisionDialog("Sidekick rules (R-CHAR-8)", question, options), decided
-        )
+        self._choose("Sidekick rules (R-CHAR-8)", question, options)
 
     def action_start(self) -> None:
         """Roll initiative and go to the fight; a Sidekick question waits there."""

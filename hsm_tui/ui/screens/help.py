@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ..widgets.keybar import KeyBar
+
 QUICK_REFERENCE = """\
 ### Target number (R-TASK-1)
 Two traits (or one doubled) + one skill + 1 for a Talent − the **largest** difficulty
@@ -64,10 +66,15 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close help", id="help.close")]
     """Esc, F1, q or ? closes the overlay."""
 
-    def __init__(self, screen_help: str) -> None:
+    def __init__(self, screen_help: str, screens: str = "") -> None:
         super().__init__()
         self.screen_help = screen_help
+        self.screens = screens
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
-            yield Markdown(self.screen_help + "\n" + QUICK_REFERENCE)
+            yield Markdown(
+                "*Esc, F1 or q closes this help; ↑ ↓ PgUp PgDn scroll.*\n\n"
+                + "\n".join((self.screen_help, self.screens, QUICK_REFERENCE))
+            )
+        yield KeyBar()

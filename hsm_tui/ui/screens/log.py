@@ -153,6 +153,8 @@ Every roll and decision of this session with the lines that explain it, oldest f
                 file.write(text)
         except OSError as err:
             reason = err.strerror or str(err)
-            self.notify(f"Could not write {path}: {reason}", title="Export", severity="error")
+            self.notify(
+                f"Could not write {path.absolute()}: {reason}", title="Export", severity="error"
+            )
             return
-        self.notify(f"Log written to {path}", title="Export")
+        self.notify(f"Log written to {path.absolute()}", title="Export")

@@ -1,6 +1,10 @@
-"""Modal that answers the pending re-roll decision (R-TASK-6) with (d10, Hero die)."""
+"""Modal that answers a pending re-roll decision (R-TASK-6) with (d10, Hero die): a task's
+on the task roller, an attack's or a Defense's on the combat screen.
+"""
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -8,18 +12,45 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from ...session import PendingRerolls
+from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
+from .decision_dialog import relabel
+
+
+class Rerolls(Protocol):
+    """What the dialog reads of a pending decision (the session's PendingRerolls, the
+    combat engine's PendingCombatRerolls).
+    """
+
+    @property
+    def roll(self) -> PoolRoll: ...
+
+    @property
+    def available(self) -> int: ...
+
+    @property
+    def suggested(self) -> tuple[int, int]: ...
+
+    @property
+    def title(self) -> str: ...
 
 
 class RerollDialog(ModalScreen[tuple[int, int] | None]):
     """Pick how many d10 and Hero-die re-rolls to spend; starts at the best split."""
 
+    DEFAULT_CSS = """
+    RerollDialog #reroll-title, RerollDialog #reroll-roll, RerollDialog #reroll-pools {
+        width: 100%;
+    }
+    """
+    """An attack's roll (five d10s and the Hero die) wraps instead of being cut off."""
+
     HELP = """\
 ## Re-rolls (R-TASK-6)
 All re-rolls are rolled at once, after the first roll; the best d10 and the best Hero die
-are kept. The fields start at the split with the best odds.
+are kept. The fields start at the split with the best odds of success (hits); a Hero-die
+re-roll may turn a ✗ Misfortune away or bring a ★ Fortune.
 
 | key | does |
 | --- | --- |
@@ -27,7 +58,7 @@ are kept. The fields start at the split with the best odds.
 | ← → or a digit | how many re-rolls go to that die |
 | Enter | re-roll |
 | k | keep the first roll (spend nothing) |
-| Esc | back, deciding later (`e` reopens) |
+| Esc | close, deciding later (`e` on the task roller, `o` in combat reopens it) |
 """
 
     BINDINGS = [
@@ -40,17 +71,24 @@ are kept. The fields start at the split with the best odds.
     ]
     """Enter re-rolls, k keeps the first roll, Esc goes back without deciding."""
 
-    def __init__(self, pending: PendingRerolls) -> None:
+    def __init__(self, pending: Rerolls, *, pools: str = "", escape: str = "") -> None:
+        """``pools``: who pays, shown under the roll; ``escape``: Esc's label here."""
         super().__init__()
         self.pending = pending
+        self.pools = pools
+        if escape:
+            relabel(self, "escape", escape)
 
     def compose(self) -> ComposeResult:
         p = self.pending
         choices = [(str(n), n) for n in range(p.available + 1)]
         d10, hero = p.suggested
         with Vertical(id="reroll-box"):
-            yield Label(f"[b]Re-rolls for {p.title}[/b] — {p.available} available", markup=True)
-            yield Label(p.roll.explain())
+            title = f"[b]Re-rolls for {p.title}[/b] — {p.available} available"
+            yield Label(title, markup=True, id="reroll-title")
+            yield Label(p.roll.explain(), id="reroll-roll")
+            if self.pools:
+                yield Label(self.pools, id="reroll-pools", markup=False)
             yield Stepper("d10", choices, d10, id="reroll-d10")
             if p.roll.hero_first is not None:
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")

@@ -210,7 +210,8 @@ of the rollers succeed (any, half or all).
         pending = self.session.pending
         if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
-            lines += ["", f"[b]Re-rolls waiting[/b]: e  (best {d10} d10 + {hero} Hero die)"]
+            best = f"best {d10} d10 + {hero} Hero die" if d10 or hero else "none would help"
+            lines += ["", f"[b]Re-rolls waiting[/b]: e  ({best})"]
         self.query_one("#task-odds", Static).update("\n".join(lines))
 
     def refresh_from_session(self) -> None:

@@ -40,7 +40,7 @@ class InitiativeList(Static):
     """Order of play with ▶ on the current turn and the acting members' actions."""
 
     def show(self, enc: Encounter, compact: bool) -> None:
-        self.update(self.render_order(enc, compact))
+        self.update(self.render_order(enc, compact), layout=False)  # its box never resizes
 
     def render_order(self, enc: Encounter, compact: bool) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")

@@ -67,7 +67,7 @@ class KeyBar(Static):
             text_style = self.get_component_rich_style("keybar--description") + dim
             line.append(f"{binding.description} ", text_style)
             self._spans.append((start, len(line), binding.key.split(",")[0]))
-        self.update(line)
+        self.update(line, layout=False)  # always one line, full width
 
     def _width(self, entry: tuple[Binding, bool]) -> int:
         binding = entry[0]

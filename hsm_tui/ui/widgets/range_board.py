@@ -17,7 +17,13 @@ class RangeBoard(Static):
     """Zones with their occupants by side; ▸ marks the selected combatant's zone."""
 
     def show(self, enc: Encounter, zone: str | None) -> None:
-        self.update(self.render_board(enc, zone))
+        """Redraw; a new layout only when the board's height (its line count) changes,
+        since a layout pass re-renders the whole screen (≈40 ms at 120×40).
+        """
+        board = self.render_board(enc, zone)
+        lines = board.plain.count("\n")
+        self.update(board, layout=lines != getattr(self, "_lines", None))
+        self._lines = lines
 
     @staticmethod
     def render_board(enc: Encounter, zone: str | None) -> Text:
