@@ -7,7 +7,6 @@ exit codes are fixed. Bad input exits 2 with one line ``hsm: error: …`` on std
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import re
@@ -16,7 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from .packs.model import KINDS
+from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import Cover, Rank
 
@@ -295,7 +294,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     )
     data = {"encounter": spec.name, "seed": seed, **result.as_dict()}
     if args.json:
-        print(json.dumps(data))
+        _print_json(data)
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -336,7 +335,7 @@ def _list_content(catalog: Any, args: argparse.Namespace) -> int:
         for e in catalog.kind(plural).values()
     ]
     if args.json:
-        print(json.dumps(rows))
+        _print_json(rows)
         return 0
     from rich.console import Console
     from rich.table import Table
@@ -346,6 +345,12 @@ def _list_content(catalog: Any, args: argparse.Namespace) -> int:
         table.add_row(row["kind"], row["id"], row["name"], row["pack"])
     Console().print(table)
     return 0
+
+
+def _print_json(data: Any) -> None:
+    import json  # the app's start does not need it
+
+    print(json.dumps(data))
 
 
 def _print_table(title: str, data: dict[str, Any]) -> None:
@@ -398,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RulesError as exc:
         _fail(str(exc))
     if args.json:
-        print(json.dumps(data))
+        _print_json(data)
     elif args.command == "roll":
         print(f"{data['explain']}    (seed {data['seed']})")
     else:

@@ -13,7 +13,7 @@ _HOME = {
     "Code": "problems",
     "content_dirs": "loader",
     "ENV_VAR": "loader",
-    "KINDS": "model",
+    "KINDS": "kinds",
     "load": "loader",
     "LoadResult": "loader",
     "PackInfo": "model",

@@ -6,9 +6,7 @@ from dataclasses import dataclass, field
 
 from ..rules import CombatRatings, Derived, Expression, RangeBand, Rank, Rating, Traits
 from ..rules.effects import Effect, Trigger
-
-#: Entry kinds, singular → plural (pack tables are singular; files and listings plural).
-KINDS = {"weapon": "weapons", "minion": "minions", "sidekick": "sidekicks", "hero": "heroes"}
+from .kinds import KINDS
 
 
 @dataclass(frozen=True)

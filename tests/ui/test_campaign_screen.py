@@ -9,6 +9,7 @@ import pytest
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
+from hsm_tui.ui.screens.notes_dialog import NotesDialog
 from hsm_tui.ui.screens.picker import PickerScreen
 
 SEED = 3
@@ -60,11 +61,20 @@ async def test_roster_add_and_drop_and_scene_notes_are_kept_on_leaving() -> None
         await pilot.press("d")
         await pilot.pause()
         assert app.session.campaign.roster == ()
-        app.screen.query_one("#scene").focus()
+        await pilot.press("e")  # the notes dialog
+        await pilot.pause()
+        assert isinstance(app.screen, NotesDialog)
         await pilot.press(*"Dusk at the dig")
-        await pilot.press("tab")  # leaving the notes keeps them
+        await pilot.press("escape")  # closing keeps the notes, as one undo step
         await pilot.pause()
         assert app.session.campaign.scene == "Dusk at the dig"
+        assert "Dusk at the dig" in str(app.screen.query_one("#scene").render())
+        await pilot.press("e", "escape")  # unchanged: nothing sent
+        await pilot.pause()
+        assert app.session.log[-1].title.startswith("Scene")
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.session.campaign.scene == ""
 
 
 async def test_picker_escape_adds_nothing() -> None:

@@ -1,8 +1,8 @@
 """Home: the campaign between fights — the party with its Luck and Clue pools, wounds and
 scars (R-CHAR-9, R-WOUND-7), the GM's roster of sidekicks and minions, and scene notes.
 
-Everything is a campaign command to the session (undoable); the scene notes are sent
-when the GM leaves the notes field, so typing does not flood the undo history.
+Everything is a campaign command to the session (undoable); the scene notes are edited
+in a dialog and sent when it closes, so typing does not flood the undo history.
 Saving and opening campaign files come with the campaign-files issue.
 """
 
@@ -13,7 +13,7 @@ from types import ModuleType
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Header, OptionList, Static, TextArea
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.keybar import KeyBar
@@ -45,7 +45,8 @@ class CampaignScreen(SessionScreen):
 ## Campaign (home)
 | key | does |
 | --- | --- |
-| Tab | move between party, roster and notes |
+| Tab | move between party and roster |
+| e | edit the scene notes (Esc closes and keeps them) |
 | a | add a pre-made Hero from the packs to the party |
 | x | remove the highlighted Hero from the party |
 | + / − | grant or take back a Clue (R-CHAR-9: Clues start at 0) |
@@ -57,8 +58,8 @@ class CampaignScreen(SessionScreen):
 The app opens here. An evening: add the party here (`a`), build the fight in the F7
 encounter builder (zones, bands, minions, `p` puts the party in, `s` starts), run it on
 F4, and end it there (`E`). Party Heroes bring their Luck, Clues, wounds and scars into
-a fight and take them back out when combat ends. Scene notes are kept when you leave the
-notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come later.
+a fight and take them back out when combat ends. Nothing is saved to a file yet:
+campaign files come later.
 """
 
     BINDINGS = [
@@ -68,11 +69,12 @@ notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come la
         Binding("minus", "clues(-1)", "Clue −1", show=False, id="campaign.clue-down"),
         Binding("r", "add_roster", "Roster +", id="campaign.add-roster"),
         Binding("d", "drop_roster", "Roster −", show=False, id="campaign.drop-roster"),
+        Binding("e", "edit_scene", "Notes", id="campaign.edit-scene"),
         Binding("N", "new_adventure", "New adventure", id="campaign.new-adventure"),
         Binding("u", "undo", "Undo", id="campaign.undo"),
         Binding("y", "redo", "Redo", show=False, id="campaign.redo"),
     ]
-    """Single keys; the notes field takes typing, so keys act on the lists."""
+    """Single keys on the lists; typing goes to the notes dialog (e)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -80,14 +82,19 @@ notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come la
             yield OptionList(id="party")
             yield OptionList(id="roster")
         with Horizontal(id="campaign-bottom"):
-            yield TextArea(id="scene")
+            yield Static(id="scene", markup=False)
             yield Static(START_HERE, id="start-here")
         yield KeyBar()
 
     def on_mount(self) -> None:
         set_border_titles(
             self,
-            {"#party": "Party", "#roster": "Roster", "#scene": "Scene notes", "#start-here": "Go"},
+            {
+                "#party": "Party",
+                "#roster": "Roster",
+                "#scene": "Scene notes (e)",
+                "#start-here": "Go",
+            },
         )
         self.query_one("#party", OptionList).focus()
         self._filled = False
@@ -105,7 +112,6 @@ notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come la
             return
         self._filled = True
         self.follow_session(self.refresh_from_session)
-        self.query_one("#scene", TextArea).load_text(self.session.campaign.scene)
         self.refresh_from_session()
 
     def refresh_from_session(self) -> None:
@@ -133,10 +139,7 @@ notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come la
         if not campaign.roster:
             roster.add_option(Option("(empty: r adds a sidekick or minion)", disabled=True))
         roster.highlighted = 0 if campaign.roster else None
-        if self.app.focused is not self.query_one("#scene", TextArea):
-            scene = self.query_one("#scene", TextArea)
-            if scene.text != campaign.scene:
-                scene.load_text(campaign.scene)
+        self.query_one("#scene", Static).update(campaign.scene or "(none yet: e writes them)")
 
     def _highlighted(self, list_id: str) -> str | None:
         options = self.query_one(list_id, OptionList)
@@ -193,7 +196,11 @@ notes field (Tab or Esc). Nothing is saved to a file yet: campaign files come la
             self._apply(_party().RemoveFromRoster(kind, entry))
 
     # -- scene notes --------------------------------------------------------------
-    def on_descendant_blur(self, event: object) -> None:
-        scene = self.query_one("#scene", TextArea)
-        if getattr(event, "widget", None) is scene and scene.text != self.session.campaign.scene:
-            self._apply(_party().SetScene(scene.text))
+    def action_edit_scene(self) -> None:
+        from .notes_dialog import NotesDialog  # the text editor loads on first use
+
+        def edited(text: str | None) -> None:
+            if text is not None and text != self.session.campaign.scene:
+                self._apply(_party().SetScene(text))
+
+        self.app.push_screen(NotesDialog(self.session.campaign.scene), edited)

@@ -394,7 +394,8 @@ to expose itself · Prone: an action to stand.
             panel.border_title = "Attack"
             panel.border_subtitle = ""
             lines += self._summary(enc)
-        panel.update(Text("\n").join(Text(x) if isinstance(x, str) else x for x in lines))
+        body = Text("\n").join(Text(x) if isinstance(x, str) else x for x in lines)
+        panel.update(body, layout=False)  # a fixed box: a layout pass would redraw everything
 
     def _aim_lines(self, enc: Encounter, draft: AttackDraft) -> list[str | Text]:
         """The options line, then the engine's own preview (or its refusal, R-ATK-2)."""

@@ -88,6 +88,8 @@ KINDS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problem
 class ContentBrowserScreen(Screen[None]):
     """Browse everything the loaded packs define."""
 
+    CSS_PATH = "../styles/content.tcss"
+
     HELP = """\
 ## Content browser
 | key | does |

@@ -63,6 +63,8 @@ Turn start: Fear ≥ Morale → Minion Shaken, Hero rolls Morale; then −1 Fear
 class HelpScreen(ModalScreen[None]):
     """Keys of the screen underneath plus the quick-reference tables."""
 
+    CSS_PATH = "../styles/help.tcss"
+
     BINDINGS = [Binding("escape,f1,q,question_mark", "dismiss", "Close help", id="help.close")]
     """Esc, F1, q or ? closes the overlay."""
 

@@ -18,6 +18,8 @@ from textual.widgets.option_list import Option
 class PickerScreen(ModalScreen[Any]):
     """Type to filter, ↑ ↓ to move, Enter to pick, Esc to cancel."""
 
+    CSS_PATH = "../styles/dialogs.tcss"
+
     HELP = """\
 ## Pick
 | key | does |

@@ -39,6 +39,8 @@ class Rerolls(Protocol):
 class RerollDialog(ModalScreen[tuple[int, int] | None]):
     """Pick how many d10 and Hero-die re-rolls to spend; starts at the best split."""
 
+    CSS_PATH = "../styles/tasks.tcss"
+
     DEFAULT_CSS = """
     RerollDialog #reroll-title, RerollDialog #reroll-roll, RerollDialog #reroll-pools {
         width: 100%;

@@ -52,6 +52,8 @@ def odds_table(tn: int, rank: Rank, rerolls: int) -> list[str]:
 class TaskRollerScreen(SessionScreen):
     """Build a task, watch the exact odds, roll, spend re-rolls, read the log."""
 
+    CSS_PATH = "../styles/tasks.tcss"
+
     HELP = """\
 ## Task roller
 | key | does |
