@@ -933,6 +933,5 @@ to expose itself · Prone: an action to stand.
             return False
         return self._apply(Batch(tuple(encounter_commands(spec, catalog))))
 
-    def after_history(self) -> None:
+    def before_history(self) -> None:
         self.draft = None
-        self.refresh_from_session()
