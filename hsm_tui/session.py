@@ -33,16 +33,17 @@ from .campaign.combat import (
     PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
+    RemoveCombatant,
     SpendCombatRerolls,
     StartCombat,
 )
 from .campaign.encounter import Encounter
-from .campaign.party import AddParty, Campaign, CampaignCommand
+from .campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
 from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from .rules.odds import PoolOdds, percent, suggest_split
-from .rules.tasks import paid_text, pay_rerolls
+from .rules.tasks import paid_text, pay_rerolls, suggested_rerolls
 
 GM = "gm"
 
@@ -245,6 +246,8 @@ class Session:
         if isinstance(command, AddParty):
             self._add_party(command)
         elif isinstance(command, CampaignCommand):
+            if isinstance(command, NewAdventure) and self.encounter.active:
+                raise RulesError("combat is under way: a new adventure comes after it (E ends it)")
             titles: list[str] = []
 
             def change(campaign: Campaign) -> Campaign:
@@ -304,7 +307,7 @@ class Session:
         return self.content
 
     def _add_party(self, cmd: AddParty) -> None:
-        present = {c.entry for c in self.encounter.combatants}
+        present = {c.entry for c in self.encounter.combatants if c.player}
         heroes = [m.entry for m in self.campaign.party if m.entry not in present]
         if not heroes:
             raise RulesError("no party Hero left to add (add heroes to the party first)")
@@ -330,7 +333,7 @@ class Session:
                     for c in self.encounter.combatants
                 ),
             )
-        elif isinstance(command, EndCombat | ClearEncounter):  # the party keeps what it has
+        elif isinstance(command, EndCombat | ClearEncounter | RemoveCombatant):  # party keeps it
             self.campaign = party.carried_out(self.campaign, before)
         elif isinstance(command, StartCombat) and outcome.pending is not None:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
@@ -338,12 +341,18 @@ class Session:
             self._add_log(command.issuer, entry.title, entry.lines)
         self.pending = outcome.pending
 
+    def party_now(self) -> Campaign:
+        """The campaign with its Heroes as they are now: those in the encounter as the
+        fight has left them so far (what ending it would hand back).
+        """
+        return party.carried_out(self.campaign, self.encounter)
+
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
         if not who:
             return "", 0, 0
-        if who.startswith("party:"):
-            m = self.campaign.member(who.removeprefix("party:"))
+        if who.startswith("party:"):  # as it is now, in the fight if the Hero is in one
+            m = self.party_now().member(who.removeprefix("party:"))
             return m.name, m.luck, m.clues
         c = self.encounter.get(who)
         return c.name, c.luck, c.clues
@@ -417,10 +426,9 @@ class Session:
         entry = self._add_log(cmd.issuer, title, (*lines, f"roll {roll.explain()}"))
         self.pending = None
         available = cmd.rerolls + luck + clues
-        if available:  # the suggestion: the free re-rolls, and one paid one after a failure
-            split = suggest_split(
-                roll, cmd.rerolls + int(not roll.success and available > cmd.rerolls)
-            )
+        if available:
+            paid = available - cmd.rerolls
+            split = suggest_split(roll, suggested_rerolls(cmd.rerolls, paid, not roll.success))
             self.pending = PendingRerolls(
                 roll, available, split, entry.seq, title, cmd.tn, cmd.rerolls, cmd.who
             )

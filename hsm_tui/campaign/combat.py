@@ -50,7 +50,15 @@ from ..rules.dice import parse
 from ..rules.dice import roll as roll_expression
 from ..rules.effects import Effect, EffectKind, Trigger
 from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
-from ..rules.tasks import HeroFace, PoolRoll, paid_text, pay_rerolls, reroll, wound_steps
+from ..rules.tasks import (
+    HeroFace,
+    PoolRoll,
+    paid_text,
+    pay_rerolls,
+    reroll,
+    suggested_rerolls,
+    wound_steps,
+)
 from .conditions import (
     ENGINE_MARKS,
     check_condition,
@@ -166,8 +174,12 @@ class PendingCombatRerolls:
 
     @property
     def suggested(self) -> tuple[int, int]:
-        """The (d10, Hero die) split of them all with the best odds (R-TASK-6)."""
-        return suggest_split(self.roll, self.available)
+        """The split the dialog opens on: the free re-rolls and, after a miss, one paid one
+        (``suggested_rerolls``), placed where they help most (R-TASK-6).
+        """
+        missed = self.roll.successes < self.roll.dice
+        count = suggested_rerolls(self.free, self.luck + self.clues, missed)
+        return suggest_split(self.roll, count)
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -168,10 +168,19 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
     return replace(campaign, party=party, adventure=campaign.adventure + 1), title
 
 
+def _member(c: Combatant, campaign: Campaign) -> PartyMember | None:
+    """The party Hero a combatant plays: only the party's own copy (added as a player
+    character), never another combatant made from the same pack entry (a villain twin).
+    """
+    if not c.player or c.rank is not Rank.HERO:
+        return None
+    return next((m for m in campaign.party if m.entry == c.entry), None)
+
+
 def carried_in(c: Combatant, campaign: Campaign) -> Combatant:
     """A party Hero joining an encounter brings its pools and wounds."""
-    m = next((m for m in campaign.party if m.entry == c.entry), None)
-    if m is None or c.rank is not Rank.HERO:
+    m = _member(c, campaign)
+    if m is None:
         return c
     return replace(c, luck=m.luck, clues=m.clues, wounds=m.wounds, severe=m.severe, chart=m.chart)
 
@@ -199,10 +208,12 @@ def through_encounter(
 
 
 def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
-    """When combat ends the party keeps what the fight left: pools, wounds, scars."""
+    """When combat ends (or a Hero leaves it) the party keeps what the fight left: pools,
+    wounds, scars.
+    """
     for c in enc.combatants:
-        m = next((m for m in campaign.party if m.entry == c.entry), None)
-        if m is not None and c.rank is Rank.HERO:
+        m = _member(c, campaign)
+        if m is not None:
             campaign = campaign.with_member(
                 replace(
                     m, luck=c.luck, clues=c.clues, wounds=c.wounds, severe=c.severe, chart=c.chart

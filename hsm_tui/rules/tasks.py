@@ -300,6 +300,14 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
     )
 
 
+def suggested_rerolls(free: int, paid: int, failed: bool) -> int:
+    """How many re-rolls a dialog offers first (R-TASK-6; R-CHAR-9 Interpretation): the
+    free ones, plus one paid by Luck or Clues after a failure. Luck and Clues last a whole
+    campaign, so spending more of them is the GM's choice in the dialog, never Enter's.
+    """
+    return free + int(failed and paid > 0)
+
+
 def pay_rerolls(
     total: int, free: int, luck: int, clues: int, asked_clues: int = 0
 ) -> tuple[int, int]:

@@ -123,16 +123,17 @@ def test_r_other_4_a_slowed_mover_cannot_run_so_short_is_out_of_reach() -> None:
 
 
 def test_r_task_6_combat_rerolls_count_every_source_and_suggest_the_best_split() -> None:
-    """R-TASK-6: free + Luck + Clues are available. The suggested split maximises hits,
-    so it re-rolls d10s even over a ✗ Misfortune: the GM may still pick the Hero die
-    (tests/ui/test_combat_rerolls.py), and the engine takes any split the pools pay for.
+    """R-TASK-6: free + Luck + Clues are available; the dialog opens on the free ones plus
+    one paid after a miss (R-CHAR-9 Interpretation: Luck lasts the campaign), placed on a
+    d10 even over a ✗ Misfortune: the GM may still pick the Hero die, and the engine takes
+    any split the pools pay for.
     """
     s = duel()
     s.apply(SetPools(K, luck=2, clues=1))
     play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 1)  # no hit, ✗ Misfortune
     pending = s.pending
     assert isinstance(pending, PendingCombatRerolls)
-    assert (pending.available, pending.suggested) == (3, (3, 0))
+    assert (pending.available, pending.suggested) == (3, (1, 0))
     play(s, SpendCombatRerolls(2, 1), 9, 9, 3)  # the Hero die 3: no ✗ Misfortune now
     assert s.encounter.get(K).luck == 0 and s.encounter.get(K).clues == 0
     assert "Hero die 3 (of 1, 3)" in s.log[-1].lines[0]

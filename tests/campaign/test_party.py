@@ -102,3 +102,59 @@ def test_roster_and_scene_notes() -> None:
 @pytest.mark.parametrize("text", ["x" * 10_001])
 def test_scene_notes_have_a_bound(text: str) -> None:
     refused(new_session(), SetScene(text), "10,000 characters")
+
+
+def _party_in_a_fight():
+    s = new_session(
+        AddHero(K),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "medium"),
+        AddParty("ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
+    )
+    play(s, StartCombat(), 5, 1)
+    return s
+
+
+def test_a_party_hero_leaving_the_encounter_keeps_what_the_fight_left() -> None:
+    """R-WOUND, R-CHAR-9: a Hero who flees (RemoveCombatant) takes wounds and spent Luck
+    back to the campaign, as at the end of combat.
+    """
+    from hsm_tui.campaign.combat import RemoveCombatant
+
+    s = _party_in_a_fight()
+    s.apply(EndCombat())
+    edit(s, "kestrel-vance-1", wounds=1, luck=0)
+    s.apply(RemoveCombatant("kestrel-vance-1"))
+    member = s.campaign.member(K)
+    assert (member.wounds, member.luck) == (1, 0)
+
+
+def test_a_villain_twin_of_a_party_hero_is_not_the_party_hero() -> None:
+    """Only the party's own copy (a player character) carries the party's state."""
+    s = _party_in_a_fight()
+    s.apply(EndCombat())
+    s.apply(AddCombatants("hero", K, "villains", "dig"))
+    twin = next(c for c in s.encounter.combatants if not c.player)
+    edit(s, twin.id, wounds=2)
+    s.apply(GrantClues(K, 1))
+    assert s.encounter.get("kestrel-vance-1").wounds == 0
+    assert s.encounter.get(twin.id).clues == 0  # the Clue went to the party's Kestrel
+    assert s.campaign.member(K).wounds == 0
+    assert s.campaign.member(K).clues == 1
+
+
+def test_r_wound_7_no_new_adventure_in_the_middle_of_a_fight() -> None:
+    s = _party_in_a_fight()
+    refused(s, NewAdventure(), "combat is under way")
+
+
+def test_the_party_as_it_is_now_reads_heroes_in_a_fight_from_the_fight() -> None:
+    """The home screen and a named roller's pools show the live Luck, not the stale copy."""
+    s = _party_in_a_fight()
+    edit(s, "kestrel-vance-1", luck=0, wounds=1)
+    assert s.campaign.member(K).luck == 2  # the campaign's copy waits for the fight's end
+    now = s.party_now().member(K)
+    assert (now.luck, now.wounds) == (0, 1)
+    assert s.pools("party:" + K)[1:] == (0, 0)

@@ -85,3 +85,15 @@ def test_group_needs_half_rounds_up_and_an_empty_group_is_refused() -> None:
     assert (Need.HALF.needed(3), Need.HALF.needed(4), Need.ANY.needed(4)) == (2, 2, 1)
     with pytest.raises(RulesError, match="at least one roller"):
         group_odds([], Need.ANY)
+
+
+def test_r_task_6_dialogs_offer_the_free_rerolls_and_one_paid_after_a_failure() -> None:
+    """R-TASK-6 / R-CHAR-9 Interpretation: Enter on a re-roll dialog never spends more
+    than one Luck or Clue; more is the GM's explicit choice.
+    """
+    from hsm_tui.rules.tasks import suggested_rerolls
+
+    assert suggested_rerolls(free=1, paid=3, failed=True) == 2
+    assert suggested_rerolls(free=1, paid=3, failed=False) == 1
+    assert suggested_rerolls(free=0, paid=0, failed=True) == 0
+    assert suggested_rerolls(free=2, paid=0, failed=True) == 2

@@ -576,3 +576,18 @@ async def _built_and_forecast(pilot: Pilot) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_encounter_builder(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size, run_before=_built_and_forecast)
+
+
+async def test_the_party_joins_its_own_side_not_the_last_one_picked_for_a_sidekick() -> None:
+    """A Sidekick set on the enemies' side (a traitor) must not take the party with it."""
+    from hsm_tui.campaign.party import AddHero
+
+    app = _app()
+    app.session.apply(AddHero("kestrel-vance"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter")
+        screen.sides["heroes"] = "enemies"  # the side field, last stepped on a Sidekick
+        await _keys(pilot, "p")
+        [kestrel] = app.session.encounter.combatants
+        assert (kestrel.player, kestrel.side) == (True, "heroes")

@@ -115,7 +115,7 @@ campaign files come later.
         self.refresh_from_session()
 
     def refresh_from_session(self) -> None:
-        campaign = self.session.campaign
+        campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         self.sub_title = f"{campaign.name} · adventure {campaign.adventure}"
         party = self.query_one("#party", OptionList)
         keep = party.highlighted

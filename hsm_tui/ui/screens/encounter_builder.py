@@ -751,7 +751,9 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         (a first party once landed among the foes).
         """
         zones = self.enc.zones
-        side = self.sides["heroes"]
+        # the party's own side: where its Heroes already fight, else "heroes" (never the
+        # side last picked for a Sidekick or a villain Hero, which may be the enemies')
+        side = next((c.side for c in self.enc.combatants if c.player), "heroes")
         if not zones:
             self.notify("Add a zone first (z)", title="Refused", severity="error")
         elif len(zones) == 1 or not self.session.campaign.party:

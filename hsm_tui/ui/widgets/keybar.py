@@ -34,7 +34,7 @@ class KeyBar(Static):
             self.show_keys()
 
     def show_keys(self) -> None:
-        """Draw as many whole keys as fit, in binding order, with help and the command
+        """Draw the whole keys that fit, in binding order, with help and the command
         palette kept at the right end at any width; disabled keys are dimmed.
         """
         active = self.screen.active_bindings
@@ -52,7 +52,7 @@ class KeyBar(Static):
         shown: list[tuple[Binding, bool]] = []
         for entry in keys:
             if self._width(entry) > room:
-                break
+                continue  # a shorter key further on may still fit
             room -= self._width(entry)
             shown.append(entry)
         line = Text(no_wrap=True, overflow="crop")
