@@ -288,3 +288,19 @@ async def test_opposed_and_group_tasks_by_keys() -> None:
         await pilot.pause()
         assert app.session.log[-1].title == "Group task"
         assert app.session.log[-1].lines[0].startswith("needs half of 2")
+
+
+async def test_r_task_1_a_new_roller_does_not_inherit_the_last_ones_skill_and_talent() -> None:
+    """Switching Who resets Skill and Talent: they were the last roller's (a walkthrough
+    found a Pirate raider rolling with Kestrel's Skill 2 and Talent)."""
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        screen.query_one("#skill", Stepper).value = 2
+        screen.query_one("#talent", Stepper).value = True
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance
+        await pilot.pause()
+        assert screen.query_one("#skill", Stepper).value == 0
+        assert screen.query_one("#talent", Stepper).value is False
+        assert "Talent" not in str(_odds_text(app)).split("\n")[0]

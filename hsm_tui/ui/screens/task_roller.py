@@ -177,6 +177,9 @@ of the rollers succeed (any, half or all).
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
         roller = self.roller
+        if event.stepper.id == "who":  # the last roller's skill and Talent are not this one's
+            self.query_one("#skill", Stepper).value = 0
+            self.query_one("#talent", Stepper).value = False
         if roller is not None and event.stepper.id in ("who", "trait1", "trait2"):
             self._fill_from(roller)
         self.refresh_odds()
