@@ -67,15 +67,7 @@ def test_campaign_changes_reach_heroes_still_in_the_encounter_and_are_not_lost()
     """
     from hsm_tui.campaign.combat import ClearEncounter
 
-    s = new_session(
-        AddHero(K),
-        AddZone("ridge"),
-        AddZone("dig"),
-        SetBand("ridge", "dig", "medium"),
-        AddParty("ridge"),
-        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
-    )
-    play(s, StartCombat(), 5, 1)
+    s = _party_in_a_fight()
     edit(s, "kestrel-vance-1", wounds=2, luck=0)
     s.apply(GrantClues(K, 1))  # mid-fight: the Hero in the fight gets it
     assert s.encounter.get("kestrel-vance-1").clues == 1
