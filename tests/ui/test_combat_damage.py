@@ -186,20 +186,13 @@ async def test_removing_the_aimed_target_elsewhere_moves_the_aim_on() -> None:
         assert "Pirate boarder 2" in _text(app, "#combat-attack")
 
 
-async def test_help_and_palette_list_damage_and_remove() -> None:
+async def test_help_lists_damage_and_remove_and_the_dialog_has_its_own() -> None:
+    """The palette lists every described binding by construction (ui/commands.py)."""
     app = _app()
+    assert "| W | damage from outside an attack" in CombatScreen.HELP
+    assert "| X / Delete | remove from the encounter" in CombatScreen.HELP
     async with app.run_test(size=(80, 24)) as pilot:
-        await _fight(pilot)
-        await _keys(pilot, "f1")
-        assert isinstance(app.screen, HelpScreen)
-        assert "| W | damage from outside an attack" in app.screen.screen_help
-        assert "| X / Delete | remove from the encounter" in app.screen.screen_help
-        await _keys(pilot, "escape", "ctrl+p")
-        await pilot.press(*"apply damage")
-        await pilot.pause(0.3)
-        await _keys(pilot, "enter")
-        await pilot.pause()
-        assert isinstance(app.screen, DamageDialog)
+        await _damage_dialog(pilot, *TO_BOARDER)
         await _keys(pilot, "f1")
         assert isinstance(app.screen, HelpScreen)
         assert "Non-lethal damage is" in app.screen.screen_help

@@ -58,7 +58,7 @@ from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
-from .decision_dialog import LATER, DecisionDialog
+from .decision_dialog import DecisionDialog
 from .pools_dialog import PoolsDialog
 from .reroll_dialog import RerollDialog
 from .sheet import SheetScreen
@@ -498,7 +498,6 @@ to expose itself · Prone: an action to stand.
         if pending is None or self._asking or self.app.screen is not self:
             return
         self._asking = True
-        later = LATER.format(key="o")
 
         def answer(command: CombatCommand | SpendRerolls | None) -> None:
             self._asking = False
@@ -519,10 +518,10 @@ to expose itself · Prone: an action to stand.
             def split(chosen: tuple[int, int] | None) -> None:
                 answer(None if chosen is None else spend(*chosen))
 
-            self.app.push_screen(RerollDialog(pending, pools=pools, escape=later), split)
+            self.app.push_screen(RerollDialog(pending, pools=pools, reopen="o"), split)
             return
         title = TITLES.get(type(pending).__name__, "Decision")
-        dialog = DecisionDialog(title, pending.question, pending.options, escape=later)
+        dialog = DecisionDialog(title, pending.question, pending.options, reopen="o")
         self.app.push_screen(dialog, answer)
 
     def _acting(self, what: str) -> Combatant | None:

@@ -9,7 +9,6 @@ the caller applies it. Escape returns None: a pending decision simply stays pend
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,16 +20,13 @@ from textual.widgets.option_list import Option as ListOption
 from ...campaign.combat import CombatCommand, Option
 from ..widgets.keybar import KeyBar
 
-LATER = "Close (answer later with {key})"
-"""Esc's label where the dialog answers a waiting decision that ``key`` reopens."""
 
-
-def relabel(screen: Screen, key: str, description: str) -> None:
-    """Give ``key``'s binding on this one screen the words for what it does here (the
-    key bar shows them); its action and id stay, so a remapped key still works.
+def bind_escape(screen: Screen, reopen: str) -> None:
+    """Esc closes the dialog; where it answers a waiting decision, the key bar says which
+    key (``reopen``) brings it back. A per-instance binding, like the options' keys.
     """
-    bindings = screen._bindings.key_to_bindings
-    bindings[key] = [replace(b, description=description) for b in bindings.get(key, ())]
+    label = f"Close (answer later with {reopen})" if reopen else "Close"
+    screen._bindings.bind("escape", "dismiss(None)", label)
 
 
 class DecisionDialog(ModalScreen[CombatCommand | None]):
@@ -49,18 +45,16 @@ The fight waits for this answer; nothing else can happen until it is given.
 """
 
     BINDINGS = [
-        Binding("escape", "dismiss(None)", "Close", id="decision.later"),
         Binding("f1,question_mark", "app.help", "Help", id="decision.help"),
     ]
-    """Esc leaves the decision pending; each option's own key is bound in ``__init__``."""
+    """Esc (bound in ``__init__``) leaves a decision pending; so are the options' keys."""
 
     def __init__(
-        self, title: str, question: str, options: Sequence[Option], *, escape: str = ""
+        self, title: str, question: str, options: Sequence[Option], *, reopen: str = ""
     ) -> None:
-        """``escape``: what Esc does here, when more than closing (e.g. :data:`LATER`)."""
+        """``reopen``: the key that brings a waiting decision back, named on Esc."""
         super().__init__()
-        if escape:
-            relabel(self, "escape", escape)
+        bind_escape(self, reopen)
         self.title_text = title
         self.question = question
         self.options = tuple(options)

@@ -15,7 +15,7 @@ from textual.widgets import Label
 from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
-from .decision_dialog import relabel
+from .decision_dialog import bind_escape
 
 
 class Rerolls(Protocol):
@@ -41,13 +41,6 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
 
     CSS_PATH = "../styles/tasks.tcss"
 
-    DEFAULT_CSS = """
-    RerollDialog #reroll-title, RerollDialog #reroll-roll, RerollDialog #reroll-pools {
-        width: 100%;
-    }
-    """
-    """An attack's roll (five d10s and the Hero die) wraps instead of being cut off."""
-
     HELP = """\
 ## Re-rolls (R-TASK-6)
 All re-rolls are rolled at once, after the first roll; the best d10 and the best Hero die
@@ -66,20 +59,20 @@ re-roll may turn a ✗ Misfortune away or bring a ★ Fortune.
     BINDINGS = [
         Binding("enter", "confirm", "Re-roll", id="reroll.confirm"),
         Binding("k", "keep", "Keep roll", id="reroll.keep"),
-        Binding("escape", "dismiss(None)", "Later", id="reroll.later"),
         Binding("f1,question_mark", "app.help", "Help", id="reroll.help"),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
     ]
     """Enter re-rolls, k keeps the first roll, Esc goes back without deciding."""
 
-    def __init__(self, pending: Rerolls, *, pools: str = "", escape: str = "") -> None:
-        """``pools``: who pays, shown under the roll; ``escape``: Esc's label here."""
+    def __init__(self, pending: Rerolls, *, pools: str = "", reopen: str = "e") -> None:
+        """``pools``: who pays, shown under the roll; ``reopen``: the key that brings the
+        waiting re-roll back (``e`` on the task roller, ``o`` in combat).
+        """
         super().__init__()
         self.pending = pending
         self.pools = pools
-        if escape:
-            relabel(self, "escape", escape)
+        bind_escape(self, reopen)
 
     def compose(self) -> ComposeResult:
         p = self.pending
