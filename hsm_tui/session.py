@@ -23,22 +23,25 @@ from .campaign.combat import (
     HANDLERS,
     AddCombatants,
     AnswerDive,
+    ApplyDamage,
     ChooseChartRow,
     ClearEncounter,
     CombatCommand,
     DecideSidekick,
     EndCombat,
+    Outcome,
     Pending,
     PendingChartChoice,
     PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
     RemoveCombatant,
+    RollChart,
     SpendCombatRerolls,
     StartCombat,
 )
-from .campaign.encounter import Encounter
-from .campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
+from .campaign.encounter import Combatant, Encounter
+from .campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
 from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
@@ -314,15 +317,45 @@ class Session:
         for entry in heroes:
             self._dispatch(AddCombatants("hero", entry, cmd.side, cmd.zone, player=True))
 
-    def _combat(self, command: CombatCommand) -> None:
-        before = self.encounter
+    def _handle(self, enc: Encounter, command: CombatCommand) -> Outcome:
         answer = ANSWERS.get(type(command))
         if answer is None:
-            outcome = HANDLERS[type(command)](self.encounter, command, self.rng, self.catalog)
-        elif isinstance(self.pending, answer[0]):
-            outcome = answer[1](self.encounter, command, self.pending, self.rng, self.catalog)
+            return HANDLERS[type(command)](enc, command, self.rng, self.catalog)
+        if isinstance(self.pending, answer[0]):
+            return answer[1](enc, command, self.pending, self.rng, self.catalog)
+        raise RulesError("nothing is waiting for that answer")
+
+    def _outside_encounter(self, command: CombatCommand) -> str | None:
+        """The ``party:<hero id>`` a wound command is for, when that Hero is not in the
+        encounter (a fall in free-flowing play, the chart rolled from F5).
+        """
+        if isinstance(command, RollChart | ApplyDamage):
+            who = command.combatant
+        elif isinstance(command, ChooseChartRow) and isinstance(self.pending, PendingChartChoice):
+            who = self.pending.target
         else:
-            raise RulesError("nothing is waiting for that answer")
+            return None
+        return who if who.startswith(PARTY) else None
+
+    def _on_party_hero(self, command: CombatCommand, who: str) -> Outcome:
+        if any(c.player and PARTY + c.entry == who for c in self.encounter.combatants):
+            raise RulesError("that Hero is in the encounter: roll for its combatant there")
+        if isinstance(command, ApplyDamage) and command.nonlethal:
+            raise RulesError(
+                "non-lethal wounds are kept in a fight: put the party in the encounter (F7 p)"
+            )
+        hero = party.stand_in(self.campaign, who, self.catalog)
+        outcome = self._handle(Encounter(zones=(), combatants=(hero,)), command)
+        self.campaign = party.from_stand_in(self.campaign, outcome.encounter.get(who))
+        return replace(outcome, encounter=self.encounter)
+
+    def _combat(self, command: CombatCommand) -> None:
+        before = self.encounter
+        who = self._outside_encounter(command)
+        if who is not None:
+            outcome = self._on_party_hero(command, who)
+        else:
+            outcome = self._handle(self.encounter, command)
         self.encounter = outcome.encounter
         if isinstance(command, AddCombatants):  # party Heroes bring pools and wounds
             known = {c.id for c in before.combatants}
@@ -347,19 +380,38 @@ class Session:
         """
         return party.carried_out(self.campaign, self.encounter)
 
+    def chart_heroes(self) -> tuple[Combatant, ...]:
+        """Who rolls on the Severe Wound chart now: the encounter's Heroes and Sidekicks
+        playing as Heroes (R-WOUND-2), then party Heroes outside it (``party:<hero id>``).
+        """
+        enc = self.encounter.combatants
+        fighting = tuple(
+            c
+            for c in enc
+            if c.rank is Rank.HERO or (c.rank is Rank.SIDEKICK and c.plays_as is Rank.HERO)
+        )
+        present = {c.entry for c in enc if c.player}
+        heroes = self.catalog.kind("hero")
+        outside = tuple(
+            party.stand_in(self.campaign, PARTY + m.entry, self.catalog)
+            for m in self.campaign.party
+            if m.entry not in present and m.entry in heroes
+        )
+        return fighting + outside
+
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
         if not who:
             return "", 0, 0
-        if who.startswith("party:"):  # as it is now, in the fight if the Hero is in one
-            m = self.party_now().member(who.removeprefix("party:"))
+        if who.startswith(PARTY):  # as it is now, in the fight if the Hero is in one
+            m = self.party_now().member(who.removeprefix(PARTY))
             return m.name, m.luck, m.clues
         c = self.encounter.get(who)
         return c.name, c.luck, c.clues
 
     def _pay(self, who: str, luck: int, clues: int) -> None:
-        if who.startswith("party:"):
-            entry = who.removeprefix("party:")
+        if who.startswith(PARTY):
+            entry = who.removeprefix(PARTY)
 
             def spend(campaign: Campaign) -> Campaign:
                 m = campaign.member(entry)

@@ -18,6 +18,8 @@ from .conditions import penalty
 from .encounter import Combatant, Encounter
 
 GM = "gm"
+PARTY = "party:"
+"""Prefix of a party Hero's id when it is not in the encounter (``party:<hero id>``)."""
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,41 @@ def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
     return campaign
 
 
+def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
+    """A party Hero outside the encounter as a combatant, so that a fall's damage or a
+    Severe Wound chart roll in free-flowing play runs through the same rules as in a
+    fight. Interpretation (R-WOUND-5): outside a fight nothing is tracked as held, so no
+    Stamina roll to keep hold of a weapon is made; the GM narrates what is dropped.
+    """
+    m = campaign.member(who.removeprefix(PARTY))
+    hero = cat.kind("hero").get(m.entry)
+    if hero is None:
+        raise RulesError(f"{m.name}'s pack entry {m.entry!r} is not in the loaded packs")
+    return Combatant(
+        id=who,
+        name=m.name,
+        side="party",
+        rank=Rank.HERO,
+        group=who,
+        traits=hero.traits,
+        ratings=hero.ratings,
+        zone="",
+        player=True,
+        size=hero.size,
+        wounds=m.wounds,
+        severe=m.severe,
+        chart=m.chart,
+        luck=m.luck,
+        clues=m.clues,
+    )
+
+
+def from_stand_in(campaign: Campaign, c: Combatant) -> Campaign:
+    """What a command did to a stand-in (wounds, severe wounds, chart rows) kept by the party."""
+    m = campaign.member(c.id.removeprefix(PARTY))
+    return campaign.with_member(replace(m, wounds=c.wounds, severe=c.severe, chart=c.chart))
+
+
 @dataclass(frozen=True)
 class Roller:
     """Who rolls a free-flowing task: what the task roller fills in for them."""
@@ -250,7 +287,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
         hero = heroes[m.entry]
         out.append(
             Roller(
-                f"party:{m.entry}",
+                f"{PARTY}{m.entry}",
                 m.name,
                 Rank.HERO,
                 hero.traits,

@@ -131,3 +131,38 @@ async def test_the_app_opens_on_home_and_builds_its_session_after_the_first_fram
 def test_the_seed_reaches_the_session_built_on_first_use() -> None:
     """``hsm --seed N`` replays: the lazily built Session has that seed's RNG."""
     assert HsmApp(seed=SEED).session.rng.getstate() == Session(seed=SEED).rng.getstate()
+
+
+async def test_r_other_6_damage_and_the_chart_for_a_party_hero_between_fights() -> None:
+    """W on home hurts the highlighted Hero (R-DMG-2: 13 vs Health 6 is 2 steps); F5 rolls
+    the chart for a party Hero outside any encounter (R-WOUND-5) and home shows the result.
+    """
+    from hsm_tui.campaign.party import AddHero
+    from hsm_tui.ui.screens.chart import ChartScreen
+    from hsm_tui.ui.screens.damage_dialog import DamageDialog
+
+    app = _app()
+    app.session.apply(AddHero("kestrel-vance"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("W")
+        await pilot.pause()
+        assert isinstance(app.screen, DamageDialog)
+        await pilot.press("1", "3", "enter")
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").wounds == 2
+        party = app.screen.query_one("#party")
+        assert "−2" in str(party.get_option_at_index(0).prompt)
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, ChartScreen)
+        assert app.screen.hero().id == "party:kestrel-vance"
+        await pilot.press("r")
+        await pilot.pause()
+        member = app.session.campaign.member("kestrel-vance")
+        assert member.severe == 1 and len(member.chart) == 1
+        await pilot.press("f8")
+        await pilot.pause()
+        name = {r.id: r.name for r in app.session.catalog.chart}[member.chart[0]]
+        prompt = str(app.screen.query_one("#party").get_option_at_index(0).prompt)
+        assert prompt.endswith(f"1 on the chart, last {name}")

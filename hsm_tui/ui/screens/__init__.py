@@ -88,6 +88,26 @@ class SessionScreen(FollowsSession, Screen[None]):
     def after_apply(self) -> None:
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""
 
+    def ask_chart_pick(self, reopen: str) -> None:
+        """The §7 erratum's 13 waits for the GM's pick: ask it in the decision dialog; Esc
+        leaves it waiting (``reopen`` asks again).
+        """
+        from ...campaign.combat import PendingChartChoice
+        from .decision_dialog import DecisionDialog
+
+        pending = self.session.pending
+        if not isinstance(pending, PendingChartChoice):
+            return
+
+        def answer(command: Command | None) -> None:
+            if command is not None:
+                self._apply(command)
+
+        dialog = DecisionDialog(
+            "Severe Wound chart: 13", pending.question, pending.options, reopen=reopen
+        )
+        self.app.push_screen(dialog, answer)
+
     def action_undo(self) -> None:
         self._history(self.session.undo, "Undone")
 

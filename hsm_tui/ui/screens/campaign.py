@@ -9,6 +9,7 @@ Saving and opening campaign files come with the campaign-files issue.
 from __future__ import annotations
 
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,6 +20,9 @@ from textual.widgets.option_list import Option
 from ..widgets.keybar import KeyBar
 from . import SessionReady, SessionScreen, set_border_titles
 from .picker import PickerScreen
+
+if TYPE_CHECKING:
+    from ...campaign.combat import ApplyDamage
 
 START_HERE = """\
 [b]F7[/] build an encounter
@@ -52,14 +56,16 @@ class CampaignScreen(SessionScreen):
 | + / − | grant or take back a Clue (R-CHAR-9: Clues start at 0) |
 | r | add a sidekick or minion type to the roster |
 | d | drop the highlighted roster entry |
+| W | damage to the highlighted Hero between fights (a fall: d6 per 20 ft, R-OTHER-6) |
 | N | new adventure: every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
 | u / y | undo / redo |
 
 The app opens here. An evening: add the party here (`a`), build the fight in the F7
 encounter builder (zones, bands, minions, `p` puts the party in, `s` starts), run it on
 F4, and end it there (`E`). Party Heroes bring their Luck, Clues, wounds and scars into
-a fight and take them back out when combat ends. Nothing is saved to a file yet:
-campaign files come later.
+a fight and take them back out when combat ends. Between fights a Hero takes a fall's
+damage here (`W`; past −2 it rolls on the chart) and F5 rolls the chart for any Hero.
+Nothing is saved to a file yet: campaign files come later.
 """
 
     BINDINGS = [
@@ -70,6 +76,7 @@ campaign files come later.
         Binding("r", "add_roster", "Roster +", id="campaign.add-roster"),
         Binding("d", "drop_roster", "Roster −", show=False, id="campaign.drop-roster"),
         Binding("e", "edit_scene", "Notes", id="campaign.edit-scene"),
+        Binding("W", "damage", "Damage", show=False, id="campaign.damage"),
         Binding("N", "new_adventure", "New adventure", id="campaign.new-adventure"),
         Binding("u", "undo", "Undo", id="campaign.undo"),
         Binding("y", "redo", "Redo", show=False, id="campaign.redo"),
@@ -120,9 +127,14 @@ campaign files come later.
         party = self.query_one("#party", OptionList)
         keep = party.highlighted
         party.clear_options()
+        chart = {r.id: r.name for r in self.session.catalog.chart}
         for m in campaign.party:
             wounds = "severe" if m.wounds >= 3 else (f"−{m.wounds}" if m.wounds else "clean")
-            scars = f" · {len(m.chart)} scar(s)" if m.chart else ""
+            scars = (
+                f" · {len(m.chart)} on the chart, last {chart.get(m.chart[-1], m.chart[-1])}"
+                if m.chart
+                else ""
+            )
             party.add_option(
                 Option(f"{m.name}  Luck {m.luck} · Clues {m.clues} · {wounds}{scars}", m.entry)
             )
@@ -170,6 +182,27 @@ campaign files come later.
             self.notify("Highlight a Hero in the party first", severity="warning")
             return
         self._apply(_party().GrantClues(entry, delta))
+
+    def action_damage(self) -> None:
+        """A fall or a trap between fights, for the highlighted Hero (R-OTHER-6)."""
+        from ...rules import Derived
+        from .damage_dialog import DamageDialog
+
+        entry = self._highlighted("#party")
+        hero = self.session.catalog.kind("hero").get(entry or "")
+        if entry is None or hero is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+
+        def hurt(command: ApplyDamage | None) -> None:
+            if command is not None and self._apply(command):
+                self.ask_chart_pick("F5 r")
+
+        traits = hero.traits
+        dialog = DamageDialog(
+            f"{_party().PARTY}{entry}", hero.name, traits[Derived.HEALTH], traits[Derived.STAMINA]
+        )
+        self.app.push_screen(dialog, hurt)
 
     def action_new_adventure(self) -> None:
         self._apply(_party().NewAdventure())

@@ -8,7 +8,6 @@ already suffered. A 13 (two rows, the erratum) is answered in the decision dialo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 
 from rich.cells import cell_len
@@ -18,21 +17,19 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Header, Static
 
-from ...campaign.combat import CombatCommand, PendingChartChoice, RollChart, chart_odds
+from ...campaign.combat import PendingChartChoice, RollChart, chart_odds
 from ...campaign.encounter import Combatant
 from ...packs.model import SevereWound
-from ...rules import Rank
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from . import SessionScreen
-from .decision_dialog import DecisionDialog
 
 OVERFLOWS = [(str(n), n) for n in range(22)]
 """0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
 
-NO_HERO = "none in the encounter"
+NO_HERO = "no Hero yet"
 
 
 def span(row: SevereWound) -> str:
@@ -47,15 +44,6 @@ def state(row: SevereWound) -> str:
     if row.dead:
         return "" if row.name.strip().lower() == "dead" else " (dead)"
     return " (unconscious)" if row.unconscious else ""
-
-
-def chart_heroes(combatants: Sequence[Combatant]) -> tuple[Combatant, ...]:
-    """Who rolls on the chart: Heroes, and Sidekicks playing as Heroes (R-WOUND-2)."""
-    return tuple(
-        c
-        for c in combatants
-        if c.rank is Rank.HERO or (c.rank is Rank.SIDEKICK and c.plays_as is Rank.HERO)
-    )
 
 
 def _fit(text: str, width: int) -> Text:
@@ -127,7 +115,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
     # -- what is chosen -------------------------------------------------------------
     def hero(self) -> Combatant | None:
         cid = self.query_one("#chart-hero", Stepper).value
-        heroes = {c.id: c for c in chart_heroes(self.session.encounter.combatants)}
+        heroes = {c.id: c for c in self.session.chart_heroes()}
         return heroes.get(cid)
 
     @property
@@ -145,9 +133,11 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         self._draw_panel()
 
     def _sync_heroes(self) -> None:
-        """The Hero field lists the encounter's Heroes now, keeping the choice if it stays."""
+        """The Hero field lists the Heroes now (the fight's, then the party's), keeping
+        the choice if it stays.
+        """
         stepper = self.query_one("#chart-hero", Stepper)
-        heroes = chart_heroes(self.session.encounter.combatants)
+        heroes = self.session.chart_heroes()
         choices = [(c.name, c.id) for c in heroes] or [(NO_HERO, None)]
         if choices != stepper.choices:
             keep = stepper.value
@@ -210,7 +200,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
             f" = d10 + {mod} → totals {1 + mod} to {10 + mod}"
         )
         if hero is None:
-            formula = f"No Hero (or Sidekick playing as one) in the encounter. {formula}"
+            formula = f"No Hero in the party or the encounter (F8 a adds one). {formula}"
         self.query_one("#chart-formula", Static).update(formula)
         self._draw_detail()
         odds = chart_odds(self.session.catalog.chart, mod)
@@ -268,21 +258,11 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
     def action_roll(self) -> None:
         """Roll for the chosen Hero, or answer the 13 still waiting."""
         if isinstance(self.session.pending, PendingChartChoice):
-            self._ask(self.session.pending)
+            self.ask_chart_pick("r")
             return
         hero = self.hero()
         if hero is None:
-            self.notify("No Hero in the encounter to roll for", severity="warning")
+            self.notify("No Hero to roll for: add one to the party (F8 a)", severity="warning")
             return
         if self._apply(RollChart(hero.id, self.overflow)):
-            pending = self.session.pending
-            if isinstance(pending, PendingChartChoice):
-                self._ask(pending)
-
-    def _ask(self, pending: PendingChartChoice) -> None:
-        def answer(command: CombatCommand | None) -> None:
-            if command is not None:
-                self._apply(command)
-
-        dialog = DecisionDialog("Severe Wound chart: 13", pending.question, pending.options)
-        self.app.push_screen(dialog, answer)
+            self.ask_chart_pick("r")
