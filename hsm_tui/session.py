@@ -311,7 +311,7 @@ class Session:
 
     def _add_party(self, cmd: AddParty) -> None:
         present = {c.entry for c in self.encounter.combatants if c.player}
-        heroes = [m.entry for m in self.campaign.party if m.entry not in present]
+        heroes = [m.entry for m in self.campaign.party if m.entry not in present and not m.dead]
         if not heroes:
             raise RulesError("no party Hero left to add (add heroes to the party first)")
         for entry in heroes:
@@ -395,7 +395,7 @@ class Session:
         outside = tuple(
             party.stand_in(self.campaign, PARTY + m.entry, self.catalog)
             for m in self.campaign.party
-            if m.entry not in present and m.entry in heroes
+            if m.entry not in present and m.entry in heroes and not m.dead
         )
         return fighting + outside
 

@@ -31,6 +31,7 @@ class PartyMember:
     wounds: int = 0
     severe: int = 0
     chart: tuple[str, ...] = ()
+    dead: bool = False  # a chart row marked dead (§7): no new adventure brings it back
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,15 @@ def carried_in(c: Combatant, campaign: Campaign) -> Combatant:
     m = _member(c, campaign)
     if m is None:
         return c
-    return replace(c, luck=m.luck, clues=m.clues, wounds=m.wounds, severe=m.severe, chart=m.chart)
+    return replace(
+        c,
+        luck=m.luck,
+        clues=m.clues,
+        wounds=m.wounds,
+        severe=m.severe,
+        chart=m.chart,
+        out=c.out or m.dead,
+    )
 
 
 def carried_into(enc: Encounter, campaign: Campaign, entries: Iterable[str]) -> Encounter:
@@ -218,7 +227,13 @@ def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
         if m is not None:
             campaign = campaign.with_member(
                 replace(
-                    m, luck=c.luck, clues=c.clues, wounds=c.wounds, severe=c.severe, chart=c.chart
+                    m,
+                    luck=c.luck,
+                    clues=c.clues,
+                    wounds=c.wounds,
+                    severe=c.severe,
+                    chart=c.chart,
+                    dead=m.dead or c.out,
                 )
             )
     return campaign
@@ -256,7 +271,8 @@ def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
 def from_stand_in(campaign: Campaign, c: Combatant) -> Campaign:
     """What a command did to a stand-in (wounds, severe wounds, chart rows) kept by the party."""
     m = campaign.member(c.id.removeprefix(PARTY))
-    return campaign.with_member(replace(m, wounds=c.wounds, severe=c.severe, chart=c.chart))
+    changed = replace(m, wounds=c.wounds, severe=c.severe, chart=c.chart, dead=m.dead or c.out)
+    return campaign.with_member(changed)
 
 
 @dataclass(frozen=True)
@@ -282,7 +298,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
     present = {c.entry for c in enc.combatants if c.rank is Rank.HERO}
     heroes = cat.kind("hero")
     for m in campaign.party:
-        if m.entry in present or m.entry not in heroes:
+        if m.entry in present or m.entry not in heroes or m.dead:
             continue
         hero = heroes[m.entry]
         out.append(

@@ -11,9 +11,10 @@ from hsm_tui.campaign.combat import (
     ApplyDamage,
     ChooseChartRow,
     PendingChartChoice,
+    RemoveCombatant,
     RollChart,
 )
-from hsm_tui.campaign.party import AddHero, AddParty
+from hsm_tui.campaign.party import AddHero, AddParty, NewAdventure, rollers
 from tests.campaign import new_session, play, refused
 
 K = "kestrel-vance"
@@ -69,3 +70,26 @@ def test_chart_heroes_are_the_fights_heroes_then_the_party_outside_it() -> None:
     s.apply(AddCombatants("hero", K, "heroes", "ridge", player=True))
     s.apply(AddCombatants("minion", "pirate-raider", "pirates", "ridge"))
     assert [c.id for c in s.chart_heroes()] == ["kestrel-vance-1", "party:roan-maddox"]
+
+
+def test_r_wound_5_a_hero_the_chart_kills_stays_dead_between_fights() -> None:
+    """§7's Dead row: the party keeps it (home shows DEAD); no task roller, no chart, no
+    place in the next fight, and a new adventure does not bring the Hero back.
+    """
+    s = new_session(AddHero(K), AddHero("roan-maddox"), AddZone("ridge"))
+    play(s, RollChart(WHO, 21), 1)  # 1 + 21 = 22: Dead
+    assert s.campaign.member(K).dead
+    s.apply(NewAdventure())
+    assert s.campaign.member(K).dead
+    assert [c.id for c in s.chart_heroes()] == ["party:roan-maddox"]
+    assert [r.who for r in rollers(s.campaign, s.encounter, s.catalog)] == ["party:roan-maddox"]
+    s.apply(AddParty("ridge"))
+    assert [c.entry for c in s.encounter.combatants] == ["roan-maddox"]
+
+
+def test_a_hero_killed_in_a_fight_is_dead_in_the_party_after_it() -> None:
+    s = new_session(AddHero(K), AddZone("ridge"), AddParty("ridge"))
+    hero = s.encounter.combatants[0].id
+    play(s, RollChart(hero, 21), 1, 1, 1)  # grip roll (d10 and Hero die), then 22: Dead
+    s.apply(RemoveCombatant(hero))
+    assert s.campaign.member(K).dead

@@ -130,6 +130,7 @@ Nothing is saved to a file yet: campaign files come later.
         chart = {r.id: r.name for r in self.session.catalog.chart}
         for m in campaign.party:
             wounds = "severe" if m.wounds >= 3 else (f"−{m.wounds}" if m.wounds else "clean")
+            wounds = "DEAD" if m.dead else wounds
             scars = (
                 f" · {len(m.chart)} on the chart, last {chart.get(m.chart[-1], m.chart[-1])}"
                 if m.chart
