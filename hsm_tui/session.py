@@ -295,7 +295,15 @@ class Session:
                 self._dispatch(command)
             except RulesError as err:
                 self._restore(before)
-                self._add_log(command.issuer, "Skipped", (str(err),))
+                self._add_log(command.issuer, self._skipped(command), (str(err),))
+
+    def _skipped(self, command: Command) -> str:
+        """The log title of a batch's refused command, naming whose it was (which member
+        of a Minion group did not attack).
+        """
+        cid = getattr(command, "attacker", None) or getattr(command, "combatant", None)
+        names = {c.id: c.name for c in self.encounter.combatants}
+        return f"Skipped: {names[cid]}" if cid in names else "Skipped"
 
     @property
     def catalog(self) -> Catalog:

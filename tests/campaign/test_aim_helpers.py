@@ -77,7 +77,7 @@ def test_r_atk_3_a_group_fires_what_each_member_can_and_skips_the_empty() -> Non
     play(s, Batch(attacks), 9, 9)  # two misses
     assert charges(s, R2, "laser-pistol") == 0
     skipped = s.log[-1]
-    assert skipped.title == "Skipped"
+    assert skipped.title == "Skipped: Pirate raider 1"
     assert skipped.lines[0].startswith("Laser Pistol has 0 charge(s), not enough for one shot")
     assert s.encounter.turn.used_by(R1) == ()
 

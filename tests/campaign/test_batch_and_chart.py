@@ -49,7 +49,7 @@ def test_batch_skips_a_refused_command_with_its_reason_but_refuses_a_bad_first()
         s, Batch((Attack(R1, K, "no-such-gun"), Attack(R2, K, "laser-pistol"))), "does not carry"
     )
     play(s, Batch((Attack(R1, K, "laser-pistol"), Attack(R2, K, "cutlass"))), 9, 9, 9, 9)
-    assert s.log[-1].title == "Skipped"
+    assert s.log[-1].title == "Skipped: Pirate raider 2"
     assert "melee needs the same zone" in s.log[-1].lines[0]
     refused(s, Batch(()), "the batch is empty")
     refused(s, Batch((EndTurn(issuer="player-1"),)), "every command of a batch")

@@ -116,7 +116,8 @@ async def test_r_atk_3_group_attack_skips_an_empty_member_with_the_reason() -> N
         turn = app.session.encounter.turn
         assert turn.used_by(BOARDER) == ()
         assert [turn.used_by(f"pirate-boarder-{n}") for n in (2, 3)] == [("attack",)] * 2
-        skipped = next(e for e in app.session.log if e.title == "Skipped")
+        name = app.session.encounter.get(BOARDER).name  # the member without charges
+        skipped = next(e for e in app.session.log if e.title == f"Skipped: {name}")
         assert "Boarding Scattergun has 0 charge(s)" in skipped.lines[0]
         assert "reloading refills it" in skipped.lines[0]
 
