@@ -185,7 +185,8 @@ async def test_r_act_3_declare_extra_actions_then_undo() -> None:
 
 async def test_r_act_2_single_key_actions_and_end_combat() -> None:
     """d Dodge, i Aim (R-ACT-2); l refuses without a reloadable weapon (R-ACT-5);
-    E ends combat (R-COMBAT-1); s starts anew once the Sidekick's rules are chosen.
+    E asks, then ends combat (R-COMBAT-1); s starts anew once the Sidekick's rules are
+    chosen.
     """
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -197,6 +198,11 @@ async def test_r_act_2_single_key_actions_and_end_combat() -> None:
         await _keys(pilot, "l")
         assert app.session.encounter == enc
         await _keys(pilot, "E")
+        assert isinstance(app.screen, DecisionDialog)
+        assert "round 1? Still standing: expedition 4, pirates 8." in app.screen.question
+        await _keys(pilot, "escape")  # Esc keeps the fight going
+        assert app.session.encounter.active
+        await _keys(pilot, "E", "y")
         assert not app.session.encounter.active
         assert "Not in combat" in str(app.screen.query_one("#combat-initiative").render())
         await _keys(pilot, "s")  # R-CHAR-8: the Sidekick's rules are asked again

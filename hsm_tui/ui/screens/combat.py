@@ -908,7 +908,19 @@ to expose itself · Prone: an action to stand.
         self._apply(EndTurn())
 
     def action_end_combat(self) -> None:
-        self._apply(EndCombat())
+        """Asks first: ending hands the party back and cannot be continued (u undoes it)."""
+        enc = self.enc
+        if not enc.active:
+            self._apply(EndCombat())  # the engine says why not
+            return
+        standing: dict[str, int] = {}
+        for c in enc.combatants:
+            if c.standing:
+                standing[c.side] = standing.get(c.side, 0) + 1
+        still = ", ".join(f"{side} {n}" for side, n in standing.items()) or "nobody"
+        end = Option("y", "yes: end combat (the party keeps what the fight left)", EndCombat())
+        question = f"End combat in round {enc.round}? Still standing: {still}. (u undoes it)"
+        self._choose("End combat", question, [end])
 
     def action_decide(self) -> None:
         if self.session.pending is None:
