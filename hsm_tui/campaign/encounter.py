@@ -73,6 +73,7 @@ class Combatant:
     luck: int = 0
     clues: int = 0
     entry: str = ""  # the pack entry it was made from
+    lose_why: tuple[str, ...] = ()  # the cause of each lost action: "wound" or "dive"
 
     @property
     def rules_rank(self) -> Rank:
@@ -112,6 +113,7 @@ class Turn:
     offhand: tuple[str, ...] = ()  # attacked with the main hand: the off hand may follow
     reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
+    lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple(action for who, action in self.used if who == cid)
@@ -155,6 +157,12 @@ class Encounter:
         if b in first.engaged:
             return RangeBand.MELEE
         return self.zone_band(first.zone, second.zone)
+
+    def in_melee_with(self, c: Combatant) -> tuple[Combatant, ...]:
+        """The standing opponents ``c`` is engaged with: the fallen no longer fight, though
+        the engagement stays on record until someone moves away (R-OTHER-5).
+        """
+        return tuple(o for o in map(self.get, c.engaged) if o.standing)
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""

@@ -325,3 +325,31 @@ def test_snapshot_sheet(snap_compare, size) -> None:
         await _keys(pilot, "a", "enter", "k", "1", "v")
 
     assert snap_compare(_app(), terminal_size=size, run_before=sheet)
+
+
+async def test_r_other_5_a_fallen_foe_no_longer_reads_as_in_melee() -> None:
+    """The engagement stays on record, but the sheet and the table's "melee" mark show
+    only standing opponents: a taken-out Minion no longer fights (R-WOUND-2, R-OTHER-5).
+    """
+    from dataclasses import replace
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        session = app.session
+        for me, foe in ((KESTREL, BOARDER), (BOARDER, KESTREL)):
+            c = session.encounter.get(me)
+            session.encounter = session.encounter.with_combatant(replace(c, engaged=(foe,)))
+        session._notify()  # a state set up directly: the views redraw as after a command
+        await _keys(pilot, "v")
+        assert "in melee with Pirate boarder 1" in _text(app, "#sheet-left")
+        await _keys(pilot, "escape")
+        table = app.screen.query_one("#combat-table")
+        assert "melee" in str(table.get_cell(KESTREL, "Cond."))
+        boarder = session.encounter.get(BOARDER)
+        session.encounter = session.encounter.with_combatant(replace(boarder, out=True))
+        session._notify()
+        await _keys(pilot, "v")
+        assert "in melee with" not in _text(app, "#sheet-left")
+        await _keys(pilot, "escape")
+        assert "melee" not in str(table.get_cell(KESTREL, "Cond."))

@@ -175,7 +175,7 @@ above Morale means a Fear check at the start of its turn (R-FEAR-1).
         text.append("\nZone ", style="bold")
         cover = f"{c.cover.label} cover" if c.cover else "in the open"
         text.append(f"{c.zone} · {cover}{' · Prone' if c.prone else ''}\n")
-        engaged = ", ".join(enc.get(e).name for e in c.engaged)
+        engaged = ", ".join(o.name for o in enc.in_melee_with(c))
         if engaged:
             text.append(f"in melee with {engaged}\n")
         text.append_text(self._turn_line(enc, c))

@@ -41,9 +41,9 @@ def fear_text(c: Combatant) -> str:
     return f"{c.fear}/{morale}" + ("!" if c.fear >= morale else "")
 
 
-def condition_text(c: Combatant) -> str:
+def condition_text(c: Combatant, in_melee: bool) -> str:
     marks = [*(["prone"] if c.prone else []), *c.conditions]
-    if c.engaged:
+    if in_melee:
         marks.append("melee")
     return ",".join(marks) or "–"
 
@@ -82,7 +82,10 @@ class CombatantTable(DataTable[Text]):
         changed are redrawn (a key press must stay well inside a frame with 40 rows); a new
         set of combatants or columns rebuilds the table.
         """
-        cells = {c.id: self._cells(c, selected, target, acting, compact) for c in enc.combatants}
+        cells = {
+            c.id: self._cells(c, bool(enc.in_melee_with(c)), selected, target, acting, compact)
+            for c in enc.combatants
+        }
         rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
         headings = list(next(iter(cells.values()))) if cells else list(NARROW)
         layout = (tuple(headings), tuple(rows))
@@ -123,6 +126,7 @@ class CombatantTable(DataTable[Text]):
     @staticmethod
     def _cells(
         c: Combatant,
+        in_melee: bool,
         selected: str | None,
         target: str | None,
         acting: frozenset[str],
@@ -139,7 +143,7 @@ class CombatantTable(DataTable[Text]):
             "Cover": COVER_TEXT[c.cover],
             "Wnd": wound_text(c),
             "F/M": fear_text(c),
-            "Cond.": condition_text(c),
+            "Cond.": condition_text(c, in_melee),
             "Chg": charge_text(c, compact),
         }
         if compact:
