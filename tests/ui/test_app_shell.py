@@ -6,6 +6,7 @@ never listed the other screens, and undo toasts read ``Undone: SpendCombatReroll
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Markdown
 
 from hsm_tui.campaign.party import AddHero, GrantClues
@@ -75,3 +76,19 @@ async def test_undo_names_what_it_took_back_in_one_message() -> None:
         assert len(messages) == 1  # the first undo's message made way for the second's
         assert messages[0].startswith("Undone: ") and "AddHero" not in messages[0]
         assert session.campaign.party == ()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_help_overlay(snap_compare, size) -> None:
+    """F1 on the combat screen: its keys first, then the screens and the quick reference."""
+
+    async def help_on_combat(pilot) -> None:
+        await pilot.press("f4")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+
+    assert snap_compare(
+        HsmApp(_session_with_a_hero()), terminal_size=size, run_before=help_on_combat
+    )
