@@ -29,6 +29,11 @@ def _odds_text(app: HsmApp) -> str:
     return str(app.screen.query_one("#task-odds").render())
 
 
+def _status_text(app: HsmApp) -> str:
+    """The held opposed side and group, and re-rolls waiting (under the odds)."""
+    return str(app.screen.query_one("#task-status").render())
+
+
 async def _focus(pilot, field: str) -> None:
     pilot.app.screen.query_one(f"#{field}", Stepper).focus()
     await pilot.pause()
@@ -274,7 +279,7 @@ async def test_opposed_and_group_tasks_by_keys() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o")  # side A held
         await pilot.pause()
-        assert "Opposed" in _odds_text(app)
+        assert "Opposed" in _status_text(app)
         await _focus(pilot, "rank")
         await pilot.press("right")  # side B is a Minion
         await pilot.press("o")
@@ -283,7 +288,7 @@ async def test_opposed_and_group_tasks_by_keys() -> None:
         assert entry.title == "Opposed task" and entry.lines[0].startswith("odds: Side A ")
         await pilot.press("g", "g", "n")  # two rollers, the group needs half
         await pilot.pause()
-        assert "Group" in _odds_text(app) and "needs half" in _odds_text(app)
+        assert "Group of 2 needs half" in _status_text(app)
         await pilot.press("G")
         await pilot.pause()
         assert app.session.log[-1].title == "Group task"
@@ -304,3 +309,103 @@ async def test_r_task_1_a_new_roller_does_not_inherit_the_last_ones_skill_and_ta
         assert screen.query_one("#skill", Stepper).value == 0
         assert screen.query_one("#talent", Stepper).value is False
         assert "Talent" not in str(_odds_text(app)).split("\n")[0]
+
+
+def _frame_text(app: HsmApp) -> str:
+    """The composed frame as text: what a GM actually sees (clipped lines are missing).
+    Textual has no public call for it; ``render_update`` is what ``export_screenshot`` uses.
+    """
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return "\n".join("".join(strip.text for strip in line) for line in update.strips)
+
+
+async def test_r_char_5_a_talent_gives_one_free_reroll() -> None:
+    """R-CHAR-5: a relevant Talent adds +1 to the TN **and** gives one re-roll (R-TASK-6):
+    the odds count it, the roll offers it, and it is free (spent before Luck and Clues)."""
+    from hsm_tui.rules import task_odds
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "talent")
+        await pilot.press("right")  # Talent: yes
+        await pilot.pause()
+        text = _odds_text(app)
+        assert "TN 5" in text  # Agility 2 + Senses 2 + Talent 1
+        assert "1 re-roll " in text  # R-TASK-7: the odds include the Talent's re-roll
+        assert str(task_odds(5, Rank.HERO, 1).success) in text
+        assert "free re-rolls: Talent 1" in text
+        await pilot.press("r")
+        await pilot.pause()
+        pending = app.session.pending
+        assert pending is not None and pending.available == 1 and pending.free == 1
+        assert "with 1 re-roll(s)" in app.session.log[-1].lines[2]
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, RerollDialog)
+        assert app.screen.pending.available == 1
+        assert "Free 1, then Luck 0" in str(app.screen.query_one("#reroll-pools").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        await _focus(pilot, "rerolls")
+        await pilot.press("2", "r")  # an Advantage and Aim as well: 3 free in all
+        await pilot.pause()
+        assert app.session.pending is not None and app.session.pending.free == 3
+        assert "free re-rolls: Talent 1 + Re-rolls 2" in _odds_text(app)
+
+
+async def test_r_char_5_talent_reroll_adds_to_a_heroes_luck_and_clues() -> None:
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance: Luck 2, Clues 1
+        await pilot.pause()
+        await _focus(pilot, "talent")
+        await pilot.press("right")
+        await pilot.pause()
+        assert "4 re-rolls" in _odds_text(app)  # Talent 1 + Luck 2 + Clues 1
+        await pilot.press("r")
+        await pilot.pause()
+        pending = app.session.pending
+        assert pending is not None and (pending.available, pending.free) == (4, 1)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_held_group_opposed_and_waiting_rerolls_stay_on_screen(size) -> None:
+    """At 80×24 (DESIGN: the SSH case) and larger, a held group of four, a held opposed
+    side and re-rolls waiting are all shown at once, next to the task's odds."""
+    app = _party_app()
+    async with app.run_test(size=size) as pilot:
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance: her skills take two lines
+        await pilot.pause()
+        await pilot.press("o", "g", "g", "g", "g", "r")
+        await pilot.pause()
+        frame = _frame_text(app)
+        for seen in ("Opposed", "o rolls", "Group", "G rolls", "Re-rolls waiting", "TN 6"):
+            assert seen in frame, seen
+        assert "skills: Rifles 2" in frame and "exact success" in frame
+
+
+async def test_focus_starts_on_who() -> None:
+    """Who is the first field a GM picks: it fills rank, scores and wounds (R-CHAR-9)."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#who", Stepper)
+
+
+async def _hold_a_group(pilot) -> None:
+    """The fullest F2: a Hero with a Talent and skills, a held side A, a held group of
+    three and her roll waiting for re-rolls."""
+    await pilot.press("right")  # focus starts on Who: Kestrel Vance
+    await pilot.pause()
+    pilot.app.screen.query_one("#talent", Stepper).value = True
+    await pilot.press("o", "g", "g", "g", "r")
+    await pilot.pause()
+    pilot.app.clear_notifications()  # the "Side A held" toast would cover the log
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_task_roller_group_held(snap_compare, size) -> None:
+    assert snap_compare(_party_app(), terminal_size=size, run_before=_hold_a_group)

@@ -10,7 +10,8 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.widgets import Header, Static
 
 from ...campaign.party import Roller, rollers
@@ -71,7 +72,10 @@ class TaskRollerScreen(SessionScreen):
 
 **Who** picks a party Hero or a combatant: its rank, trait scores, wound marker
 (R-WOUND-3) and condition penalties (§8) fill in, and its Luck and Clues can pay for
-re-rolls (R-CHAR-9). **Re-rolls** are the free ones: a relevant Talent, an Advantage, Aim.
+re-rolls (R-CHAR-9). **Talent** yes adds +1 to the TN and one free re-roll (R-CHAR-5);
+**Re-rolls** are the other free ones: an Advantage, Aim (R-TASK-6).
+
+The lines under the odds show the held opposed side, the held group and re-rolls waiting.
 
 Opposed tasks: one success beats a failure; both succeed: the larger margin (TN − d10)
 wins, then the higher Hero die; otherwise a stand-off. Group tasks succeed when enough
@@ -123,18 +127,25 @@ of the rollers succeed (any, half or all).
                 yield Stepper("Wounds", _numbers(-2, 0), 0, id="wounds")
                 yield Stepper("Other mods", _numbers(-6, 3), 0, id="mods")
                 yield Stepper("Re-rolls", _numbers(0, 6, signed=False), 0, id="rerolls")
-            yield Static(id="task-odds")
+            # Not focusable: ↑ ↓ keep moving between fields; the scrollbar shows any overflow.
+            with VerticalScroll(id="task-odds-box", can_focus=False):
+                yield Static(id="task-odds")
+        yield Static(id="task-status")
         yield RollLog(id="task-log", wrap=True, markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
         set_border_titles(
             self,
-            {"#task-form": "Task", "#task-odds": "Target number & exact odds", "#task-log": "Log"},
+            {
+                "#task-form": "Task",
+                "#task-odds-box": "Target number & exact odds",
+                "#task-log": "Log",
+            },
         )
         self.follow_session(self.refresh_from_session)
         self.refresh_from_session()
-        self.query_one("#rank", Stepper).focus()
+        self.query_one("#who", Stepper).focus()  # the first field a GM picks
 
     def _field(self, name: str) -> Any:
         return self.query_one(f"#{name}", Stepper).value
@@ -164,6 +175,11 @@ of the rollers succeed (any, half or all).
         who = self._field("who")
         return next((r for r in self._rollers if r.who == who), None) if who else None
 
+    @property
+    def free_rerolls(self) -> int:
+        """R-TASK-6: the Talent's re-roll (R-CHAR-5) and the other free ones (Re-rolls)."""
+        return int(self._field("talent")) + self._field("rerolls")
+
     def task(self, label: str = "Task", free: bool = True) -> RollTask:
         """The task the fields describe, as the command that rolls it."""
         roller = self.roller
@@ -171,7 +187,7 @@ of the rollers succeed (any, half or all).
             self.build_tn(),
             self._field("rank"),
             label=label,
-            rerolls=self._field("rerolls") if free else 0,
+            rerolls=self.free_rerolls if free else 0,
             who=roller.who if roller and free else "",
         )
 
@@ -197,27 +213,39 @@ of the rollers succeed (any, half or all).
 
     def refresh_odds(self) -> None:
         tn = self.build_tn()
-        rank, rerolls = self._field("rank"), self._field("rerolls")
+        rank = self._field("rank")
         roller = self.roller
         paid = (roller.luck + roller.clues) if roller else 0
         lines = [
             f"[b]TN {tn.value}[/b]  {tn.explain()}",
             "",
-            *odds_table(tn.value, rank, rerolls + paid),
+            *odds_table(tn.value, rank, self.free_rerolls + paid),
         ]
+        sources = (("Talent", int(self._field("talent"))), ("Re-rolls", self._field("rerolls")))
+        if free := [f"{what} {n}" for what, n in sources if n]:
+            lines.append(f"free re-rolls: {' + '.join(free)}")
         if roller is not None:
             skills = " · ".join(f"{n.title()} {v}" for n, v in roller.skills) or "none"
             lines += [
-                f"{roller.name}: Luck {roller.luck} · Clues {roller.clues}",
+                f"{escape(roller.name)}: Luck {roller.luck} · Clues {roller.clues}",
                 f"skills: {skills}",
             ]
-        lines += self._held_lines()
+        self.query_one("#task-odds", Static).update("\n".join(lines))
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        """The held sides and a roll waiting for re-rolls, one line each under the odds:
+        they are what the next key acts on, so they are never pushed out of sight.
+        """
+        lines = self._held_lines()
         pending = self.session.pending
         if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
             best = f"best {d10} d10 + {hero} Hero die" if d10 or hero else "none would help"
-            lines += ["", f"[b]Re-rolls waiting[/b]: e  ({best})"]
-        self.query_one("#task-odds", Static).update("\n".join(lines))
+            lines.append(f"[b]Re-rolls waiting[/b]: {pending.available} · e spends them ({best})")
+        status = self.query_one("#task-status", Static)
+        status.update("\n".join(lines))
+        status.display = bool(lines)
 
     def refresh_from_session(self) -> None:
         session = self.session
@@ -234,16 +262,17 @@ of the rollers succeed (any, half or all).
     def _held_lines(self) -> list[str]:
         lines = []
         if self._opposed is not None:
-            held = f"{self._opposed.label} (TN {self._opposed.tn.value})"
-            lines += ["", f"[b]Opposed[/b]: {held} against this task: o rolls"]
+            held = f"{escape(self._opposed.label)} (TN {self._opposed.tn.value})"
+            lines.append(f"[b]Opposed[/b]: {held} waits · o rolls this task against it")
         if self._group:
-            names = ", ".join(f"{t.label} TN {t.tn.value}" for t in self._group)
             odds = group_odds([(t.tn.value, t.rank) for t in self._group], self._need)
-            lines += [
-                "",
-                f"[b]Group[/b] needs {self._need.value}: {names}",
-                f"odds {percent(odds)} · G rolls · n changes the need",
-            ]
+            lines.append(
+                f"[b]Group[/b] of {len(self._group)} needs {self._need.value}:"
+                f" odds {percent(odds)} · G rolls · n changes the need"
+            )
+            lines.append(
+                "  " + " · ".join(f"{escape(t.label)} TN {t.tn.value}" for t in self._group)
+            )
         return lines
 
     def _side_name(self, fallback: str) -> str:
@@ -287,11 +316,16 @@ of the rollers succeed (any, half or all).
     def action_reroll(self) -> None:
         pending = self.session.pending
         if not isinstance(pending, PendingRerolls):
-            self.notify("No roll is waiting for re-rolls (set Re-rolls above 0, then roll)")
+            self.notify(
+                "No roll is waiting for re-rolls (set Talent or Re-rolls, or pick a Hero"
+                " with Luck or Clues, then roll)"
+            )
             return
 
         def answer(split: tuple[int, int] | None) -> None:
             if split is not None:
                 self._apply(SpendRerolls(*split))
 
-        self.app.push_screen(RerollDialog(pending), answer)
+        _, luck, clues = self.session.pools(pending.who)
+        pools = f"Free {pending.free}, then Luck {luck}, then Clues {clues} (R-CHAR-9)"
+        self.app.push_screen(RerollDialog(pending, pools=pools), answer)
