@@ -312,6 +312,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     Console().print(table)
     r = result.rounds
     print(f"rounds: mean {r['mean']:.1f}, min {r['min']}, max {r['max']} · seed {seed}")
+    for gap in result.never_reach:  # R-COMBAT-2: a side that can never land a hit
+        print(f"! {gap}")
     return 0
 
 

@@ -170,24 +170,56 @@ class FightResult:
 
 
 def fight(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> FightResult:
-    """One fight to the end (a side with nobody standing) or MAX_ROUNDS."""
+    """One fight to the end (a side with nobody standing) or MAX_ROUNDS. Wound steps
+    are counted as they are taken (see :func:`wound_steps`).
+    """
     enc = setup(spec, catalog, rng)
-    start = {c.id: c for c in enc.combatants}
+    wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
     while enc.round <= MAX_ROUNDS:
         sides = {c.side for c in enc.combatants if c.standing}
         if len(sides) < 2:
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
-            enc = _act(enc, member.id, catalog, rng)
-        enc = HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter
+            enc = _tally(enc, _act(enc, member.id, catalog, rng), wounds)
+        enc = _tally(enc, HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter, wounds)
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
-        next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS)
+        next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS), wounds
     )
     for c in enc.combatants:
-        result.wounds[c.side] = result.wounds.get(c.side, 0) + max(0, c.wounds - start[c.id].wounds)
         result.out[c.side] = result.out.get(c.side, 0) + (not c.standing)
     return result
+
+
+def wound_steps(before: Combatant, after: Combatant) -> int:
+    """Wound steps one combatant took between two states of the fight (R-DMG-2).
+
+    A Minion (or a Sidekick played as one) taken out took its one wound (R-WOUND-2),
+    although its marker never moves. A Hero's steps to −1 and −2 move the marker; every
+    severe wound, the step onto it or one taken while already on it, is counted once
+    (R-WOUND-1). Non-lethal steps count too: they move their own marker on from the
+    lethal one (R-WOUND-6).
+    """
+    if after is before:
+        return 0
+    if before.rules_rank is Rank.MINION:
+        return int(after.out and not before.out)
+    lethal = max(0, min(after.wounds, 2) - min(before.wounds, 2))
+    severe = max(0, after.severe - before.severe)
+    nonlethal = 0
+    if after.nonlethal > before.nonlethal:
+        nonlethal = max(0, after.nonlethal - max(before.nonlethal, before.wounds))
+    return lethal + severe + nonlethal
+
+
+def _tally(before: Encounter, after: Encounter, wounds: dict[str, int]) -> Encounter:
+    """Add the wound steps taken from ``before`` to ``after`` to each side's count."""
+    if after is not before:
+        then = {c.id: c for c in before.combatants}
+        for c in after.combatants:
+            if c.id in then:
+                wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then[c.id], c)
+    return after
 
 
 def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Encounter:
@@ -232,10 +264,15 @@ def _best_attack(enc: Encounter, me: Combatant, catalog: Catalog) -> tuple[str, 
     return best if best_p >= 0 else None
 
 
+def _zone_bound(weapon: Weapon) -> bool:
+    """The policy attacks with a fighting style only within its own zone (melee)."""
+    return weapon_style(weapon) in FIGHTING_STYLES
+
+
 def _chance(me: Combatant, state: WeaponState, weapon: Weapon, band: RangeBand, zone: str) -> float:
     """P(≥ 1 hit) by the rating and range alone (the policy's estimate); −1 if impossible."""
     style = weapon_style(weapon)
-    if style in FIGHTING_STYLES and me.zone != zone:
+    if _zone_bound(weapon) and me.zone != zone:
         return -1.0
     dice = attack_dice(style, me.traits, weapon.attacks)
     if state.charges is not None and state.charges < dice * weapon.charge_per_shot:
@@ -253,6 +290,106 @@ def _close_in(enc: Encounter, me: Combatant, catalog: Catalog, rng: random.Rando
             except RulesError:
                 continue
     return enc
+
+
+@dataclass(frozen=True)
+class NoReach:
+    """Side ``side`` can never hit side ``target`` in a forecast fight, and why."""
+
+    side: str
+    target: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.side} can't reach {self.target}: {self.why}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"side": self.side, "target": self.target, "why": self.why}
+
+
+def never_reach(spec: EncounterSpec, catalog: Catalog) -> tuple[NoReach, ...]:
+    """Each side that can never hit another side under the policy (:func:`_act`), so a
+    forecast of zeros comes with its reason.
+
+    Generous on purpose, so "never" is true: a combatant may get to any zone joined to
+    its own by bands of Short or less (the policy only closes in across such a band);
+    melee needs a shared zone; a weapon counts when some hit is possible at the
+    nearest band it could attack across (−1 per band beyond its range and no maximum,
+    R-COMBAT-3; TN below 1: a Minion always fails, a Hero rarely hits, R-TASK-4).
+    Charges are not counted; a band not set yet counts as within reach.
+    """
+    enc, rng = Encounter(zones=()), random.Random(0)
+    for command in encounter_commands(spec, catalog):
+        enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
+    near = _near_zones(enc)
+    sides = list(dict.fromkeys(c.side for c in enc.combatants))
+    found = []
+    for side in sides:
+        mine = [c for c in enc.combatants if c.side == side and c.standing]
+        for target in sides:
+            theirs = [c for c in enc.combatants if c.side == target and c.standing]
+            if target == side or not mine or not theirs:
+                continue
+            if not any(_can_hit(enc, near, a, b, catalog) for a in mine for b in theirs):
+                found.append(NoReach(side, target, _why(mine, catalog)))
+    return tuple(found)
+
+
+def _near_zones(enc: Encounter) -> dict[str, frozenset[str]]:
+    """Each zone's group: the zones joined to it by bands of Short or less."""
+    groups = {zone: {zone} for zone in enc.zones}
+    for a, b, band in enc.bands:
+        if band <= RangeBand.SHORT and groups[a] is not groups[b]:
+            joined = groups[a] | groups[b]
+            for zone in joined:
+                groups[zone] = joined
+    return {zone: frozenset(group) for zone, group in groups.items()}
+
+
+def _can_hit(
+    enc: Encounter,
+    near: dict[str, frozenset[str]],
+    me: Combatant,
+    target: Combatant,
+    catalog: Catalog,
+) -> bool:
+    mine, theirs = near[me.zone], near[target.zone]
+    for state in me.weapons:
+        weapon = catalog.weapons[state.id]
+        if _zone_bound(weapon):
+            if not mine & theirs:
+                continue
+            band = RangeBand.MELEE
+        else:
+            try:
+                band = min(
+                    RangeBand.MELEE if a == b else enc.zone_band(a, b) for a in mine for b in theirs
+                )
+            except RulesError:  # a band not set yet: the fight will say so
+                return True
+        style = weapon_style(weapon)
+        dice = attack_dice(style, me.traits, weapon.attacks)
+        tn = me.ratings[style] + range_penalty(weapon.range, band) + max(0, target.size - me.size)
+        if attack_odds(tn, dice, me.rules_rank).success > 0:
+            return True
+    return False
+
+
+def _why(mine: list[Combatant], catalog: Catalog) -> str:
+    weapons = [catalog.weapons[state.id] for c in mine for state in c.weapons]
+    if not weapons:
+        return "no weapon"
+    if all(_zone_bound(w) for w in weapons):
+        return "melee only, and no Short band leads there"
+    return "no weapon can hit at that range"
+
+
+def nobody_reaches(spec: EncounterSpec, unreached: tuple[NoReach, ...]) -> bool:
+    """No side can reach any other (see :func:`never_reach`): every fight would be a
+    draw after MAX_ROUNDS with nobody hurt, so there is nothing to forecast.
+    """
+    sides = len({c["side"] for c in spec.combatants})
+    return sides > 1 and len(unreached) == sides * (sides - 1)
 
 
 def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
@@ -290,12 +427,24 @@ def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -
 
 @dataclass(frozen=True)
 class Forecast:
+    """What ``runs`` fights came to, per side: the share won, and the means per fight
+    of the wound steps taken (:func:`wound_steps`) and of the combatants out of the
+    fight (taken out or unconscious, whatever the cause).
+    """
+
     runs: int
     wins: dict[str, float]
     draws: float
     rounds: dict[str, float]
     wounds: dict[str, float]
     out: dict[str, float]
+    never_reach: tuple[NoReach, ...] = ()
+    """Sides that could not hit another side in any of the fights, and why."""
+
+    @property
+    def harmless(self) -> bool:
+        """Nobody was wounded or out of the fight in any fight: every one a draw."""
+        return not any(self.wounds.values()) and not any(self.out.values())
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -305,6 +454,7 @@ class Forecast:
             "rounds": self.rounds,
             "wounds_per_fight": self.wounds,
             "out_per_fight": self.out,
+            "never_reach": [n.as_dict() for n in self.never_reach],
         }
 
 
@@ -333,7 +483,7 @@ def forecast(
             results += _fights(spec, catalog, seed, chunk)
             if progress:
                 progress(len(results))
-    return _summary(spec, results)
+    return _summary(spec, results, never_reach(spec, catalog))
 
 
 CHUNK = 50
@@ -343,7 +493,9 @@ def _fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) ->
     return [fight(spec, catalog, random.Random(f"{seed}:{i}")) for i in indices]
 
 
-def _summary(spec: EncounterSpec, results: list[FightResult]) -> Forecast:
+def _summary(
+    spec: EncounterSpec, results: list[FightResult], unreached: tuple[NoReach, ...] = ()
+) -> Forecast:
     runs = len(results)
     sides = sorted({c["side"] for c in spec.combatants})
     rounds = [r.rounds for r in results]
@@ -354,4 +506,5 @@ def _summary(spec: EncounterSpec, results: list[FightResult]) -> Forecast:
         rounds={"mean": statistics.fmean(rounds), "min": min(rounds), "max": max(rounds)},
         wounds={s: statistics.fmean(r.wounds.get(s, 0) for r in results) for s in sides},
         out={s: statistics.fmean(r.out.get(s, 0) for r in results) for s in sides},
+        never_reach=unreached,
     )

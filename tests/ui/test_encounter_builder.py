@@ -26,11 +26,15 @@ from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.rules import Cover, RangeBand, Rank
 from hsm_tui.session import Batch, Session
-from hsm_tui.simulate import encounter_commands, encounter_spec
+from hsm_tui.simulate import Forecast, encounter_commands, encounter_spec
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
-from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen, zone_problem
+from hsm_tui.ui.screens.encounter_builder import (
+    EncounterBuilderScreen,
+    forecast_text,
+    zone_problem,
+)
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.stepper import Stepper
@@ -90,9 +94,9 @@ def _rows(app: HsmApp, selector: str) -> list[str]:
 async def _dig_site(pilot: Pilot) -> None:
     """The whole encounter by keys: zones, bands, two Heroes, 3 raiders, cover."""
     await _zones(pilot)
-    await _add(pilot, "kestrel", "tab", "tab", "right", "right", "enter", *"expedition")
+    await _add(pilot, "kestrel", "tab", "tab", "n", *"expedition")
     await _add(pilot, "roan", "tab", "tab", "tab", "right")  # side kept; zone: dig pit
-    await _add(pilot, "raider", "3", "tab", "tab", "right", "enter", *"pirates", "tab", "right")
+    await _add(pilot, "raider", "3", "tab", "tab", "n", *"pirates", "tab", "right")
     await _keys(pilot, "right", "c")  # the encounter list: raider 3 (just added) → light
     await _keys(pilot, "up", "up", "up", "up", "c")  # Kestrel (the side heading is skipped)
 
@@ -184,7 +188,7 @@ async def test_count_stays_1_to_40_and_a_new_side_must_be_named() -> None:
         assert count.value == 1
         await _keys(pilot, *["right"] * 45)
         assert count.value == 40
-        await _keys(pilot, "tab", "right", "enter")  # Side: new… asks for the name
+        await _keys(pilot, "tab", "n")  # Side: n asks for the new side's name
         side = app.screen.query_one("#builder-side-msg")
         assert side.display and "a side needs a name" in _text(app, "#builder-side-msg")
         await _keys(pilot, "enter")
@@ -207,7 +211,7 @@ async def test_side_defaults_by_kind_and_remembers_what_was_picked() -> None:
         assert side.value == "heroes"
         await _keys(pilot, "ctrl+u", *"raider")
         assert side.value == "enemies"
-        await _keys(pilot, "escape", "tab", "tab", "right", "enter", *"pirates", "enter")
+        await _keys(pilot, "escape", "tab", "tab", "n", *"pirates", "enter")
         await _keys(pilot, "slash", "ctrl+u", *"guide")  # a Sidekick: the heroes' side
         assert side.value == "heroes"
         await _keys(pilot, "ctrl+u", *"boarder")
@@ -402,7 +406,7 @@ async def test_f1_help_and_the_key_bar_list_the_builder_keys() -> None:
         assert "| x · Delete | remove the highlighted combatant" in help_text
         assert "| N | new encounter" in help_text and "in the pack list too" in help_text
         assert "Enter adds the highlighted entry" in help_text
-        assert "asks which zone" in help_text and "*new…* then Enter" in help_text
+        assert "asks which zone" in help_text and "n names a new one" in help_text
 
 
 async def test_n_clears_the_encounter_for_the_next_fight_and_asks_first() -> None:
@@ -545,17 +549,17 @@ async def test_side_is_picked_so_builder_keys_and_typos_make_no_new_side() -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
         await _keys(pilot, "z", *"deck", "enter")
-        await _add(pilot, "raider", "tab", "tab", "right", "enter", *"pirates")
+        await _add(pilot, "raider", "tab", "tab", "n", *"pirates")
         await _keys(pilot, "slash", "ctrl+u", *"boarder", "escape", "tab", "tab")
         side = app.screen.query_one("#builder-side", Stepper)
         assert app.screen.focused is side and side.value == "pirates"
         await _keys(pilot, "p", "s")  # builder keys, not a side's name
         assert side.value == "pirates" and isinstance(app.screen, EncounterBuilderScreen)
         assert "no party Hero left to add (add heroes to the party first)" in _errors(app)
-        await _keys(pilot, "right", "right", "right", "enter", *"abc", "escape")  # not added
-        assert side.value == "enemies"  # the last side stepped over, before new…
+        await _keys(pilot, "right", "right", "right", "n", *"abc", "escape")  # not added
+        assert side.value == "enemies"  # → stops at the last side
         assert len(app.session.encounter.combatants) == 1
-        await _keys(pilot, "tab", "tab", "right", "enter", *"Pirates")
+        await _keys(pilot, "tab", "tab", "n", *"Pirates")
         msg = app.screen.query_one("#builder-side-msg", Static)
         assert "✓ joins pirates" in _text(app, "#builder-side-msg")
         await _keys(pilot, "backspace")  # "Pirate": a typo shows as a new side
@@ -587,7 +591,157 @@ async def test_the_party_joins_its_own_side_not_the_last_one_picked_for_a_sideki
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
         await _keys(pilot, "z", *"deck", "enter")
-        screen.sides["heroes"] = "enemies"  # the side field, last stepped on a Sidekick
+        screen.sides["sidekick"] = "enemies"  # the side field, last stepped on a Sidekick
+        screen.sides["hero"] = "enemies"  # and on a villain Hero
         await _keys(pilot, "p")
         [kestrel] = app.session.encounter.combatants
         assert (kestrel.player, kestrel.side) == (True, "heroes")
+
+
+async def test_a_sidekick_keeps_the_side_picked_for_sidekicks_not_a_heros() -> None:
+    """The side is kept per kind: giving a Hero the expedition's side does not move the
+    next Sidekick, added with one Enter from the search, off the side picked for it.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        _set_up_dig_site(app)  # sides in use: expedition, pirates (then heroes, enemies)
+        await _keys(pilot, "escape")
+        await _add(pilot, "first mate", "tab", "tab", "left")  # a traitor: pirates
+        await _add(pilot, "mireille", "tab", "tab", "left", "left", "left")  # expedition
+        await _add(pilot, "first mate")  # one Enter from the search
+        added = [(c.entry, c.side) for c in app.session.encounter.combatants[5:]]
+        assert added == [
+            ("pirate-first-mate", "pirates"),
+            ("mireille-ashdown", "expedition"),
+            ("pirate-first-mate", "pirates"),
+        ]
+        await _add(pilot, "guide")  # a Sidekick: the side picked for Sidekicks, shown
+        assert app.session.encounter.combatants[-1].side == "pirates"
+        assert screen.query_one("#builder-side", Stepper).value == "pirates"
+        await _keys(pilot, "slash", "ctrl+u", *"roan")  # a Hero: the Heroes' side again
+        assert screen.query_one("#builder-side", Stepper).value == "expedition"
+        assert screen.sides == {"hero": "expedition", "sidekick": "pirates", "minion": "enemies"}
+
+
+async def test_right_stops_at_the_last_side_and_only_n_names_a_new_one() -> None:
+    """→ past the last side stays there (Enter then adds to it): naming a new side takes
+    an explicit n, and Esc leaves the side as it was.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"raider", "escape", "tab", "tab")
+        side = screen.query_one("#builder-side", Stepper)
+        msg = screen.query_one("#builder-side-msg", Static)
+        assert screen.focused is side and side.value == "enemies"
+        assert msg.display and "n: name a new side" in _text(app, "#builder-side-msg")
+        await _keys(pilot, "left", *["right"] * 5)
+        assert side.value == "enemies"  # the last side: → stops, no text field
+        assert not screen.query_one("#builder-side-row").display
+        await _keys(pilot, "enter")
+        assert [c.side for c in app.session.encounter.combatants] == ["enemies"]
+        await _keys(pilot, "tab", "tab", "n", *"boarders", "escape")  # changed its mind
+        assert side.value == "enemies" and side.display and not msg.display
+        assert len(app.session.encounter.combatants) == 1
+        await _keys(pilot, "tab", "tab", "n", *"boarders", "enter")
+        assert [c.side for c in app.session.encounter.combatants] == ["enemies", "boarders"]
+        assert side.value == "boarders"  # the new side is listed and kept for Minions
+        assert [name for _, name in side.choices] == ["enemies", "boarders", "heroes"]
+
+
+def _forecast_rows(app: HsmApp) -> dict[str, list[str]]:
+    """The forecast table's rows by side: wins, wounds taken, out (as shown)."""
+    lines = _text(app, "#builder-forecast-body").splitlines()
+    return {line.split()[0]: line.split()[1:] for line in lines[1:] if "%" in line}
+
+
+async def test_r_wound_2_forecast_counts_a_minion_taken_out_as_a_wound_taken() -> None:
+    """The pirates are Minions: each one taken out took its one wound, so their wounds
+    taken read about as many as their combatants out, never 0.0 beside 6.6 out.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        _set_up_dig_site(app)
+        await _keys(pilot, "F")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "wounds taken/fight" in _text(app, "#builder-forecast-body")
+        _, result = screen.result
+        assert result.out["pirates"] > 1
+        assert result.wounds["pirates"] == pytest.approx(result.out["pirates"], rel=0.05)
+        _, wounds, out = _forecast_rows(app)["pirates"]
+        assert float(wounds) == pytest.approx(float(out), abs=0.2) and float(wounds) > 1
+
+
+async def test_r_combat_2_forecast_says_why_when_no_side_can_reach_another() -> None:
+    """Melee-only sides two zones apart with no Short band: no fights, the reason."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        app.session.apply(
+            Batch(
+                (
+                    AddZone("nest"),
+                    AddZone("den"),
+                    SetBand("nest", "den", "medium"),
+                    AddCombatants("minion", "ruin-spider", "spiders", "nest", 3),
+                    AddCombatants("minion", "xeno-hound", "hounds", "den", 2),
+                )
+            )
+        )
+        await _keys(pilot, "F")
+        assert not screen.query_one("#builder-progress").display  # nothing was played
+        text = _text(app, "#builder-forecast-body")
+        assert "✗ No forecast: no side can ever reach another" in text
+        assert "spiders can't reach hounds: melee only" in text
+        assert "hounds can't reach spiders: melee only" in text
+        assert "wins" not in text and screen.result is None
+        await _keys(pilot, "b", "b", "b")  # medium → long → extra-long → short
+        await _keys(pilot, "F")  # a Short band: the spiders and hounds meet
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "can't reach" not in _text(app, "#builder-forecast-body")
+        assert screen.result is not None and screen.result[1].draws < 1
+
+
+async def test_r_combat_2_forecast_names_the_side_that_can_never_reach_the_other() -> None:
+    """Drones shoot spiders across a Medium band; the spiders never get to them."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        app.session.apply(
+            Batch(
+                (
+                    AddZone("nest"),
+                    AddZone("vault"),
+                    SetBand("nest", "vault", "medium"),
+                    AddCombatants("minion", "ruin-spider", "spiders", "nest", 2),
+                    AddCombatants("minion", "security-drone", "drones", "vault", 1),
+                )
+            )
+        )
+        await _keys(pilot, "F")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = _text(app, "#builder-forecast-body")
+        assert "wounds taken/fight" in text  # the table: the drones do fight
+        assert "· spiders can't reach drones: melee only" in text
+        assert "drones can't reach" not in text
+        _, result = screen.result
+        assert result.wins["spiders"] == 0 and result.wounds["drones"] == 0
+
+
+def test_forecast_where_nobody_is_ever_hurt_says_so_instead_of_a_table() -> None:
+    result = Forecast(
+        runs=200,
+        wins={"a": 0.0, "b": 0.0},
+        draws=1.0,
+        rounds={"mean": 30.0, "min": 30, "max": 30},
+        wounds={"a": 0.0, "b": 0.0},
+        out={"a": 0.0, "b": 0.0},
+    )
+    text = str(forecast_text(result, 7, 0))
+    assert text.startswith("✗ Nobody was wounded or taken out in 200 fights")
+    assert "wins" not in text and "draws 100.0%" in text

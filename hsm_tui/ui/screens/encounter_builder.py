@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import DescendantBlur, DescendantFocus, Resize
 from textual.message import Message
 from textual.validation import ValidationResult, Validator
 from textual.widgets import Header, Input, Label, OptionList, ProgressBar, Static
@@ -40,7 +40,15 @@ from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...packs import Catalog
 from ...rules import Cover, RangeBand, Rank, RulesError
-from ...simulate import EncounterSpec, Forecast, encounter_spec, forecast
+from ...simulate import (
+    EncounterSpec,
+    Forecast,
+    NoReach,
+    encounter_spec,
+    forecast,
+    never_reach,
+    nobody_reaches,
+)
 from ..commands import ScreenActions
 from ..widgets.combatants import COVER_TEXT, wound_text
 from ..widgets.initiative import fit
@@ -70,9 +78,6 @@ COUNTS = [(str(n), n) for n in range(1, 41)]
 """The engine adds 1 to 40 of an entry at a time, so the stepper offers nothing else."""
 
 NO_ZONE = [("none: z adds one", None)]
-
-NEW_SIDE = "new…"
-"""The Side field's last choice: Enter there asks for the new side's name."""
 
 DEFAULT_SIDES = ("heroes", "enemies")
 """Offered even before anyone stands on them: the defaults per kind (see side_group)."""
@@ -116,7 +121,9 @@ def entry_summary(catalog: Catalog, entry: PackEntry) -> Text:
 
 
 def side_group(kind: str) -> str:
-    """Heroes and Sidekicks usually join the party's side, Minions the other one."""
+    """A kind's side until the GM picks another: Heroes and Sidekicks usually join the
+    party's side, Minions the other one.
+    """
     return "enemies" if kind == "minion" else "heroes"
 
 
@@ -173,23 +180,57 @@ def forecast_problem(spec: EncounterSpec) -> str | None:
     return None
 
 
+def unreached_lines(unreached: Iterable[NoReach]) -> Text:
+    """One line per side that can never reach another, with the reason."""
+    return Text("\n").join(
+        Text.assemble(("· ", "bold"), (n.side, "bold"), f" can't reach {n.target}: {n.why}")
+        for n in unreached
+    )
+
+
+def stalemate_text(unreached: Sequence[NoReach]) -> Text:
+    """Why there is no forecast table: no side can ever reach another."""
+    return Text.assemble(
+        ("✗ No forecast: no side can ever reach another", "bold"),
+        (" (all fights would be draws)\n", "dim"),
+        unreached_lines(unreached),
+        ("\nb sets a band of Short between two zones; or add someone who can reach.", "dim"),
+    )
+
+
 def forecast_text(result: Forecast, seed: int, undecided: int) -> Text:
-    """The forecast as a small table: per side the win rate, wound steps and combatants
-    out per fight; draws and rounds below. Fixed widths, so it reads at 80 columns.
+    """The forecast as a small table: per side the win rate, the wound steps it took and
+    its combatants out per fight (a Minion taken out took its one wound, R-WOUND-2, so
+    the two agree); draws and rounds below, then who can never reach whom. Fixed widths,
+    so it reads at 80 columns. A forecast where nobody was ever hurt says so instead.
     """
-    width = max(10, *(len(s) for s in result.wins))
-    width = min(width, 24)
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{'side':<{width}} {'wins':>6} {'wounds/fight':>13} {'out/fight':>10}\n", "bold")
-    for side, rate in result.wins.items():
-        text.append(f"{fit(side, width):<{width}} {rate:>6.1%} ")
-        text.append(f"{result.wounds[side]:>13.1f} {result.out[side]:>10.1f}\n")
     rounds = result.rounds
-    text.append(
+    footer = Text(
         f"draws {result.draws:.1%} · rounds {rounds['mean']:.1f} "
         f"({rounds['min']:.0f}–{rounds['max']:.0f}) · {result.runs} fights, seed {seed}",
         "dim",
     )
+    if result.harmless:
+        text = Text.assemble(
+            (f"✗ Nobody was wounded or taken out in {result.runs} fights", "bold"),
+            ": the attacks never get through (range, cover, Defense or Health)\n",
+            footer,
+        )
+    else:
+        width = max(10, *(len(s) for s in result.wins))
+        width = min(width, 24)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(
+            f"{'side':<{width}} {'wins':>6} {'wounds taken/fight':>19} {'out/fight':>10}\n",
+            "bold",
+        )
+        for side, rate in result.wins.items():
+            text.append(f"{fit(side, width):<{width}} {rate:>6.1%} ")
+            text.append(f"{result.wounds[side]:>19.1f} {result.out[side]:>10.1f}\n")
+        text.append_text(footer)
+    if result.never_reach:
+        text.append("\n")
+        text.append_text(unreached_lines(result.never_reach))
     if undecided:
         text.append(f"\n{undecided} undecided Sidekick(s) forecast as Heroes (d decides)", "dim")
     return text
@@ -240,6 +281,17 @@ def who_is_there(zone: str, enc: Encounter) -> str:
     return ", ".join(f"{side} ({n})" for side, n in sides.items()) or "empty"
 
 
+class SideField(Stepper):
+    """The Side choice among the sides in use: ← → step and stop at either end, so
+    stepping never starts a new side; ``n`` names one (an explicit choice).
+    """
+
+    BINDINGS = [
+        Binding("n", "screen.new_side", "New side", show=False, id="builder.new-side"),
+    ]
+    """Besides the Stepper's own ← → − +."""
+
+
 class _Cancelled(Exception):
     """Raised inside the forecast thread once a newer forecast has replaced it."""
 
@@ -278,7 +330,7 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 | ← → | from the pack list: ← the bands, then the zones · → the encounter list |
 | Enter | add the highlighted entry: count, side and zone below it |
 | − + / digit | count (1–40), in the pack list too · zone (cycles the zones) |
-| Side | ← → choose a side; *new…* then Enter names a new one |
+| Side | ← → choose a side in use (stops at the ends) · n names a new one |
 | p | add the whole party: asks which zone when there are several |
 | x · Delete | remove the highlighted combatant from the encounter |
 | N | new encounter: clears the combatants, keeps zones and bands (asks first) |
@@ -292,16 +344,21 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 Enter adds the highlighted pack entry there.
 
 **Picker**: H hero · S sidekick · M minion. The side defaults to *heroes* for
-Heroes and Sidekicks and *enemies* for Minions; the one you pick is kept for each.
-A side typed by name joins a listed side whatever its case; otherwise it shows
-*new side* before Enter adds it.
+Heroes and Sidekicks and *enemies* for Minions; the one you pick is kept for each
+kind (a Sidekick's side is not a Hero's). In the Side field, `n` names a new side:
+a name that is a listed side whatever its case joins it, any other shows *new side*
+before Enter adds it; Esc keeps the side listed.
 
 **Encounter list**: ? a Sidekick whose rules are not decided yet, h / m plays as a
 Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6); OUT taken out (R-WOUND-2),
 unc unconscious: they stay listed until removed (`x`) or a new encounter (`N`).
 
-**Forecast**: both sides follow `hsm simulate`'s policy; fight *i* is seeded from the
-session's seed, so the same encounter gives the same forecast.
+**Forecast**: per side the share of fights won, then per fight the wound steps
+*taken* (a Minion taken out took its one wound, R-WOUND-2; non-lethal ones count)
+and the combatants out of the fight (taken out or unconscious). A side that can
+never reach another is named with the reason; when none can, there is no table.
+Both sides follow `hsm simulate`'s policy; fight *i* is seeded from the session's
+seed, so the same encounter gives the same forecast.
 
 **After a fight** (`E` on the combat screen): `N` clears the encounter for the next one.
 The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lost.
@@ -369,8 +426,10 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
 
     def __init__(self) -> None:
         super().__init__()
-        self.sides = {"heroes": "heroes", "enemies": "enemies"}
-        """The side picked last for each kind of entry (the GM's choice, not game state)."""
+        self.sides = {kind: side_group(kind) for kind in KINDS}
+        """The side picked last for each kind of entry (the GM's choice, not game state):
+        set by stepping the Side field or adding, and shown again whenever an entry of
+        that kind is highlighted."""
         self.picked: str | None = None
         """The combatant highlighted in the encounter list."""
         self.entries: list[PackEntry] = []
@@ -405,7 +464,7 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
                 yield Static(id="builder-entry-info")
                 yield Stepper("Count", COUNTS, 1, id="builder-count")
                 sides = [(side, side) for side in DEFAULT_SIDES]
-                yield Stepper("Side", [*sides, (NEW_SIDE, None)], "heroes", id="builder-side")
+                yield SideField("Side", sides, "heroes", id="builder-side")
                 with Horizontal(id="builder-side-row"):
                     yield Label("Side", id="builder-side-label")
                     yield Input(
@@ -521,12 +580,17 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         roster.border_subtitle = f"{rank_note(c)} · c cover" if c else ""
 
     def _show_sides(self, enc: Encounter) -> None:
-        """The Side field's choices, names fitted to its width; the choice is kept."""
+        """The Side field's choices, names fitted to its width, showing the side kept
+        for the highlighted entry's kind. Every change of the field not made by the
+        GM's keys comes through here, so none is taken for the GM's pick.
+        """
         stepper = self.query_one("#builder-side", Stepper)
         room = max(6, (stepper.size.width or 24) - 16)
         names = side_names(enc, self.sides.values())
-        choices = [(fit(name, room), name) for name in names]
-        stepper.set_choices([*choices, (NEW_SIDE, None)], stepper.value)
+        entry = self._entry()
+        side = stepper.value if entry is None else self.sides[entry.kind]
+        with self.prevent(Stepper.Changed):
+            stepper.set_choices([(fit(name, room), name) for name in names], side)
         self._show_side_message()
 
     def _show_entries(self) -> None:
@@ -569,11 +633,8 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
             info = self.query_one("#builder-entry-info", Static)
             info.update(entry_summary(self.session.catalog, entry) if entry else "")
             if entry is not None:
-                with self.prevent(Stepper.Changed):
-                    self.query_one("#builder-side", Stepper).value = self.sides[
-                        side_group(entry.kind)
-                    ]
                 self._show_side_input(False)
+                self._show_sides(self.enc)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -585,10 +646,18 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
         if event.stepper.id == "builder-zone":
             self._show_zone_list(self.enc, event.value)
-        elif event.stepper.id == "builder-side":
+        elif event.stepper.id == "builder-side":  # the GM's keys: the rest is prevented
             entry = self._entry()
-            if entry is not None and event.value is not None:
-                self.sides[side_group(entry.kind)] = event.value
+            if entry is not None:
+                self.sides[entry.kind] = event.value
+            self._show_side_message()
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        if event.widget.id == "builder-side":
+            self._show_side_message()  # the key that names a new side
+
+    def on_descendant_blur(self, event: DescendantBlur) -> None:
+        if event.widget.id == "builder-side":
             self._show_side_message()
 
     # -- typing -----------------------------------------------------------------
@@ -621,25 +690,29 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         msg.set_class(problem is not None, "-error")
         msg.update(f"✗ {problem}" if problem else "✓ Enter adds · Esc cancels")
 
+    def _naming_side(self) -> bool:
+        """Whether the new side's name field stands in for the Side choice (``n``)."""
+        return bool(self.query_one("#builder-side-row").display)
+
     def _typed_side(self) -> str | None:
         """The side the name field means: a listed side if it names one, else the text."""
         field = self.query_one("#builder-side-name", Input)
-        if not self.query_one("#builder-side-row").display or not field.value.strip():
+        if not self._naming_side() or not field.value.strip():
             return None
         names = side_names(self.enc, self.sides.values())
         return known_side(field.value, names) or field.value.strip()
 
     def _show_side_message(self) -> None:
-        """Under the Side field: how to name a new side, then whether the typed name is
-        a listed side or a new one (a typo shows as *new side* before it is used).
+        """Under the Side field: while it has the focus, the key that names a new side;
+        while one is named, whether it is a listed side or a new one (a typo shows as
+        *new side* before it is used).
         """
         msg = self.query_one("#builder-side-msg", Static)
-        typing = self.query_one("#builder-side-row").display
-        new = self.query_one("#builder-side", Stepper).value is None
-        msg.display = typing or new
+        typing = self._naming_side()
+        msg.display = typing or self.query_one("#builder-side").has_focus
         msg.remove_class("-error", "-new")
         if not typing:
-            msg.update("Enter: name a new side")
+            msg.update("n: name a new side")
             return
         side = self._typed_side()
         names = side_names(self.enc, self.sides.values())
@@ -676,15 +749,18 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         self._show_zone_input(True)
 
     def action_escape(self) -> None:
-        """Esc: close the zone or side field or leave the search, back to the pack list."""
+        """Esc: close the zone or side field or leave the search, back to the pack list;
+        the Side field still shows the side it showed before ``n``.
+        """
         if self.query_one("#builder-zone-name").display:
             self._show_zone_input(False)
-        if self.query_one("#builder-side-row").display:
-            entry = self._entry()
-            if entry is not None:
-                self.query_one("#builder-side", Stepper).value = self.sides[side_group(entry.kind)]
+        if self._naming_side():
             self._show_side_input(False)
         self.query_one("#builder-entries").focus()
+
+    def action_new_side(self) -> None:
+        """``n`` in the Side field: type the new side's name (Enter adds, Esc goes back)."""
+        self._show_side_input(True)
 
     def action_search(self) -> None:
         self.query_one("#builder-search").focus()
@@ -722,28 +798,27 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         self._apply(SetBand(a, b, band.label))
 
     def action_add(self) -> None:
-        """Add the highlighted pack entry: count, side and zone as the fields show them;
-        with *new…* as the side, its name is asked first.
+        """Add the highlighted pack entry: count, side and zone as the fields show them,
+        or the side named after ``n``.
         """
         entry = self._entry()
-        side = self.query_one("#builder-side", Stepper).value or self._typed_side()
+        naming = self._naming_side()
+        side = self._typed_side() if naming else self.query_one("#builder-side", Stepper).value
         zone = self.query_one("#builder-zone", Stepper).value
         count = self.query_one("#builder-count", Stepper)
         if entry is None:
             self.notify("Highlight a pack entry first (/ searches)", severity="warning")
         elif side is None:
-            if self.query_one("#builder-side-row").display:
-                self.notify("a side needs a name", title="Refused", severity="error")
-            self._show_side_input(True)
+            self.notify("a side needs a name", title="Refused", severity="error")
+            self.query_one("#builder-side-name").focus()
         elif zone is None:
             self.notify("Add a zone first (z)", title="Refused", severity="error")
         elif self._apply(AddCombatants(entry.kind, entry.id, side, zone, count.value)):
-            self.sides[side_group(entry.kind)] = side
+            self.sides[entry.kind] = side
             self.picked = self.enc.combatants[-1].id
             count.value = 1
-            self.refresh_from_session()  # the new side is a choice now
-            self.query_one("#builder-side", Stepper).value = side
             self._show_side_input(False)
+            self.refresh_from_session()  # the new side is a choice now, and shown
             self.query_one("#builder-entries").focus()  # ready for the next entry (/ or ↑ ↓)
 
     def action_party(self) -> None:
@@ -857,6 +932,14 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         if problem:
             self._forecast_failed(self._forecast_id, problem)
             return
+        try:
+            unreached = never_reach(spec, self.session.catalog)
+        except RulesError as err:
+            self._forecast_failed(self._forecast_id, str(err))
+            return
+        if nobody_reaches(spec, unreached):  # nothing to play: say why instead of zeros
+            self._forecast_failed(self._forecast_id, stalemate_text(unreached))
+            return
         bar = self.query_one("#builder-progress", ProgressBar)
         bar.update(total=FORECAST_RUNS, progress=0)
         bar.display = True
@@ -909,13 +992,14 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
     def on_encounter_builder_screen_forecast_failed(self, event: ForecastFailed) -> None:
         self._forecast_failed(event.run, event.reason)
 
-    def _forecast_failed(self, run: int, reason: str) -> None:
+    def _forecast_failed(self, run: int, reason: str | Text) -> None:
+        """No forecast: the reason, or a text that explains itself (see stalemate_text)."""
         if run != self._forecast_id:
             return
         self.result = None
         self.query_one("#builder-progress").display = False
         self.query_one("#builder-forecast-body", Static).update(
-            Text(f"✗ No forecast: {reason}", "bold")
+            reason if isinstance(reason, Text) else Text(f"✗ No forecast: {reason}", "bold")
         )
         self._mark_stale()
 
