@@ -53,6 +53,7 @@ from ..rules.odds import PoolOdds, percent, suggest_split, wound_odds
 from ..rules.tasks import (
     HeroFace,
     PoolRoll,
+    card_reroll,
     paid_text,
     pay_rerolls,
     reroll,
@@ -755,6 +756,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     enc = evolve(enc, turn_index=index, round=round_)
     lines: list[str] = []
     lost: list[tuple[str, int]] = []
+    lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
     for member in enc.members(actor):
         if set(ENGINE_MARKS) & set(member.conditions):  # Dodge, full defense last until now
@@ -768,18 +770,27 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         lines += [f"{member.name}: {line}" for line in start.lines]
         if start.restricted:
             restricted.append(member.id)
-        member_lost = member.lose_actions + ("shaken" in member.conditions) + start.lost
+        shaken = "shaken" in member.conditions
+        member_lost = member.lose_actions + shaken + start.lost
         if member_lost:
-            lost.append((member.id, member_lost))
-            lines.append(
-                f"{member.name} loses {member_lost} action(s)"
-                f" (wounds, Shaken, dive{', Dazed' if start.lost else ''})"
+            why = "; ".join(
+                (
+                    *carried_losses(member),
+                    *(["Shaken: −1 action (§8)"] if shaken else []),
+                    *([f"Dazed {start.lost}: {_minus(start.lost)} (§8)"] if start.lost else []),
+                )
             )
-        if member.lose_actions:
-            member = evolve(member, lose_actions=0)
+            lost.append((member.id, member_lost))
+            lost_why.append((member.id, why))
+            lines.append(f"{member.name} loses {_actions(member_lost)} — {why}")
+        if member.lose_actions or member.lose_why:
+            member = evolve(member, lose_actions=0, lose_why=())
         if member is not enc.get(member.id):
             enc = enc.with_combatant(member)
-    enc = evolve(enc, turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted)))
+    enc = evolve(
+        enc,
+        turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
+    )
     when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
     title = f"{when}: {actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
@@ -820,6 +831,54 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
     return evolve(c, fear=fear, conditions=marks), note
 
 
+def _actions(n: int) -> str:
+    return f"{n} action{'s' if n != 1 else ''}"
+
+
+def _minus(n: int) -> str:
+    return f"−{_actions(n)}"
+
+
+def _lose(c: Combatant, n: int, cause: str) -> Combatant:
+    """``c`` losing ``n`` actions on its next turn, and why: ``"wound"`` (R-WOUND-4) or
+    ``"dive"`` (R-ATK-5), so that turn can say what took them.
+    """
+    if n <= 0:
+        return c
+    return evolve(c, lose_actions=c.lose_actions + n, lose_why=(*c.lose_why, *[cause] * n))
+
+
+def carried_losses(c: Combatant) -> tuple[str, ...]:
+    """What ``c`` will lose at the start of its next turn from wounds and dives, one phrase
+    per cause in the rules' words (Shaken and Dazed are settled at that turn's start).
+    """
+    causes = c.lose_why[: c.lose_actions]
+    items = []
+    wounds = causes.count("wound")
+    if wounds:
+        items.append(f"{wounds} wound{'s' if wounds != 1 else ''}: {_minus(wounds)} (R-WOUND-4)")
+    dives = causes.count("dive")
+    if dives:
+        items.append(f"dived for cover: {_minus(dives)} (R-ATK-5)")
+    rest = c.lose_actions - len(causes)  # counted without a cause (an edited combatant)
+    if rest > 0:
+        items.append(f"wounds or a dive: {_minus(rest)} (R-WOUND-4, R-ATK-5)")
+    return tuple(items)
+
+
+def _account(turn: Turn, cid: str) -> str:
+    """Where a combatant's actions went this turn: ``used 1 (attack); lost 1 — Shaken: −1
+    action (§8)``, so a refusal names the cause rather than only the count.
+    """
+    used = turn.used_by(cid)
+    lost = dict(turn.lost).get(cid, 0)
+    parts = [f"used {len(used)} ({', '.join(used)})"] if used else []
+    if lost:
+        why = dict(turn.lost_why).get(cid, "")
+        parts.append(f"lost {lost}" + (f" — {why}" if why else ""))
+    return "; ".join(parts)
+
+
 def declare_actions(
     enc: Encounter, cmd: DeclareActions, _rng: random.Random, _cat: Catalog
 ) -> Outcome:
@@ -853,8 +912,13 @@ def _turn(enc: Encounter) -> Turn:
     return enc.turn
 
 
-def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
-    """R-ACT-1: spend one action of the current turn; no action twice."""
+def _spend(
+    enc: Encounter, actor: Combatant, action: str, *, cost: int = 1, what: str = ""
+) -> Encounter:
+    """R-ACT-1: spend one action of the current turn; no action twice. ``cost`` checks,
+    before the first of them is spent, that an action taking ``cost`` actions (``what``)
+    fits in what is left; the caller spends the others.
+    """
     turn = _turn(enc)
     if actor.group != turn.actor:
         raise RulesError(f"it is not {actor.name}'s turn")
@@ -866,8 +930,17 @@ def _spend(enc: Encounter, actor: Combatant, action: str) -> Encounter:
         raise RulesError(f"{actor.name} is Confused and failed its roll: only Run or Hide (§8)")
     if action in turn.used_by(actor.id):
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
-    if turn.left(actor.id) <= 0:
-        raise RulesError(f"{actor.name} has no actions left this turn")
+    left = turn.left(actor.id)
+    if left <= 0:
+        lost = dict(turn.lost).get(actor.id, 0)
+        because = f": {_account(turn, actor.id)}" if lost else ""
+        raise RulesError(f"{actor.name} has no actions left this turn{because}")
+    if left < cost:
+        account = _account(turn, actor.id)
+        raise RulesError(
+            f"{what or action} takes {cost} actions, but {actor.name} has only {left} left"
+            f" this turn" + (f": {account}" if account else "")
+        )
     if actor.id in turn.wild and action in ("dodge", "aim", "standby", "interact"):
         raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
     return evolve(enc, turn=evolve(turn, used=(*turn.used, (actor.id, action))))
@@ -887,17 +960,7 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     (a zone at Short). Farther zones take more turns: move through a zone on the way.
     """
     c = enc.get(cmd.combatant)
-    if cmd.zone == c.zone:
-        raise RulesError(f"{c.name} is already in {c.zone}")
-    band = enc.zone_band(c.zone, cmd.zone)
-    if band > _reach(cmd.run):
-        how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
-        raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
-    if cmd.run and "slowed" in c.conditions:
-        raise RulesError(f"{c.name} was stopped in passing: only a Move this turn (R-OTHER-4)")
-    enc = _spend(enc, c, "move")
-    if cmd.run:
-        enc = _spend(enc, c, "run")
+    enc = _spend_move(enc, c, cmd)
     held = _pinned(c, "move", rng)
     if held is not None and not held[0]:
         return Outcome(enc, (held[1],))
@@ -912,6 +975,34 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
 
 
+def _spend_move(enc: Encounter, c: Combatant, cmd: Move) -> Encounter:
+    """Check the move's distance (R-ACT-2, R-OTHER-4) and spend Move, and Run with it:
+    both actions must be left before either is spent (R-ACT-1).
+    """
+    if cmd.zone == c.zone:
+        raise RulesError(f"{c.name} is already in {c.zone}")
+    band = enc.zone_band(c.zone, cmd.zone)
+    if band > _reach(cmd.run):
+        how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
+        raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
+    if cmd.run and "slowed" in c.conditions:
+        raise RulesError(f"{c.name} was stopped in passing: only a Move this turn (R-OTHER-4)")
+    enc = _spend(enc, c, "move", cost=1 + cmd.run, what="Move + Run (R-ACT-2)")
+    return _spend(enc, c, "run") if cmd.run else enc
+
+
+def move_refusal(enc: Encounter, cmd: Move) -> str:
+    """Why the move cannot be made now, "" if it can (distance R-ACT-2, R-OTHER-4; its
+    turn and the actions it has left, R-ACT-1), so a menu says so before the pick.
+    Changes nothing.
+    """
+    try:
+        _spend_move(enc, enc.get(cmd.combatant), cmd)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
 def _reach(run: bool) -> RangeBand:
     """R-ACT-2 imagination mode: a Move covers half a band (a zone at Melee band), Move+Run
     one band (a zone at Short).
@@ -923,25 +1014,52 @@ def _reach(run: bool) -> RangeBand:
 class Route:
     """What it takes a combatant to reach another zone this turn (R-ACT-2): ``move`` is
     the command that gets there or, out of reach, the one the engine refuses with why.
+
+    ``reachable`` is about distance alone; ``left`` (the mover's actions left, None when
+    it is not its turn) and ``why`` (the engine's refusal now, R-ACT-1) say whether the
+    move can be made now: ``possible``.
     """
 
     move: Move
     band: RangeBand | None  # None: no band set between the two zones
     reachable: bool
+    left: int | None = None
+    why: str = ""  # "" when the move can be made now (or is out of reach anyway)
+
+    @property
+    def actions(self) -> int:
+        """What the move costs: Move 1, Move + Run 2 (R-ACT-2)."""
+        return 2 if self.move.run else 1
+
+    @property
+    def possible(self) -> bool:
+        """Within reach, and the engine would take the move now."""
+        return self.reachable and not self.why
 
     @property
     def cost(self) -> str:
+        """A short label for a menu: the price, or why it cannot be paid now."""
         if not self.reachable:
             return "out of reach this turn"
-        return "Move + Run, 2 actions" if self.move.run else "Move, 1 action"
+        what, need = ("Move + Run" if self.move.run else "Move"), self.actions
+        if self.left is not None and self.left < need:
+            have = "none left" if self.left == 0 else f"only {self.left} left"
+            return f"{what} needs {_actions(need)}, {have}"
+        if self.why:
+            return f"not now: {self.why}"
+        return f"{what}, {_actions(need)}"
 
 
 def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
     """Every other zone and what reaches it this turn: a Move one at Melee band, Move+Run
     one at Short unless a zone of control slowed the mover (R-OTHER-4); farther zones
-    take more turns, through a zone on the way.
+    take more turns, through a zone on the way. A route in reach says too whether the
+    mover can take it now: the actions it has left (R-ACT-1; Move + Run needs 2) and
+    any other refusal, in the engine's words.
     """
     c = enc.get(combatant)
+    turn = enc.turn if enc.active else None
+    left = turn.left(c.id) if turn is not None and c.group == turn.actor else None
     found = []
     for zone in enc.zones:
         if zone == c.zone:
@@ -949,11 +1067,14 @@ def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
         try:
             band = enc.zone_band(c.zone, zone)
         except RulesError:
-            found.append(Route(Move(c.id, zone), None, False))
+            found.append(Route(Move(c.id, zone), None, False, left))
             continue
         run = band > _reach(False)
         slowed = run and "slowed" in c.conditions
-        found.append(Route(Move(c.id, zone, run), band, band <= _reach(True) and not slowed))
+        reachable = band <= _reach(True) and not slowed
+        step = Move(c.id, zone, run)
+        why = move_refusal(enc, step) if reachable else ""
+        found.append(Route(step, band, reachable, left, why))
     return tuple(found)
 
 
@@ -1667,7 +1788,7 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         t = enc.get(aim.combatant.id)
         if aim.dives:
             cover = max(t.cover, Cover.LIGHT)
-            t = evolve(t, cover=cover, prone=True, lose_actions=t.lose_actions + 1)
+            t = _lose(evolve(t, cover=cover, prone=True), 1, "dive")
             lines.append(aim.dive_text)
         else:
             droll = roll_defense(rng, 1, aim.defense, t.rules_rank)
@@ -1764,9 +1885,10 @@ def _apply_effects(
             state = evolve(state, hits=state.hits + extra.successes)
             text += f": {extra.explain()}"
         elif kind is EffectKind.REROLL_LOWEST:
-            # the worst kept die is re-rolled once and the better result kept (R-TASK-6)
-            again = reroll(replace(roll, rerolls_spent=False), rng, d10=1)
-            state = evolve(state, hits=max(state.hits, again.successes))
+            # on the dice as they stand after the Luck/Talent/Aim re-rolls (card_reroll)
+            again = card_reroll(roll, rng)
+            state = evolve(state, hits=state.hits + again.successes - roll.successes)
+            roll = again  # a later effect of the same face sees the re-rolled dice
             text += f": {again.explain()}"
         elif kind is EffectKind.ONE_HIT_COUNTS:
             state = evolve(state, hits=min(state.hits, 1))
@@ -1829,7 +1951,7 @@ def answer_dive(
                 f"{target.name} is already in {target.cover.label} cover:"
                 " dive only to better cover (R-ATK-5)"
             )
-        target = evolve(target, cover=cover, prone=True, lose_actions=target.lose_actions + 1)
+        target = _lose(evolve(target, cover=cover, prone=True), 1, "dive")
         enc = enc.with_combatant(target)
         lines.append(
             f"{target.name} dives into {cover.label} cover:"
@@ -1933,9 +2055,9 @@ def _damage(
             nonlethal=result.nonlethal,
             out=target.out or result.taken_out,
             unconscious=target.unconscious or result.unconscious,
-            lose_actions=target.lose_actions
-            + (result.steps_taken if target.rules_rank is Rank.HERO else 0),
         )
+        if target.rules_rank is Rank.HERO:  # R-WOUND-4: each wound costs an action
+            target = _lose(target, result.steps_taken, "wound")
         if target.standing:  # R-ATK-7: one more Fear per hit through
             target = evolve(target, fear=target.fear + 1)
         if state.location == "limb" and target.standing and total > 0:
@@ -2173,8 +2295,9 @@ def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Cata
         nonlethal=result.nonlethal,
         out=c.out or result.taken_out,
         unconscious=c.unconscious or result.unconscious,
-        lose_actions=c.lose_actions + (result.steps_taken if c.rules_rank is Rank.HERO else 0),
     )
+    if c.rules_rank is Rank.HERO:  # R-WOUND-4: each wound costs an action
+        c = _lose(c, result.steps_taken, "wound")
     pending = None
     if result.severe:
         c, chart_lines, pending = _severe_wound(c, result.overflow, rng, cat)
@@ -2306,8 +2429,13 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
     if action == "break-free" and "grappled" not in c.conditions:
         raise RulesError(f"{c.name} is not grappled")
-    for n in range(ACTIONS[action].cost):
-        enc = _spend(enc, c, action if n == 0 else f"{action} (second action)")
+    cost = ACTIONS[action].cost
+    for n in range(cost):
+        enc = (
+            _spend(enc, c, action, cost=cost, what=f"{action} (R-ACT-5)")
+            if n == 0
+            else _spend(enc, c, f"{action} (second action)")
+        )
     if action == "stand":
         c = evolve(c, prone=False)
     elif action == "reload" and weapon is not None:

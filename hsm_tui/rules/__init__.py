@@ -12,6 +12,7 @@ from ..lazy import lazy_names
 
 _HOME = {
     "attack_odds": "odds",
+    "card_reroll": "tasks",
     "CombatRatings": "models",
     "Cover": "models",
     "DamageRoll": "tasks",

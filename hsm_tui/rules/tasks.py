@@ -300,6 +300,22 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
     )
 
 
+def card_reroll(roll: PoolRoll, rng: random.Random, d10: int = 1) -> PoolRoll:
+    """A card's own d10 re-roll (the Assault Laser's Special "re-roll lowest result", §10),
+    made on the roll as it stands after its re-rolls (R-TASK-6): the Hero-die face that
+    triggers a card is only final once those are in (R-TASK-5), so the card comes last.
+
+    The new d10s join every die rolled so far and the best ``dice`` are kept, so the worst
+    kept die is replaced only by a better result; the earlier re-rolls and the kept Hero
+    die stand. Interpretation: "lowest result" is the roller's worst die (the highest d10
+    on an attack, where low is good), and the better of old and new is kept as with any
+    re-roll (R-TASK-6).
+    """
+    if d10 < 0:
+        raise RulesError("a number of re-rolls cannot be negative")
+    return replace(roll, rerolled=roll.rerolled + _roll_d10s(rng, d10), rerolls_spent=True)
+
+
 def suggested_rerolls(free: int, paid: int, failed: bool) -> int:
     """How many re-rolls a dialog offers first (R-TASK-6; R-CHAR-9 Interpretation): the
     free ones, plus one paid by Luck or Clues after a failure. Luck and Clues last a whole

@@ -385,9 +385,18 @@ def test_r_act_2_move_and_run_reach_a_zone_at_short_but_no_farther() -> None:
 
 
 def test_r_act_2_run_needs_two_actions_left() -> None:
+    """R-ACT-2: Move + Run is two actions; with one left the refusal says so (not "no
+    actions left", which was untrue), and nothing is spent.
+    """
     s = duel()
     play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)
-    refused(s, Move(K, "camp", run=True), "no actions left")
+    refused(
+        s,
+        Move(K, "camp", run=True),
+        r"^Move \+ Run \(R-ACT-2\) takes 2 actions, but Kestrel Vance has only 1 left"
+        r" this turn: used 1 \(attack\)$",
+    )
+    play(s, Move(K, "trench"))  # the one action left still buys a Move
 
 
 def test_r_other_5_moving_away_ends_melee_both_ways() -> None:
@@ -617,8 +626,8 @@ def test_r_atk_5_dive_for_cover_goes_prone_and_loses_an_action() -> None:
     to_raiders(s)
     assert s.encounter.turn is not None and s.encounter.turn.lost == ((R1, 1),)
     assert (left(s, R1), left(s, R2)) == (1, 2)
-    assert s.encounter.get(R1).lose_actions == 0
-    assert "Pirate raider 1 loses 1 action(s) (wounds, Shaken, dive)" in last(s)[1]
+    assert s.encounter.get(R1).lose_actions == 0 and s.encounter.get(R1).lose_why == ()
+    assert "Pirate raider 1 loses 1 action — dived for cover: −1 action (R-ATK-5)" in last(s)[1]
 
 
 def test_r_atk_5_dive_only_to_better_cover() -> None:
@@ -920,7 +929,7 @@ def test_r_wound_4_hero_wound_costs_an_action_next_turn_and_r_wound_3_penalty() 
     play(s, EndTurn())
     assert last(s) == (
         "Round 1: Kestrel Vance's turn",
-        ("Kestrel Vance loses 1 action(s) (wounds, Shaken, dive)",),
+        ("Kestrel Vance loses 1 action — 1 wound: −1 action (R-WOUND-4)",),
     )
     assert left(s, K) == 1 and s.encounter.get(K).fear == 1
     play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)
@@ -1173,13 +1182,18 @@ def test_r_fear_1_minion_at_fear_equal_to_morale_is_shaken_and_loses_an_action()
     assert (raider.fear, raider.conditions) == (3, ("shaken",))
     assert last(s)[1] == (
         "Pirate raider 1: Fear 4 ≥ Morale 4: Shaken",
-        "Pirate raider 1 loses 1 action(s) (wounds, Shaken, dive)",
+        "Pirate raider 1 loses 1 action — Shaken: −1 action (§8)",
     )
     assert (left(s, R1), left(s, R2)) == (1, 2)
     # Shaken: −1 on all tasks
     play(s, Attack(R1, K, "laser-pistol"), 9, 9, 9, 9)
     assert last(s)[1][1] == "TN Pistols 6 − conditions 1 = 5"
-    refused(s, Move(R1, "camp", run=True), "no actions left")
+    refused(
+        s,
+        Move(R1, "camp", run=True),
+        r"^Pirate raider 1 has no actions left this turn: used 1 \(attack\);"
+        r" lost 1 — Shaken: −1 action \(§8\)$",
+    )
     # Shaken sheds 1 Fear at the end of its turn
     play(s, EndTurn())
     assert s.encounter.get(R1).fear == 2
@@ -1232,7 +1246,7 @@ def test_r_fear_1_hero_rolls_morale_and_is_shaken_on_a_failure() -> None:
     assert (kestrel.fear, kestrel.conditions) == (4, ("shaken",))
     assert last(s)[1] == (
         "Kestrel Vance: Morale roll: d10 7 > TN 4 ✗ · Hero die 3 · blank",
-        "Kestrel Vance loses 1 action(s) (wounds, Shaken, dive)",
+        "Kestrel Vance loses 1 action — Shaken: −1 action (§8)",
     )
     assert left(s, K) == 1
 

@@ -87,3 +87,56 @@ def test_r_atk_6_a_lucky_hero_may_reroll_its_defense() -> None:
 @pytest.mark.parametrize("bad", [SetPools(R1, luck=1), SetPools(K, clues=-1)])
 def test_r_char_9_pools_only_for_heroes_and_never_negative(bad: SetPools) -> None:
     refused(duel(), bad, "no Luck or Clues|0 to 99")
+
+
+# -- card effects act on the dice after the re-rolls (R-TASK-5, R-TASK-6, §10) ---------
+def test_r_task_6_assault_laser_special_5_rerolls_the_worst_die_after_luck_rerolls() -> None:
+    """R-TASK-6 then R-TASK-5: the Hero die's face (itself re-rollable) triggers the card
+    once every re-roll is in, so Special 5 ("re-roll lowest result") acts on the dice as
+    they stand after Luck: here a Luck d10 (1) and a Luck Hero die (5) turn five misses and a
+    blank into 1 hit and Special 5; the card's re-roll (2) then replaces a 9 → 2 hits.
+    Before the fix the card re-rolled the first roll's dice and lost the Luck 1.
+    """
+    s = lucky()
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 2)  # 0 hits, blank Hero die
+    assert isinstance(s.pending, PendingCombatRerolls)
+    play(s, SpendCombatRerolls(1, 1), 1, 5, 2)  # Luck: d10 1, Hero die 5; then the card's 2
+    lines = s.log[-1].lines
+    assert lines[0] == (
+        "re-rolls (2 Luck): d10 1, 9, 9, 9, 9 (re-rolled 1) vs TN 8 → 1 hit"
+        " · Hero die 5 (of 2, 5) ◆ Special 5"
+    )
+    assert lines[1] == (
+        "special5: re-roll the lowest attack die: d10 1, 2, 9, 9, 9 (re-rolled 1, 2)"
+        " vs TN 8 → 2 hits · Hero die 5 (of 2, 5) ◆ Special 5"
+    )
+    assert lines[2] == "Pirate raider 1 gains 2 Fear (R-ATK-4)"
+    assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 2
+
+
+def test_r_act_2_aim_reroll_comes_before_the_special_5_reroll() -> None:
+    """R-ACT-2 Aim (a free re-roll, no pool to ask about) then Special 5: the card's re-roll
+    joins the dice the Aim re-roll left, so both gains count (3 hits, not 2).
+    """
+    s = duel()  # Luck 0: the Aim re-roll is spent at once
+    s.apply(TakeAction(K, "aim"))
+    play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 5, 2, 3)  # Aim d10 2, card d10 3
+    lines = s.log[-1].lines
+    assert "roll d10 1, 2, 9, 9, 9 (re-rolled 2) vs TN 8 → 2 hits · Hero die 5 ◆ Special 5" in lines
+    assert (
+        "special5: re-roll the lowest attack die: d10 1, 2, 3, 9, 9 (re-rolled 2, 3)"
+        " vs TN 8 → 3 hits · Hero die 5 ◆ Special 5"
+    ) in lines
+    assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 3
+
+
+def test_r_task_4_special_5_after_a_hero_die_reroll_keeps_the_rerolled_hero_die() -> None:
+    """R-TASK-4 at TN 0: a hit needs d10 1 and Hero die 2+. The Luck Hero die (5) lifts the
+    gate the first Misfortune (1) closed; the card's re-roll (1) must count with that kept
+    5, not with the first roll's 1 → 2 hits.
+    """
+    s = lucky()
+    play(s, Attack(K, R1, "assault-laser", modifier=-8), 1, 5, 5, 5, 5, 1)  # gate shut: 0 hits
+    play(s, SpendCombatRerolls(0, 1), 5, 1)  # Hero die 5 → 1 hit, Special 5; the card's 1
+    assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 2
+    assert s.encounter.get(R1).fear == 2

@@ -163,7 +163,8 @@ STEPS = (
         "Round 1: Feral xeno-hound ×2's turn",
         (
             "Feral xeno-hound 1: Fear 3 ≥ Morale 3: Shaken",
-            "Feral xeno-hound 1 loses 2 action(s) (wounds, Shaken, dive)",
+            "Feral xeno-hound 1 loses 2 actions — dived for cover: −1 action (R-ATK-5);"
+            " Shaken: −1 action (§8)",
         ),
         (Move(H2, "ridge", run=True),),
         {H1: 0, H2: 0},
@@ -225,7 +226,7 @@ STEPS = (
         "Round 2: Corporate trooper ×3's turn",
         (
             "Corporate trooper 1: Fear 9 ≥ Morale 3: Shaken",
-            "Corporate trooper 1 loses 1 action(s) (wounds, Shaken, dive)",
+            "Corporate trooper 1 loses 1 action — Shaken: −1 action (§8)",
         ),
         (
             # trooper 1 is Panicked (only Move, Run, Hide): it keeps its head down
@@ -252,7 +253,8 @@ STEPS = (
         (
             # Fear 7 ≥ Morale 5: TN 5 − wound 1 = 4 (R-WOUND-3); the Misfortune adds 1 Fear
             "Mireille Ashdown: Morale roll: d10 8 > TN 4 ✗ · Hero die 1 ✗ Misfortune",
-            "Mireille Ashdown loses 2 action(s) (wounds, Shaken, dive)",
+            "Mireille Ashdown loses 2 actions — 1 wound: −1 action (R-WOUND-4);"
+            " Shaken: −1 action (§8)",
         ),
         (),
         {MA: 0},
@@ -286,7 +288,7 @@ STEPS = (
         (
             "Feral xeno-hound 1: no longer Shaken",  # R-FEAR-3: Fear 1 < Morale 3
             "Feral xeno-hound 2: Fear 9 ≥ Morale 3: Shaken",
-            "Feral xeno-hound 2 loses 1 action(s) (wounds, Shaken, dive)",
+            "Feral xeno-hound 2 loses 1 action — Shaken: −1 action (§8)",
         ),
         (),  # hound 2 is Panicked (Move, Run, Hide only); the GM holds both back
         {H1: 2, H2: 1},

@@ -14,6 +14,7 @@ from hsm_tui.rules.tasks import (
     PoolKind,
     PoolRoll,
     TargetNumber,
+    card_reroll,
     defense_value,
     die_success,
     hero_threshold,
@@ -321,6 +322,29 @@ def test_r_task_6_zero_rerolls_still_spend_the_chance():
     after = reroll(task(5, 9, 3), ScriptedRNG())
     assert after.rerolls_spent
     assert after.kept == (9,)
+
+
+def test_r_task_6_a_card_reroll_joins_the_dice_left_by_the_rerolls():
+    """§10 Assault Laser Special 5 after R-TASK-6: the card's d10 competes with the dice
+    kept after the Luck re-rolls (not the first roll's), and the re-rolled Hero die stands.
+    """
+    first = PoolRoll(PoolKind.TASK, 8, Rank.HERO, (9, 9, 9), 2)
+    after = reroll(first, ScriptedRNG(1, 5), d10=1, hero=1)
+    assert (after.kept, after.hero, after.successes) == ((1, 9, 9), 5, 1)
+    rng = ScriptedRNG(2)
+    card = card_reroll(after, rng)
+    assert rng.done() and rng.calls == [(1, 10)]
+    assert card.rerolled == (1, 2) and card.hero_rerolled == (5,)
+    assert (card.kept, card.hero, card.successes) == ((1, 2, 9), 5, 2)
+
+
+def test_r_task_6_a_worse_card_reroll_changes_nothing():
+    after = reroll(PoolRoll(PoolKind.TASK, 8, Rank.MINION, (3, 9), None), ScriptedRNG(1), d10=1)
+    card = card_reroll(after, ScriptedRNG(10))
+    assert card.kept == after.kept == (1, 3) and card.successes == 2
+    assert card_reroll(after, ScriptedRNG(), d10=0).kept == (1, 3)
+    with pytest.raises(RulesError, match="negative"):
+        card_reroll(after, ScriptedRNG(), d10=-1)
 
 
 def test_r_task_6_minions_cannot_reroll_the_hero_die():
