@@ -296,3 +296,28 @@ def test_snapshot_decision_dialog(snap_compare) -> None:
         await _keys(pilot, "enter")
 
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=dive)
+
+
+async def test_a_long_table_scrolls_the_selected_row_into_view_under_its_header() -> None:
+    """40 combatants at 80×24: ↑ from the first row selects the last, which scrolls into
+    view while the header line stays on top; only the changed lines are redrawn.
+    """
+    from hsm_tui.campaign.combat import AddCombatants, AddZone
+    from hsm_tui.ui.widgets.combatants import CombatantTable
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddZone("hold"))
+    session.apply(AddCombatants("minion", "pirate-raider", "pirates", "hold", count=40))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4", "down")
+        table = app.screen.query_one(CombatantTable)
+        assert table.scroll_offset.y == 0
+        await _keys(pilot, "up", "up")  # to the first, then round to the last
+        last = session.encounter.combatants[-1]
+        assert str(table.get_cell(last.id, "Name")).startswith("▸")
+        rows_shown = table.scrollable_content_region.height - 1
+        assert table.scroll_offset.y == 40 - rows_shown
+        assert str(table.render_line(0).text).startswith("Name")
+        assert "▸" in table.render_line(rows_shown).text  # the bottom line

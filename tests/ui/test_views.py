@@ -8,11 +8,11 @@ Seed 7 with the shipped dig-site ambush, as in test_combat_screen.py.
 from __future__ import annotations
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable
 
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.widgets.combatants import CombatantTable
 
 SEED = 7
 SIZE = (100, 30)
@@ -22,12 +22,12 @@ def _view(app: HsmApp) -> dict[str, object]:
     """The combat screen's session-derived text as rendered: initiative, table, log."""
     screen = app.screen
     assert isinstance(screen, CombatScreen)
-    table = screen.query_one("#combat-table", DataTable)
+    table = screen.query_one("#combat-table", CombatantTable)
     return {
         "subtitle": screen.sub_title,
         "round": screen.query_one("#combat-initiative").border_title,
         "initiative": str(screen.query_one("#combat-initiative").render()),
-        "table": [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)],
+        "table": [tuple(str(cell) for cell in row) for row in table.row_texts],
         "log": [line.text for line in screen.query_one("#combat-log").lines],
     }
 

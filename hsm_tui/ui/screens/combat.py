@@ -303,9 +303,8 @@ to expose itself · Prone: an action to stand.
             yield CombatantTable(id="combat-table")
         with Horizontal(id="combat-bottom"):
             yield Static(id="combat-attack")
-            log = RollLog(id="combat-log", wrap=True, markup=False, min_width=20)
-            log.can_focus = False  # before mounting, or auto-focus takes ↑ ↓ from the screen
-            yield log
+            # not focusable, or auto-focus would take ↑ ↓ from the screen
+            yield RollLog(id="combat-log", focusable=False)
         yield KeyBar()
 
     def on_mount(self) -> None:

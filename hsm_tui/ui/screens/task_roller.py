@@ -131,7 +131,7 @@ of the rollers succeed (any, half or all).
             with VerticalScroll(id="task-odds-box", can_focus=False):
                 yield Static(id="task-odds")
         yield Static(id="task-status")
-        yield RollLog(id="task-log", wrap=True, markup=False)
+        yield RollLog(id="task-log")
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -6,8 +6,12 @@ takes focus, so every key reaches the screen's bindings.
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Cover, Derived, Rank
@@ -63,12 +67,39 @@ def rank_text(c: Combatant) -> str:
     return c.rank.value
 
 
-class CombatantTable(DataTable[Text]):
-    """Name, side, zone, cover, wounds, Fear/Morale, conditions, first weapon's charges."""
+class CombatantTable(ScrollView, can_focus=False):
+    """Name, side, zone, cover, wounds, Fear/Morale, conditions, first weapon's charges.
+
+    Drawn line by line with one cached strip per row: a key that changes two rows redraws
+    two lines (a DataTable redraws all its rows after any cell update, ~10 ms for 40 at
+    120×40). The header stays on the first line while the rows scroll under it.
+    """
+
+    COMPONENT_CLASSES = {"combatants--header", "combatants--even", "combatants--cursor"}
+    DEFAULT_CSS = """
+    CombatantTable {
+        background: $surface;
+        color: $foreground;
+        & > .combatants--header { text-style: bold; background: $panel; color: $foreground; }
+        &:ansi > .combatants--header { background: ansi_bright_blue; color: ansi_default; }
+        & > .combatants--even { background: $surface-lighten-1 50%; }
+        &:dark > .combatants--even { background: $surface-darken-1 40%; }
+        & > .combatants--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: bold;
+        }
+    }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True, cell_padding=0)
-        self.can_focus = False
+        super().__init__(id=id)
+        self._headings: tuple[str, ...] = tuple(NARROW)
+        self._rows: dict[str, tuple[Text, ...]] = {}
+        self._order: list[str] = []
+        self._widths: tuple[int, ...] = ()
+        self._cursor: str | None = None
+        self._strips: dict[str, tuple[object, Strip]] = {}  # row id → (what it drew, line)
 
     def show(
         self,
@@ -78,43 +109,92 @@ class CombatantTable(DataTable[Text]):
         acting: frozenset[str],
         compact: bool,
     ) -> None:
-        """▸ marks the selected row, ◎ the attack target, • the actors. Only the cells that
-        changed are redrawn (a key press must stay well inside a frame with 40 rows); a new
-        set of combatants or columns rebuilds the table.
+        """▸ marks the selected row, ◎ the attack target, • the actors; only the lines
+        whose text changed are redrawn, and the selected row is scrolled into view.
         """
         cells = {
             c.id: self._cells(c, bool(enc.in_melee_with(c)), selected, target, acting, compact)
             for c in enc.combatants
         }
         rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
-        headings = list(next(iter(cells.values()))) if cells else list(NARROW)
-        layout = (tuple(headings), tuple(rows))
-        if layout != getattr(self, "_layout", None):
-            self._rebuild(rows, headings, compact)
-            self._layout = layout
+        headings = tuple(next(iter(cells.values()))) if cells else tuple(NARROW)
+        widths = tuple(
+            NARROW[h] + 1
+            if compact
+            else max([len(h) + 1, *(row[i].cell_len for row in rows.values())])
+            for i, h in enumerate(headings)
+        )
+        whole = (headings, widths, list(rows)) != (self._headings, self._widths, self._order)
+        changed = [
+            i
+            for i, key in enumerate(rows)
+            if whole
+            or self._rows.get(key) != rows[key]
+            or (key == selected) != (key == self._cursor)
+        ]
+        self._headings, self._widths, self._rows, self._order = headings, widths, rows, list(rows)
+        self._cursor = selected if selected in rows else None
+        if whole:
+            self._strips.clear()
+            self.virtual_size = Size(sum(widths), len(rows) + 1)
+            self.refresh()
         else:
-            shown: dict[str, tuple[Text, ...]] = self._shown
-            for key, texts in rows.items():
-                for column, (old, new) in enumerate(zip(shown[key], texts, strict=True)):
-                    if old != new:
-                        self.update_cell(key, self._columns[column], new)
-        self._shown = rows
-        ids = list(rows)
-        if selected in ids:
-            self.move_cursor(row=ids.index(selected), animate=False)
+            for i in changed:
+                self.refresh_line(i + 1)
+        self._scroll_to_cursor()
 
-    def _rebuild(
-        self, rows: dict[str, tuple[Text, ...]], headings: list[str], compact: bool
-    ) -> None:
-        self.clear(columns=True)
-        self._columns = headings
-        for heading in headings:
-            width = NARROW.get(heading) if compact else None
-            self.add_column(
-                Text(heading + " ", style="bold"), width=width and width + 1, key=heading
-            )
-        for key, texts in rows.items():
-            self.add_row(*texts, key=key)
+    def _scroll_to_cursor(self) -> None:
+        if self._cursor is None:
+            return
+        index = self._order.index(self._cursor)
+        shown = max(1, self.scrollable_content_region.height - 1)  # rows under the header
+        top = round(self.scroll_offset.y)
+        if index < top:
+            self.scroll_to(y=index, animate=False)
+        elif index >= top + shown:
+            self.scroll_to(y=index - shown + 1, animate=False)
+
+    def get_cell(self, row: str, heading: str) -> Text:
+        """The text shown in a cell (tests and screens read the table through this)."""
+        return self._rows[row][self._headings.index(heading)]
+
+    @property
+    def row_texts(self) -> list[tuple[Text, ...]]:
+        """Every row's cells, top to bottom."""
+        return [self._rows[key] for key in self._order]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if y == 0:
+            style = self.get_component_rich_style("combatants--header")
+            texts = tuple(Text(h) for h in self._headings)
+            return self._strip(texts, style).crop_extend(0, width, style)
+        index = round(self.scroll_offset.y) + y - 1
+        base = self.rich_style
+        if not 0 <= index < len(self._order):
+            return Strip.blank(width, base)
+        key = self._order[index]
+        if key == self._cursor:
+            style = base + self.get_component_rich_style("combatants--cursor")
+        elif index % 2 == 0:
+            style = base + self.get_component_rich_style("combatants--even")
+        else:
+            style = base
+        drawn = (self._rows[key], style, self._widths)
+        cached = self._strips.get(key)
+        if cached is None or cached[0] != drawn:
+            cached = (drawn, self._strip(self._rows[key], style))
+            self._strips[key] = cached
+        return cached[1].crop_extend(0, width, style)
+
+    def _strip(self, texts: tuple[Text, ...], style: Style) -> Strip:
+        line = Text(no_wrap=True, overflow="ellipsis")
+        for text, width in zip(texts, self._widths, strict=False):
+            cell = text.copy()
+            cell.truncate(width, overflow="ellipsis", pad=True)
+            line.append_text(cell)
+        segments = line.render(self.app.console)
+        return Strip(Segment.apply_style(segments, style), line.cell_len)
 
     @staticmethod
     def _texts(c: Combatant, cells: dict[str, str]) -> tuple[Text, ...]:

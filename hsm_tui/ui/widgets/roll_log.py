@@ -3,37 +3,91 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
-from textual.widgets import RichLog
+from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...session import LogEntry
 
 
-class RollLog(RichLog):
-    """Shows every log entry with the lines that explain it.
+class RollLog(ScrollView):
+    """Shows every log entry with the lines that explain it, wrapped to the log's width.
 
-    Log entries never change once written except the newest (a re-roll note) and undo
-    only drops the newest ones, so while the last entry shown is still in the log only
-    the entries after it are written; otherwise the log is drawn again.
+    Each entry is wrapped once per width and kept (entries never change except the
+    newest, which gains a re-roll note, and undo drops the newest), so a new entry costs
+    its own lines only. A resize wraps everything again. While the view is at the end
+    it follows new entries; scrolled back, it stays where the GM is reading.
     """
 
-    _last_shown: LogEntry | None = None
+    DEFAULT_CSS = """
+    RollLog {
+        background: $surface;
+        color: $foreground;
+        scrollbar-gutter: stable;
+        overflow-x: hidden;
+    }
+    """
 
-    def __init__(self, *, max_lines: int = 5000, **kwargs: Any) -> None:
-        super().__init__(max_lines=max_lines, **kwargs)  # a long evening stays bounded
+    def __init__(self, *, id: str | None = None, focusable: bool = True) -> None:
+        super().__init__(id=id)
+        self.can_focus = focusable
+        self._entries: tuple[LogEntry, ...] = ()
+        self._wrapped: dict[int, tuple[LogEntry, int, list[Strip]]] = {}
+        self.lines: list[Strip] = []
+        """Every line shown, top to bottom, wrapped to the current width."""
+        self._at_end = True
+        """Following the newest entry: kept across a resize, lost when the GM scrolls back."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._at_end = round(new_value) >= self.max_scroll_y
 
     def show(self, entries: Sequence[LogEntry]) -> None:
-        start = next(
-            (i + 1 for i in range(len(entries) - 1, -1, -1) if entries[i] is self._last_shown),
-            None,
-        )
-        if start is None:
-            self.clear()
-            start = 0
-        for entry in entries[start:]:
-            self.write(Text.assemble((f"#{entry.seq} ", "dim"), (entry.title, "bold")))
-            for line in entry.lines:
-                self.write(Text("  " + line))
-        self._last_shown = entries[-1] if entries else None
+        self._entries = tuple(entries)
+        self._reflow()
+
+    def on_resize(self, _event: Resize) -> None:
+        self._reflow()
+
+    def _reflow(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return  # not laid out yet: the first resize draws it
+        wrapped = {}
+        lines: list[Strip] = []
+        for entry in self._entries:
+            kept = self._wrapped.get(entry.seq)
+            if kept is None or kept[0] is not entry or kept[1] != width:
+                kept = (entry, width, self._wrap(entry, width))
+            wrapped[entry.seq] = kept
+            lines += kept[2]
+        self._wrapped, self.lines = wrapped, lines
+        self.virtual_size = Size(width, len(lines))
+        if self._at_end:  # now, in this frame: scroll_to waits for the scrollbar's layout
+            self.set_scroll(None, self.max_scroll_y)
+            self.vertical_scrollbar.position = self.max_scroll_y
+        self.refresh()
+
+    def _wrap(self, entry: LogEntry, width: int) -> list[Strip]:
+        console = self.app.console
+        options = console.options.update_width(width)
+        texts = [
+            Text.assemble((f"#{entry.seq} ", "dim"), (entry.title, "bold")),
+            *(Text("  " + line) for line in entry.lines),
+        ]
+        return [
+            Strip(segments, width)
+            for text in texts
+            for segments in console.render_lines(text, options, pad=True)
+        ]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = round(self.scroll_offset.y) + y
+        style = self.rich_style
+        if not 0 <= index < len(self.lines):
+            return Strip.blank(width, style)
+        return self.lines[index].apply_style(style).crop_extend(0, width, style)
