@@ -85,6 +85,17 @@ class SessionScreen(FollowsSession, Screen[None]):
         self.after_apply()
         return True
 
+    def show_subtitle(self, text: str) -> None:
+        """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``
+        repaints the whole screen (a full frame, ~10 KB to an SSH terminal, each turn).
+        """
+        from ..widgets.title_bar import TitleBar
+
+        if text != self.sub_title:
+            self.set_reactive(Screen.sub_title, text)
+            for bar in self.query(TitleBar):
+                bar.show()
+
     def after_apply(self) -> None:
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""
 

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Header, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.keybar import KeyBar
+from ..widgets.title_bar import TitleBar
 from . import SessionReady, SessionScreen, set_border_titles
 from .picker import PickerScreen
 
@@ -84,7 +85,7 @@ Nothing is saved to a file yet: campaign files come later.
     """Single keys on the lists; typing goes to the notes dialog (e)."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="campaign-top"):
             yield OptionList(id="party")
             yield OptionList(id="roster")
@@ -123,7 +124,7 @@ Nothing is saved to a file yet: campaign files come later.
 
     def refresh_from_session(self) -> None:
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
-        self.sub_title = f"{campaign.name} · adventure {campaign.adventure}"
+        self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}")
         party = self.query_one("#party", OptionList)
         keep = party.highlighted
         party.clear_options()

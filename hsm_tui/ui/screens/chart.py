@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Header, Static
+from textual.widgets import DataTable, Static
 
 from ...campaign.combat import PendingChartChoice, RollChart, chart_odds
 from ...campaign.encounter import Combatant
@@ -24,6 +24,7 @@ from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
+from ..widgets.title_bar import TitleBar
 from . import SessionScreen
 
 OVERFLOWS = [(str(n), n) for n in range(22)]
@@ -92,7 +93,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         self._seen: tuple[str | None, int] = (None, -1)  # (hero, chart length) last drawn
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Vertical(id="chart-body"):
             yield DataTable(id="chart-table", cursor_type="row", zebra_stripes=False)
             with VerticalScroll(id="chart-side"):  # a long pack text scrolls, never cut
@@ -106,7 +107,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
 
     def on_mount(self) -> None:
         pack = self.session.catalog.chart_pack
-        self.sub_title = f"Severe Wound chart (pack {pack})" if pack else "Severe Wound chart"
+        self.show_subtitle(f"Severe Wound chart (pack {pack})" if pack else "Severe Wound chart")
         self.query_one("#chart-side").border_title = "§7 modifier"
         self.follow_session(self.refresh_chart)
         self.refresh_chart()

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from ...campaign.combat import (
     ACTIONS,
@@ -54,6 +54,7 @@ from ..widgets.initiative import InitiativeList, fit, group_name
 from ..widgets.keybar import KeyBar
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
+from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
 from .conditions_dialog import ROWS, ConditionsDialog
@@ -295,7 +296,7 @@ to expose itself · Prone: an action to stand.
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="combat-top"):
             with Vertical(id="combat-left"):
                 yield InitiativeList(id="combat-initiative")
@@ -347,9 +348,9 @@ to expose itself · Prone: an action to stand.
         self._show_panel(enc)
         self.query_one(RollLog).show(self.session.log[-LOG_TAIL:])
         if enc.turn is not None:
-            self.sub_title = f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn"
+            self.show_subtitle(f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn")
         else:
-            self.sub_title = "Combat: not started" if enc.combatants else "Combat: no encounter"
+            self.show_subtitle("Combat: not started" if enc.combatants else "Combat: no encounter")
 
     def _sync_selection(self, enc: Encounter) -> None:
         """On a new turn select the actor; keep the draft only while it still makes sense."""

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Header, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...packs import Catalog, LoadResult
@@ -26,6 +26,7 @@ from ..widgets.entry_card import (
     weapon_card,
 )
 from ..widgets.keybar import KeyBar
+from ..widgets.title_bar import TitleBar
 from . import set_border_titles
 
 
@@ -109,7 +110,7 @@ class ContentBrowserScreen(Screen[None]):
     """/ searches; ←/→ move between the kinds, entries and card."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Input(placeholder="/ search name, id, tag, text", id="content-search", compact=True)
         with Horizontal(id="content-body"):
             yield OptionList(id="content-kinds")

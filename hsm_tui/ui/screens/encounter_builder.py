@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import DescendantBlur, DescendantFocus, Resize
 from textual.message import Message
 from textual.validation import ValidationResult, Validator
-from textual.widgets import Header, Input, Label, OptionList, ProgressBar, Static
+from textual.widgets import Input, Label, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -54,6 +54,7 @@ from ..widgets.combatants import COVER_TEXT, wound_text
 from ..widgets.initiative import fit
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
+from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
 
@@ -445,7 +446,7 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
 
     # -- layout ---------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="builder-top"):
             with Vertical(id="builder-left"):
                 with Vertical(id="builder-zones"):
@@ -515,10 +516,10 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         self._show_sides(enc)
         self._mark_stale()
         if enc.active:
-            self.sub_title = f"Builder · combat under way (round {enc.round}): F4 fights"
+            self.show_subtitle(f"Builder · combat under way (round {enc.round}): F4 fights")
         else:
             count = len(enc.combatants)
-            self.sub_title = f"Builder · {len(enc.zones)} zone(s), {count} combatant(s)"
+            self.show_subtitle(f"Builder · {len(enc.zones)} zone(s), {count} combatant(s)")
 
     def _show_zones(self, enc: Encounter) -> None:
         stepper = self.query_one("#builder-zone", Stepper)

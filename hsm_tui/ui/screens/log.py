@@ -16,11 +16,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Header, Input, Static
+from textual.widgets import Input, Static
 
 from ...logbook import search, to_markdown
 from ...session import LogEntry
 from ..widgets.keybar import KeyBar
+from ..widgets.title_bar import TitleBar
 from . import SessionScreen
 
 EXPORT_FOLDER = Path("saves")
@@ -80,7 +81,7 @@ Every roll and decision of this session with the lines that explain it, oldest f
     """/ searches, Esc clears the search, x exports the log as Markdown."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield Input(
             placeholder="/ search titles and lines · Esc clears", id="log-search", compact=True
         )

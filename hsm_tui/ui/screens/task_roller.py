@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
@@ -23,6 +23,7 @@ from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRe
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
+from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .reroll_dialog import RerollDialog
 
@@ -105,7 +106,7 @@ of the rollers succeed (any, half or all).
         self._need = Need.ANY
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="task-top"):
             with Vertical(id="task-form"):
                 yield Stepper("Who", [("anyone", "")], "", id="who")

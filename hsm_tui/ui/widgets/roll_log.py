@@ -9,6 +9,7 @@ from textual.events import Resize
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ...session import LogEntry
 
@@ -65,7 +66,13 @@ class RollLog(ScrollView):
             wrapped[entry.seq] = kept
             lines += kept[2]
         self._wrapped, self.lines = wrapped, lines
-        self.virtual_size = Size(width, len(lines))
+        size = Size(width, len(lines))
+        if size != self.virtual_size:
+            # The box keeps its size; only what scrolls in it grows. Setting virtual_size
+            # asks for a layout pass and a full-screen repaint (~10 KB to an SSH terminal)
+            # for every new entry; updating the scrollbar in place does not (Textual 8.2).
+            self.set_reactive(Widget.virtual_size, size)
+            self._scroll_update(size)
         if self._at_end:  # now, in this frame: scroll_to waits for the scrollbar's layout
             self.set_scroll(None, self.max_scroll_y)
             self.vertical_scrollbar.position = self.max_scroll_y
