@@ -4,13 +4,14 @@ subtitle (the round and whose turn it is, the campaign and adventure).
 
 from __future__ import annotations
 
-from textual.widgets import Static
+from textual.content import Content
+from textual.widget import Widget
 
 
-class TitleBar(Static):
+class TitleBar(Widget):
     """Textual's Header redraws its title one frame after a subtitle change and then asks
     for a layout pass (and another frame), though its line never changes size; this bar
-    is drawn in the frame that changed it, in place.
+    reads the titles when it is painted, so a change shows in the frame that made it.
     """
 
     DEFAULT_CSS = """
@@ -30,10 +31,13 @@ class TitleBar(Static):
         for owner in (self.app, self.screen):
             self.watch(owner, "title", self.show, init=False)
             self.watch(owner, "sub_title", self.show, init=False)
-        self.show()
 
     def show(self) -> None:
+        """Draw the titles again (in place: the bar never changes size)."""
+        self.refresh()
+
+    def render(self) -> Content:
         screen, app = self.screen, self.app
         title = screen.title if screen.title is not None else app.title
         sub_title = screen.sub_title if screen.sub_title is not None else app.sub_title
-        self.update(app.format_title(title, sub_title), layout=False)
+        return app.format_title(title, sub_title)
