@@ -168,6 +168,12 @@ async def test_r_atk_16_suppressive_fire_through_the_modal() -> None:
         assert app.screen is dialog
         await _keys(pilot, "space", "down", "v")
         assert dialog.ticked == [BOARDER, "pirate-boarder-2"]
+        cone = Suppress(KESTREL, "assault-laser", dialog.ticked, ("pirate-boarder-2",))
+        plan = plan_suppress(app.session.encounter, cone, app.session.catalog)
+        shown = str(dialog.query_one("#suppress-plan").render()).splitlines()
+        assert shown[0] == plan.preview()[-1]  # ≥1 target hit, exact, first
+        assert shown[1:] == list(plan.preview()[1:-1])  # each target, then the Fear
+        assert any("dives" in line for line in shown)
         await _keys(pilot, "enter")
         assert isinstance(app.screen, (CombatScreen, DecisionDialog))
         enc = app.session.encounter

@@ -32,6 +32,7 @@ from ...campaign.combat import (
     SpendCombatRerolls,
     StartCombat,
     Suppress,
+    SuppressPlan,
     TakeAction,
     action_refusal,
     firepower,
@@ -736,12 +737,11 @@ to expose itself · Prone: an action to stand.
                 self.draft = None
                 self.refresh_from_session()
 
-        plan = plan_suppress(
-            self.enc,
-            Suppress(shooter.id, chosen, (draft.target,) if draft else ()),
-            self.session.catalog,
-        )
-        self.app.push_screen(SuppressDialog.from_plan(plan), fire)
+        def replan(command: Suppress) -> SuppressPlan:
+            return plan_suppress(self.enc, command, self.session.catalog)
+
+        plan = replan(Suppress(shooter.id, chosen, (draft.target,) if draft else ()))
+        self.app.push_screen(SuppressDialog.from_plan(plan, replan), fire)
 
     # -- conditions, pools, sheet ------------------------------------------------------
     def action_conditions(self) -> None:

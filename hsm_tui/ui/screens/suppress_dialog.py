@@ -9,7 +9,7 @@ and sides, so a refusal still comes back as a notification on the combat screen.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -60,6 +60,9 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
 | ↑ ↓ | highlight a target |
 | space | tick / untick it |
 | v | it dives for cover (ticks it too) |
+
+Under the list: the exact odds for the cone as ticked — each target's Defense and
+chance of a hit (or its dive), the Fear it gains, and the chance of any hit.
 | Enter | fire |
 | Esc | back without firing |
 """
@@ -82,8 +85,12 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         candidates: Sequence[Candidate],
         ticked: Iterable[str] = (),
         diving: Iterable[str] = (),
+        *,
+        replan: Callable[[Suppress], SuppressPlan] | None = None,
     ) -> None:
+        """``replan``: the engine's plan for the cone as ticked, shown under the list."""
         super().__init__()
+        self.replan = replan
         self.shooter = shooter
         self.weapon = weapon
         self.heading = heading
@@ -95,9 +102,12 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         self.diving: set[str] = {d for d in diving if d in self.ticked}
 
     @classmethod
-    def from_plan(cls, plan: SuppressPlan) -> SuppressDialog:
+    def from_plan(
+        cls, plan: SuppressPlan, replan: Callable[[Suppress], SuppressPlan] | None = None
+    ) -> SuppressDialog:
         """The dialog for a plan: its candidates with their odds, its cone ticked and its
-        divers marked (plan an empty cone to start with nothing ticked).
+        divers marked (plan an empty cone to start with nothing ticked); ``replan`` gives
+        the plan of each cone the GM ticks, whose exact odds show under the list.
         """
         n, charges = plan.rating.charges, plan.state.charges
         has = "" if charges is None else f", has {charges}"
@@ -105,7 +115,7 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         rows = [Candidate.of(plan, t) for t in plan.candidates]
         ticked = [t.combatant.id for t in plan.cone]
         diving = [t.combatant.id for t in plan.cone if t.dives]
-        return cls(plan.shooter.id, plan.weapon.id, heading, n, rows, ticked, diving)
+        return cls(plan.shooter.id, plan.weapon.id, heading, n, rows, ticked, diving, replan=replan)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="suppress-box", classes="dialog-box"):
@@ -116,6 +126,7 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
                 id="suppress-header",
             )
             yield OptionList(*(self._prompt(c) for c in self.candidates), id="suppress-targets")
+            yield Static(id="suppress-plan", markup=False)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -138,6 +149,16 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         self.query_one("#suppress-count", Static).update(
             f"{len(self.ticked)} of up to {self.most} target(s) ticked{diving}"
         )
+        plan = self.query_one("#suppress-plan", Static)
+        if self.replan is None or not self.ticked:
+            plan.update("")
+            return
+        _, *lines = self.replan(self._command()).preview()  # the title names the weapon
+        plan.update("\n".join([lines[-1], *lines[:-1]]))  # the chance of any hit first
+
+    def _command(self) -> Suppress:
+        dive = tuple(c for c in self.ticked if c in self.diving)
+        return Suppress(self.shooter, self.weapon, tuple(self.ticked), dive)
 
     def _redraw(self, index: int) -> None:
         options = self.query_one(OptionList)
@@ -182,5 +203,4 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
         if not self.ticked:
             self.notify("Tick at least one target (space)", severity="warning")
             return
-        dive = tuple(c for c in self.ticked if c in self.diving)
-        self.dismiss(Suppress(self.shooter, self.weapon, tuple(self.ticked), dive))
+        self.dismiss(self._command())
