@@ -359,3 +359,16 @@ async def test_r_other_5_a_fallen_foe_no_longer_reads_as_in_melee() -> None:
         assert "in melee with" not in _text(app, "#sheet-left")
         await _keys(pilot, "escape")
         assert "melee" not in str(table.get_cell(KESTREL, "Cond."))
+
+
+async def test_r_atk_5_the_sheet_names_why_actions_will_be_lost() -> None:
+    """A boarder who dived for cover loses an action next turn; the sheet says why."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "enter", "k", "1")  # Kestrel fires; boarder 1 dives
+        assert app.session.encounter.get(BOARDER).lose_why == ("dive",)
+        while screen.selected != BOARDER:
+            await _keys(pilot, "down")
+        await _keys(pilot, "v")
+        assert "next turn — dived for cover: −1 action (R-ATK-5)" in _text(app, "#sheet-left")

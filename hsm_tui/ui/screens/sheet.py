@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from ...campaign.combat import carried_losses
 from ...campaign.conditions import CONDITIONS, TOKENS
 from ...campaign.encounter import Combatant, Encounter
 from ...packs import Catalog
@@ -183,7 +184,8 @@ above Morale means a Fear check at the start of its turn (R-FEAR-1).
 
     @staticmethod
     def _turn_line(enc: Encounter, c: Combatant) -> Text:
-        lost = f"loses {c.lose_actions} action(s) next turn" if c.lose_actions else ""
+        causes = "; ".join(carried_losses(c))
+        lost = f"next turn — {causes}" if causes else ""
         if enc.turn is not None and c.group == enc.turn.actor:
             used = ", ".join(enc.turn.used_by(c.id)) or "nothing yet"
             now = f"its turn: {enc.turn.left(c.id)} left · used {used}"
