@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from ..packs import Catalog
 from ..rules import Rank, RulesError, Traits
@@ -171,6 +172,15 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
     return replace(campaign, party=party, adventure=campaign.adventure + 1), title
 
 
+T = TypeVar("T", Combatant, PartyMember)
+CARRIED = ("luck", "clues", "wounds", "severe", "chart")
+"""What a party Hero carries into a fight and back out: pools, wounds, scars."""
+
+
+def _carry(source: Combatant | PartyMember, target: T, **more: object) -> T:
+    return replace(target, **{name: getattr(source, name) for name in CARRIED}, **more)
+
+
 def _member(c: Combatant, campaign: Campaign) -> PartyMember | None:
     """The party Hero a combatant plays: only the party's own copy (added as a player
     character), never another combatant made from the same pack entry (a villain twin).
@@ -183,17 +193,7 @@ def _member(c: Combatant, campaign: Campaign) -> PartyMember | None:
 def carried_in(c: Combatant, campaign: Campaign) -> Combatant:
     """A party Hero joining an encounter brings its pools and wounds."""
     m = _member(c, campaign)
-    if m is None:
-        return c
-    return replace(
-        c,
-        luck=m.luck,
-        clues=m.clues,
-        wounds=m.wounds,
-        severe=m.severe,
-        chart=m.chart,
-        out=c.out or m.dead,
-    )
+    return c if m is None else _carry(m, c, out=c.out or m.dead)
 
 
 def carried_into(enc: Encounter, campaign: Campaign, entries: Iterable[str]) -> Encounter:
@@ -225,17 +225,7 @@ def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
     for c in enc.combatants:
         m = _member(c, campaign)
         if m is not None:
-            campaign = campaign.with_member(
-                replace(
-                    m,
-                    luck=c.luck,
-                    clues=c.clues,
-                    wounds=c.wounds,
-                    severe=c.severe,
-                    chart=c.chart,
-                    dead=m.dead or c.out,
-                )
-            )
+            campaign = campaign.with_member(_carry(c, m, dead=m.dead or c.out))
     return campaign
 
 
@@ -249,30 +239,14 @@ def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
     hero = cat.kind("hero").get(m.entry)
     if hero is None:
         raise RulesError(f"{m.name}'s pack entry {m.entry!r} is not in the loaded packs")
-    return Combatant(
-        id=who,
-        name=m.name,
-        side="party",
-        rank=Rank.HERO,
-        group=who,
-        traits=hero.traits,
-        ratings=hero.ratings,
-        zone="",
-        player=True,
-        size=hero.size,
-        wounds=m.wounds,
-        severe=m.severe,
-        chart=m.chart,
-        luck=m.luck,
-        clues=m.clues,
-    )
+    bare = Combatant(who, m.name, "party", Rank.HERO, who, hero.traits, hero.ratings, "")
+    return _carry(m, bare, player=True, size=hero.size, entry=m.entry)
 
 
 def from_stand_in(campaign: Campaign, c: Combatant) -> Campaign:
     """What a command did to a stand-in (wounds, severe wounds, chart rows) kept by the party."""
     m = campaign.member(c.id.removeprefix(PARTY))
-    changed = replace(m, wounds=c.wounds, severe=c.severe, chart=c.chart, dead=m.dead or c.out)
-    return campaign.with_member(changed)
+    return campaign.with_member(_carry(c, m, dead=m.dead or c.out))
 
 
 @dataclass(frozen=True)

@@ -675,22 +675,28 @@ async def test_r_wound_2_forecast_counts_a_minion_taken_out_as_a_wound_taken() -
         assert float(wounds) == pytest.approx(float(out), abs=0.2) and float(wounds) > 1
 
 
+def _apart(app: HsmApp, first: tuple[str, str, int], second: tuple[str, str, int]) -> None:
+    """Two sides of Minions (entry, side, count) in two zones a Medium band apart."""
+    (a, side_a, n_a), (b, side_b, n_b) = first, second
+    app.session.apply(
+        Batch(
+            (
+                AddZone("nest"),
+                AddZone("den"),
+                SetBand("nest", "den", "medium"),
+                AddCombatants("minion", a, side_a, "nest", n_a),
+                AddCombatants("minion", b, side_b, "den", n_b),
+            )
+        )
+    )
+
+
 async def test_r_combat_2_forecast_says_why_when_no_side_can_reach_another() -> None:
     """Melee-only sides two zones apart with no Short band: no fights, the reason."""
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
-        app.session.apply(
-            Batch(
-                (
-                    AddZone("nest"),
-                    AddZone("den"),
-                    SetBand("nest", "den", "medium"),
-                    AddCombatants("minion", "ruin-spider", "spiders", "nest", 3),
-                    AddCombatants("minion", "xeno-hound", "hounds", "den", 2),
-                )
-            )
-        )
+        _apart(app, ("ruin-spider", "spiders", 3), ("xeno-hound", "hounds", 2))
         await _keys(pilot, "F")
         assert not screen.query_one("#builder-progress").display  # nothing was played
         text = _text(app, "#builder-forecast-body")
@@ -711,17 +717,7 @@ async def test_r_combat_2_forecast_names_the_side_that_can_never_reach_the_other
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
-        app.session.apply(
-            Batch(
-                (
-                    AddZone("nest"),
-                    AddZone("vault"),
-                    SetBand("nest", "vault", "medium"),
-                    AddCombatants("minion", "ruin-spider", "spiders", "nest", 2),
-                    AddCombatants("minion", "security-drone", "drones", "vault", 1),
-                )
-            )
-        )
+        _apart(app, ("ruin-spider", "spiders", 2), ("security-drone", "drones", 1))
         await _keys(pilot, "F")
         await app.workers.wait_for_complete()
         await pilot.pause()
