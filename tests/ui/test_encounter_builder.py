@@ -280,14 +280,19 @@ async def test_r_char_8_d_decides_a_sidekick_before_combat() -> None:
         assert any("already plays as a minion" in e for e in _errors(app))
 
 
+async def _forecast(pilot: Pilot) -> None:
+    """F, then wait for the forecast's worker and the redraw it brings."""
+    await _keys(pilot, "F")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_forecast_runs_in_a_worker_and_shows_each_side() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
         _set_up_dig_site(app)
-        await _keys(pilot, "F")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _forecast(pilot)
         assert screen.result is not None
         spec, result = screen.result
         assert spec == encounter_spec(app.session.encounter)
@@ -664,9 +669,7 @@ async def test_r_wound_2_forecast_counts_a_minion_taken_out_as_a_wound_taken() -
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
         _set_up_dig_site(app)
-        await _keys(pilot, "F")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _forecast(pilot)
         assert "wounds taken/fight" in _text(app, "#builder-forecast-body")
         _, result = screen.result
         assert result.out["pirates"] > 1
@@ -718,9 +721,7 @@ async def test_r_combat_2_forecast_names_the_side_that_can_never_reach_the_other
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
         _apart(app, ("ruin-spider", "spiders", 2), ("security-drone", "drones", 1))
-        await _keys(pilot, "F")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await _forecast(pilot)
         text = _text(app, "#builder-forecast-body")
         assert "wounds taken/fight" in text  # the table: the drones do fight
         assert "· spiders can't reach drones: melee only" in text
