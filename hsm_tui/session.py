@@ -318,7 +318,7 @@ class Session:
         return self.content
 
     def _add_party(self, cmd: AddParty) -> None:
-        present = {c.entry for c in self.encounter.combatants if c.player}
+        present = party.in_encounter(self.encounter)
         heroes = [m.entry for m in self.campaign.party if m.entry not in present and not m.dead]
         if not heroes:
             raise RulesError("no party Hero left to add (add heroes to the party first)")
@@ -346,7 +346,7 @@ class Session:
         return who if who.startswith(PARTY) else None
 
     def _on_party_hero(self, command: CombatCommand, who: str) -> Outcome:
-        if any(c.player and PARTY + c.entry == who for c in self.encounter.combatants):
+        if who.removeprefix(PARTY) in party.in_encounter(self.encounter):
             raise RulesError("that Hero is in the encounter: roll for its combatant there")
         if isinstance(command, ApplyDamage) and command.nonlethal:
             raise RulesError(
@@ -393,12 +393,8 @@ class Session:
         playing as Heroes (R-WOUND-2), then party Heroes outside it (``party:<hero id>``).
         """
         enc = self.encounter.combatants
-        fighting = tuple(
-            c
-            for c in enc
-            if c.rank is Rank.HERO or (c.rank is Rank.SIDEKICK and c.plays_as is Rank.HERO)
-        )
-        present = {c.entry for c in enc if c.player}
+        fighting = tuple(c for c in enc if Rank.HERO in (c.rank, c.plays_as) and not c.out)
+        present = party.in_encounter(self.encounter)
         heroes = self.catalog.kind("hero")
         outside = tuple(
             party.stand_in(self.campaign, PARTY + m.entry, self.catalog)

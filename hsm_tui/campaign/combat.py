@@ -1743,6 +1743,10 @@ def _suppress_target(
     return SuppressTarget(c, band, defense, reason)
 
 
+def _undecided(c: Combatant) -> bool:
+    return c.rank is Rank.SIDEKICK and c.plays_as is None
+
+
 def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -> str:
     """The first rule the fire breaks, in the order the GM would meet them ("" if none)."""
     shooter, weapon, state, n = plan.shooter, plan.weapon, plan.state, plan.rating.charges
@@ -1757,6 +1761,12 @@ def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -
     blocked = next((t.reason for t in plan.cone if t.reason), "")
     if blocked:
         return blocked
+    for t in plan.cone:  # R-CHAR-8: no Defense roll before its rules are decided (a dive is)
+        if _undecided(t.combatant) and not t.dives:
+            try:
+                _ = t.combatant.rules_rank
+            except RulesError as undecided:
+                return str(undecided)
     try:
         turn = _turn(enc)
     except RulesError as idle:
@@ -1845,7 +1855,7 @@ def weapon_style(weapon: Weapon, asked: str | None = None) -> Rating:
 
 def _fighting(enc: Encounter, c: Combatant) -> int:
     """How many standing opponents ``c`` is engaged with (the fallen no longer fight)."""
-    return sum(enc.get(e).standing for e in c.engaged)
+    return len(enc.in_melee_with(c))
 
 
 def _face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
@@ -2333,6 +2343,8 @@ def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog)
     c = enc.get(cmd.combatant)
     if c.rules_rank is not Rank.HERO:
         raise RulesError(f"{c.name} is taken out by a wound: the chart is for Heroes (R-WOUND-2)")
+    if c.out:
+        raise RulesError(f"{c.name} is dead (§7): no more rolls on the chart")
     if not 0 <= cmd.overflow <= 99:
         raise RulesError(f"overflow past Health is 0 to 99, not {cmd.overflow}")
     if not cat.chart:
@@ -2475,7 +2487,7 @@ def _break_free(
     """R-ATK-17: d10 + Strength + Escape Artist (``bonus``) against the grappler's
     d10 + Strength × 2; higher breaks free. Interpretation: both roll a d10 and add.
     """
-    holders = [enc.get(e) for e in c.engaged if enc.get(e).standing]
+    holders = enc.in_melee_with(c)
     strength = max((h.traits[Trait.STRENGTH] for h in holders), default=0)
     mine, theirs = rng.randint(1, 10), rng.randint(1, 10)
     me = mine + c.traits[Trait.STRENGTH] + bonus
@@ -2497,10 +2509,14 @@ def _recharged(w: WeaponState) -> WeaponState:
 
 
 def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
-    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter."""
+    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter, and
+    so do actions still to be lost (R-WOUND-4, R-ATK-5: the next turn of this fight).
+    """
     if not enc.active:
         raise RulesError("no combat to end")
-    combatants = tuple(evolve(c, plays_as=None, engaged=()) for c in enc.combatants)
+    combatants = tuple(
+        evolve(c, plays_as=None, engaged=(), lose_actions=0, lose_why=()) for c in enc.combatants
+    )
     return Outcome(
         evolve(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
         (LogLines(f"Combat ends after {enc.round} round(s)", ()),),

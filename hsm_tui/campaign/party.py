@@ -181,6 +181,13 @@ def _carry(source: Combatant | PartyMember, target: T, **more: object) -> T:
     return replace(target, **{name: getattr(source, name) for name in CARRIED}, **more)
 
 
+def in_encounter(enc: Encounter) -> set[str]:
+    """Pack ids of the party Heroes playing in the encounter: only their own copies (player
+    characters), never a villain made from the same entry.
+    """
+    return {c.entry for c in enc.combatants if c.player and c.rank is Rank.HERO}
+
+
 def _member(c: Combatant, campaign: Campaign) -> PartyMember | None:
     """The party Hero a combatant plays: only the party's own copy (added as a player
     character), never another combatant made from the same pack entry (a villain twin).
@@ -240,7 +247,7 @@ def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
     if hero is None:
         raise RulesError(f"{m.name}'s pack entry {m.entry!r} is not in the loaded packs")
     bare = Combatant(who, m.name, "party", Rank.HERO, who, hero.traits, hero.ratings, "")
-    return _carry(m, bare, player=True, size=hero.size, entry=m.entry)
+    return _carry(m, bare, player=True, size=hero.size, entry=m.entry, out=m.dead)
 
 
 def from_stand_in(campaign: Campaign, c: Combatant) -> Campaign:
@@ -269,7 +276,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
     (a party Hero in the encounter appears once, as the combatant).
     """
     out: list[Roller] = []
-    present = {c.entry for c in enc.combatants if c.rank is Rank.HERO}
+    present = in_encounter(enc)
     heroes = cat.kind("hero")
     for m in campaign.party:
         if m.entry in present or m.entry not in heroes or m.dead:

@@ -76,7 +76,7 @@ class Effect:
         amount = self.amount()
         return {
             EffectKind.EXTRA_SHOTS: f"{amount} extra shot(s)",
-            EffectKind.REROLL_LOWEST: "re-roll the lowest attack die",
+            EffectKind.REROLL_LOWEST: "re-roll the worst attack die",
             EffectKind.TARGET_DEFENSE: f"target Defense {amount}",
             EffectKind.TN: f"{amount} to target number",
             EffectKind.DAMAGE: f"{amount} damage",

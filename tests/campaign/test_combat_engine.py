@@ -867,7 +867,7 @@ def test_weapon_card_assault_laser_special_5_rerolls_exactly_one_die_keeping_the
     lines = last(s)[1]
     assert lines[3] == "roll d10 1, 2, 3, 9, 10 vs TN 8 → 3 hits · Hero die 5 ◆ Special 5"
     assert lines[4] == (
-        f"special5: re-roll the lowest attack die: d10 {kept} (re-rolled {again}) vs TN 8"
+        f"special5: re-roll the worst attack die: d10 {kept} (re-rolled {again}) vs TN 8"
         f" → {hits} hits · Hero die 5 ◆ Special 5"
     )
     assert lines[5] == f"Pirate raider 1 gains {hits} Fear (R-ATK-4)"

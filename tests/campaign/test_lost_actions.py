@@ -11,6 +11,7 @@ from hsm_tui.campaign.combat import (
     AnswerDive,
     Attack,
     DeclareActions,
+    EndCombat,
     EndTurn,
     Move,
     SetCondition,
@@ -172,3 +173,16 @@ def test_r_wound_4_carried_losses_group_causes_and_cover_an_uncounted_rest() -> 
         "wounds or a dive: −1 action (R-WOUND-4, R-ATK-5)",
     )
     assert carried_losses(edit(s, K, lose_actions=0, lose_why=())) == ()
+
+
+def test_r_wound_4_r_atk_5_actions_still_to_lose_end_with_the_fight() -> None:
+    """Losses are for the next turn of that fight: ending combat drops them, so a new fight
+    started in the same encounter does not open with "loses 2 actions".
+    """
+    s = duel(RAIDERS_FIRST)
+    play(s, Attack(R1, K, "laser-pistol"), 1, 9, 9, 9)
+    play(s, AnswerDive("light"), 9, 3, 5, 4)
+    assert s.encounter.get(K).lose_actions == 2
+    s.apply(EndCombat())
+    kestrel = s.encounter.get(K)
+    assert (kestrel.lose_actions, kestrel.lose_why, carried_losses(kestrel)) == (0, (), ())

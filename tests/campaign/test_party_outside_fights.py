@@ -83,6 +83,8 @@ def test_r_wound_5_a_hero_the_chart_kills_stays_dead_between_fights() -> None:
     assert s.campaign.member(K).dead
     assert [c.id for c in s.chart_heroes()] == ["party:roan-maddox"]
     assert [r.who for r in rollers(s.campaign, s.encounter, s.catalog)] == ["party:roan-maddox"]
+    refused(s, ApplyDamage(WHO, 7), "already out of the fight")  # the dead take no wounds
+    refused(s, RollChart(WHO, 0), "is dead")
     s.apply(AddParty("ridge"))
     assert [c.entry for c in s.encounter.combatants] == ["roan-maddox"]
 
@@ -91,5 +93,7 @@ def test_a_hero_killed_in_a_fight_is_dead_in_the_party_after_it() -> None:
     s = new_session(AddHero(K), AddZone("ridge"), AddParty("ridge"))
     hero = s.encounter.combatants[0].id
     play(s, RollChart(hero, 21), 1, 1, 1)  # grip roll (d10 and Hero die), then 22: Dead
+    assert [c.id for c in s.chart_heroes()] == []  # no more rolls for the dead
+    refused(s, RollChart(hero, 0), "Kestrel Vance is dead")
     s.apply(RemoveCombatant(hero))
     assert s.campaign.member(K).dead

@@ -107,7 +107,7 @@ def test_r_task_6_assault_laser_special_5_rerolls_the_worst_die_after_luck_rerol
         " · Hero die 5 (of 2, 5) ◆ Special 5"
     )
     assert lines[1] == (
-        "special5: re-roll the lowest attack die: d10 1, 2, 9, 9, 9 (re-rolled 1, 2)"
+        "special5: re-roll the worst attack die: d10 1, 2, 9, 9, 9 (re-rolled 1, 2)"
         " vs TN 8 → 2 hits · Hero die 5 (of 2, 5) ◆ Special 5"
     )
     assert lines[2] == "Pirate raider 1 gains 2 Fear (R-ATK-4)"
@@ -124,7 +124,7 @@ def test_r_act_2_aim_reroll_comes_before_the_special_5_reroll() -> None:
     lines = s.log[-1].lines
     assert "roll d10 1, 2, 9, 9, 9 (re-rolled 2) vs TN 8 → 2 hits · Hero die 5 ◆ Special 5" in lines
     assert (
-        "special5: re-roll the lowest attack die: d10 1, 2, 3, 9, 9 (re-rolled 2, 3)"
+        "special5: re-roll the worst attack die: d10 1, 2, 3, 9, 9 (re-rolled 2, 3)"
         " vs TN 8 → 3 hits · Hero die 5 ◆ Special 5"
     ) in lines
     assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 3

@@ -147,7 +147,7 @@ STEPS = (
             # Rifles 8, Medium is within the laser's Long range: TN 8; the 10 misses
             "roll d10 1, 5, 5, 5, 10 vs TN 8 → 4 hits · Hero die 5 ◆ Special 5",
             # Special 5 re-rolls one die (a 4): the best five are kept, the 10 drops out
-            "special5: re-roll the lowest attack die: d10 1, 4, 5, 5, 5 (re-rolled 4)"
+            "special5: re-roll the worst attack die: d10 1, 4, 5, 5, 5 (re-rolled 4)"
             " vs TN 8 → 5 hits · Hero die 5 ◆ Special 5",
             "Corporate trooper 1 gains 5 Fear (R-ATK-4)",
             # Dodge 4 + medium 2 = 6: the 7, 7, 7 and 10 get through; four 1d6 ≤ Health 4

@@ -196,8 +196,9 @@ def test_r_char_8_an_undecided_sidekick_has_no_odds_until_the_gm_decides() -> No
     s = duel()
     play(s, AddCombatants("sidekick", "cult-defector", "pirates", "dig"), 1)
     side = next(c.id for c in s.encounter.combatants if c.entry == "cult-defector")
-    plan = _plan(s, side)
-    assert plan.refusal == ""
+    plan = _plan(s, side)  # refused before any odds are asked, so previews never raise
+    assert "decide first whether this Sidekick" in plan.refusal
+    assert plan.preview()[1] == f"cannot fire: {plan.refusal}"
     assert plan.forecast(plan.cone[0]).startswith("hit ? · Fear 0–")
     refused(s, Suppress(K, "assault-laser", (side,)), "decide first whether this Sidekick")
     assert _plan(s, side, dive=(side,)).cone[0].hit == 0

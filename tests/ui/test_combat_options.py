@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from hsm_tui.campaign.combat import (
     ACTIONS,
+    AddCombatants,
     Attack,
     PendingCombatRerolls,
     SetCondition,
@@ -372,3 +373,45 @@ async def test_r_atk_5_the_sheet_names_why_actions_will_be_lost() -> None:
             await _keys(pilot, "down")
         await _keys(pilot, "v")
         assert "next turn — dived for cover: −1 action (R-ATK-5)" in _text(app, "#sheet-left")
+
+
+@pytest.mark.parametrize("size", [(104, 30), (120, 40)])
+async def test_the_wide_table_fits_its_panel_with_every_column(size) -> None:
+    """The table cannot take focus, so it never scrolls sideways: long names and
+    conditions (§8) are shortened until every column, Chg last, is in view.
+    """
+    from hsm_tui.ui.widgets.combatants import CombatantTable
+
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        await _fight(pilot)
+        for condition in ("pinned", "shaken", "stunned"):
+            app.session.apply(SetCondition(KESTREL, condition))
+        await pilot.pause()
+        table = app.screen.query_one(CombatantTable)
+        room = table.scrollable_content_region.width
+        assert table.virtual_size.width <= room
+        assert table.render_line(0).text.rstrip().endswith("Chg")
+        assert "shaken" in str(table.get_cell(KESTREL, "Cond."))  # the whole text is kept
+
+
+async def test_r_char_8_ticking_an_undecided_sidekick_says_decide_first() -> None:
+    """A Sidekick who joined mid-fight has no rules yet: ticking it in the cone shows the
+    engine's refusal under the list instead of odds (it crashed the app before).
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        app.session.apply(AddCombatants("sidekick", "cult-defector", "pirates", "dig pit"))
+        await _keys(pilot, "S")
+        dialog = app.screen
+        assert isinstance(dialog, SuppressDialog)
+        while dialog.candidates[dialog.query_one("#suppress-targets").highlighted].name != (
+            "Ansel Morrow, cult defector"
+        ):
+            await _keys(pilot, "down")
+        await _keys(pilot, "space")
+        shown = str(dialog.query_one("#suppress-plan").render())
+        assert shown.startswith("cannot fire: Ansel Morrow, cult defector: decide first")
+        await _keys(pilot, "v")  # diving needs no rules: the odds are back
+        assert "≥1 target hit" in str(dialog.query_one("#suppress-plan").render())

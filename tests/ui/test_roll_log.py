@@ -52,3 +52,22 @@ async def test_follows_new_entries_but_not_while_the_gm_reads_back() -> None:
         await pilot.pause()
         assert log.scroll_offset.y == 0
         assert log.render_line(0).text.startswith("#1 Task 1")
+
+
+async def test_follows_again_once_everything_fits() -> None:
+    """Scrolled back, then an undo leaves less than a screenful: new entries show again
+    (the combat log cannot take focus, so a keyboard GM could not scroll it back).
+    """
+    app = _LogApp()
+    async with app.run_test(size=(120, 6)) as pilot:
+        log = app.query_one(RollLog)
+        log.show(_entries(5))
+        await pilot.pause()
+        log.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        log.show(_entries(2))  # 4 lines: all fit
+        await pilot.pause()
+        log.show(_entries(8))
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y > 0
+        assert "Task 8" in log.render_line(4).text

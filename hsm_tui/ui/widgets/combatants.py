@@ -67,6 +67,26 @@ def rank_text(c: Combatant) -> str:
     return c.rank.value
 
 
+SHRINK = ("Cond.", "Name", "Side", "Zone", "Rank")
+"""Columns a wide table narrows first when its content is wider than the panel."""
+
+
+def _fitted(headings: tuple[str, ...], widths: tuple[int, ...], room: int) -> tuple[int, ...]:
+    """Column widths that fit ``room`` cells, narrowing the long-text columns down to
+    their 80-column widths: the table never takes focus, so it cannot scroll sideways.
+    """
+    fitted = dict(zip(headings, widths, strict=True))
+    over = sum(widths) - room
+    for heading in SHRINK:
+        if over <= 0:
+            break
+        if heading in fitted:
+            cut = min(over, max(0, fitted[heading] - NARROW.get(heading, 8) - 1))
+            fitted[heading] -= cut
+            over -= cut
+    return tuple(fitted.values())
+
+
 class CombatantTable(ScrollView, can_focus=False):
     """Name, side, zone, cover, wounds, Fear/Morale, conditions, first weapon's charges.
 
@@ -80,6 +100,7 @@ class CombatantTable(ScrollView, can_focus=False):
     CombatantTable {
         background: $surface;
         color: $foreground;
+        overflow-x: hidden;
         & > .combatants--header { text-style: bold; background: $panel; color: $foreground; }
         &:ansi > .combatants--header { background: ansi_bright_blue; color: ansi_default; }
         & > .combatants--even { background: $surface-lighten-1 50%; }
@@ -124,6 +145,9 @@ class CombatantTable(ScrollView, can_focus=False):
             else max([len(h) + 1, *(row[i].cell_len for row in rows.values())])
             for i, h in enumerate(headings)
         )
+        room = self.scrollable_content_region.width
+        if room and not compact:
+            widths = _fitted(headings, widths, room)
         whole = (headings, widths, list(rows)) != (self._headings, self._widths, self._order)
         changed = [
             i

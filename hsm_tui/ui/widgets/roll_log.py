@@ -73,6 +73,7 @@ class RollLog(ScrollView):
             # for every new entry; updating the scrollbar in place does not (Textual 8.2).
             self.set_reactive(Widget.virtual_size, size)
             self._scroll_update(size)
+            self._at_end = self._at_end or self.max_scroll_y == 0  # all of it fits again
         if self._at_end:  # now, in this frame: scroll_to waits for the scrollbar's layout
             self.set_scroll(None, self.max_scroll_y)
             self.vertical_scrollbar.position = self.max_scroll_y
