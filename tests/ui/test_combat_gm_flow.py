@@ -137,13 +137,20 @@ async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> Non
         assert isinstance(dialog, DecisionDialog)
         assert [o.label for o in dialog.options] == [
             "dig pit (short): Move + Run, 2 actions",
-            "ridge (medium): out of reach this turn",
+            "✗ ridge (medium): out of reach this turn",
             "trench (melee): Move, 1 action",
         ]
         assert dialog.options[0].command == Move(KESTREL, "dig pit", run=True)
         await _keys(pilot, "3")
         assert app.session.encounter.get(KESTREL).zone == "trench"
         assert app.session.encounter.turn.used_by(KESTREL) == ("move",)
+        await _keys(pilot, "m")  # what cannot be done now is marked before it is picked
+        labels = [o.label for o in app.screen.options]
+        assert labels[0] == (
+            "✗ ruins (melee): not now: Kestrel Vance already took move this turn:"
+            " no action twice (R-ACT-1)"
+        )
+        await _keys(pilot, "escape")
         await _keys(pilot, "n", "m", "1")  # Captain Roan Maddox, in the dig pit
         roan = app.session.encounter.get("roan-maddox-1")
         assert roan.zone == "ruins" and app.session.encounter.turn.used_by(roan.id) == (

@@ -849,6 +849,7 @@ to expose itself · Prone: an action to stand.
         for route in routes(self.enc, mover.id):
             band = route.band.label if route.band is not None else "no band set"
             label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
+            label = label if route.possible or run else f"✗ {label}"  # picking it says why
             key = str(len(options) + 1) if len(options) < 9 else ""
             options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
         if not options:
