@@ -316,7 +316,9 @@ def never_reach(spec: EncounterSpec, catalog: Catalog) -> tuple[NoReach, ...]:
     melee needs a shared zone; a weapon counts when some hit is possible at the
     nearest band it could attack across (−1 per band beyond its range and no maximum,
     R-COMBAT-3; TN below 1: a Minion always fails, a Hero rarely hits, R-TASK-4).
-    Charges are not counted; a band not set yet counts as within reach.
+    Charges are not counted; for a ranged weapon a band not set yet counts as within
+    reach (the fight says so), while melee needs a path of set Short bands, as the
+    policy never moves across a band that is not set.
     """
     enc, rng = Encounter(zones=()), random.Random(0)
     for command in encounter_commands(spec, catalog):
