@@ -251,7 +251,10 @@ def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
 
 
 def from_stand_in(campaign: Campaign, c: Combatant) -> Campaign:
-    """What a command did to a stand-in (wounds, severe wounds, chart rows) kept by the party."""
+    """What a command did to a stand-in (wounds, severe wounds, chart rows, death) kept by
+    the party. Interpretation: being knocked out or bleeding out (§7 rows 14–15) belongs to
+    the scene, as at the end of a fight; the GM plays it out (a Medical roll on F2).
+    """
     m = campaign.member(c.id.removeprefix(PARTY))
     return campaign.with_member(_carry(c, m, dead=m.dead or c.out))
 
