@@ -1095,6 +1095,7 @@ class AttackPlan:
     cost: int
     tn: TargetNumber
     damage: str = ""  # overrides the card's damage (thrown, a damage option, grapple)
+    free: int = 0  # free re-rolls on the attack roll: Aim (R-ACT-2) and the GM's (R-TASK-6)
 
     @property
     def rank(self) -> Rank:
@@ -1102,8 +1103,10 @@ class AttackPlan:
 
     @property
     def hits(self) -> PoolOdds:
-        """R-ATK-2: the exact distribution of hits before Defense."""
-        return attack_odds(self.tn.value, self.dice, self.rank)
+        """R-ATK-2: the exact distribution of hits before Defense, the free re-rolls spent
+        on missed dice (R-TASK-6), as the roll will offer them.
+        """
+        return attack_odds(self.tn.value, self.dice, self.rank, self.free)
 
     def defense(self, enc: Encounter) -> int:
         """R-ATK-6 Defense the target would roll against now (cover, flanking, full defense)."""
@@ -1136,7 +1139,8 @@ class AttackPlan:
             f"{self.weapon.name} ({self.style.value}, {self.dice} d10) at {self.target.name},"
             f" {self.band.label} range",
             f"TN {self.tn.explain()}",
-            f"≥1 hit {percent(self.hits.success)} · expected {float(self.hits.expected):.2f}",
+            f"≥1 hit {percent(self.hits.success)} · expected {float(self.hits.expected):.2f}"
+            + (f" (with {self.free} free re-roll(s))" if self.free else ""),
             f"Defense {self.defense(enc)}: ≥1 through {percent(1 - through[0])}"
             f" · expected {float(sum(k * p for k, p in enumerate(through))):.2f}",
             f"each hit through wounds {percent(hurt)}",
@@ -1204,7 +1208,15 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     )
     tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
     tn = tn.plus(*extra) if extra else tn
-    return AttackPlan(attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage)
+    free = int(_aim_ready(enc.turn, attacker.id)) + cmd.rerolls
+    return AttackPlan(
+        attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage, free
+    )
+
+
+def _aim_ready(turn: Turn | None, cid: str) -> bool:
+    """R-ACT-2 Aim: taken this turn and its free re-roll not yet used on an attack."""
+    return turn is not None and "aim" in turn.used_by(cid) and cid not in turn.aim_used
 
 
 FISTS = "fists"
@@ -1377,10 +1389,10 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         plan.cost,
         plan.rank,
     )
-    odds = attack_odds(tn.value, dice, rank)
+    odds = attack_odds(tn.value, dice, rank, plan.free)
     roll = roll_attack(rng, tn.value, dice, rank)
     turn = _turn(enc)
-    aim = int("aim" in turn.used_by(attacker.id) and attacker.id not in turn.aim_used)
+    aim = int(_aim_ready(turn, attacker.id))
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
         enc = evolve(enc, turn=evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
     state = evolve(

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from hsm_tui.campaign.combat import Attack, plan_attack
+from hsm_tui.campaign.combat import Attack, TakeAction, plan_attack
 from hsm_tui.rules import RangeBand, RulesError, attack_odds, defense_odds
 from tests.campaign import state
 from tests.campaign.test_combat_engine import R1, K, duel
@@ -89,3 +89,19 @@ def test_every_pending_decision_lists_its_answers_as_commands() -> None:
     }
     for pending in (dive, chart, side):  # no key used twice in one question
         assert len({o.key for o in pending.options}) == len(pending.options)
+
+
+def test_r_act_2_aim_and_the_gms_free_rerolls_are_in_the_odds_before_the_roll() -> None:
+    """R-ACT-2 Aim gives one free re-roll on a later attack; R-TASK-6 free re-rolls are
+    spent on missed dice, so the odds shown count them (and say so)."""
+    session = duel()
+    plain = plan_attack(session.encounter, Attack(K, R1, "assault-laser"), session.catalog)
+    assert plain.free == 0
+    session.apply(TakeAction(K, "aim"))
+    aimed = plan_attack(session.encounter, Attack(K, R1, "assault-laser"), session.catalog)
+    assert aimed.free == 1
+    assert aimed.hits == attack_odds(aimed.tn.value, aimed.dice, aimed.rank, 1)
+    assert aimed.hits.success > plain.hits.success
+    assert aimed.preview(session.encounter)[2].endswith("(with 1 free re-roll(s))")
+    more = Attack(K, R1, "assault-laser", rerolls=1)  # a Talent the GM grants: 2 in all
+    assert plan_attack(session.encounter, more, session.catalog).free == 2
