@@ -178,7 +178,10 @@ class PendingCombatRerolls:
         """The split the dialog opens on: the free re-rolls and, after a miss, one paid one
         (``suggested_rerolls``), placed where they help most (R-TASK-6).
         """
-        missed = self.roll.successes < self.roll.dice
+        if self.stage == "defense":  # a Defense roll's "successes" are the hits through
+            missed = self.roll.successes > 0
+        else:
+            missed = self.roll.successes < self.roll.dice
         count = suggested_rerolls(self.free, self.luck + self.clues, missed)
         return suggest_split(self.roll, count)
 

@@ -137,3 +137,24 @@ def test_r_task_6_combat_rerolls_count_every_source_and_suggest_the_best_split()
     play(s, SpendCombatRerolls(2, 1), 9, 9, 3)  # the Hero die 3: no ✗ Misfortune now
     assert s.encounter.get(K).luck == 0 and s.encounter.get(K).clues == 0
     assert "Hero die 3 (of 1, 3)" in s.log[-1].lines[0]
+
+
+def test_r_task_6_a_defense_that_let_every_hit_through_suggests_a_paid_reroll() -> None:
+    """On a Defense roll the pool's "successes" are the hits through: a Hero whose every
+    die let a hit through (the defender's miss) is offered one paid re-roll, not 0.
+    """
+    from dataclasses import replace
+
+    from hsm_tui.rules import Rank
+    from hsm_tui.rules.tasks import roll_defense
+    from tests.campaign import Scripted
+
+    through = roll_defense(Scripted(9, 2), 1, 4, Rank.HERO)  # d10 9 > Defense 4
+    assert through.successes == 1
+    s = duel()
+    s.apply(SetPools(K, luck=1))
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 1)
+    pending = replace(s.pending, roll=through, stage="defense", free=0, luck=1, clues=0)
+    assert pending.suggested == (1, 0)
+    blocked = roll_defense(Scripted(3, 2), 1, 4, Rank.HERO)  # d10 3: the hit is stopped
+    assert replace(pending, roll=blocked).suggested == (0, 0)
