@@ -2353,6 +2353,10 @@ def remove_combatant(
     return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", ()),))
 
 
+SEVERELY = 3
+"""A Hero's wound marker once severely wounded: −1, −2, then severe (R-WOUND-1)."""
+
+
 def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog) -> Outcome:
     """§7 for a Hero the GM names: d10 + overflow + 2 × earlier severe wounds."""
     c = enc.get(cmd.combatant)
@@ -2364,6 +2368,7 @@ def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog)
         raise RulesError(f"overflow past Health is 0 to 99, not {cmd.overflow}")
     if not cat.chart:
         raise RulesError("no Severe Wound chart in the loaded packs")
+    c = evolve(c, wounds=max(c.wounds, SEVERELY))  # a chart roll is a severe wound (R-WOUND-1)
     c, lines, pending = _severe_wound(c, cmd.overflow, rng, cat)
     return Outcome(
         enc.with_combatant(c), (LogLines(f"{c.name}: Severe Wound", tuple(lines)),), pending

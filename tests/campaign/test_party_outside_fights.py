@@ -36,6 +36,7 @@ def test_r_wound_5_chart_roll_for_a_party_hero_is_kept_and_carried_into_a_fight(
     play(s, RollChart(WHO, 0), 1)  # d10 1 + 0 + 2×0 = 1: Scarred
     member = s.campaign.member(K)
     assert (member.severe, member.chart) == (1, ("scarred",))
+    assert member.wounds == 3  # a chart roll is a severe wound: the marker says so (R-WOUND-1)
     assert s.log[-1].lines[-1].startswith("→ Scarred")
     # no Stamina roll to keep hold of a weapon: nothing is held outside a fight
     assert not any("Stamina" in line for line in s.log[-1].lines)

@@ -153,6 +153,12 @@ async def test_r_other_6_damage_and_the_chart_for_a_party_hero_between_fights() 
         assert app.session.campaign.member("kestrel-vance").wounds == 2
         party = app.screen.query_one("#party")
         assert "−2" in str(party.get_option_at_index(0).prompt)
+        await pilot.press("W", "7")  # one more step would be past −2: the dialog warns
+        await pilot.pause()
+        preview = str(app.screen.query_one("#damage-preview").render())
+        assert "past −2: severely wounded, Enter rolls the Severe Wound chart" in preview
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("f5")
         await pilot.pause()
         assert isinstance(app.screen, ChartScreen)

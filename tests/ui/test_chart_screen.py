@@ -185,6 +185,9 @@ async def test_r_wound_5_roll_key_rolls_logs_and_highlights_the_result() -> None
         assert any(line.startswith("Severe Wound chart: d10 ") for line in rolled)
         assert _cursor_row(app) == kestrel.chart[-1]
         assert _cells(app)[kestrel.chart[-1]][0] == "▶"
+        await pilot.press("u")  # undo on this screen too, the die with it
+        await pilot.pause()
+        assert app.session.encounter.get(KESTREL).severe == 0
 
 
 async def test_r_wound_5_a_13_asks_which_row_in_the_decision_dialog() -> None:

@@ -200,10 +200,10 @@ Nothing is saved to a file yet: campaign files come later.
             if command is not None and self._apply(command):
                 self.ask_chart_pick("F5 r")
 
-        traits = hero.traits
-        dialog = DamageDialog(
-            f"{_party().PARTY}{entry}", hero.name, traits[Derived.HEALTH], traits[Derived.STAMINA]
-        )
+        traits, member = hero.traits, self.session.party_now().member(entry)
+        health, stamina = traits[Derived.HEALTH], traits[Derived.STAMINA]
+        who = f"{_party().PARTY}{entry}"
+        dialog = DamageDialog(who, hero.name, health, stamina, member.wounds)
         self.app.push_screen(dialog, hurt)
 
     def action_new_adventure(self) -> None:

@@ -74,6 +74,7 @@ Both 13 rows are kept (erratum): on a 13 the GM picks one, or rolls 50/50.
 | h | next Hero (Heroes and Sidekicks playing as Heroes) |
 | + − | overflow past Health (or Tab to a field and ← →) |
 | r | roll on the chart for the Hero (a 13 asks which row) |
+| u / y | undo / redo (the same die comes up again on redo) |
 
 Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) and
 (dead) are written out in the result.
@@ -84,6 +85,8 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         Binding("h", "next_hero", "Next Hero", id="chart.next_hero"),
         Binding("plus,equals_sign", "overflow(1)", "Overflow +", show=False, id="chart.more"),
         Binding("minus", "overflow(-1)", "Overflow −", show=False, id="chart.less"),
+        Binding("u,ctrl+z", "undo", "Undo", id="chart.undo"),
+        Binding("y,ctrl+y", "redo", "Redo", show=False, id="chart.redo"),
     ]
     """r rolls for the chosen Hero; h picks the next Hero; +/− change the overflow."""
 

@@ -46,7 +46,7 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, Derived, RangeBand, RulesError
+from ...rules import Cover, Derived, RangeBand, Rank, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
@@ -775,7 +775,9 @@ to expose itself · Prone: an action to stand.
         chosen = self._acting("damage")
         if chosen is not None:
             health, stamina = chosen.traits[Derived.HEALTH], chosen.traits[Derived.STAMINA]
-            dialog = DamageDialog(chosen.id, chosen.name, health, stamina)
+            hero = chosen.rank is Rank.HERO or chosen.plays_as is Rank.HERO
+            wounds = max(chosen.wounds, chosen.nonlethal) if hero else None
+            dialog = DamageDialog(chosen.id, chosen.name, health, stamina, wounds)
             self.app.push_screen(dialog, self._apply_chosen)
 
     def action_remove(self) -> None:

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.validation import Integer
 from textual.widgets import Input, Label, Static
 
-from ...campaign.combat import ApplyDamage
+from ...campaign.combat import SEVERELY, ApplyDamage
 from ...rules.errors import RulesError
 from ...rules.tasks import wound_steps
 from ..widgets.keybar import KeyBar
@@ -61,12 +61,18 @@ measured against Stamina and moves its own marker (R-WOUND-6).
     """Enter applies (even from the typing field), ctrl+n toggles non-lethal, Esc leaves;
     F1 only, as ``?`` is typed into the field."""
 
-    def __init__(self, combatant: str, name: str, health: int, stamina: int) -> None:
+    def __init__(
+        self, combatant: str, name: str, health: int, stamina: int, hero_wounds: int | None = None
+    ) -> None:
+        """``hero_wounds``: a Hero's wound marker now (None for a Minion), so the preview
+        warns before a step past −2 brings the Severe Wound chart (R-WOUND-1, R-WOUND-5).
+        """
         super().__init__()
         self.combatant = combatant
         self.name_text = name
         self.health = health
         self.stamina = stamina
+        self.hero_wounds = hero_wounds
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damage-box", classes="dialog-box"):
@@ -123,15 +129,21 @@ measured against Stamina and moves its own marker (R-WOUND-6).
         track, value = ("Stamina", self.stamina) if self.nonlethal else ("Health", self.health)
         self.query_one("#damage-preview", Static).update(self._steps(amount, track, value))
 
-    @staticmethod
-    def _steps(amount: int | None, track: str, value: int) -> str:
+    def _steps(self, amount: int | None, track: str, value: int) -> str:
         if amount is None:
             return f"Measured against {track} {value} (R-DMG-2)"
         try:
             steps = wound_steps(amount, value)
         except RulesError as err:
             return f"✗ {err}"
-        return f"{amount} vs {track} {value} → {steps} wound step(s) (R-DMG-2)"
+        line = f"{amount} vs {track} {value} → {steps} wound step(s) (R-DMG-2)"
+        if self.hero_wounds is not None and steps and self.hero_wounds + steps >= SEVERELY:
+            line += (
+                "\n→ unconscious (non-lethal past −2, R-WOUND-6)"
+                if self.nonlethal
+                else "\n→ past −2: severely wounded, Enter rolls the Severe Wound chart (R-WOUND-5)"
+            )
+        return line
 
     def action_toggle(self) -> None:
         stepper = self.query_one("#damage-nonlethal", Stepper)
