@@ -1042,8 +1042,10 @@ class Route:
     @property
     def cost(self) -> str:
         """A short label for a menu: the price, or why it cannot be paid now."""
+        if self.band is None:
+            return NO_BAND
         if not self.reachable:
-            return "out of reach this turn"
+            return TOO_FAR
         what, need = ("Move + Run" if self.move.run else "Move"), self.actions
         if self.left is not None and self.left < need:
             have = "none left" if self.left == 0 else f"only {self.left} left"
@@ -1051,6 +1053,12 @@ class Route:
         if self.why:
             return f"not now: {self.why}"
         return f"{what}, {_actions(need)}"
+
+
+NO_BAND = "no band set yet (F7 b sets one)"
+TOO_FAR = "too far for one turn: go by a zone on the way (F7 z adds one)"
+"""Zones are the only places there are (R-COMBAT-2): a band farther than Short is crossed
+through zones between, which the GM adds."""
 
 
 def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
@@ -1099,6 +1107,7 @@ class AttackPlan:
     tn: TargetNumber
     damage: str = ""  # overrides the card's damage (thrown, a damage option, grapple)
     free: int = 0  # free re-rolls on the attack roll: Aim (R-ACT-2) and the GM's (R-TASK-6)
+    location: str = ""  # a called shot's "head" adds a d8 to each hit's damage (R-ATK-10)
 
     @property
     def rank(self) -> Rank:
@@ -1129,7 +1138,7 @@ class AttackPlan:
 
     def wounds(self) -> dict[str, Fraction]:
         """R-DMG-2: wound steps from one hit through (before card damage bonuses)."""
-        expr = parse(_damage_expr(self.weapon, self.style.value, self.damage, ""))
+        expr = parse(_damage_expr(self.weapon, self.style.value, self.damage, self.location))
         resolved = expr.resolve(self.attacker.traits.as_values())
         return wound_odds(resolved, _health(self.target, self.weapon))
 
@@ -1147,7 +1156,11 @@ class AttackPlan:
             f"Defense {self.defense(enc)}: ≥1 through {percent(1 - through[0])}"
             f" · expected {float(sum(k * p for k, p in enumerate(through))):.2f}",
             f"each hit through wounds {percent(hurt)}",
+            *(_PINNED_FIRST if level(self.attacker, "pinned") else ()),
         )
+
+
+_PINNED_FIRST = ("Pinned (§8): a Morale roll comes first; if it fails, the attack is lost",)
 
 
 def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
@@ -1213,7 +1226,19 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     tn = tn.plus(*extra) if extra else tn
     free = int(_aim_ready(enc.turn, attacker.id)) + cmd.rerolls
     return AttackPlan(
-        attacker, target, weapon, state, style, melee, band, dice, cost, tn, damage, free
+        attacker,
+        target,
+        weapon,
+        state,
+        style,
+        melee,
+        band,
+        dice,
+        cost,
+        tn,
+        damage,
+        free,
+        cmd.location,
     )
 
 

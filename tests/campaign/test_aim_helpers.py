@@ -7,6 +7,8 @@ Hero may split between d10s and the Hero die (R-TASK-6).
 from __future__ import annotations
 
 from hsm_tui.campaign.combat import (
+    NO_BAND,
+    TOO_FAR,
     AddZone,
     Attack,
     Move,
@@ -101,10 +103,10 @@ def test_r_act_2_routes_say_what_reaches_each_zone_and_issue_that_move() -> None
     s.apply(AddZone("far"))
     found = {r.move.zone: r for r in routes(s.encounter, K)}
     assert [(z, r.band, r.cost) for z, r in found.items()] == [
-        ("dig", RangeBand.MEDIUM, "out of reach this turn"),
+        ("dig", RangeBand.MEDIUM, TOO_FAR),
         ("trench", RangeBand.MELEE, "Move, 1 action"),
         ("camp", RangeBand.SHORT, "Move + Run, 2 actions"),
-        ("far", None, "out of reach this turn"),
+        ("far", None, NO_BAND),
     ]
     assert found["trench"].move == Move(K, "trench")
     assert found["camp"].move == Move(K, "camp", run=True)
@@ -118,7 +120,7 @@ def test_r_other_4_a_slowed_mover_cannot_run_so_short_is_out_of_reach() -> None:
     s = duel()
     edit(s, K, conditions=("slowed",))
     camp = next(r for r in routes(s.encounter, K) if r.move.zone == "camp")
-    assert not camp.reachable and camp.cost == "out of reach this turn"
+    assert not camp.reachable and camp.cost == TOO_FAR
     refused(s, camp.move, "only a Move this turn")
 
 

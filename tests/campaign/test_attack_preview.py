@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from hsm_tui.campaign.combat import Attack, TakeAction, plan_attack
+from hsm_tui.campaign.combat import Attack, SetCondition, TakeAction, plan_attack
 from hsm_tui.rules import RangeBand, RulesError, attack_odds, defense_odds
 from tests.campaign import state
 from tests.campaign.test_combat_engine import R1, K, duel
@@ -105,3 +105,25 @@ def test_r_act_2_aim_and_the_gms_free_rerolls_are_in_the_odds_before_the_roll() 
     assert aimed.preview(session.encounter)[2].endswith("(with 1 free re-roll(s))")
     more = Attack(K, R1, "assault-laser", rerolls=1)  # a Talent the GM grants: 2 in all
     assert plan_attack(session.encounter, more, session.catalog).free == 2
+
+
+def test_r_atk_10_a_called_shot_at_the_head_adds_its_d8_to_the_wound_odds() -> None:
+    session = duel()
+    body = Attack(K, R1, "assault-laser", called_shot=True)
+    head = Attack(K, R1, "assault-laser", called_shot=True, location="head")
+    plain = plan_attack(session.encounter, body, session.catalog).wounds()
+    aimed = plan_attack(session.encounter, head, session.catalog).wounds()
+    assert aimed["0"] < plain["0"]  # the extra d8 makes a wound likelier
+
+
+def test_pinned_attacker_is_told_of_the_morale_roll_before_the_attack() -> None:
+    """§8 Pinned: the Morale roll comes before the attack, so the preview says so."""
+    session = duel()
+    attack = Attack(K, R1, "assault-laser")
+    assert not any("Pinned" in line for line in _preview(session, attack))
+    session.apply(SetCondition(K, "pinned"))
+    assert _preview(session, attack)[-1].startswith("Pinned (§8): a Morale roll comes first")
+
+
+def _preview(session, attack: Attack) -> tuple[str, ...]:
+    return plan_attack(session.encounter, attack, session.catalog).preview(session.encounter)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from hsm_tui.campaign.combat import (
+    TOO_FAR,
     AnswerDive,
     Attack,
     DeclareActions,
@@ -65,7 +66,7 @@ def test_r_act_2_with_one_action_left_move_and_run_is_not_offered_as_possible() 
     assert camp.why == move_refusal(s.encounter, camp.move)
     refused(s, camp.move, f"^{re.escape(camp.why)}$")
     assert (trench.possible, trench.cost, trench.why) == (True, "Move, 1 action", "")
-    assert (dig.reachable, dig.cost, dig.why) == (False, "out of reach this turn", "")
+    assert (dig.reachable, dig.cost, dig.why) == (False, TOO_FAR, "")
     play(s, trench.move)
     assert s.encounter.get(K).zone == "trench"
 

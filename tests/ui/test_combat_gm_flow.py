@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hsm_tui.campaign.combat import (
+    TOO_FAR,
     AddZone,
     Move,
     PendingCombatRerolls,
@@ -137,7 +138,7 @@ async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> Non
         assert isinstance(dialog, DecisionDialog)
         assert [o.label for o in dialog.options] == [
             "dig pit (short): Move + Run, 2 actions",
-            "✗ ridge (medium): out of reach this turn",
+            f"✗ ridge (medium): {TOO_FAR}",
             "trench (melee): Move, 1 action",
         ]
         assert dialog.options[0].command == Move(KESTREL, "dig pit", run=True)

@@ -132,7 +132,7 @@ of the rollers succeed (any, half or all).
             with VerticalScroll(id="task-odds-box", can_focus=False):
                 yield Static(id="task-odds")
         yield Static(id="task-status")
-        yield RollLog(id="task-log")
+        yield RollLog(id="task-log", focusable=False)  # ↑ ↓ stay on the fields (F6 reads the log)
         yield KeyBar()
 
     def on_mount(self) -> None:
