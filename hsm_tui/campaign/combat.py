@@ -2292,7 +2292,7 @@ def _severe_wound(
 def _apply_chart_row(
     target: Combatant, row: SevereWound, line: str
 ) -> tuple[Combatant, list[str], None]:
-    flags = " (dead)" if row.dead else (" (unconscious)" if row.unconscious else "")
+    flags = row.mark
     target = evolve(
         target,
         unconscious=target.unconscious or row.unconscious,
@@ -2338,7 +2338,7 @@ def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Cata
     )
     track = "Stamina" if cmd.nonlethal else "Health"
     outcome = _wound_text(c, result)
-    lines = [f"{cmd.damage} damage vs {track} {health} → {steps} wound step(s) → {outcome}"]
+    lines = [f"{cmd.damage} damage vs {track} {health} → {outcome}"]  # the steps are in it
     c = evolve(
         c,
         wounds=result.wounds,

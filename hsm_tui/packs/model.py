@@ -126,6 +126,22 @@ class SevereWound:
     def covers(self, total: int) -> bool:
         return total >= self.min and (self.max is None or total <= self.max)
 
+    @property
+    def span(self) -> str:
+        """``1–5``, ``13`` or ``22+``: the totals the row covers, as the rulebook prints them."""
+        if self.max is None:
+            return f"{self.min}+"
+        return str(self.min) if self.max == self.min else f"{self.min}–{self.max}"
+
+    @property
+    def mark(self) -> str:
+        """`` (unconscious)`` or `` (dead)`` after the name, in words (never by colour
+        alone); a row named Dead needs no "(dead)".
+        """
+        if self.dead:
+            return "" if self.name.strip().lower() == "dead" else " (dead)"
+        return " (unconscious)" if self.unconscious else ""
+
 
 @dataclass(frozen=True)
 class Catalog:

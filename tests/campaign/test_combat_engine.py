@@ -1133,7 +1133,7 @@ def test_s7_dead_on_22_or_more() -> None:
     edit(s, K, severe=4)  # + 8 from earlier severe wounds
     play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 6)  # 6 + 8 + 8 = 22
     assert s.encounter.get(K).out
-    assert last(s)[1][4].startswith("→ Dead (dead): ")
+    assert last(s)[1][4].startswith("→ Dead: ")
 
 
 def _gunner_duel() -> Session:

@@ -19,7 +19,6 @@ from textual.widgets import DataTable, Static
 
 from ...campaign.combat import PendingChartChoice, RollChart, chart_odds
 from ...campaign.encounter import Combatant
-from ...packs.model import SevereWound
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
 from ..widgets.keybar import KeyBar
@@ -31,20 +30,6 @@ OVERFLOWS = [(str(n), n) for n in range(22)]
 """0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
 
 NO_HERO = "no Hero yet"
-
-
-def span(row: SevereWound) -> str:
-    """``1–5``, ``13`` or ``22+``: the totals a row covers, as the rulebook prints them."""
-    if row.max is None:
-        return f"{row.min}+"
-    return str(row.min) if row.max == row.min else f"{row.min}–{row.max}"
-
-
-def state(row: SevereWound) -> str:
-    """The row's mark in words (never by colour alone); "Dead" needs no "(dead)"."""
-    if row.dead:
-        return "" if row.name.strip().lower() == "dead" else " (dead)"
-    return " (unconscious)" if row.unconscious else ""
 
 
 def _fit(text: str, width: int) -> Text:
@@ -175,9 +160,9 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
             rows.append(
                 (
                     Text(mark, "bold"),
-                    span(o.row),
+                    o.row.span,
                     chance,
-                    Text(o.row.name + state(o.row), "bold reverse" if newest else "bold"),
+                    Text(o.row.name + o.row.mark, "bold reverse" if newest else "bold"),
                 )
             )
         labels = (" ", "roll", "chance", "result")
@@ -239,7 +224,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
                 mark = f"▶ newest for {hero.name if hero else ''} · "
             elif row.id in suffered:
                 mark = "✓ suffered before · "
-            lines.append(f"{mark}{span(row)} {row.name}{state(row)}: {row.text}")
+            lines.append(f"{mark}{row.span} {row.name}{row.mark}: {row.text}")
         detail.update("\n".join(lines))
 
     # -- events and actions ---------------------------------------------------------

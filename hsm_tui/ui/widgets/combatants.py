@@ -24,11 +24,11 @@ COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cove
 
 
 def wound_text(c: Combatant) -> str:
-    """R-WOUND-1/2/6: ``−1``/``−2``/``sev`` (Heroes), ``OUT`` (taken out), ``unc``;
-    non-lethal steps follow as ``s−1`` (Stamina track).
+    """R-WOUND-1/2/6: ``−1``/``−2``/``sev`` (Heroes), ``OUT`` (taken out), ``DEAD`` (a
+    Hero, by the chart), ``unc``; non-lethal steps follow as ``s−1`` (Stamina track).
     """
-    if c.out:
-        return "OUT"
+    if c.out:  # a Hero is only ever out by the chart's Dead row (§7)
+        return "DEAD" if c.rank is Rank.HERO or c.plays_as is Rank.HERO else "OUT"
     if c.unconscious:
         return "unc"
     parts = []

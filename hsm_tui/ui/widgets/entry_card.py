@@ -128,12 +128,7 @@ def chart_table(
     """§7: roll d10 + overflow + 2 × earlier severe wounds; ``selected`` is marked ▶."""
     table = Table("roll", "result", box=None, padding=(0, 1), expand=True)
     for row in rows:
-        span = (
-            f"{row.min}+"
-            if row.max is None
-            else (f"{row.min}" if row.max == row.min else f"{row.min}–{row.max}")
-        )
-        mark = " (dead)" if row.dead else (" (unconscious)" if row.unconscious else "")
+        span, mark = row.span, row.mark
         pointer = "▶ " if row.id == selected else ""
         table.add_row(
             pointer + span,
