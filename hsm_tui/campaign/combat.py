@@ -2317,7 +2317,7 @@ def choose_chart_row(
     how = "random pick" if cmd.row == "random" else "GM picks"
     target, lines, _ = _apply_chart_row(enc.get(pending.target), row, f"{how} on {pending.total}")
     enc = enc.with_combatant(target)
-    head = LogLines("Severe Wound chart", tuple(lines))
+    head = LogLines(f"{target.name}: Severe Wound chart", tuple(lines))
     if pending.resume is None:
         return Outcome(enc, (head,))
     rest = _damage(enc, pending.resume, rng, cat, [], first=pending.next_hit)

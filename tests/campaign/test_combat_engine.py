@@ -992,7 +992,7 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
     play(s, ChooseChartRow("limb-injury"))
     assert s.pending is None
     chart = s.log[logged]
-    assert chart.title == "Severe Wound chart"
+    assert chart.title == "Kestrel Vance: Severe Wound chart"
     assert chart.lines[0] == "GM picks on 13"
     assert chart.lines[1].startswith("→ Limb injury: Roll 1d4 for the limb")
     assert [line for entry in s.log[logged + 1 :] for line in entry.lines] == []  # no more hits
@@ -1082,7 +1082,7 @@ def test_s7_random_pick_on_13_is_one_roll_between_the_two_rows(die: int, name: s
     assert rng.done() and rng.calls == [(1, 2)]  # one pick from the two rows: 50/50
     assert s.pending is None
     chart = s.log[logged]
-    assert chart.title == "Severe Wound chart"
+    assert chart.title == "Kestrel Vance: Severe Wound chart"
     assert chart.lines[0] == "random pick on 13"
     assert chart.lines[1].startswith(f"→ {name}: ")
 
@@ -1097,7 +1097,7 @@ def test_s7_random_pick_comes_from_the_session_rng_and_undo_redo_repeat_it() -> 
         s.apply(ChooseChartRow("random"))
         assert s.rng.getstate() != before  # the pick is rolled, not fixed
         after = state(s)
-        chart = next(e for e in s.log if e.title == "Severe Wound chart")
+        chart = next(e for e in s.log if e.title == "Kestrel Vance: Severe Wound chart")
         picked.add(chart.lines[1].removeprefix("→ ").split(":")[0])
         s.undo()
         s.redo()

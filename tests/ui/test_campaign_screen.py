@@ -172,3 +172,28 @@ async def test_r_other_6_damage_and_the_chart_for_a_party_hero_between_fights() 
         name = {r.id: r.name for r in app.session.catalog.chart}[member.chart[0]]
         prompt = str(app.screen.query_one("#party").get_option_at_index(0).prompt)
         assert prompt.endswith(f"1 on the chart, last {name}")
+
+
+async def test_r_wound_7_new_adventure_asks_first() -> None:
+    """N heals and refills every Hero at once (R-WOUND-7, R-CHAR-9): it asks; Esc keeps
+    the adventure, y starts the next one.
+    """
+    from hsm_tui.campaign.party import AddHero
+    from hsm_tui.ui.screens.decision_dialog import DecisionDialog
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("N")  # no party yet: nothing to ask
+        await pilot.pause()
+        assert app.session.campaign.adventure == 1 and not isinstance(app.screen, DecisionDialog)
+        app.session.apply(AddHero("kestrel-vance"))
+        await pilot.press("N")
+        await pilot.pause()
+        assert isinstance(app.screen, DecisionDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session.campaign.adventure == 1
+        await pilot.press("N", "y")
+        await pilot.pause()
+        assert app.session.campaign.adventure == 2

@@ -72,8 +72,14 @@ async def test_search_filters_the_current_kind() -> None:
         names = [str(entries.get_option_at_index(i).prompt) for i in range(entries.option_count)]
         assert names and all("Laser" in n or "laser" in n.lower() for n in names[:2])
         assert "Whip" not in names
-        await pilot.press("escape")
+        await pilot.press("enter")  # Enter leaves the box and keeps the filter
+        await pilot.pause()
+        assert app.screen.focused is entries and entries.option_count == len(names)
+        await pilot.press("escape")  # Esc drops it: every weapon is listed again
+        await pilot.pause()
         assert app.screen.focused is entries
+        assert entries.option_count > len(names)
+        assert app.screen.query_one("#content-search").value == ""
 
 
 async def test_weapon_card_shows_hero_die_effects_and_who_applies_them() -> None:

@@ -24,6 +24,7 @@ from .picker import PickerScreen
 
 if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
+    from ...session import Command
 
 START_HERE = """\
 [b]F7[/] build an encounter
@@ -58,7 +59,7 @@ class CampaignScreen(SessionScreen):
 | r | add a sidekick or minion type to the roster |
 | d | drop the highlighted roster entry |
 | W | damage to the highlighted Hero between fights (a fall: d6 per 20 ft, R-OTHER-6) |
-| N | new adventure: every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
+| N | new adventure (asks first): every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
 | u / y | undo / redo |
 
 The app opens here. An evening: add the party here (`a`), build the fight in the F7
@@ -207,7 +208,21 @@ Nothing is saved to a file yet: campaign files come later.
         self.app.push_screen(dialog, hurt)
 
     def action_new_adventure(self) -> None:
-        self._apply(_party().NewAdventure())
+        """Asks first: a new adventure heals and refills every Hero at once (u undoes it)."""
+        from ...campaign.combat import Option
+        from .decision_dialog import DecisionDialog
+
+        if not self.session.campaign.party:
+            self.notify("No Hero in the party yet (a adds one)", severity="warning")
+            return
+        yes = Option("y", "yes: each Hero heals 1 wound, Luck refills", _party().NewAdventure())
+        question = f"Start adventure {self.session.campaign.adventure + 1}? (u undoes it)"
+
+        def answer(command: Command | None) -> None:
+            if command is not None:
+                self._apply(command)
+
+        self.app.push_screen(DecisionDialog("New adventure", question, [yes]), answer)
 
     # -- roster -------------------------------------------------------------------
     def action_add_roster(self) -> None:

@@ -97,7 +97,7 @@ class ContentBrowserScreen(Screen[None]):
 | --- | --- |
 | / | search the entries of the current kind |
 | ↑ ↓ | move in a list · Tab / ← → move between the lists |
-| Esc | leave the search box |
+| Esc | clear the search and leave the box (Enter leaves it and keeps the filter) |
 | F2 / F3 | task roller / content browser |
 """
 
@@ -190,6 +190,10 @@ class ContentBrowserScreen(Screen[None]):
         self.query_one("#content-search").focus()
 
     def action_leave_search(self) -> None:
+        """Esc drops the filter (Enter keeps it): a forgotten one hid every kind's entries."""
+        search = self.query_one("#content-search", Input)
+        if search.value:
+            search.value = ""  # Input.Changed lists everything again
         self.query_one("#content-entries").focus()
 
     def _move(self, step: int) -> None:
