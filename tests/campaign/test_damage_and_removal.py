@@ -14,9 +14,7 @@ def test_r_dmg_2_gm_damage_wounds_a_hero_step_by_step() -> None:
     s.apply(ApplyDamage(K, 7))  # Health 6: one step
     kestrel = s.encounter.get(K)
     assert (kestrel.wounds, kestrel.lose_actions) == (1, 1)
-    assert s.log[-1].lines == (
-        "7 damage vs Health 6 → 1 wound step(s): now at −1",
-    )
+    assert s.log[-1].lines == ("7 damage vs Health 6 → 1 wound step(s): now at −1",)
     s.apply(ApplyDamage(K, 5, nonlethal=True))  # Stamina 6: nothing
     assert s.encounter.get(K).nonlethal == 0
 
