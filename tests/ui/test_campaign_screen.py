@@ -197,3 +197,16 @@ async def test_r_wound_7_new_adventure_asks_first() -> None:
         await pilot.press("N", "y")
         await pilot.pause()
         assert app.session.campaign.adventure == 2
+
+
+async def test_the_hero_picker_lists_only_heroes_not_yet_in_the_party() -> None:
+    from hsm_tui.campaign.party import AddHero
+
+    app = _app()
+    app.session.apply(AddHero("kestrel-vance"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        assert "kestrel-vance" not in [value for _, value in app.screen.choices]

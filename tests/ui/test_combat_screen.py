@@ -321,3 +321,11 @@ async def test_a_long_table_scrolls_the_selected_row_into_view_under_its_header(
         assert table.scroll_offset.y == 40 - rows_shown
         assert str(table.render_line(0).text).startswith("Name")
         assert "▸" in table.render_line(rows_shown).text  # the bottom line
+
+
+async def test_r_act_3_declaring_actions_outside_combat_says_how_to_start() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4", "L", "x")  # the encounter is loaded, combat not started
+        assert isinstance(app.screen, CombatScreen)
+        assert any("s starts combat" in n.message for n in app._notifications)

@@ -166,7 +166,11 @@ Nothing is saved to a file yet: campaign files come later.
     # -- party --------------------------------------------------------------------
     def action_add_hero(self) -> None:
         heroes = self.session.catalog.kind("hero")
-        choices = [(f"{h.name} ({h.id})", h.id) for h in heroes.values()]
+        party = {m.entry for m in self.session.campaign.party}
+        choices = [(f"{h.name} ({h.id})", h.id) for h in heroes.values() if h.id not in party]
+        if not choices:
+            self.notify("Every pre-made Hero in the packs is in the party", severity="warning")
+            return
 
         def picked(entry: str | None) -> None:
             if entry is not None:

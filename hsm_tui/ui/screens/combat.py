@@ -885,6 +885,9 @@ to expose itself · Prone: an action to stand.
 
     def action_declare(self) -> None:
         """R-ACT-3: how many actions this turn; the engine refuses Minions and late calls."""
+        if self.enc.turn is None:
+            self.notify("No turn under way: s starts combat (R-ACT-3)", severity="warning")
+            return
         options = [
             Option(
                 str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n)
