@@ -2324,21 +2324,26 @@ def choose_chart_row(
     return Outcome(rest.encounter, (head, *rest.log), rest.pending)
 
 
-def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
-    c = enc.get(cmd.combatant)
-    if not 0 <= cmd.damage <= 999:
-        raise RulesError(f"damage is 0 to 999, not {cmd.damage}")
+def damage_outcome(c: Combatant, damage: int, nonlethal: bool) -> tuple[WoundResult, str]:
+    """What ``damage`` from outside an attack does to ``c`` (R-DMG-2, R-WOUND), and the
+    line that says so: the damage dialog shows it before Enter, the handler logs it.
+    """
+    if not 0 <= damage <= 999:
+        raise RulesError(f"damage is 0 to 999, not {damage}")
     if not c.standing:
         raise RulesError(f"{c.name} is already out of the fight")
-    health = c.traits[Derived.STAMINA if cmd.nonlethal else Derived.HEALTH]
-    steps = wound_steps(cmd.damage, health)
-    overflows = tuple(cmd.damage - k * health for k in range(1, steps + 1))
-    result = apply_wound_steps(
-        c.rules_rank, steps, overflows, c.wounds, c.nonlethal, not cmd.nonlethal
-    )
-    track = "Stamina" if cmd.nonlethal else "Health"
-    outcome = _wound_text(c, result)
-    lines = [f"{cmd.damage} damage vs {track} {health} → {outcome}"]  # the steps are in it
+    track = "Stamina" if nonlethal else "Health"
+    health = c.traits[Derived.STAMINA if nonlethal else Derived.HEALTH]
+    steps = wound_steps(damage, health)
+    overflows = tuple(damage - k * health for k in range(1, steps + 1))
+    result = apply_wound_steps(c.rules_rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
+    return result, f"{damage} damage vs {track} {health} → {_wound_text(c, result)}"
+
+
+def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    result, line = damage_outcome(c, cmd.damage, cmd.nonlethal)
+    lines = [line]
     c = evolve(
         c,
         wounds=result.wounds,

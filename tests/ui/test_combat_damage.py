@@ -52,7 +52,7 @@ async def test_r_dmg_2_damage_by_keys_is_the_engines_apply_damage() -> None:
         assert "Damage to Kestrel Vance" in _text(app, "#damage-title")
         assert _text(app, "#damage-traits") == "Health 6 · Stamina 6"
         await _keys(pilot, "1", "3")
-        assert _text(app, "#damage-preview") == "13 vs Health 6 → 2 wound step(s) (R-DMG-2)"
+        assert _text(app, "#damage-preview") == "13 damage vs Health 6 → 2 wound step(s): now at −2"
         assert _text(app, "#damage-message") == "✓ Enter applies"
         await _keys(pilot, "enter")
         assert isinstance(app.screen, CombatScreen)
@@ -77,7 +77,7 @@ async def test_r_wound_6_non_lethal_damage_is_measured_against_stamina() -> None
         dialog = await _damage_dialog(pilot)
         await _keys(pilot, "1", "3", "ctrl+n")
         assert dialog.nonlethal
-        assert _text(app, "#damage-preview") == "13 vs Stamina 6 → 2 wound step(s) (R-DMG-2)"
+        assert _text(app, "#damage-preview") == "13 damage vs Stamina 6 → 2 wound step(s): now at −2"
         await _keys(pilot, "ctrl+n")
         assert not dialog.nonlethal
         await _keys(pilot, "down", "1")  # the toggle field: 1 on

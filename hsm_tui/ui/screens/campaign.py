@@ -192,12 +192,10 @@ Nothing is saved to a file yet: campaign files come later.
 
     def action_damage(self) -> None:
         """A fall or a trap between fights, for the highlighted Hero (R-OTHER-6)."""
-        from ...rules import Derived
         from .damage_dialog import DamageDialog
 
         entry = self._highlighted("#party")
-        hero = self.session.catalog.kind("hero").get(entry or "")
-        if entry is None or hero is None:
+        if entry is None or entry not in self.session.catalog.kind("hero"):
             self.notify("Highlight a Hero in the party first", severity="warning")
             return
 
@@ -205,11 +203,9 @@ Nothing is saved to a file yet: campaign files come later.
             if command is not None and self._apply(command):
                 self.ask_chart_pick("F5 r")
 
-        traits, member = hero.traits, self.session.party_now().member(entry)
-        health, stamina = traits[Derived.HEALTH], traits[Derived.STAMINA]
-        who = f"{_party().PARTY}{entry}"
-        dialog = DamageDialog(who, hero.name, health, stamina, member.wounds)
-        self.app.push_screen(dialog, hurt)
+        party = _party()  # the Hero as the engine will take the damage: its stand-in
+        hero = party.stand_in(self.session.party_now(), party.PARTY + entry, self.session.catalog)
+        self.app.push_screen(DamageDialog(hero), hurt)
 
     def action_new_adventure(self) -> None:
         """Asks first: a new adventure heals and refills every Hero at once (u undoes it)."""

@@ -46,7 +46,7 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, Derived, RangeBand, Rank, RulesError
+from ...rules import Cover, RangeBand, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
@@ -774,11 +774,7 @@ to expose itself · Prone: an action to stand.
         """R-OTHER-6, R-DMG-2: damage the GM rolled outside an attack (a fall, a trap)."""
         chosen = self._acting("damage")
         if chosen is not None:
-            health, stamina = chosen.traits[Derived.HEALTH], chosen.traits[Derived.STAMINA]
-            hero = chosen.rank is Rank.HERO or chosen.plays_as is Rank.HERO
-            wounds = max(chosen.wounds, chosen.nonlethal) if hero else None
-            dialog = DamageDialog(chosen.id, chosen.name, health, stamina, wounds)
-            self.app.push_screen(dialog, self._apply_chosen)
+            self.app.push_screen(DamageDialog(chosen), self._apply_chosen)
 
     def action_remove(self) -> None:
         """Someone leaves the encounter; the engine refuses whoever is acting now."""

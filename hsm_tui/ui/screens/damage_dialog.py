@@ -3,7 +3,8 @@ combatant: the amount, checked as it is typed, and whether it is non-lethal.
 
 Returns an ``ApplyDamage`` command; the engine applies the wound steps (R-DMG-2) to the
 tracks (R-WOUND), refuses what the rules forbid and asks for the chart when one is due.
-The preview calls the engine's own pure ``wound_steps``, so the two cannot disagree.
+The preview is the engine's own ``damage_outcome``, the line the handler then logs, so
+the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from textual.screen import ModalScreen
 from textual.validation import Integer
 from textual.widgets import Input, Label, Static
 
-from ...campaign.combat import SEVERELY, ApplyDamage
+from ...campaign.combat import ApplyDamage, damage_outcome
+from ...campaign.encounter import Combatant
+from ...rules import Derived
 from ...rules.errors import RulesError
-from ...rules.tasks import wound_steps
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .conditions_dialog import choices
@@ -61,22 +63,15 @@ measured against Stamina and moves its own marker (R-WOUND-6).
     """Enter applies (even from the typing field), ctrl+n toggles non-lethal, Esc leaves;
     F1 only, as ``?`` is typed into the field."""
 
-    def __init__(
-        self, combatant: str, name: str, health: int, stamina: int, hero_wounds: int | None = None
-    ) -> None:
-        """``hero_wounds``: a Hero's wound marker now (None for a Minion), so the preview
-        warns before a step past −2 brings the Severe Wound chart (R-WOUND-1, R-WOUND-5).
-        """
+    def __init__(self, combatant: Combatant) -> None:
         super().__init__()
         self.combatant = combatant
-        self.name_text = name
-        self.health = health
-        self.stamina = stamina
-        self.hero_wounds = hero_wounds
+        self.health = combatant.traits[Derived.HEALTH]
+        self.stamina = combatant.traits[Derived.STAMINA]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damage-box", classes="dialog-box"):
-            title = Text.assemble((f"Damage to {self.name_text}", "bold"), " (R-OTHER-6)")
+            title = Text.assemble((f"Damage to {self.combatant.name}", "bold"), " (R-OTHER-6)")
             yield Label(title, id="damage-title")
             yield Static(f"Health {self.health} · Stamina {self.stamina}", id="damage-traits")
             with Horizontal(id="damage-row"):
@@ -126,24 +121,17 @@ measured against Stamina and moves its own marker (R-WOUND-6).
         message = self.query_one("#damage-message", Static)
         message.set_class(problem, "-error")
         message.update(f"✗ {WHOLE}" if problem else "" if amount is None else "✓ Enter applies")
-        track, value = ("Stamina", self.stamina) if self.nonlethal else ("Health", self.health)
-        self.query_one("#damage-preview", Static).update(self._steps(amount, track, value))
+        self.query_one("#damage-preview", Static).update(self._outcome(amount))
 
-    def _steps(self, amount: int | None, track: str, value: int) -> str:
+    def _outcome(self, amount: int | None) -> str:
         if amount is None:
+            track, value = ("Stamina", self.stamina) if self.nonlethal else ("Health", self.health)
             return f"Measured against {track} {value} (R-DMG-2)"
         try:
-            steps = wound_steps(amount, value)
+            result, line = damage_outcome(self.combatant, amount, self.nonlethal)
         except RulesError as err:
             return f"✗ {err}"
-        line = f"{amount} vs {track} {value} → {steps} wound step(s) (R-DMG-2)"
-        if self.hero_wounds is not None and steps and self.hero_wounds + steps >= SEVERELY:
-            line += (
-                "\n→ unconscious (non-lethal past −2, R-WOUND-6)"
-                if self.nonlethal
-                else "\n→ past −2: severely wounded, Enter rolls the Severe Wound chart (R-WOUND-5)"
-            )
-        return line
+        return line + ("\nEnter rolls the Severe Wound chart (R-WOUND-5)" if result.severe else "")
 
     def action_toggle(self) -> None:
         stepper = self.query_one("#damage-nonlethal", Stepper)
@@ -155,4 +143,4 @@ measured against Stamina and moves its own marker (R-WOUND-6).
             self._show(insist=True)
             self.query_one("#damage-amount").focus()
             return
-        self.dismiss(ApplyDamage(self.combatant, amount, nonlethal=self.nonlethal))
+        self.dismiss(ApplyDamage(self.combatant.id, amount, nonlethal=self.nonlethal))
