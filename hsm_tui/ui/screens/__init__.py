@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.screen import Screen
 
+from ..widgets.title_bar import TitleBar
+
 if TYPE_CHECKING:
+    from ...campaign.combat import Option
     from ...session import Command, Session
 
 
@@ -89,8 +92,6 @@ class SessionScreen(FollowsSession, Screen[None]):
         """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``
         repaints the whole screen (a full frame, ~10 KB to an SSH terminal, each turn).
         """
-        from ..widgets.title_bar import TitleBar
-
         if text != self.sub_title:
             self.set_reactive(Screen.sub_title, text)
             for bar in self.query(TitleBar):
@@ -99,25 +100,28 @@ class SessionScreen(FollowsSession, Screen[None]):
     def after_apply(self) -> None:
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""
 
+    def choose(
+        self, title: str, question: str, options: Sequence[Option], reopen: str = ""
+    ) -> None:
+        """A menu on the decision dialog: the option picked is applied (Esc picks none)."""
+        from .decision_dialog import DecisionDialog
+
+        dialog = DecisionDialog(title, question, options, reopen=reopen)
+        self.app.push_screen(dialog, self.apply_answer)
+
+    def apply_answer(self, command: Command | None) -> bool:
+        """A dialog's answer: its command, or None when the GM backed out (Esc)."""
+        return command is not None and self._apply(command)
+
     def ask_chart_pick(self, reopen: str) -> None:
         """The §7 erratum's 13 waits for the GM's pick: ask it in the decision dialog; Esc
         leaves it waiting (``reopen`` asks again).
         """
         from ...campaign.combat import PendingChartChoice
-        from .decision_dialog import DecisionDialog
 
         pending = self.session.pending
-        if not isinstance(pending, PendingChartChoice):
-            return
-
-        def answer(command: Command | None) -> None:
-            if command is not None:
-                self._apply(command)
-
-        dialog = DecisionDialog(
-            "Severe Wound chart: 13", pending.question, pending.options, reopen=reopen
-        )
-        self.app.push_screen(dialog, answer)
+        if isinstance(pending, PendingChartChoice):
+            self.choose("Severe Wound chart: 13", pending.question, pending.options, reopen)
 
     def action_undo(self) -> None:
         self._history(self.session.undo, "Undone")

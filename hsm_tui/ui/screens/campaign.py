@@ -24,7 +24,6 @@ from .picker import PickerScreen
 
 if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
-    from ...session import Command
 
 START_HERE = """\
 [b]F7[/] build an encounter
@@ -200,7 +199,7 @@ Nothing is saved to a file yet: campaign files come later.
             return
 
         def hurt(command: ApplyDamage | None) -> None:
-            if command is not None and self._apply(command):
+            if self.apply_answer(command):
                 self.ask_chart_pick("F5 r")
 
         party = _party()  # the Hero as the engine will take the damage: its stand-in
@@ -210,19 +209,13 @@ Nothing is saved to a file yet: campaign files come later.
     def action_new_adventure(self) -> None:
         """Asks first: a new adventure heals and refills every Hero at once (u undoes it)."""
         from ...campaign.combat import Option
-        from .decision_dialog import DecisionDialog
 
         if not self.session.campaign.party:
             self.notify("No Hero in the party yet (a adds one)", severity="warning")
             return
         yes = Option("y", "yes: each Hero heals 1 wound, Luck refills", _party().NewAdventure())
         question = f"Start adventure {self.session.campaign.adventure + 1}? (u undoes it)"
-
-        def answer(command: Command | None) -> None:
-            if command is not None:
-                self._apply(command)
-
-        self.app.push_screen(DecisionDialog("New adventure", question, [yes]), answer)
+        self.choose("New adventure", question, [yes])
 
     # -- roster -------------------------------------------------------------------
     def action_add_roster(self) -> None:

@@ -762,7 +762,7 @@ to expose itself · Prone: an action to stand.
         chosen = self._acting("set Luck and Clues of")
         if chosen is not None:
             dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
-            self.app.push_screen(dialog, self._apply_chosen)
+            self.app.push_screen(dialog, self.apply_answer)
 
     def action_sheet(self) -> None:
         chosen = self._acting("show the sheet of")
@@ -774,7 +774,7 @@ to expose itself · Prone: an action to stand.
         """R-OTHER-6, R-DMG-2: damage the GM rolled outside an attack (a fall, a trap)."""
         chosen = self._acting("damage")
         if chosen is not None:
-            self.app.push_screen(DamageDialog(chosen), self._apply_chosen)
+            self.app.push_screen(DamageDialog(chosen), self.apply_answer)
 
     def action_remove(self) -> None:
         """Someone leaves the encounter; the engine refuses whoever is acting now."""
@@ -782,11 +782,7 @@ to expose itself · Prone: an action to stand.
         if chosen is not None:
             leave = Option("y", f"yes: {chosen.name} leaves", RemoveCombatant(chosen.id))
             question = f"Remove {chosen.name} from the encounter? (u undoes it; Esc keeps it)"
-            self._choose("Remove combatant", question, [leave])
-
-    def _apply_chosen(self, command: CombatCommand | None) -> None:
-        if command is not None:
-            self._apply(command)
+            self.choose("Remove combatant", question, [leave])
 
     # -- the action menu (R-ACT-2/5/6) ---------------------------------------------------
     def action_action_menu(self) -> None:
@@ -816,7 +812,7 @@ to expose itself · Prone: an action to stand.
                 for i, bonus in enumerate(ESCAPE_BONUS)
             ]
             question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
-            self._choose("Break free (R-ATK-17)", question, options)
+            self.choose("Break free (R-ATK-17)", question, options)
             return
         if not ACTIONS[command.action].weapon or not actor.weapons:
             self._apply(command)
@@ -833,7 +829,7 @@ to expose itself · Prone: an action to stand.
         if command.action == "interact":
             options.append(Option("0", "other equipment nearby", command))
         question = f"{actor.name}: {command.action} which weapon?"
-        self._choose(f"{command.action.title()} (R-ACT-5)", question, options)
+        self.choose(f"{command.action.title()} (R-ACT-5)", question, options)
 
     # -- other actions ----------------------------------------------------------
     def action_move(self, run: bool) -> None:
@@ -860,7 +856,7 @@ to expose itself · Prone: an action to stand.
                 f"{mover.name} in {mover.zone}: to which zone? A Move covers half a band,"
                 " Move + Run one band (R-ACT-2)"
             )
-        self._choose("Move (R-ACT-2)", question, options)
+        self.choose("Move (R-ACT-2)", question, options)
 
     def action_act(self, action: str) -> None:
         actor = self._acting(action)
@@ -891,11 +887,7 @@ to expose itself · Prone: an action to stand.
             for n in DECLARE
         ]
         question = "How many actions this turn? (Heroes, before the first action)"
-        self._choose("Declare actions (R-ACT-3)", question, options)
-
-    def _choose(self, title: str, question: str, options: list[Option]) -> None:
-        """A menu built on the decision dialog: the chosen command is applied."""
-        self.app.push_screen(DecisionDialog(title, question, options), self._apply_chosen)
+        self.choose("Declare actions (R-ACT-3)", question, options)
 
     def action_cover(self) -> None:
         chosen = self._acting("take cover")
@@ -922,7 +914,7 @@ to expose itself · Prone: an action to stand.
         still = ", ".join(f"{side} {n}" for side, n in standing.items()) or "nobody"
         end = Option("y", "yes: end combat (the party keeps what the fight left)", EndCombat())
         question = f"End combat in round {enc.round}? Still standing: {still}. (u undoes it)"
-        self._choose("End combat", question, [end])
+        self.choose("End combat", question, [end])
 
     def action_decide(self) -> None:
         if self.session.pending is None:
