@@ -1783,10 +1783,6 @@ def _suppress_target(
     return SuppressTarget(c, band, defense, reason)
 
 
-def _undecided(c: Combatant) -> bool:
-    return c.rank is Rank.SIDEKICK and c.plays_as is None
-
-
 def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -> str:
     """The first rule the fire breaks, in the order the GM would meet them ("" if none)."""
     shooter, weapon, state, n = plan.shooter, plan.weapon, plan.state, plan.rating.charges
@@ -1802,11 +1798,10 @@ def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -
     if blocked:
         return blocked
     for t in plan.cone:  # R-CHAR-8: no Defense roll before its rules are decided (a dive is)
-        if _undecided(t.combatant) and not t.dives:
-            try:
-                _ = t.combatant.rules_rank
-            except RulesError as undecided:
-                return str(undecided)
+        try:
+            _ = t.dives or t.combatant.rules_rank
+        except RulesError as undecided:
+            return str(undecided)
     try:
         turn = _turn(enc)
     except RulesError as idle:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from hsm_tui.campaign.party import AddHero
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
@@ -15,9 +16,12 @@ from hsm_tui.ui.screens.picker import PickerScreen
 SEED = 3
 
 
-def _app() -> HsmApp:
+def _app(*heroes: str) -> HsmApp:
+    """The app on a loaded session, with ``heroes`` (pack ids) already in the party."""
     session = Session(seed=SEED)
     session.load_content()
+    for hero in heroes:
+        session.apply(AddHero(hero))
     return HsmApp(session)
 
 
@@ -89,7 +93,7 @@ async def test_picker_escape_adds_nothing() -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_campaign(snap_compare, size) -> None:
-    from hsm_tui.campaign.party import AddHero, AddToRoster, GrantClues, SetScene
+    from hsm_tui.campaign.party import AddToRoster, GrantClues, SetScene
 
     session = Session(seed=SEED)
     session.load_content()
@@ -137,12 +141,10 @@ async def test_r_other_6_damage_and_the_chart_for_a_party_hero_between_fights() 
     """W on home hurts the highlighted Hero (R-DMG-2: 13 vs Health 6 is 2 steps); F5 rolls
     the chart for a party Hero outside any encounter (R-WOUND-5) and home shows the result.
     """
-    from hsm_tui.campaign.party import AddHero
     from hsm_tui.ui.screens.chart import ChartScreen
     from hsm_tui.ui.screens.damage_dialog import DamageDialog
 
-    app = _app()
-    app.session.apply(AddHero("kestrel-vance"))
+    app = _app("kestrel-vance")
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
         await pilot.press("W")
@@ -179,7 +181,6 @@ async def test_r_wound_7_new_adventure_asks_first() -> None:
     """N heals and refills every Hero at once (R-WOUND-7, R-CHAR-9): it asks; Esc keeps
     the adventure, y starts the next one.
     """
-    from hsm_tui.campaign.party import AddHero
     from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 
     app = _app()
@@ -201,10 +202,7 @@ async def test_r_wound_7_new_adventure_asks_first() -> None:
 
 
 async def test_the_hero_picker_lists_only_heroes_not_yet_in_the_party() -> None:
-    from hsm_tui.campaign.party import AddHero
-
-    app = _app()
-    app.session.apply(AddHero("kestrel-vance"))
+    app = _app("kestrel-vance")
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
         await pilot.press("a")
