@@ -77,7 +77,8 @@ async def test_r_wound_6_non_lethal_damage_is_measured_against_stamina() -> None
         dialog = await _damage_dialog(pilot)
         await _keys(pilot, "1", "3", "ctrl+n")
         assert dialog.nonlethal
-        assert _text(app, "#damage-preview") == "13 damage vs Stamina 6 → 2 wound step(s): now at −2"
+        preview = "13 damage vs Stamina 6 → 2 wound step(s): now at −2"
+        assert _text(app, "#damage-preview") == preview
         await _keys(pilot, "ctrl+n")
         assert not dialog.nonlethal
         await _keys(pilot, "down", "1")  # the toggle field: 1 on
