@@ -28,7 +28,6 @@ from ..rules import (
     Trait,
     attack_odds,
     defense_odds,
-    defense_value,
     roll_attack,
     roll_damage,
     roll_defense,
@@ -44,7 +43,6 @@ from ..rules.combat import (
     initiative_order,
     max_actions,
     severe_wound_modifier,
-    wound_penalty,
 )
 from ..rules.dice import parse
 from ..rules.dice import roll as roll_expression
@@ -70,6 +68,7 @@ from .conditions import (
     start_of_turn,
     trait_roll,
     with_condition,
+    wound_marker,
 )
 from .encounter import Combatant, Encounter, Turn, WeaponState, evolve
 
@@ -1121,8 +1120,13 @@ class AttackPlan:
         return attack_odds(self.tn.value, self.dice, self.rank, self.free)
 
     def defense(self, enc: Encounter) -> int:
-        """R-ATK-6 Defense the target would roll against now (cover, flanking, full defense)."""
-        return _defense(enc, self.target, self.melee, 0)[0]
+        """R-ATK-6 Defense the target would roll against now (see :func:`_defense`)."""
+        return _defense(enc, self.target, self.melee, 0).value
+
+    def _defense_text(self, enc: Encounter) -> str:
+        """``5``, or how it was built when more than Dodge goes in (``Dodge 5 − wound 1 = 4``)."""
+        defense = _defense(enc, self.target, self.melee, 0)
+        return defense.explain() if len(defense.parts) > 1 else str(defense.value)
 
     def through(self, enc: Encounter) -> tuple[Fraction, ...]:
         """Exact distribution of hits through Defense (index = hits through)."""
@@ -1153,7 +1157,7 @@ class AttackPlan:
             f"TN {self.tn.explain()}",
             f"≥1 hit {percent(self.hits.success)} · expected {float(self.hits.expected):.2f}"
             + (f" (with {self.free} free re-roll(s))" if self.free else ""),
-            f"Defense {self.defense(enc)}: ≥1 through {percent(1 - through[0])}"
+            f"Defense {self._defense_text(enc)}: ≥1 through {percent(1 - through[0])}"
             f" · expected {float(sum(k * p for k, p in enumerate(through))):.2f}",
             f"each hit through wounds {percent(hurt)}",
             *(_PINNED_FIRST if level(self.attacker, "pinned") else ()),
@@ -1206,12 +1210,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
             f"{weapon.name} has {state.charges} charge(s),"
             f" needs {cost} for {dice} shot(s) (R-ATK-3): it can fire {fire.paid}"
         )
-    rank = attacker.rules_rank
     engaged_shooting = weapon.skill if (not melee and _fighting(enc, attacker)) else None
     situation = AttackSituation(
-        wound_penalty=wound_penalty(max(attacker.wounds, attacker.nonlethal))
-        if rank is Rank.HERO
-        else 0,
+        wound_penalty=wound_marker(attacker),
         condition_penalty=penalty(attacker),
         actions_declared=enc.turn.declared if enc.turn is not None else 2,
         called_shot=cmd.called_shot,
@@ -1621,7 +1622,7 @@ class SuppressTarget:
 
     combatant: Combatant
     band: RangeBand | None  # None: no band set between the zones, or not an enemy
-    defense: int  # Dodge + cover + 2: a Defense die above it is a hit
+    tn: TargetNumber  # Defense + 2: a Defense die above it is a hit
     reason: str = ""  # the refusal naming it (out of range, no band, no enemy); "" if it may
     dives: bool = False  # dives for cover instead of rolling Defense (R-ATK-5)
 
@@ -1652,9 +1653,12 @@ class SuppressTarget:
         return defense_odds(1, self.defense, self.combatant.rules_rank).success
 
     @property
+    def defense(self) -> int:
+        return self.tn.value
+
+    @property
     def defense_text(self) -> str:
-        c = self.combatant
-        return f"{c.name}: Dodge {c.traits[Derived.DODGE]} + {c.cover.label} cover + 2"
+        return f"{self.combatant.name}: {self.tn.terms()}"
 
     @property
     def dive_text(self) -> str:
@@ -1779,7 +1783,7 @@ def _suppress_target(
         band, reason = None, f"{c.name} is not a standing enemy"
     elif band is not None and band > weapon.range:
         reason = f"{c.name} is beyond {weapon.name}'s {weapon.range.label} range"
-    defense = defense_value(c.traits[Derived.DODGE], c.cover, 2)
+    defense = _defense(enc, c, False, 0).plus(Modifier("suppressive fire", 2))
     return SuppressTarget(c, band, defense, reason)
 
 
@@ -2013,13 +2017,9 @@ def _defend_and_damage(
     """R-ATK-6 Defense (with R-ATK-14 flanking in melee), then the hits that got through."""
     target = enc.get(state.target)
     melee = _is_melee(cat, state)
-    defense, mod = _defense(enc, target, melee, state.defense_mod)
-    droll = roll_defense(rng, state.hits, defense, target.rules_rank)
-    head = (
-        f"Dodge {target.traits[Derived.DODGE]} + {target.cover.label} cover"
-        + (f" {mod:+d}" if mod else "")
-        + " → "
-    )
+    defense = _defense(enc, target, melee, state.defense_mod)
+    droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
+    head = f"{defense.terms()} → "
     # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
     free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
     title = f"{target.name} defends"
@@ -2033,14 +2033,20 @@ def _defend_and_damage(
     return _damage(enc, evolve(state, hits=droll.successes), rng, cat, [line], first=1)
 
 
-def _defense(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> tuple[int, int]:
-    """R-ATK-6 Defense and the modifier beyond Dodge + cover: R-ATK-14 flanking in melee,
-    R-ACT-5 full defense (+2) and the attacker's card.
+def _defense(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> TargetNumber:
+    """R-ATK-6 Defense = Dodge + cover, and what adds to it (R-TASK-1): a Hero's wound
+    marker (R-WOUND-3: Dodge is a trait, and the marker is on all of them), §8 Shaken and
+    Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
     """
     flank = -max(0, _fighting(enc, target) - 1) if melee else 0
-    guard = 2 if "full-defense" in target.conditions else 0
-    mod = card_mod + flank + guard
-    return defense_value(target.traits[Derived.DODGE], target.cover, mod), mod
+    return TargetNumber((Modifier("Dodge", target.traits[Derived.DODGE]),)).plus(
+        Modifier(f"{target.cover.label} cover", int(target.cover)),
+        Modifier("wound", wound_marker(target)),
+        Modifier("conditions", penalty(target)),
+        Modifier("flanked", flank),
+        Modifier("full defense", 2 if "full-defense" in target.conditions else 0),
+        Modifier("card", card_mod),
+    )
 
 
 def _damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -> str:

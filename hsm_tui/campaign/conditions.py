@@ -89,6 +89,15 @@ def check_condition(name: str, n: int) -> Condition:
     return info
 
 
+def wound_marker(c: Combatant) -> int:
+    """R-WOUND-3: a Hero's marker (the furthest of lethal and non-lethal, R-WOUND-6) on
+    every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
+    R-CHAR-8) have none.
+    """
+    hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
+    return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
+
+
 def penalty(c: Combatant) -> int:
     """§8 penalties on every roll: Shaken −1, Encumbered −n (they add up)."""
     return -(level(c, "shaken") + level(c, "encumbered"))
@@ -111,9 +120,8 @@ def trait_roll(
     penalties, nausea and the Fatigued confirmation; returns the roll, success, a line.
     """
     rank = c.rules_rank
-    wounds = wound_penalty(max(c.wounds, c.nonlethal)) if rank is Rank.HERO else 0
     sick, note = nausea(c, rng)
-    tn = base + wounds + penalty(c) + sick
+    tn = base + wound_marker(c) + penalty(c) + sick
     roll = roll_task(rng, tn, rank)
     line = f"{label} roll: {roll.explain()}" + (f" ({note})" if note else "")
     success = roll.success

@@ -15,7 +15,7 @@ from typing import TypeVar
 from ..packs import Catalog
 from ..rules import Rank, RulesError, Traits
 from ..rules.combat import wound_penalty
-from .conditions import penalty
+from .conditions import penalty, wound_marker
 from .encounter import Combatant, Encounter
 
 GM = "gm"
@@ -317,7 +317,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 rank,
                 c.traits,
                 entry.skills if entry else (),
-                wound_penalty(max(c.wounds, c.nonlethal)) if rank is Rank.HERO else 0,
+                wound_marker(c),
                 penalty(c),
                 c.luck,
                 c.clues,

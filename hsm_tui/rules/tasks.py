@@ -75,10 +75,14 @@ class TargetNumber:
         """``Agility 3 + Senses 2 + Stealth 1 − medium difficulty 2 = 4``."""
         if not self.parts:
             return f"TN {self.value}"
-        text = f"{self.parts[0].label} {self.parts[0].value}"
+        return f"{self.terms()} = {self.value}"
+
+    def terms(self) -> str:
+        """The parts without the total, for a line that states the total its own way."""
+        text = f"{self.parts[0].label} {self.parts[0].value}" if self.parts else ""
         for part in self.parts[1:]:
             text += f" {'−' if part.value < 0 else '+'} {part.label} {abs(part.value)}"
-        return f"{text} = {self.value}"
+        return text
 
     def plus(self, *mods: Modifier) -> TargetNumber:
         """This TN with further situational modifiers (they add: R-TASK-1)."""

@@ -8,10 +8,17 @@ from fractions import Fraction
 
 import pytest
 
-from hsm_tui.campaign.combat import Attack, SetCondition, TakeAction, plan_attack
-from hsm_tui.rules import RangeBand, RulesError, attack_odds, defense_odds
-from tests.campaign import state
-from tests.campaign.test_combat_engine import R1, K, duel
+from hsm_tui.campaign.combat import (
+    AnswerDive,
+    ApplyDamage,
+    Attack,
+    SetCondition,
+    TakeAction,
+    plan_attack,
+)
+from hsm_tui.rules import Derived, RangeBand, RulesError, attack_odds, defense_odds
+from tests.campaign import play, state
+from tests.campaign.test_combat_engine import R1, RAIDERS_FIRST, K, duel, last
 
 ONE = Fraction(1)
 
@@ -127,3 +134,34 @@ def test_pinned_attacker_is_told_of_the_morale_roll_before_the_attack() -> None:
 
 def _preview(session, attack: Attack) -> tuple[str, ...]:
     return plan_attack(session.encounter, attack, session.catalog).preview(session.encounter)
+
+
+def test_r_wound_3_a_wounded_shaken_hero_defends_lower_and_the_preview_says_why() -> None:
+    """R-WOUND-3 / §8: Defense is a roll on Dodge, so a Hero's wound marker and Shaken
+    lower it like any other TN (R-TASK-1: they add); a Minion has no marker.
+    """
+    session = duel()
+    session.apply(ApplyDamage(K, 7))  # Health 6: one wound step → −1
+    session.apply(SetCondition(K, "shaken", 1))
+    enc = session.encounter
+    plan = plan_attack(enc, Attack(R1, K, "laser-pistol"), session.catalog)
+    dodge = plan.target.traits[Derived.DODGE]
+    assert plan.defense(enc) == dodge - 2
+    assert f"Defense Dodge {dodge} − wound 1 − conditions 1 = {dodge - 2}:" in "\n".join(
+        plan.preview(enc)
+    )
+    session.apply(ApplyDamage(R1, 1))  # no wound step; a Minion's Defense stays Dodge
+    back = plan_attack(session.encounter, Attack(K, R1, "assault-laser"), session.catalog)
+    assert back.defense(session.encounter) == back.target.traits[Derived.DODGE]
+
+
+def test_r_wound_3_the_rolled_defense_takes_the_marker_too() -> None:
+    s = duel(RAIDERS_FIRST, raiders_in="ridge")
+    s.apply(ApplyDamage(K, 13))  # past Health 6 twice → −2
+    plan = plan_attack(s.encounter, Attack(R1, K, "laser-pistol"), s.catalog)
+    assert plan.defense(s.encounter) == 6 - 2
+    play(s, Attack(R1, K, "laser-pistol"), 1, 9, 9, 9)  # one hit
+    play(s, AnswerDive("none"), 5, 2, 1, 1)  # 5 > Defense 4: through (it would not beat 6)
+    assert last(s)[1][0] == (
+        "Dodge 6 − wound 2 → Defense 4: d10 5 → 1 of 1 through, 0 avoided · Hero die 2 · blank"
+    )

@@ -597,7 +597,7 @@ def test_r_wound_2_minion_taken_out_and_no_more_fear_once_down() -> None:
     title, lines = last(s)
     assert title == "Pirate raider 1 defends"
     assert lines == (
-        "Dodge 5 + none cover → Defense 5: d10 2, 5, 6 → 1 of 3 through, 2 avoided",
+        "Dodge 5 → Defense 5: d10 2, 5, 6 → 1 of 3 through, 2 avoided",
         "hit 1: damage 1d6! [5] = 5 vs Health 4 → 1 wound step → Pirate raider 1 is taken out"
         " (R-WOUND-2)",
     )
@@ -622,7 +622,7 @@ def test_r_atk_5_dive_for_cover_goes_prone_and_loses_an_action() -> None:
     assert s.log[-2].lines == (
         "Pirate raider 1 dives into light cover: Prone, loses 1 action next turn (R-ATK-5)",
     )
-    assert s.log[-1].lines[0].startswith("Dodge 5 + light cover → ")
+    assert s.log[-1].lines[0].startswith("Dodge 5 + light cover 1 → ")
     to_raiders(s)
     assert s.encounter.turn is not None and s.encounter.turn.lost == ((R1, 1),)
     assert (left(s, R1), left(s, R2)) == (1, 2)
@@ -648,7 +648,7 @@ def test_r_atk_5_no_dive_from_heavy_cover_or_in_melee() -> None:
     s.apply(SetCover(R1, "heavy"))
     play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2, 9, 1)  # then Defense 9 > 8
     assert s.pending is None
-    assert last(s)[1][0].startswith("Dodge 5 + heavy cover → ")
+    assert last(s)[1][0].startswith("Dodge 5 + heavy cover 3 → ")
     m = duel(raiders_in="ridge")
     play(m, Attack(K, R1, "dagger"), 1, 9, 9, 2, 3)  # melee hit: straight to Defense
     assert m.pending is None and last(m)[0] == "Pirate raider 1 defends"
@@ -660,7 +660,7 @@ def test_r_atk_6_defense_is_dodge_plus_cover_and_a_die_must_beat_it() -> None:
     play(s, Attack(K, R1, "assault-laser"), 1, 2, 9, 9, 9, 2)
     play(s, AnswerDive("none"), 8, 7, 1)  # 8 > 7 through; 7 is not more than 7
     assert last(s)[1][:2] == (
-        "Dodge 5 + medium cover → Defense 7: d10 7, 8 → 1 of 2 through, 1 avoided",
+        "Dodge 5 + medium cover 2 → Defense 7: d10 7, 8 → 1 of 2 through, 1 avoided",
         "hit 1: damage 1d6! [1] = 1 vs Health 4 → 0 wound steps → no wound",
     )
 
@@ -719,8 +719,7 @@ def test_r_atk_14_flanked_defender_loses_one_per_extra_attacker() -> None:
     play(s, Attack(R1, K, "cutlass", style="agile"), 9, 9, 9)  # a miss still engages
     play(s, Attack(R2, K, "cutlass", style="agile"), 1, 9, 9, 6, 2, 2)
     assert last(s)[1][0] == (
-        "Dodge 6 + none cover -1 → Defense 5: d10 6 → 1 of 1 through, 0 avoided"
-        " · Hero die 2 · blank"
+        "Dodge 6 − flanked 1 → Defense 5: d10 6 → 1 of 1 through, 0 avoided · Hero die 2 · blank"
     )
 
 
@@ -732,7 +731,7 @@ def test_r_atk_14_a_taken_out_attacker_no_longer_flanks() -> None:
     edit(s, R1, out=True)
     play(s, EndTurn())  # round 2: the raiders again (R2 only)
     play(s, Attack(R2, K, "cutlass", style="agile"), 1, 9, 9, 6, 2)
-    assert last(s)[1][0].startswith("Dodge 6 + none cover → ")
+    assert last(s)[1][0].startswith("Dodge 6 → ")
 
 
 def _flanked_kestrel() -> Session:
@@ -748,8 +747,7 @@ def test_r_atk_14_each_melee_attacker_beyond_the_first_costs_one_defense() -> No
     s = _flanked_kestrel()
     play(s, Attack(R3, K, "cutlass", style="agile"), 1, 9, 9, 5, 2, 1)  # the third: −2
     assert last(s)[1] == (
-        "Dodge 6 + none cover -2 → Defense 4: d10 5 → 1 of 1 through, 0 avoided"
-        " · Hero die 2 · blank",
+        "Dodge 6 − flanked 2 → Defense 4: d10 5 → 1 of 1 through, 0 avoided · Hero die 2 · blank",
         "hit 1: damage 1d8! [1] = 1 vs Health 6 → 0 wound steps → no wound",
     )
 
@@ -761,7 +759,7 @@ def test_r_atk_14_a_ranged_attack_ignores_flanking() -> None:
     assert isinstance(s.pending, PendingDive)
     play(s, AnswerDive("none"), 6, 2)  # 6 is not more than Defense 6 (it would beat 5)
     assert last(s)[1] == (
-        "Dodge 6 + none cover → Defense 6: d10 6 → 0 of 1 through, 1 avoided · Hero die 2 · blank",
+        "Dodge 6 → Defense 6: d10 6 → 0 of 1 through, 1 avoided · Hero die 2 · blank",
     )
 
 
@@ -783,7 +781,7 @@ def test_r_atk_14_a_thrown_attack_ignores_flanking() -> None:
     s.rng = Scripted(6, 3, 1, 1)  # type: ignore[assignment]  # (2d6 if the 6 got through)
     s.apply(AnswerDive("none"))
     assert last(s)[1][0] == (
-        "Dodge 6 + none cover → Defense 6: d10 6 → 0 of 1 through, 1 avoided · Hero die 3 · blank"
+        "Dodge 6 → Defense 6: d10 6 → 0 of 1 through, 1 avoided · Hero die 3 · blank"
     )
 
 
@@ -805,7 +803,7 @@ def test_r_atk_1_power_style_hit_adds_the_strength_die() -> None:
     play(s, Attack(R1, K, "cutlass"), 2, 8, 2, 3, 4)  # hit; 8 > 6 through; 1d8 3 + d6 4
     lines = last(s)[1]
     assert lines[0] == (
-        "Dodge 6 + none cover → Defense 6: d10 8 → 1 of 1 through, 0 avoided · Hero die 2 · blank"
+        "Dodge 6 → Defense 6: d10 8 → 1 of 1 through, 0 avoided · Hero die 2 · blank"
     )
     assert lines[1] == (
         "hit 1: damage 1d8! [3] + 1d6! [4] = 7 vs Health 6 → 1 wound step"
@@ -837,7 +835,7 @@ def test_weapon_card_assault_laser_special_4_lowers_target_defense() -> None:
     play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 4)
     assert "special4: target Defense -1" in last(s)[1]
     play(s, AnswerDive("none"), 5, 2)  # 5 > Defense 4
-    assert last(s)[1][0] == "Dodge 5 + none cover -1 → Defense 4: d10 5 → 1 of 1 through, 0 avoided"
+    assert last(s)[1][0] == "Dodge 5 − card 1 → Defense 4: d10 5 → 1 of 1 through, 0 avoided"
 
 
 def test_weapon_card_assault_laser_fortune_rolls_extra_shots() -> None:
@@ -1302,8 +1300,7 @@ def test_r_fear_2_a_hero_at_twice_morale_does_not_panic() -> None:
     kestrel = s.encounter.get(K)
     assert (kestrel.fear, kestrel.conditions) == (8, ())
     assert last(s)[1] == (
-        "Dodge 6 + none cover → Defense 6: d10 1, 1, 1, 1 → 0 of 4 through, 4 avoided"
-        " · Hero die 3 · blank",
+        "Dodge 6 → Defense 6: d10 1, 1, 1, 1 → 0 of 4 through, 4 avoided · Hero die 3 · blank",
     )
 
 

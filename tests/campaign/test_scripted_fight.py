@@ -15,10 +15,11 @@ the rules by hand, from the dice the log shows:
   raider 2 at Fear = Morale is not.
 - R-FEAR-2: trooper 1 goes from Fear 0 to 9 ≥ 2 × Morale 3 in Kestrel's one attack and
   panics at once; R-FEAR-1/3: hound 1 is Shaken at Fear 3, no longer Shaken at Fear 1.
-- R-FEAR-1 with R-WOUND-3: Mireille, at −1, rolls Morale at TN 5 − 1 = 4, so her 5 fails.
+- R-FEAR-1 with R-WOUND-3: Mireille, at −1, rolls Morale at TN 5 − 1 = 4, so her 8 fails;
+  her Defense falls the same way (Dodge 5 − wound − Shaken: 4, 3, then 2).
 - R-ATK-14: hound 2, fighting Roan and Tamsin, defends at −1 against Tamsin's dagger but
   not against Kestrel's laser (ranged).
-- R-WOUND-1/4, §7: Mireille goes −1, −2, then severely wounded (chart 6 + 2 = 8: PTSD).
+- R-WOUND-1/4, §7: Mireille goes −1, −2, then severely wounded (chart 4 + 1 = 5: Scarred).
 
 Then the whole fight is undone to the start, redone, and replayed from seed + history.
 """
@@ -151,7 +152,7 @@ STEPS = (
             " vs TN 8 → 5 hits · Hero die 5 ◆ Special 5",
             "Corporate trooper 1 gains 5 Fear (R-ATK-4)",
             # Dodge 4 + medium 2 = 6: the 7, 7, 7 and 10 get through; four 1d6 ≤ Health 4
-            "Dodge 4 + medium cover → Defense 6: d10 5, 7, 7, 7, 10 → 4 of 5 through, 1 avoided",
+            "Dodge 4 + medium cover 2 → Defense 6: d10 5, 7, 7, 7, 10 → 4 of 5 through, 1 avoided",
             "hit 4: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
             # Fear 0 → 5 + 4 = 9 in this one attack: > Morale 3 in cover, and ≥ 2 × 3
             "Corporate trooper 1 is Pinned: Fear 9 > Morale 3 (R-ATK-8)",
@@ -184,7 +185,7 @@ STEPS = (
         {KV: (7, 0, False, ("pinned",)), MA: (2, 1, False, ())},
         (
             "roll d10 1, 5 vs TN 6 → 2 hits",
-            "Dodge 6 + light cover → Defense 7: d10 1, 2 → 0 of 2 through, 2 avoided"
+            "Dodge 6 + light cover 1 → Defense 7: d10 1, 2 → 0 of 2 through, 2 avoided"
             " · Hero die 4 ◆ Special 4",
             "Kestrel Vance is Pinned: Fear 7 > Morale 4 (R-ATK-8)",
             "roll d10 5, 9, 9 vs TN 6 → 1 hit",
@@ -203,7 +204,7 @@ STEPS = (
             "TN Power 6 − size 1 = 5",
             "roll d10 4 ≤ TN 5 ✓ · Hero die 1 ✗ Misfortune",
             # the hound fights Roan alone: no flanking; 7 is not more than Defense 7
-            "Dodge 7 + none cover → Defense 7: d10 7 → 0 of 1 through, 1 avoided",
+            "Dodge 7 → Defense 7: d10 7 → 0 of 1 through, 1 avoided",
         ),
     ),
     Step(
@@ -218,7 +219,7 @@ STEPS = (
             "TN Wild 5 − size 1 = 4",
             "roll d10 4, 5, 8 vs TN 4 → 1 hit · Hero die 2 · blank",
             # R-ATK-14: now fighting Roan and Tamsin, the hound defends at −1
-            "Dodge 7 + none cover -1 → Defense 6: d10 6 → 0 of 1 through, 1 avoided",
+            "Dodge 7 − flanked 1 → Defense 6: d10 6 → 0 of 1 through, 1 avoided",
         ),
     ),
     Step(
@@ -241,7 +242,7 @@ STEPS = (
             "roll d10 4, 6, 7, 9, 10 vs TN 5 → 1 hit",
             "Kestrel Vance is Pinned: Fear 8 > Morale 4 (R-ATK-8)",
             "roll d10 1, 4, 5 vs TN 5 → 3 hits",
-            "Dodge 5 + none cover → Defense 5: d10 4, 10, 10 → 2 of 3 through, 1 avoided"
+            "Dodge 5 − wound 1 → Defense 4: d10 4, 10, 10 → 2 of 3 through, 1 avoided"
             " · Hero die 1 ✗ Misfortune",
             "hit 1: damage 1d6! [3] = 3 vs Health 4 → 0 wound steps → no wound",
             "hit 2: damage 1d6! [2] = 2 vs Health 4 → 0 wound steps → no wound",
@@ -276,7 +277,7 @@ STEPS = (
             "TN Rifles 8 − size 1 = 7",
             "roll d10 1, 5, 6, 6, 6 vs TN 7 → 5 hits · Hero die 2 · blank",
             # a ranged attack: no flanking although the hound fights two
-            "Dodge 7 + none cover → Defense 7: d10 2, 5, 7, 10, 10 → 2 of 5 through, 3 avoided",
+            "Dodge 7 → Defense 7: d10 2, 5, 7, 10, 10 → 2 of 5 through, 3 avoided",
             "hit 2: damage 1d6! [4] = 4 vs Health 4 → 0 wound steps → no wound",
             # Fear 2 → 2 + 5 + 2 = 9 in one attack: ≥ 2 × Morale 3
             "Feral xeno-hound 2 panics: Fear 9 ≥ 2 × Morale in one action (R-FEAR-2)",
@@ -305,16 +306,17 @@ STEPS = (
             AnswerDive("none"),
         ),
         {P2: 1, P3: 1},
-        # Fear 6 (Shaken shed one) + 2 + 1 + 3 + 1 + 1
-        {MA: (14, 3, False, ("shaken",))},
+        # Fear 6 (Shaken shed one) + 2 + 1 + 3 + 3; Defense falls with her marker and
+        # Shaken (R-WOUND-3, §8): 5 − 1 − 1 = 3, then 5 − 2 − 1 = 2
+        {MA: (15, 3, False, ("shaken",))},
         (
             "roll d10 3, 5, 7 vs TN 6 → 2 hits",
-            "Dodge 5 + none cover → Defense 5: d10 3, 10 → 1 of 2 through, 1 avoided"
-            " · Hero die 3 · blank",
+            "Dodge 5 − wound 1 − conditions 1 → Defense 3: d10 3, 10 → 1 of 2 through,"
+            " 1 avoided · Hero die 3 · blank",
             "hit 1: damage 2d6! [5, 1] = 6 vs Health 4 → 1 wound step → 1 wound step(s): now at −2",
             "roll d10 1, 3, 6, 8 vs TN 6 → 3 hits",
-            "Dodge 5 + none cover → Defense 5: d10 5, 6, 6 → 2 of 3 through, 1 avoided"
-            " · Hero die 5 ◆ Special 5",
+            "Dodge 5 − wound 2 − conditions 1 → Defense 2: d10 5, 6, 6 → 3 of 3 through,"
+            " 0 avoided · Hero die 5 ◆ Special 5",
             "hit 1: damage 2d6! [1, 4] = 5 vs Health 4 → 1 wound step"
             " → severely wounded (R-WOUND-1)",
             # R-WOUND-5: Stamina 4 − 2 (wounds) − 1 (Shaken) = TN 1 to keep the pistol
@@ -322,6 +324,7 @@ STEPS = (
             # §7: d10 4 + (5 − 1 × 4) past Health + 2 × 0 earlier severe wounds
             "Severe Wound chart: d10 4 + 1 past Health + 2×0 earlier = 5",
             "hit 2: damage 2d6! [1, 1] = 2 vs Health 4 → 0 wound steps → no wound",
+            "hit 3: damage 2d6! [1, 1] = 2 vs Health 4 → 0 wound steps → no wound",
         ),
     ),
     Step(
@@ -333,16 +336,17 @@ STEPS = (
             AnswerDive("light"),
         ),
         {RM: 1},
-        {P2: (3, 0, True, ())},
+        {P2: (2, 0, True, ())},
         (
             # Roan is still in melee with hound 2: shooting in melee −1 (R-ATK-12)
             "TN Pistols 7 − shooting in melee 1 = 6",
-            "roll d10 1, 1, 3, 10 vs TN 6 → 3 hits · Hero die 6 ★ Fortune",
-            "fortune: recharge 1 power",
-            "Pirate raider 2 gains 3 Fear (R-ATK-4)",
-            "Dodge 5 + light cover → Defense 6: d10 1, 3, 10 → 1 of 3 through, 2 avoided",
-            # 9 > 2 × Health 4: two steps, but a Minion is out at the first (R-WOUND-2)
-            "hit 1: damage 2d6! [5, 4] = 9 vs Health 4 → 2 wound steps"
+            "roll d10 3, 3, 10, 10 vs TN 6 → 2 hits · Hero die 1 ✗ Misfortune",
+            "misfortune: use 1 extra charge(s)",
+            "Pirate raider 2 gains 2 Fear (R-ATK-4)",
+            "Dodge 5 + light cover 1 → Defense 6: d10 8, 9 → 2 of 2 through, 0 avoided",
+            # 7 > Health 4: a Minion is out at its first wound step (R-WOUND-2), and one
+            # taken out gains no more Fear (R-ATK-7)
+            "hit 1: damage 2d6! [5, 2] = 7 vs Health 4 → 1 wound step"
             " → Pirate raider 2 is taken out (R-WOUND-2)",
         ),
     ),
@@ -397,7 +401,7 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
     final = _snap(session)
     assert {cid for cid, snap in final.items() if snap[2]} == {P1, P2}
     mireille = session.encounter.get(MA)
-    assert final[MA] == (14, 3, False, ("shaken",))
+    assert final[MA] == (15, 3, False, ("shaken",))
     assert (mireille.severe, mireille.prone, mireille.lose_actions) == (1, True, 2)
     assert mireille.chart == ("scarred",)
     assert mireille.weapon("laser-pistol").dropped  # R-WOUND-5: lost her grip

@@ -14,6 +14,7 @@ from hsm_tui.campaign.combat import (
     Attack,
     EndTurn,
     SetBand,
+    SetCondition,
     SetPools,
     StartCombat,
     Suppress,
@@ -96,7 +97,7 @@ def test_r_atk_16_plan_preview_is_what_the_handler_then_rolls() -> None:
     assert (r1.band, r1.defense, r1.dives, r2.dives) == (RangeBand.MEDIUM, 5 + 0 + 2, False, True)
     assert plan.preview() == (
         "Assault Laser: suppressive fire 10/d8 at 2 target(s)",
-        "Pirate raider 1: Dodge 5 + none cover + 2 = 7: hit 30.0% (1d4 damage, 1 more Fear)",
+        "Pirate raider 1: Dodge 5 + suppressive fire 2 = 7: hit 30.0% (1d4 damage, 1 more Fear)",
         "Pirate raider 2 dives for cover: safe, Prone, loses 1 action (R-ATK-5)",
         "Pirate raider 1 (medium) gains d8 − 1 Fear: 0–7, expected 3.50",
         "Pirate raider 2 (medium) gains d8 − 1 Fear: 0–7, expected 3.50",
@@ -116,6 +117,15 @@ def test_r_atk_16_plan_preview_is_what_the_handler_then_rolls() -> None:
     after = s.encounter
     assert after.get(R2).fear == before[R2] + r2.fear(5)
     assert after.get(R1).fear == before[R1] + r1.fear(5) + 1  # the hit: 1 more Fear
+
+
+def test_r_atk_16_a_shaken_target_defends_lower_against_suppression_too() -> None:
+    """§8 / R-TASK-1: Shaken is on every roll, the suppression Defense roll included."""
+    s = duel()
+    s.apply(SetCondition(R1, "shaken", 1))
+    (r1,) = _plan(s, R1).cone
+    assert r1.defense == 5 - 1 + 2
+    assert r1.defense_text == "Pirate raider 1: Dodge 5 − conditions 1 + suppressive fire 2"
 
 
 def test_r_atk_16_plan_odds_are_exact_and_agree_with_seeded_sampling() -> None:

@@ -163,8 +163,8 @@ Standing up from Prone: 1.
 
 ### Cover (R-ATK-5/6/8)
 Light 1 · medium 2 · heavy 3, added to Dodge for Defense; a Defense die **above**
-Dodge + cover lets the hit through. Hit by ranged fire: dive to better cover (Prone,
-−1 action next turn). In cover with Fear > Morale: Pinned.
+Dodge + cover (with a Hero's wound marker, Shaken) lets the hit through. Hit by
+ranged fire: dive to better cover (Prone, −1 action next turn). In cover with Fear > Morale: Pinned.
 
 ### Conditions (§8)
 Shaken: −1 action, −1 on tasks · Panicked: only Move, Run, Hide · Pinned: Morale roll

@@ -39,7 +39,8 @@ when someone comes within Short) · Misc. Heroes may declare more: every action 
 Range: −1 per band past the weapon's. Called shot −3 ranged / −2 melee (head +d8,
 limb: Stamina − damage). Two weapons −2 / −3. Shooting in melee: pistol −1, rifle −2.
 Size ±1 per category. Each hit: 1 Fear; Defense d10 per hit, a die **above** Dodge +
-cover lets it through; each hit through: damage and 1 more Fear.
+cover (a Hero's wound marker and Shaken count) lets it through; each hit through:
+damage and 1 more Fear.
 
 ### Cover (R-ATK-6)
 none 0 · light +1 · medium +2 · heavy +3 to Defense. Dive for cover (ranged, in the
