@@ -59,6 +59,7 @@ from ..rules.tasks import (
     wound_steps,
 )
 from .conditions import (
+    CONDITIONS,
     ENGINE_MARKS,
     check_condition,
     level,
@@ -2300,7 +2301,11 @@ def _apply_chart_row(
         out=target.out or row.dead,
         chart=(*target.chart, row.id),
     )
-    return target, [line, f"→ {row.name}{flags}: {row.text}"], None
+    lines = [line, f"→ {row.name}{flags}: {row.text}"]
+    if row.condition:  # what the row means at the table, marked for this encounter
+        target = with_condition(target, row.condition)
+        lines.append(f"{target.name} marked {row.condition}: {CONDITIONS[row.condition].text}")
+    return target, lines, None
 
 
 def choose_chart_row(

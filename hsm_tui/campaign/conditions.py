@@ -53,6 +53,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
+        Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
     )
 }
 #: Markers the engine sets itself (actions, not conditions a GM applies).
@@ -99,8 +100,10 @@ def wound_marker(c: Combatant) -> int:
 
 
 def penalty(c: Combatant) -> int:
-    """§8 penalties on every roll: Shaken −1, Encumbered −n (they add up)."""
-    return -(level(c, "shaken") + level(c, "encumbered"))
+    """§8 penalties on every roll: Shaken −1, Encumbered −n, and §7's Painful wound −1
+    for the rest of the encounter (they add up).
+    """
+    return -(level(c, "shaken") + level(c, "encumbered") + level(c, "painful"))
 
 
 def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:

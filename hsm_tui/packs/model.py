@@ -122,6 +122,7 @@ class SevereWound:
     source: Source
     unconscious: bool = False
     dead: bool = False
+    condition: str | None = None  # marked on the Hero for the encounter (painful, …)
 
     def covers(self, total: int) -> bool:
         return total >= self.min and (self.max is None or total <= self.max)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..rules import CombatRatings, Derived, RangeBand, Rank, Rating, Trait, Traits
 from ..rules.effects import (
+    CHART_CONDITIONS,
     CONDITION_TARGETS,
     EFFECT_CONDITIONS,
     FEAR_TARGETS,
@@ -289,6 +290,7 @@ CHART_FIELDS: dict[str, Field] = {
     "text": Field(text, required=True),
     "unconscious": Field(boolean, default=False),
     "dead": Field(boolean, default=False),
+    "condition": Field(choice(CHART_CONDITIONS)),
 }
 
 
@@ -307,6 +309,7 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
         source=source,
         unconscious=v["unconscious"],
         dead=v["dead"],
+        condition=v["condition"],
     )
 
 

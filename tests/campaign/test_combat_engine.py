@@ -37,6 +37,7 @@ from hsm_tui.campaign.combat import (
     SetCover,
     SetPools,
     StartCombat,
+    plan_attack,
 )
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover, RangeBand, Rank, task_tn
@@ -1014,13 +1015,15 @@ def test_r_wound_1_hits_after_a_chart_choice_still_deal_damage() -> None:
     lines = [line for entry in s.log[logged:] for line in entry.lines]
     assert lines[0] == "GM picks on 13"
     assert lines[1].startswith("→ Painful wound: ")
-    assert lines[2] == (
+    # §7: −1 on all its rolls for the rest of the encounter, the next Stamina roll too
+    assert lines[2] == "Kestrel Vance marked painful: −1 on all rolls this encounter (chart 13, §7)"
+    assert lines[3] == (
         "hit 2: damage 2d6! [4, 4] = 8 vs Health 6 → 1 wound step → severely wounded (R-WOUND-1)"
     )
-    assert lines[3].endswith(": drops Assault Laser (R-WOUND-5)")
+    assert lines[4].endswith(": drops Assault Laser (R-WOUND-5)")
     # 8 − 1×6 = 2 past Health, + 2 × 1 earlier severe wound (the one just taken)
-    assert lines[4] == "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5"
-    assert lines[5].startswith("→ Scarred: ") and len(lines) == 6
+    assert lines[5] == "Severe Wound chart: d10 1 + 2 past Health + 2×1 earlier = 5"
+    assert lines[6].startswith("→ Scarred: ") and len(lines) == 7
     rifle = s.encounter.get(K).weapon("assault-laser")
     assert rifle.dropped  # R-WOUND-5: Interact picks it up
     kestrel = s.encounter.get(K)
@@ -1066,7 +1069,10 @@ def test_r_atk_8_pinned_is_checked_once_after_the_hits_resumed_by_the_chart_pick
         "hit 2: damage 2d6! [1, 1] = 2 vs Health 6 → 0 wound steps → no wound",
         "Kestrel Vance is Pinned: Fear 6 > Morale 4 (R-ATK-8)",
     )
-    assert s.encounter.get(K).conditions == ("pinned",)
+    assert s.encounter.get(K).conditions == ("painful", "pinned")
+    # §7 Painful wound: −1 on every roll for the rest of the encounter, Defense included
+    plan = plan_attack(s.encounter, Attack(R1, K, "laser-pistol"), s.catalog)
+    assert plan.defense(s.encounter) == 6 + 1 - 2 - 1  # Dodge + light cover − wound − painful
 
 
 @pytest.mark.parametrize(("die", "name"), [(1, "Painful wound"), (2, "Limb injury")])

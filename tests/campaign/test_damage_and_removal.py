@@ -24,7 +24,12 @@ def test_r_wound_5_gm_damage_past_minus_2_rolls_the_chart() -> None:
     play(s, ApplyDamage(K, 19), 1, 2, 10)  # 3 steps; grip kept; d10 10 + (19 − 18) = 11
     kestrel = s.encounter.get(K)
     assert kestrel.wounds == 3 and kestrel.severe == 1
-    assert s.log[-1].lines[-2] == "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11"
+    assert s.log[-1].lines[-3:] == (
+        "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11",
+        f"→ Stunned: {s.catalog.chart_rows(11)[0].text}",
+        "Kestrel Vance marked stunned: moves only a little (chart 11): the GM narrates",
+    )
+    assert kestrel.conditions == ("stunned",)  # §7 row's condition, for this encounter
     assert s.pending is None
 
 

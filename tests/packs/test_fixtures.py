@@ -270,6 +270,13 @@ CASES: dict[str, Case] = {
           "leave out max on the last entry: totals of 10+ find no result"),
         chart=("scarred", "dead"),
     ),
+    "46-chart-unknown-condition": case(
+        P("charts.toml:13", E, Code.VALUE, "sore", "condition",
+          "expected one of stunned, bleeding, painful, got 'panful' (did you mean 'painful'?)"),
+        # the row is left out, so its total is a gap in the chart that loads
+        P("charts.toml:19", W, Code.CHART, "dead", "min", "no chart entry covers 6"),
+        chart=("scarred", "dead"),
+    ),
     # -- rules -----------------------------------------------------------------------------
     "33-hero-talents-not-luck": case(
         P("heroes.toml:5", W, Code.RULES, "ace", "talents",
