@@ -526,22 +526,19 @@ def add_zone(enc: Encounter, cmd: AddZone, _rng: random.Random, _cat: Catalog) -
     name = cmd.name.strip()
     if not name:
         raise RulesError("a zone needs a name")
-    if name in enc.zones:
-        raise RulesError(f"zone {name!r} already exists")
+    if any(zone.casefold() == name.casefold() for zone in enc.zones):
+        raise RulesError(f"zone {enc.zone_named(name)!r} already exists")
     return Outcome(evolve(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
 
 
 def set_band(enc: Encounter, cmd: SetBand, _rng: random.Random, _cat: Catalog) -> Outcome:
-    band = _band(cmd.band)
-    return Outcome(
-        enc.with_band(cmd.a, cmd.b, band), (LogLines(f"{cmd.a} ↔ {cmd.b}: {band.label}", ()),)
-    )
+    band, a, b = _band(cmd.band), enc.zone_named(cmd.a), enc.zone_named(cmd.b)
+    return Outcome(enc.with_band(a, b, band), (LogLines(f"{a} ↔ {b}: {band.label}", ()),))
 
 
 def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: Catalog) -> Outcome:
     """Put pack entries into a zone; during combat they roll initiative and join the order."""
-    if cmd.zone not in enc.zones:
-        raise RulesError(f"no zone {cmd.zone!r} (zones: {', '.join(enc.zones) or 'none yet'})")
+    cmd = evolve(cmd, zone=enc.zone_named(cmd.zone))
     if not 1 <= cmd.count <= 40:
         raise RulesError(f"add 1 to 40 at a time, not {cmd.count}")
     entry = _entry(cat, cmd.kind, cmd.entry)
@@ -962,7 +959,7 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     """R-ACT-2 imagination mode: Move reaches a zone at Melee band; Move+Run one band
     (a zone at Short). Farther zones take more turns: move through a zone on the way.
     """
-    c = enc.get(cmd.combatant)
+    c, cmd = enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone))
     enc = _spend_move(enc, c, cmd)
     held = _pinned(c, "move", rng)
     if held is not None and not held[0]:
@@ -1000,7 +997,7 @@ def move_refusal(enc: Encounter, cmd: Move) -> str:
     Changes nothing.
     """
     try:
-        _spend_move(enc, enc.get(cmd.combatant), cmd)
+        _spend_move(enc, enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone)))
     except RulesError as refused:
         return str(refused)
     return ""

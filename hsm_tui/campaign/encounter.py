@@ -142,6 +142,16 @@ class Encounter:
                 return c
         raise RulesError(f"no combatant {cid!r} in this encounter")
 
+    def zone_named(self, name: str) -> str:
+        """The zone ``name`` means, spelt as it was added: a GM who typed "Ridge" and
+        later "ridge " means one zone, so names match whatever their case and spaces.
+        """
+        wanted = name.strip().casefold()
+        for zone in self.zones:
+            if zone.casefold() == wanted:
+                return zone
+        raise RulesError(f"no zone {name.strip()!r} (zones: {', '.join(self.zones) or 'none yet'})")
+
     def zone_band(self, a: str, b: str) -> RangeBand:
         """The GM-set band between two zones; inside one zone, Short."""
         if a == b:
@@ -178,9 +188,7 @@ class Encounter:
         raise RulesError(f"no combatant {combatant.id!r} in this encounter")
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
-        for zone in (a, b):
-            if zone not in self.zones:
-                raise RulesError(f"no zone {zone!r} (zones: {', '.join(self.zones)})")
+        a, b = self.zone_named(a), self.zone_named(b)
         if a == b:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})

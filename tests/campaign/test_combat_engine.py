@@ -144,9 +144,11 @@ def test_add_combatants_ids_names_groups_weapons_and_luck() -> None:
         (AddCombatants("minion", "pirate-raider", "pirates", "dig", count=0), "1 to 40"),
         (AddCombatants("minion", "pirate-raider", "pirates", "dig", count=41), "1 to 40"),
         (AddZone("dig"), "already exists"),
+        (AddZone(" Dig "), "zone 'dig' already exists"),  # one zone whatever the case
         (AddZone("  "), "needs a name"),
         (SetBand("dig", "moon", "short"), "no zone 'moon'"),
         (SetBand("dig", "dig", "short"), "from itself"),
+        (SetBand("DIG", "dig", "short"), "from itself"),
         (SetBand("dig", "ridge", "very far"), "unknown range band"),
         (SetCover("nobody", "light"), "no combatant 'nobody'"),
         (StartCombat(), "at least two sides"),
@@ -162,6 +164,31 @@ def test_set_up_refusals_change_nothing(command: object, match: str) -> None:
         AddCombatants("minion", "pirate-raider", "pirates", "dig"),
     )
     refused(s, command, match)  # type: ignore[arg-type]
+
+
+def test_r_combat_2_zone_names_match_whatever_their_case() -> None:
+    """A zone typed "Ridge" once and "ridge " later is one zone, spelt as first added:
+    bands, new combatants and moves all land on it (R-COMBAT-2).
+    """
+    s = new_session(
+        AddZone("Ridge"),
+        AddZone("dig"),
+        SetBand("ridge ", "DIG", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "RIDGE", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "Dig"),
+    )
+    enc = s.encounter
+    assert enc.zones == ("Ridge", "dig")
+    assert enc.bands == (("Ridge", "dig", RangeBand.SHORT),)
+    assert [c.zone for c in enc.combatants] == ["Ridge", "dig"]
+    assert s.log[2].title == "Ridge ↔ dig: short"
+    s.apply(StartCombat())
+    while s.encounter.turn.actor != K:
+        s.apply(EndTurn())
+    s.apply(Move(K, "DIG", run=True))
+    assert s.encounter.get(K).zone == "dig"
+    assert s.log[-1].title == "Kestrel Vance moves and runs to dig (out of cover)"
+    refused(s, Move(K, "moon"), r"no zone 'moon' \(zones: Ridge, dig\)")
 
 
 def test_set_band_and_cover_are_logged() -> None:
@@ -377,7 +404,7 @@ def test_r_act_2_move_and_run_reach_a_zone_at_short_but_no_farther() -> None:
     refused(s, Move(K, "camp"), "camp is short from ridge: a Move covers half a band; add Run")
     refused(s, Move(K, "dig", run=True), "dig is medium from ridge: Move\\+Run covers one band")
     refused(s, Move(K, "ridge"), "already in ridge")
-    refused(s, Move(K, "moon"), "no range band set between 'ridge' and 'moon'")
+    refused(s, Move(K, "moon"), "no zone 'moon'")  # a name the GM never added
     refused(s, Move(R1, "camp", run=True), "it is not Pirate raider 1's turn")
     play(s, Move(K, "camp", run=True))
     assert s.encounter.get(K).zone == "camp"
