@@ -328,6 +328,7 @@ class Attack:
     damage_choice: int | None = None  # which of the card's damage options (Sonic Relik)
     grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
     reaction: str = ""  # "standby" or "zone-of-control": out of turn, no action spent
+    or_nearest: bool = False  # a group's attack: the target down by then, the nearest enemy
     issuer: str = GM
 
 
@@ -1351,10 +1352,28 @@ def action_refusal(enc: Encounter, cmd: Attack) -> str:
     return ""
 
 
+def nearest_enemies(enc: Encounter, attacker: Combatant) -> list[Combatant]:
+    """Standing enemies, nearest band first (R-COMBAT-2), its own zone first, then table
+    order: whom a GM means by "the nearest" (zones with no band set come last).
+    """
+
+    def distance(c: Combatant) -> tuple[int, bool]:
+        try:
+            band = int(enc.band(attacker.id, c.id))
+        except RulesError:
+            band = len(RangeBand)
+        return band, c.zone != attacker.zone
+
+    enemies = [c for c in enc.combatants if c.side != attacker.side and c.standing]
+    return sorted(enemies, key=distance)
+
+
 def group_attack(enc: Encounter, target: str, cat: Catalog) -> tuple[Attack, ...]:
     """The acting group's attacks on ``target``: each member that has not attacked this
-    turn fires its first weapon, as many shots as its charges pay for (R-ATK-2/3). The
-    ones the rules refuse now go last, so a Batch (whose first command must apply)
+    turn fires its first weapon, as many shots as its charges pay for (R-ATK-2/3). A
+    member fighting in melee with a melee weapon strikes its own opponent (R-OTHER-5),
+    and one whose target is down by its turn takes the nearest enemy (``or_nearest``).
+    The ones the rules refuse now go last, so a Batch (whose first command must apply)
     fires the others and logs why each of those is skipped.
     """
     turn = _turn(enc)
@@ -1362,7 +1381,12 @@ def group_attack(enc: Encounter, target: str, cat: Catalog) -> tuple[Attack, ...
     for member in enc.members(turn.actor):
         if not member.weapons or "attack" in turn.used_by(member.id):
             continue
-        aim = Attack(member.id, target, member.weapons[0].id)
+        weapon = cat.weapons.get(member.weapons[0].id)
+        foes = [f.id for f in enc.in_melee_with(member)]
+        locked = weapon is not None and weapon.kind == "melee" and foes and target not in foes
+        aim = Attack(
+            member.id, foes[0] if locked else target, member.weapons[0].id, or_nearest=True
+        )
         with contextlib.suppress(RulesError):  # a weapon it cannot use: the Batch says why
             aim = within_charges(enc, aim, cat)
         attacks.append(aim)
@@ -1375,6 +1399,24 @@ def group_attack(enc: Encounter, target: str, cat: Catalog) -> tuple[Attack, ...
         return bool(action_refusal(enc, aim))
 
     return tuple(sorted(attacks, key=refused))
+
+
+def _retarget(enc: Encounter, cmd: Attack, cat: Catalog) -> tuple[Attack, tuple[str, ...]]:
+    """A group member whose target fell earlier in the group's attack turns to the
+    nearest standing enemy it can attack now, and the log says so; else ``cmd`` as is.
+    """
+    target = enc.get(cmd.target)
+    if not cmd.or_nearest or target.standing:
+        return cmd, ()
+    attacker = enc.get(cmd.attacker)
+    for enemy in nearest_enemies(enc, attacker):
+        aim = evolve(cmd, target=enemy.id)
+        try:
+            plan_attack(enc, aim, cat)
+        except RulesError:
+            continue
+        return aim, (f"{target.name} is down: {attacker.name} turns to {enemy.name}",)
+    return cmd, ()
 
 
 def _hand_modifiers(
@@ -1397,12 +1439,13 @@ def _hand_modifiers(
 
 def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
     """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+    cmd, turned = _retarget(enc, cmd, cat)
     plan = plan_attack(enc, cmd, cat)
     enc = _take_attack_action(enc, plan.attacker, cmd)
     held = _pinned(plan.attacker, "attack", rng)
     if held is not None and not held[0]:
         return Outcome(enc, (held[1],))
-    before = [*held[1].lines] if held is not None else []
+    before = [*turned, *(held[1].lines if held is not None else ())]
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
     before += [note] if note else []

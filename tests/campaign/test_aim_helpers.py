@@ -73,8 +73,8 @@ def test_r_atk_3_a_group_fires_what_each_member_can_and_skips_the_empty() -> Non
     set_charges(s, R2, "laser-pistol", 2)
     attacks = group_attack(s.encounter, K, s.catalog)
     assert attacks == (
-        Attack(R2, K, "laser-pistol", shots=2),
-        Attack(R1, K, "laser-pistol"),
+        Attack(R2, K, "laser-pistol", shots=2, or_nearest=True),
+        Attack(R1, K, "laser-pistol", or_nearest=True),
     )
     play(s, Batch(attacks), 9, 9)  # two misses
     assert charges(s, R2, "laser-pistol") == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hsm_tui.campaign.combat import (
+    AddCombatants,
     AnswerDive,
     Attack,
     ChooseChartRow,
@@ -14,11 +15,14 @@ from hsm_tui.campaign.combat import (
     PendingChartChoice,
     PendingDive,
     RollChart,
+    SetPools,
+    group_attack,
 )
-from hsm_tui.session import Batch
-from tests.campaign import play, refused, state
+from hsm_tui.session import Batch, Session
+from tests.campaign import edit, play, refused, state
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel
 
+ROAN = "roan-maddox-1"
 GROUP = Batch((Attack(R1, K, "laser-pistol"), Attack(R2, K, "laser-pistol")))
 
 
@@ -85,3 +89,39 @@ def test_s7_gm_chart_roll_on_13_asks_which_row() -> None:
 )
 def test_r_wound_2_chart_roll_refusals_change_nothing(command: RollChart, match: str) -> None:
     refused(duel(), command, match)
+
+
+def _two_heroes(raiders_in: str) -> Session:
+    """Kestrel and Roan on the ridge; the pirate raiders' turn."""
+    s = duel(RAIDERS_FIRST, raiders_in=raiders_in)
+    play(s, AddCombatants("hero", "roan-maddox", "heroes", "ridge", player=True), 1)
+    s.apply(SetPools(ROAN, luck=0))  # no re-roll questions
+    return s
+
+
+def test_r_atk_2_a_group_member_whose_target_fell_turns_to_the_nearest_enemy() -> None:
+    """A Minion group's attack goes on when its target falls: the next member shoots the
+    nearest standing enemy it can attack, and the log says why; a plain attack on the
+    fallen is still refused.
+    """
+    s = _two_heroes("camp")
+    edit(s, K, unconscious=True)  # taken down by the member before
+    refused(s, Attack(R2, K, "laser-pistol"), "Kestrel Vance")
+    play(s, Attack(R1, K, "laser-pistol", or_nearest=True), 9, 9, 9, 9)  # four misses
+    entry = next(e for e in reversed(s.log) if e.title.startswith("Pirate raider 1 attacks"))
+    assert entry.title == "Pirate raider 1 attacks Captain Roan Maddox"
+    assert entry.lines[1] == "Kestrel Vance is down: Pirate raider 1 turns to Captain Roan Maddox"
+    assert s.encounter.turn.used_by(R1) == ("attack",)
+
+
+def test_r_other_5_a_member_locked_in_melee_strikes_its_own_opponent() -> None:
+    s = _two_heroes("ridge")
+    raider = s.encounter.get(R1)
+    edit(s, R1, weapons=tuple(reversed(raider.weapons)), engaged=(ROAN,))  # cutlass first
+    edit(s, ROAN, engaged=(R1,))
+    attacks = group_attack(s.encounter, K, s.catalog)
+    assert [(a.attacker, a.target, a.weapon) for a in attacks] == [
+        (R1, ROAN, "cutlass"),
+        (R2, K, "laser-pistol"),
+    ]
+    assert all(a.or_nearest for a in attacks)

@@ -37,6 +37,7 @@ from ...campaign.combat import (
     action_refusal,
     firepower,
     group_attack,
+    nearest_enemies,
     plan_attack,
     plan_suppress,
     routes,
@@ -46,7 +47,7 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, RangeBand, RulesError
+from ...rules import Cover, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
@@ -79,8 +80,6 @@ TITLES = {
 LOG_TAIL = 60
 """Newest log entries kept on this screen (the whole log has its own screen)."""
 
-FAR = len(RangeBand)  # sorts zones without a band after every real band
-
 
 ESCAPE_BONUS = (0, 1, 2, 3, -1)
 """Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
@@ -112,7 +111,7 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | a | aim an attack: nearest enemy, first weapon, exact odds |
 | ← → / t · w | next target · next weapon |
 | Enter | roll the attack (or reopen a waiting decision) · Esc cancels |
-| g | group attack: every member still able fires what its charges pay for |
+| g | group attack: every able member fires (at its melee foe if locked); target down → nearest |
 | S | suppressive fire: tick up to N targets, mark who dives (R-ATK-16) |
 | m | move: each zone with its band and what reaches it (Move / Move + Run) |
 | M / r | Move+Run (one band): pick the zone |
@@ -365,7 +364,7 @@ to expose itself · Prone: an action to stand.
             if attacker is None or not attacker.standing or attacker.id != self.selected:
                 self.draft = None
             elif self.draft.target not in ids or not enc.get(self.draft.target).standing:
-                targets = self._targets(attacker)
+                targets = nearest_enemies(self.enc, attacker)
                 self.draft = replace(self.draft, target=targets[0].id) if targets else None
 
     def _default_selection(self, enc: Encounter) -> str | None:
@@ -541,21 +540,6 @@ to expose itself · Prone: an action to stand.
         self.draft = None
         self.refresh_from_session()
 
-    def _targets(self, attacker: Combatant) -> list[Combatant]:
-        """Standing enemies, nearest band first (R-COMBAT-2), its own zone first, then
-        table order."""
-        enc = self.enc
-
-        def distance(c: Combatant) -> tuple[int, bool]:
-            try:
-                band = int(enc.band(attacker.id, c.id))
-            except RulesError:
-                band = FAR
-            return band, c.zone != attacker.zone
-
-        enemies = [c for c in enc.combatants if c.side != attacker.side and c.standing]
-        return sorted(enemies, key=distance)
-
     def action_attack(self) -> None:
         attacker = self._acting("attack with")
         if attacker is None:
@@ -563,7 +547,7 @@ to expose itself · Prone: an action to stand.
         if not attacker.weapons:
             self.notify(f"{attacker.name} carries no weapon", severity="warning")
             return
-        targets = self._targets(attacker)
+        targets = nearest_enemies(self.enc, attacker)
         if not targets:
             self.notify(f"{attacker.name} has no standing enemy to attack", severity="warning")
             return
@@ -573,7 +557,7 @@ to expose itself · Prone: an action to stand.
     def action_target(self, delta: int) -> None:
         if self.draft is None:
             return
-        targets = [c.id for c in self._targets(self.enc.get(self.draft.attacker))]
+        targets = [c.id for c in nearest_enemies(self.enc, self.enc.get(self.draft.attacker))]
         if not targets:
             return
         index = targets.index(self.draft.target) if self.draft.target in targets else -delta
@@ -633,7 +617,7 @@ to expose itself · Prone: an action to stand.
         members = enc.members(enc.turn.actor)
         target = self.draft.target if self.draft else None
         if target is None:
-            nearest = self._targets(members[0]) if members else []
+            nearest = nearest_enemies(self.enc, members[0]) if members else []
             target = nearest[0].id if nearest else None
         if target is None:
             self.notify("No standing enemy to attack", severity="warning")
