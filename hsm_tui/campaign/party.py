@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from ..packs import Catalog
+from ..packs import Catalog, Character
 from ..rules import Rank, RulesError, Traits
 from ..rules.combat import wound_penalty
 from .conditions import penalty, wound_marker
@@ -267,11 +267,22 @@ class Roller:
     name: str
     rank: Rank | None  # None: a Sidekick whose rules are not decided yet (R-CHAR-8)
     traits: Traits
-    skills: tuple[tuple[str, int], ...]
     wound_penalty: int  # R-WOUND-3, Heroes only
     condition_penalty: int  # §8 (Shaken, Encumbered …)
     luck: int
     clues: int
+    skills: tuple[tuple[str, int], ...] = ()  # R-CHAR-6: added to the traits
+    talents: tuple[str, ...] = ()  # R-CHAR-5: +1 and one free re-roll when relevant
+    advantages: tuple[str, ...] = ()  # R-CHAR-6: may grant a re-roll (R-TASK-6)
+
+
+def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:
+    """A roller's skills, Talents and Advantages as its pack entry lists them (a combatant
+    whose entry is no longer loaded brings none).
+    """
+    if entry is None:
+        return {}
+    return {"skills": entry.skills, "talents": entry.talents, "advantages": entry.advantages}
 
 
 def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, ...]:
@@ -291,11 +302,11 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 m.name,
                 Rank.HERO,
                 hero.traits,
-                hero.skills,
                 wound_penalty(m.wounds),
                 0,
                 m.luck,
                 m.clues,
+                **_sheet(hero),
             )
         )
     for c in enc.combatants:
@@ -316,11 +327,11 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 c.name,
                 rank,
                 c.traits,
-                entry.skills if entry else (),
                 wound_marker(c),
                 penalty(c),
                 c.luck,
                 c.clues,
+                **_sheet(entry),
             )
         )
     return tuple(out)

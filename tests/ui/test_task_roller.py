@@ -198,7 +198,7 @@ def test_trait_choices_cover_all_seven_traits() -> None:
 
 async def _roll_with_rerolls(pilot) -> None:
     pilot.app.screen.query_one("#rerolls", Stepper).value = 2
-    pilot.app.screen.query_one("#skill", Stepper).value = 1
+    pilot.app.screen.query_one("#skill", Stepper).value = ("skill", 1)
     await pilot.press("r", "r")
     await pilot.pause()
 
@@ -301,13 +301,13 @@ async def test_r_task_1_a_new_roller_does_not_inherit_the_last_ones_skill_and_ta
     app = _party_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
-        screen.query_one("#skill", Stepper).value = 2
-        screen.query_one("#talent", Stepper).value = True
+        screen.query_one("#skill", Stepper).value = ("skill", 2)
+        screen.query_one("#talent", Stepper).value = "relevant"
         await _focus(pilot, "who")
         await pilot.press("right")  # Kestrel Vance
         await pilot.pause()
-        assert screen.query_one("#skill", Stepper).value == 0
-        assert screen.query_one("#talent", Stepper).value is False
+        assert screen.query_one("#skill", Stepper).value is None
+        assert screen.query_one("#talent", Stepper).value == ""
         assert "Talent" not in str(_odds_text(app)).split("\n")[0]
 
 
@@ -395,11 +395,12 @@ async def test_focus_starts_on_who() -> None:
 
 
 async def _hold_a_group(pilot) -> None:
-    """The fullest F2: a Hero with a Talent and skills, a held side A, a held group of
-    three and her roll waiting for re-rolls."""
+    """The fullest F2: a Hero with her skill and Talent picked by name, her Advantages
+    under the odds, a held side A, a held group of three and her roll waiting for re-rolls."""
     await pilot.press("right")  # focus starts on Who: Kestrel Vance
     await pilot.pause()
-    pilot.app.screen.query_one("#talent", Stepper).value = True
+    pilot.app.screen.query_one("#skill", Stepper).value = ("Rifles", 2)
+    pilot.app.screen.query_one("#talent", Stepper).value = "Firefights"
     await pilot.press("o", "g", "g", "g", "r")
     await pilot.pause()
     pilot.app.clear_notifications()  # the "Side A held" toast would cover the log
@@ -409,3 +410,165 @@ async def _hold_a_group(pilot) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_task_roller_group_held(snap_compare, size) -> None:
     assert snap_compare(_party_app(), terminal_size=size, run_before=_hold_a_group)
+
+
+def _labels(app: HsmApp, field: str) -> list[str]:
+    return [label for label, _ in app.screen.query_one(f"#{field}", Stepper).choices]
+
+
+async def test_r_char_5_talent_offers_the_heroes_own_talents_by_name() -> None:
+    """R-CHAR-5: Who's Talents are the choices; the TN names the one picked, and it still
+    adds +1 and one free re-roll (R-TASK-6)."""
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert _labels(app, "talent") == ["no", "yes"]  # anyone: no sheet to name one from
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance
+        await pilot.pause()
+        assert _labels(app, "talent") == ["none", "Firefights", "Squad tactics"]
+        await _focus(pilot, "talent")
+        await pilot.press("right")
+        await pilot.pause()
+        text = _odds_text(app)
+        assert "TN 7" in text and "Talent (Firefights) 1" in text  # Agility 3 + Senses 3 + 1
+        assert "free re-rolls: Talent 1" in text
+        await pilot.press("r")
+        await pilot.pause()
+        tn_line = app.session.log[-1].lines[0]
+        assert tn_line.startswith("TN Agility 3 + Senses 3 + Talent (Firefights) 1 = 7")
+        pending = app.session.pending
+        assert pending is not None and pending.free == 1
+
+
+async def test_r_char_5_a_long_talent_name_is_cut_in_the_field_but_whole_in_the_tn() -> None:
+    from hsm_tui.campaign.party import AddHero
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddHero("oyelaran-sefu"))
+    app = _TasksFirst(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right")  # focus starts on Who: Dr. Oyelaran Sefu
+        await pilot.pause()
+        assert _labels(app, "talent")[1:] == ["Ancient scrip…", "Ruin lore", "Careful excav…"]
+        app.screen.query_one("#talent", Stepper).value = "Ancient scripts"
+        await pilot.pause()
+        assert "Talent (Ancient scripts) 1" in _odds_text(app).replace("\n", " ")
+        assert "Ancient scrip… ▸" in _frame_text(app)  # the field's ▸ is still on screen
+        assert "Alien-Civil… 2" in _labels(app, "skill")  # the number stays whole
+
+
+@pytest.mark.parametrize("by", ["rank", "roller"])
+async def test_r_char_5_a_minion_gets_no_talent(by: str) -> None:
+    """R-CHAR-5/R-CHAR-8: Talents are a Hero's. With Minion rules the Talent field is shut
+    ("— Heroes only", skipped by ↑ ↓): no +1, no free re-roll, even if yes was picked."""
+    from hsm_tui.campaign.combat import AddCombatants, AddZone
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddZone("ridge"))
+    session.apply(AddCombatants("minion", "pirate-raider", "pirates", "ridge"))
+    app = _TasksFirst(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        talent = screen.query_one("#talent", Stepper)
+        talent.value = "relevant"  # anyone, as a Hero: yes
+        await pilot.pause()
+        assert "Talent" in _odds_text(app)
+        if by == "rank":
+            screen.query_one("#rank", Stepper).value = Rank.MINION
+        else:
+            await pilot.press("right")  # focus starts on Who: the pirate raider
+        await pilot.pause()
+        assert screen.query_one("#rank", Stepper).value is Rank.MINION
+        assert talent.disabled and _labels(app, "talent") == ["— Heroes only"]
+        assert talent.value == "" and screen.free_rerolls == 0
+        assert "Talent" not in _odds_text(app)
+        await _focus(pilot, "skill")
+        await pilot.press("down")
+        assert app.focused is screen.query_one("#difficulty", Stepper)  # Talent skipped
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Talent" not in app.session.log[-1].lines[0]
+        assert app.session.pending is None  # no free re-roll to spend
+        screen.query_one("#rank", Stepper).value = Rank.HERO  # Hero rules: the field opens
+        await pilot.pause()
+        assert not talent.disabled
+        # anyone gets no/yes again; the pirate raider's sheet lists no Talents
+        assert _labels(app, "talent") == (["no", "yes"] if by == "rank" else ["none"])
+
+
+async def test_r_char_6_skill_offers_the_rollers_skills_and_a_bare_number() -> None:
+    """R-CHAR-6: Who's skills by name and number, the TN names the one picked; a digit
+    still picks a bare number for a skill the sheet does not list."""
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert _labels(app, "skill") == ["0", "1", "2", "3", "4", "5", "6"]  # anyone
+        await _focus(pilot, "who")
+        await pilot.press("right")  # Kestrel Vance
+        await pilot.pause()
+        labels = _labels(app, "skill")
+        assert labels[:3] == ["none", "Rifles 2", "Pistols 1"]
+        assert labels[-6:] == [f"{n} (unlisted)" for n in range(1, 7)]
+        await _focus(pilot, "skill")
+        await pilot.press("right")  # Rifles 2
+        await pilot.pause()
+        assert "TN 8" in _odds_text(app) and "Rifles 2" in _odds_text(app).split("\n\n")[0]
+        await pilot.press("3")  # an unlisted skill at 3
+        await pilot.pause()
+        assert app.screen.query_one("#skill", Stepper).value == ("skill", 3)
+        assert "TN 9" in _odds_text(app) and "skill 3" in _odds_text(app)
+
+
+async def test_r_char_5_6_a_new_roller_brings_its_own_skills_and_talents() -> None:
+    """Changing Who swaps the Skill and Talent choices for the new roller's, picked none."""
+    from hsm_tui.campaign.party import AddHero
+
+    app = _party_app()
+    app.session.apply(AddHero("roan-maddox"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await pilot.press("right")  # focus starts on Who: Kestrel Vance
+        await pilot.pause()
+        screen.query_one("#skill", Stepper).value = ("Rifles", 2)
+        screen.query_one("#talent", Stepper).value = "Firefights"
+        await pilot.pause()
+        await pilot.press("right")  # Captain Roan Maddox
+        await pilot.pause()
+        assert screen.roller is not None and screen.roller.name == "Captain Roan Maddox"
+        assert screen.query_one("#skill", Stepper).value is None
+        assert _labels(app, "skill")[1] == "Pistols 2"
+        assert screen.query_one("#talent", Stepper).value == ""
+        assert _labels(app, "talent") == [
+            "none",
+            "Boarding acti…",
+            "Bluffing",
+            "Starship pilo…",
+            "Nose for trea…",
+        ]
+        assert "Rifles" not in _odds_text(app).split("\n\n")[0]
+        await pilot.press("left", "left")  # back to anyone: numbers and no/yes again
+        await pilot.pause()
+        assert _labels(app, "talent") == ["no", "yes"] and _labels(app, "skill")[0] == "0"
+
+
+async def test_r_char_6_r_task_6_advantages_shown_and_scrolled_into_view() -> None:
+    """R-CHAR-6/R-TASK-6: the roller's Advantages (what may grant a re-roll) are under the
+    odds. At 80×24 the TN and odds stay in sight; PgDn scrolls the rest into view."""
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right")  # focus starts on Who: Kestrel Vance
+        await pilot.pause()
+        text = _odds_text(app).replace("\n", " ")
+        assert "advantages: Combat veteran: one re-roll on Morale rolls while under fire" in text
+        assert "Quick-release magazine: the first of the two reload actions is free" in text
+        frame = _frame_text(app)
+        assert "TN 6" in frame and "exact success" in frame
+        assert "is free" not in frame  # the last Advantage runs below the panel
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert "is free" in _frame_text(app)
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert "TN 6" in _frame_text(app)
+        assert app.focused is app.screen.query_one("#who", Stepper)  # focus stays put

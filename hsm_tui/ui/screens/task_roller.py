@@ -30,10 +30,49 @@ from .reroll_dialog import RerollDialog
 DOUBLE = None
 TRAITS = [(t.value.title(), t) for t in Trait]
 SCORES = [(str(n), n) for n in range(1, 5)]
+CHOICE_WIDTH = 14
+"""Columns a field's choice has in the 34-column form (label and arrows take the rest)."""
+ANY_TALENT = [("no", ""), ("yes", "relevant")]
+"""Talent for "anyone": there is no sheet to name one from."""
+
+Skill = tuple[str, int] | None
+"""The Skill field's value: the skill's name and number as the TN names them, or none."""
 
 
 def _numbers(low: int, high: int, signed: bool = True) -> list[tuple[str, int]]:
     return [(f"{n:+d}" if n and signed else str(n), n) for n in range(low, high + 1)]
+
+
+def _fit(text: str, width: int = CHOICE_WIDTH) -> str:
+    """``text`` cut to ``width`` columns with an ellipsis: a long name must not push the
+    field's ▸ out of the form (the TN breakdown names it in full).
+    """
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def skill_choices(roller: Roller | None) -> list[tuple[str, Skill]]:
+    """R-CHAR-6: the roller's own skills by name, then bare numbers for a skill its sheet
+    does not list ("anyone", or a roller without skills, gets the numbers alone).
+    """
+    named = [
+        (_fit(name.title(), CHOICE_WIDTH - len(f" {n}")) + f" {n}", (name.title(), n))
+        for name, n in (roller.skills if roller else ())
+    ]
+    bare: list[tuple[str, Skill]] = [
+        (f"{n} (unlisted)" if named else str(n), ("skill", n)) for n in range(1, 7)
+    ]
+    return [("none" if named else "0", None), *named, *bare]
+
+
+def talent_choices(roller: Roller | None, rank: Rank) -> list[tuple[str, str]]:
+    """R-CHAR-5: a Hero's own Talents by name (no/yes for "anyone"). Talents are a Hero's
+    (a Sidekick has them when it plays by Hero rules, R-CHAR-8); a Minion has none.
+    """
+    if rank is Rank.MINION:
+        return [("— Heroes only", "")]
+    if roller is None:
+        return ANY_TALENT
+    return [("none", ""), *((_fit(name), name) for name in roller.talents)]
 
 
 def odds_table(tn: int, rank: Rank, rerolls: int) -> list[str]:
@@ -62,6 +101,7 @@ class TaskRollerScreen(SessionScreen):
 | --- | --- |
 | ↑ ↓ / Tab | move between fields |
 | ← → / − + / digit | change the field |
+| PgUp PgDn | scroll the odds panel (a roller's skills and Advantages) |
 | r / Enter | roll the task |
 | e | spend re-rolls on the last roll (free ones first, then Luck, then Clues) |
 | o | opposed task: the first o holds this task as side A, the second rolls A against this one |
@@ -73,8 +113,11 @@ class TaskRollerScreen(SessionScreen):
 
 **Who** picks a party Hero or a combatant: its rank, trait scores, wound marker
 (R-WOUND-3) and condition penalties (§8) fill in, and its Luck and Clues can pay for
-re-rolls (R-CHAR-9). **Talent** yes adds +1 to the TN and one free re-roll (R-CHAR-5);
-**Re-rolls** are the other free ones: an Advantage, Aim (R-TASK-6).
+re-rolls (R-CHAR-9). **Skill** offers the roller's skills by name, then a bare number
+for one its sheet does not list (R-CHAR-6). **Talent** offers the roller's Talents
+(no/yes for anyone): a relevant one adds +1 to the TN and one free re-roll (R-CHAR-5).
+A Minion has no Talents: the field is shut. **Re-rolls** are the other free ones: an
+Advantage (listed under the odds), Aim (R-TASK-6).
 
 The lines under the odds show the held opposed side, the held group and re-rolls waiting.
 
@@ -95,8 +138,10 @@ of the rollers succeed (any, half or all).
         Binding("y,ctrl+y", "redo", "Redo", id="task.redo"),
         Binding("up", "app.focus_previous", show=False),
         Binding("down", "app.focus_next", show=False),
+        Binding("pageup", "scroll_odds(-1)", "Scroll odds up", show=False, id="task.odds-up"),
+        Binding("pagedown", "scroll_odds(1)", "Scroll odds down", show=False, id="task.odds-down"),
     ]
-    """Single keys for the whole flow: roll, re-roll, undo, redo."""
+    """Single keys for the whole flow: roll, re-roll, undo, redo; PgUp/PgDn scroll the odds."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -117,8 +162,8 @@ of the rollers succeed (any, half or all).
                     "Trait 2", [*TRAITS, ("(double 1)", DOUBLE)], Trait.SENSES, id="trait2"
                 )
                 yield Stepper("  score", SCORES, 2, id="score2")
-                yield Stepper("Skill", _numbers(0, 6, signed=False), 0, id="skill")
-                yield Stepper("Talent", [("no", False), ("yes", True)], id="talent")
+                yield Stepper("Skill", skill_choices(None), id="skill")
+                yield Stepper("Talent", ANY_TALENT, id="talent")
                 yield Stepper(
                     "Difficulty",
                     [(difficulty_label(n) if n else "none", n) for n in range(6)],
@@ -157,12 +202,11 @@ of the rollers succeed (any, half or all).
         traits = [first]
         if self._field("trait2") is not DOUBLE:
             traits.append((self._field("trait2").value.title(), self._field("score2")))
-        skill = self._field("skill")
         roller = self.roller
         return task_tn(
             traits,
-            skill=("skill", skill) if skill else None,
-            talent="relevant" if self._field("talent") else None,
+            skill=self._field("skill"),
+            talent=self._field("talent") or None,
             difficulties=[self._field("difficulty")],
             modifiers=[
                 Modifier("wound", self._field("wounds")),
@@ -177,9 +221,14 @@ of the rollers succeed (any, half or all).
         return next((r for r in self._rollers if r.who == who), None) if who else None
 
     @property
+    def talent_reroll(self) -> int:
+        """R-CHAR-5: a relevant Talent's one free re-roll (a Minion's field is shut: none)."""
+        return int(bool(self._field("talent")))
+
+    @property
     def free_rerolls(self) -> int:
         """R-TASK-6: the Talent's re-roll (R-CHAR-5) and the other free ones (Re-rolls)."""
-        return int(self._field("talent")) + self._field("rerolls")
+        return self.talent_reroll + self._field("rerolls")
 
     def task(self, label: str = "Task", free: bool = True) -> RollTask:
         """The task the fields describe, as the command that rolls it."""
@@ -193,13 +242,23 @@ of the rollers succeed (any, half or all).
         )
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
-        roller = self.roller
-        if event.stepper.id == "who":  # the last roller's skill and Talent are not this one's
-            self.query_one("#skill", Stepper).value = 0
-            self.query_one("#talent", Stepper).value = False
-        if roller is not None and event.stepper.id in ("who", "trait1", "trait2"):
+        field, roller = event.stepper.id, self.roller
+        if field == "who":  # the last roller's skill and Talent are not this one's
+            self.query_one("#skill", Stepper).set_choices(skill_choices(roller))
+        if roller is not None and field in ("who", "trait1", "trait2"):
             self._fill_from(roller)
+        if field in ("who", "rank"):  # after the fill: the roller's rank decides
+            self._offer_talents(roller, keep=field == "rank")
         self.refresh_odds()
+
+    def _offer_talents(self, roller: Roller | None, keep: bool) -> None:
+        """The Talents the rank allows (R-CHAR-5); for a Minion the field is shut, so no
+        +1 and no free re-roll can slip into its task.
+        """
+        rank = self._field("rank")
+        talent = self.query_one("#talent", Stepper)
+        talent.set_choices(talent_choices(roller, rank), talent.value if keep else "")
+        talent.disabled = rank is Rank.MINION
 
     def _fill_from(self, roller: Roller) -> None:
         """The roller's rank, trait scores and wound marker (R-WOUND-3) fill the fields."""
@@ -212,24 +271,33 @@ of the rollers succeed (any, half or all).
                 self.query_one(f"#{score}", Stepper).value = value
         self.query_one("#wounds", Stepper).value = roller.wound_penalty
 
+    def action_scroll_odds(self, pages: int) -> None:
+        """The odds panel is not focusable (↑ ↓ move between fields), so a roller's long
+        Advantages scroll into view from the keyboard at 80×24.
+        """
+        box = self.query_one("#task-odds-box", VerticalScroll)
+        (box.scroll_page_down if pages > 0 else box.scroll_page_up)(animate=False)
+
     def refresh_odds(self) -> None:
         tn = self.build_tn()
         rank = self._field("rank")
         roller = self.roller
         paid = (roller.luck + roller.clues) if roller else 0
         lines = [
-            f"[b]TN {tn.value}[/b]  {tn.explain()}",
+            f"[b]TN {tn.value}[/b]  {escape(tn.explain())}",  # pack names may hold [ ]
             "",
             *odds_table(tn.value, rank, self.free_rerolls + paid),
         ]
-        sources = (("Talent", int(self._field("talent"))), ("Re-rolls", self._field("rerolls")))
+        sources = (("Talent", self.talent_reroll), ("Re-rolls", self._field("rerolls")))
         if free := [f"{what} {n}" for what, n in sources if n]:
             lines.append(f"free re-rolls: {' + '.join(free)}")
         if roller is not None:
             skills = " · ".join(f"{n.title()} {v}" for n, v in roller.skills) or "none"
+            advantages = " · ".join(roller.advantages) or "none"
             lines += [
                 f"{escape(roller.name)}: Luck {roller.luck} · Clues {roller.clues}",
                 f"skills: {skills}",
+                f"advantages: {escape(advantages)}",  # R-CHAR-6: what may grant a re-roll
             ]
         self.query_one("#task-odds", Static).update("\n".join(lines))
         self._refresh_status()
