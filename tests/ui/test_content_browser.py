@@ -82,6 +82,40 @@ async def test_search_filters_the_current_kind() -> None:
         assert app.screen.query_one("#content-search").value == ""
 
 
+def _names(app: HsmApp) -> list[str]:
+    entries = app.screen.query_one("#content-entries", OptionList)
+    return [str(entries.get_option_at_index(i).prompt) for i in range(entries.option_count)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "words", "found"),
+    [
+        ("sidekicks", "expense account", "Imelda Varga, corporate liaison"),  # an Advantage
+        ("sidekicks", "tracking", "Tamsin Reyes, veteran guide"),  # a Talent
+        ("sidekicks", "lock-picking", "Dace Kettridge, pirate first mate"),  # a Skill
+        ("sidekicks", "greedy", "Dace Kettridge, pirate first mate"),  # a Drawback
+        ("heroes", "lucky devil", "Captain Roan Maddox"),
+    ],
+)
+async def test_search_finds_a_character_by_what_its_sheet_lists(
+    kind: str, words: str, found: str
+) -> None:
+    """An Advantage or Talent recalled in play finds whoever has it, and the help says
+    what the search covers.
+    """
+    app = HsmApp(Session(seed=SEED))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _pick_kind(pilot, kind)
+        await pilot.press("slash", *words, "enter")
+        await pilot.pause()
+        assert _names(app) == [found]
+        await pilot.press("f1")
+        await pilot.pause()
+        help_text = app.screen.screen_help
+        assert "skills, talents, advantages and drawbacks" in help_text
+
+
 async def test_weapon_card_shows_hero_die_effects_and_who_applies_them() -> None:
     app = HsmApp(Session(seed=SEED))
     async with app.run_test(size=(120, 40)) as pilot:

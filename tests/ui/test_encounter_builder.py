@@ -10,7 +10,7 @@ import random
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from hsm_tui.campaign.combat import (
     HANDLERS,
@@ -23,7 +23,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.campaign.encounter import Encounter
-from hsm_tui.campaign.party import AddHero
+from hsm_tui.campaign.party import AddHero, AddToRoster
 from hsm_tui.rules import Cover, RangeBand, Rank
 from hsm_tui.session import Batch, Session
 from hsm_tui.simulate import Forecast, encounter_commands, encounter_spec
@@ -742,3 +742,74 @@ def test_forecast_where_nobody_is_ever_hurt_says_so_instead_of_a_table() -> None
     text = str(forecast_text(result, 7, 0))
     assert text.startswith("✗ Nobody was wounded or taken out in 200 fights")
     assert "wins" not in text and "draws 100.0%" in text
+
+
+async def test_coming_back_puts_the_keys_in_the_pack_list_not_the_search() -> None:
+    """F7 → F4 → F7, or a dialog closing: the search (focused on leaving) gives way to the
+    pack list, its filter kept, so keys act again; another list keeps the focus it had.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f7")
+        screen = app.screen
+        assert isinstance(screen, EncounterBuilderScreen)
+        search = screen.query_one("#builder-search", Input)
+        entries = screen.query_one("#builder-entries", OptionList)
+        await _keys(pilot, "slash", *"raider")
+        assert screen.focused is search
+        await _keys(pilot, "f4", "f7")
+        assert app.screen is screen and screen.focused is entries
+        assert search.value == "raider" and _rows(app, "#builder-entries") == ["M Pirate raider"]
+        await _keys(pilot, "z", *"deck", "enter", "enter")  # z acts: a zone, then a raider
+        assert [c.entry for c in app.session.encounter.combatants] == ["pirate-raider"]
+        assert search.value == "raider"
+        await _keys(pilot, "slash", "f1")  # help from the search, then closed
+        assert isinstance(app.screen, HelpScreen)
+        await _keys(pilot, "escape")
+        assert app.screen is screen and screen.focused is entries
+        await _keys(pilot, "right", "f4", "f7")  # from the encounter list: back to it
+        assert screen.focused is screen.query_one("#builder-roster")
+
+
+async def test_the_home_roster_comes_first_in_the_picker_marked_with_a_star() -> None:
+    """The Sidekicks and Minions the GM put on the roster (home, r) lead the picker in the
+    roster's order, each listed once; the highlight stays on the entry it was on.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f7", "down", "down", "down")
+        assert _rows(app, "#builder-entries")[:4] == [
+            "H Kestrel Vance",
+            "H Dr. Oyelaran Sefu",
+            "H Mireille Ashdown",
+            "H Captain Roan Maddox",
+        ]
+        await _keys(pilot, "f8", "r", *"tamsin", "enter", "r", *"raider", "enter", "f7")
+        assert app.session.campaign.roster == (
+            ("sidekick", "veteran-guide"),
+            ("minion", "pirate-raider"),
+        )
+        rows = _rows(app, "#builder-entries")
+        assert rows[:3] == [
+            "★ S Tamsin Reyes, veteran guide",
+            "★ M Pirate raider",
+            "H Kestrel Vance",
+        ]
+        assert len(rows) == len(set(rows)) == 19  # moved up, not listed twice
+        assert [r for r in rows if "Pirate" in r] == ["★ M Pirate raider", "M Pirate boarder"]
+        entries = app.screen.query_one("#builder-entries", OptionList)
+        assert rows[entries.highlighted] == "H Captain Roan Maddox"  # where the GM left it
+        assert app.screen.query_one("#builder-picker").border_subtitle == "★ roster · 19 of 19"
+        await _keys(pilot, "z", *"ridge", "enter", "home", "down", "enter")
+        assert [c.entry for c in app.session.encounter.combatants] == ["pirate-raider"]
+        assert app.session.encounter.combatants[0].side == "enemies"
+        await _keys(pilot, "slash", *"roster")
+        assert _rows(app, "#builder-entries") == rows[:2]
+
+
+def test_snapshot_picker_with_the_roster(snap_compare) -> None:
+    """The roster's entries above the rule, the star named under the picker (80×24)."""
+    app = _app()
+    app.session.apply(AddToRoster("sidekick", "pirate-first-mate"))
+    app.session.apply(AddToRoster("minion", "pirate-raider"))
+    assert snap_compare(app, terminal_size=(80, 24), press=["f7"])

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...packs import Catalog, LoadResult
+from ...packs import Catalog, Character, LoadResult
 from ..widgets.entry_card import (
     character_sheet,
     chart_table,
@@ -37,6 +37,17 @@ class Item:
     label: str
     haystack: str
     card: Callable[[], RenderableType]
+
+
+def character_words(c: Character) -> str:
+    """What a character's search matches: its name, id, tags and text, and the names on
+    its sheet a GM looks it up by in play (a Skill, a Talent, an Advantage or a Drawback
+    recalled without the name of whoever has it).
+    """
+    skills = (name for name, _rating in c.skills)
+    return " ".join(
+        [c.id, c.name, *c.tags, c.text, *skills, *c.talents, *c.advantages, *c.drawbacks]
+    )
 
 
 def _items(kind: str, content: LoadResult) -> list[Item]:
@@ -59,7 +70,7 @@ def _items(kind: str, content: LoadResult) -> list[Item]:
         return [
             Item(
                 c.name,
-                f"{c.id} {c.name} {' '.join(c.tags)} {c.text}",
+                character_words(c),
                 lambda c=c: character_sheet(c, catalog),
             )
             for c in catalog.kind(kind).values()
@@ -95,10 +106,14 @@ class ContentBrowserScreen(Screen[None]):
 ## Content browser
 | key | does |
 | --- | --- |
-| / | search the entries of the current kind |
+| / | search the entries of the current kind (see below for what it matches) |
 | ↑ ↓ | move in a list · Tab / ← → move between the lists |
 | Esc | clear the search and leave the box (Enter leaves it and keeps the filter) |
 | F2 / F3 | task roller / content browser |
+
+**Search** matches an entry's name and id, and besides: a character's tags, text,
+skills, talents, advantages and drawbacks; a weapon's kind, skill and text; a chart
+row's text; a problem's file and message.
 """
 
     BINDINGS = [
@@ -111,7 +126,11 @@ class ContentBrowserScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        yield Input(placeholder="/ search name, id, tag, text", id="content-search", compact=True)
+        yield Input(
+            placeholder="/ search names, tags, text, skills, talents, advantages, drawbacks",
+            id="content-search",
+            compact=True,
+        )
         with Horizontal(id="content-body"):
             yield OptionList(id="content-kinds")
             yield OptionList(id="content-entries")

@@ -86,25 +86,44 @@ DEFAULT_SIDES = ("heroes", "enemies")
 
 @dataclass(frozen=True)
 class PackEntry:
-    """A pickable pack entry: its kind, id and name, and the text that search matches."""
+    """A pickable pack entry: its kind, id and name, the text that search matches, and
+    whether the GM put it on the campaign's roster (the home screen's ``r``).
+    """
 
     kind: str
     id: str
     name: str
     haystack: str
+    roster: bool = False
+
+    @property
+    def key(self) -> str:
+        """``minion:pirate-raider``: the entry's option id in the picker."""
+        return f"{self.kind}:{self.id}"
 
     @property
     def label(self) -> Text:
-        return Text.assemble((f"{KIND_MARK[self.kind]} ", "dim"), self.name)
+        """``★ M Pirate raider``: the star marks a roster entry, ahead of the name so an
+        ellipsis never cuts it off.
+        """
+        return Text.assemble(
+            ("★ " if self.roster else "", "bold"), (f"{KIND_MARK[self.kind]} ", "dim"), self.name
+        )
 
 
-def pack_entries(catalog: Catalog) -> list[PackEntry]:
-    """Heroes, Sidekicks and Minions of the loaded packs (party first, foes last)."""
+def pack_entries(catalog: Catalog, roster: Iterable[tuple[str, str]] = ()) -> list[PackEntry]:
+    """The roster's entries first, in the GM's order (prepared for the evening, so they
+    are at hand), then every other Hero, Sidekick and Minion of the loaded packs (party
+    first, foes last). A roster entry whose pack is not loaded is left out.
+    """
+    kept = [(kind, entry) for kind, entry in roster if entry in catalog.kind(kind)]
+    rest = [(k, c.id) for k in KINDS for c in catalog.kind(k).values() if (k, c.id) not in kept]
     found = []
-    for kind in KINDS:
-        for c in catalog.kind(kind).values():
-            haystack = f"{kind} {c.id} {c.name} {' '.join(c.tags)}".lower()
-            found.append(PackEntry(kind, c.id, c.name, haystack))
+    for kind, entry in [*kept, *rest]:
+        c = catalog.kind(kind)[entry]
+        on_roster = (kind, entry) in kept
+        words = [kind, c.id, c.name, *c.tags, *(["roster"] if on_roster else [])]
+        found.append(PackEntry(kind, c.id, c.name, " ".join(words).lower(), on_roster))
     return found
 
 
@@ -344,11 +363,15 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 **Zones**: ↑ ↓ there picks the zone new entries go to (▸), as the Zone field does;
 Enter adds the highlighted pack entry there.
 
-**Picker**: H hero · S sidekick · M minion. The side defaults to *heroes* for
-Heroes and Sidekicks and *enemies* for Minions; the one you pick is kept for each
-kind (a Sidekick's side is not a Hero's). In the Side field, `n` names a new side:
-a name that is a listed side whatever its case joins it, any other shows *new side*
-before Enter adds it; Esc keeps the side listed.
+**Picker**: H hero · S sidekick · M minion. ★ marks the Sidekicks and Minions on
+the campaign's roster (home screen, F8 `r`): they come first, in the roster's order,
+above a rule; *roster* in the search lists them alone. Back on this screen (or from a
+dialog) you are in the pack list, not the search; its filter stays.
+
+**Side**: it defaults to *heroes* for Heroes and Sidekicks and *enemies* for Minions;
+the one you pick is kept for each kind (a Sidekick's side is not a Hero's). In the Side
+field, `n` names a new side: a name that is a listed side whatever its case joins it,
+any other shows *new side* before Enter adds it; Esc keeps the side listed.
 
 **Encounter list**: ? a Sidekick whose rules are not decided yet, h / m plays as a
 Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6); OUT taken out (R-WOUND-2),
@@ -435,6 +458,8 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         """The combatant highlighted in the encounter list."""
         self.entries: list[PackEntry] = []
         """The pack entries the search shows, in list order."""
+        self.listed_roster: tuple[tuple[str, str], ...] = ()
+        """The campaign's roster as the pack list shows it (listed again once it changes)."""
         self.result: tuple[EncounterSpec, Forecast] | None = None
         """The last forecast and the encounter it was run on (stale once that changes)."""
         self._forecast_id = 0
@@ -504,6 +529,16 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         self.refresh_from_session()
         self.query_one("#builder-entries").focus()
 
+    def on_screen_resume(self) -> None:
+        """Back from another screen or a dialog, Textual gives the focus back to the widget
+        that had it. Not to the search: it reads as the list's header, so keys typed on
+        coming back filtered the packs instead of acting. The pack list takes it; the
+        filter stays (``/`` goes back to it). The zone and side name fields keep it: they
+        are shown only while being typed in (Esc closes them).
+        """
+        if self.focused is self.query_one("#builder-search"):
+            self.query_one("#builder-entries").focus()
+
     def on_resize(self, _event: Resize) -> None:
         self.call_after_refresh(self.refresh_from_session)  # once the lists have their width
 
@@ -513,6 +548,8 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
         self._show_zones(enc)
         self._show_bands(enc)
         self._show_roster(enc)
+        if self.session.campaign.roster != self.listed_roster:  # home screen r, d, or undo
+            self._show_entries(keep=self._entry())
         self._show_sides(enc)
         self._mark_stale()
         if enc.active:
@@ -594,19 +631,31 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
             stepper.set_choices([(fit(name, room), name) for name in names], side)
         self._show_side_message()
 
-    def _show_entries(self) -> None:
+    def _show_entries(self, keep: PackEntry | None = None) -> None:
+        """The entries the search matches, the roster's first and ruled off from the rest.
+        The highlight goes to ``keep`` while it is listed (the roster changed under it),
+        else to the best match, the top one.
+        """
         needle = self.query_one("#builder-search", Input).value.strip().lower()
-        every = pack_entries(self.session.catalog)
+        self.listed_roster = self.session.campaign.roster
+        every = pack_entries(self.session.catalog, self.listed_roster)
         shown = [e for e in every if needle in e.haystack]
         self.entries = shown
+        options: list[Option | None] = []
+        for i, e in enumerate(shown):
+            if i and shown[i - 1].roster and not e.roster:
+                options.append(None)  # a rule between the roster and the rest
+            options.append(Option(e.label, id=e.key))
         listing = self.query_one("#builder-entries", OptionList)
         listing.set_options(
-            [Option(e.label, id=f"{e.kind}:{e.id}") for e in shown]
+            options
             or [Option(Text("No match" if needle else "No pack entries", "dim"), disabled=True)]
         )
+        keys = [e.key for e in shown]
         if shown:
-            listing.highlighted = 0
-        self.query_one("#builder-picker").border_subtitle = f"{len(shown)} of {len(every)}"
+            listing.highlighted = keys.index(keep.key) if keep and keep.key in keys else 0
+        legend = "★ roster · " if any(e.roster for e in every) else ""  # what ★ means
+        self.query_one("#builder-picker").border_subtitle = f"{legend}{len(shown)} of {len(every)}"
 
     def _mark_stale(self) -> None:
         box = self.query_one("#builder-forecast")
