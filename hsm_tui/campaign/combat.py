@@ -61,6 +61,7 @@ from ..rules.tasks import (
 from .conditions import (
     CONDITIONS,
     ENGINE_MARKS,
+    bleed_out,
     check_condition,
     level,
     nausea,
@@ -734,12 +735,26 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     return members[0].name if members else actor
 
 
+def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
+    """A turn nobody in it can play still ends: a Hero bleeding out unconscious takes
+    its Health marker (§7 row 15).
+    """
+    lines = []
+    for c in enc.combatants:
+        if c.group == actor:
+            c, line = bleed_out(c)
+            if line:
+                enc, lines = enc.with_combatant(c), [*lines, line]
+    return enc, lines
+
+
 def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1).
     The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
     """
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
+    passed: list[str] = []  # turns that pass unplayed, nobody in them standing
     if enc.surprise:
         actor, index, round_ = enc.surprise[0], enc.turn_index, 0
         enc = evolve(enc, surprise=enc.surprise[1:])
@@ -751,11 +766,13 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
                 index, round_ = 0, round_ + 1
             if enc.members(enc.order[index].actor):
                 break
+            enc, bled = _unplayed_turn(enc, enc.order[index].actor)
+            passed += bled
         else:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
     enc = evolve(enc, turn_index=index, round=round_)
-    lines: list[str] = []
+    lines: list[str] = passed
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
@@ -2459,8 +2476,8 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         weapons = tuple(_recharged(w) for w in member.weapons)
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
         calmer, note = panic_check(member, rng)
-        if note:
-            lines.append(note)
+        calmer, bleeding = bleed_out(calmer)
+        lines += [line for line in (note, bleeding) if line]
         changed = evolve(calmer, weapons=weapons, fear=fear)
         if changed != member:
             enc = enc.with_combatant(changed)
@@ -2471,6 +2488,9 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
     head = (LogLines("End of turn", tuple(lines)),) if lines else ()
     return Outcome(nxt.encounter, (*head, *nxt.log), nxt.pending)
 
+
+FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")
+"""Fear's conditions (and a zone of control's slowing): they last only as long as the fight."""
 
 _MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
 
@@ -2607,15 +2627,35 @@ def _recharged(w: WeaponState) -> WeaponState:
 def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
     """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter, and
     so do actions still to be lost (R-WOUND-4, R-ATK-5: the next turn of this fight).
+
+    Interpretation: Fear and what it brings (Shaken, Panicked, Pinned, R-FEAR, §8) and the
+    actions' marks (Dodge, Full defense, Standby) belong to the fight and end with it; a
+    fight started again in the same encounter begins calm. Wounds, Prone and the other
+    conditions (bleeding, a painful wound …) stay for the GM to play out.
     """
     if not enc.active:
         raise RulesError("no combat to end")
+    calmed = (*ENGINE_MARKS, *FIGHT_MARKS)
     combatants = tuple(
-        evolve(c, plays_as=None, engaged=(), lose_actions=0, lose_why=()) for c in enc.combatants
+        evolve(
+            c,
+            plays_as=None,
+            engaged=(),
+            lose_actions=0,
+            lose_why=(),
+            fear=0,
+            conditions=tuple(m for m in c.conditions if m.partition(":")[0] not in calmed),
+        )
+        for c in enc.combatants
     )
     return Outcome(
         evolve(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
-        (LogLines(f"Combat ends after {enc.round} round(s)", ()),),
+        (
+            LogLines(
+                f"Combat ends after {enc.round} round(s)",
+                ("Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",),
+            ),
+        ),
     )
 
 

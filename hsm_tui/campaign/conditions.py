@@ -16,6 +16,9 @@ Interpretations (RULES.md §8 names the conditions but not every edge):
 - Panicked rolls Morale at the end of each of its turns: success → Shaken.
 - Bleeding past unconsciousness (Health tokens until it dies) is left to the GM: the
   marker stays and the log says so.
+- Bleeding out (§7 row 15) puts a Health marker at the end of each of the Hero's turns;
+  unconscious, its turns pass unplayed, and each one that passes is such an end. Markers
+  equal to Health: dead. Clearing the condition (a Medical roll) stops it.
 """
 
 from __future__ import annotations
@@ -54,12 +57,14 @@ CONDITIONS: dict[str, Condition] = {
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
         Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
+        Condition("bleeding-out", False, "a Health marker each turn end; = Health: dead (§7)"),
     )
 }
 #: Markers the engine sets itself (actions, not conditions a GM applies).
 ENGINE_MARKS = ("dodging", "full-defense", "standby")
 TOKENS = "bleed-tokens"
-_LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS}
+HEALTH_MARKERS = "health-markers"
+_LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_MARKERS}
 
 
 def level(c: Combatant, name: str) -> int:
@@ -177,6 +182,17 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {morale})")
     return TurnStart(c, lost, restricted, tuple(lines))
+
+
+def bleed_out(c: Combatant) -> tuple[Combatant, str]:
+    """§7 row 15: one more Health marker at the end of its turn; markers = Health, dead."""
+    if c.out or not level(c, "bleeding-out"):
+        return c, ""
+    n, health = level(c, HEALTH_MARKERS) + 1, c.traits[Derived.HEALTH]
+    c = with_condition(c, HEALTH_MARKERS, n)
+    if n >= health:
+        return evolve(c, out=True), f"{c.name} bleeds out: {n} Health markers = Health: dead (§7)"
+    return c, f"{c.name} is bleeding out: Health marker {n} of {health} (a Medical roll stops it)"
 
 
 def panic_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:

@@ -34,6 +34,7 @@ from hsm_tui.campaign.combat import (
     PendingDive,
     PendingSidekick,
     SetBand,
+    SetCondition,
     SetCover,
     SetPools,
     StartCombat,
@@ -266,6 +267,34 @@ def test_r_char_8_sidekick_choice_is_locked_until_combat_ends() -> None:
     assert s.log[-1].title == "Combat ends after 1 round(s)"
     s.apply(DecideSidekick("veteran-guide-1", "hero"))  # free again for the next encounter
     assert s.encounter.get("veteran-guide-1").plays_as is Rank.HERO
+
+
+def test_r_combat_1_fear_and_its_conditions_end_with_the_fight_wounds_stay() -> None:
+    """Interpretation (end_combat): Fear, Shaken, Panicked, Pinned and the actions' marks
+    end with the fight; wounds, Prone and the other conditions stay.
+    """
+    s = duel()
+    edit(
+        s,
+        K,
+        fear=5,
+        wounds=1,
+        prone=True,
+        conditions=("bleeding", "dodging", "pinned", "shaken"),
+    )
+    edit(s, R1, fear=9, conditions=("full-defense", "panicked"))
+    s.apply(EndCombat())
+    kestrel, raider = s.encounter.get(K), s.encounter.get(R1)
+    assert (kestrel.fear, kestrel.wounds, kestrel.prone, kestrel.conditions) == (
+        0,
+        1,
+        True,
+        ("bleeding",),
+    )
+    assert (raider.fear, raider.conditions) == (0, ())
+    assert s.log[-1].lines == (
+        "Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",
+    )
 
 
 def test_r_char_8_sidekick_as_minion_takes_exactly_two_actions() -> None:
@@ -1155,8 +1184,31 @@ def test_r_wound_5_unconscious_chart_result_takes_the_hero_out_of_the_fight() ->
     assert last(s)[1][4].startswith("→ Bleeding out (unconscious): ")
     play(s, Move(R1, "camp", run=True))
     refused(s, Attack(R2, K, "laser-pistol"), "already out of the fight")
-    play(s, EndTurn())  # Kestrel's turn is skipped: the raiders again, round 2
-    assert last(s) == ("Round 2: Pirate raider ×2's turn", ())
+    play(s, EndTurn())  # Kestrel's turn passes unplayed: the raiders again, round 2
+    assert last(s) == (
+        "Round 2: Pirate raider ×2's turn",
+        # §7 row 15: the turn she cannot play still ends, with a marker on Health
+        ("Kestrel Vance is bleeding out: Health marker 1 of 6 (a Medical roll stops it)",),
+    )
+    assert s.encounter.get(K).conditions == ("bleeding-out", "health-markers:1")
+
+
+def test_s7_bleeding_out_dies_at_health_markers_unless_stopped() -> None:
+    s = _severe_setup()
+    play(s, AnswerDive("none"), 9, 3, 6, 3, 5, 1, 2, 7)  # chart 15: Bleeding out
+    for _ in range(5):  # Health 6: five of her turns pass, five markers
+        play(s, EndTurn())
+    assert s.encounter.get(K).standing is False and not s.encounter.get(K).out
+    stopped = state(s)
+    play(s, EndTurn())
+    assert last(s)[1] == ("Kestrel Vance bleeds out: 6 Health markers = Health: dead (§7)",)
+    assert s.encounter.get(K).out
+    # a Medical roll in time: the GM clears the condition, and no marker comes
+    s.undo()
+    assert state(s) == stopped
+    s.apply(SetCondition(K, "bleeding-out", 0))
+    play(s, EndTurn())
+    assert not s.encounter.get(K).out and last(s)[1] == ()
 
 
 def test_s7_dead_on_22_or_more() -> None:

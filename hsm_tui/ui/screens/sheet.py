@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ...campaign.combat import carried_losses
-from ...campaign.conditions import CONDITIONS, TOKENS
+from ...campaign.conditions import CONDITIONS, HEALTH_MARKERS, TOKENS
 from ...campaign.encounter import Combatant, Encounter
 from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
@@ -28,6 +28,7 @@ MARKS = {
     "full-defense": "full defense: Dodge +2 until its next turn (R-ACT-5)",
     "standby": "Standby: may attack when someone comes within Short (R-ACT-2)",
     TOKENS: "Stamina tokens from bleeding (§8)",
+    HEALTH_MARKERS: "Health markers from bleeding out: at Health, dead (§7)",
 }
 """Markers the engine sets itself, with what they mean (CONDITIONS has the GM's ones)."""
 
