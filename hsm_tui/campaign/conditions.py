@@ -57,7 +57,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
         Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
-        Condition("bleeding-out", False, "a Health marker each turn end; = Health: dead (§7)"),
+        Condition("dying", False, "bleeding out: a Health marker a turn; at Health, dead"),
     )
 }
 #: Markers the engine sets itself (actions, not conditions a GM applies).
@@ -186,7 +186,7 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
 
 def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     """§7 row 15: one more Health marker at the end of its turn; markers = Health, dead."""
-    if c.out or not level(c, "bleeding-out"):
+    if c.out or not level(c, "dying"):
         return c, ""
     n, health = level(c, HEALTH_MARKERS) + 1, c.traits[Derived.HEALTH]
     c = with_condition(c, HEALTH_MARKERS, n)

@@ -48,7 +48,7 @@ class Trigger(Enum):
 #: Conditions an effect may put on a target (RULES.md §8).
 EFFECT_CONDITIONS = ("stunned", "bleeding", "grappled", "prone", "dazed", "confused", "nauseated")
 #: Conditions a Severe Wound chart row may leave on the Hero for the encounter (§7).
-CHART_CONDITIONS = ("stunned", "bleeding", "painful", "bleeding-out")
+CHART_CONDITIONS = ("stunned", "bleeding", "painful", "dying")
 FEAR_TARGETS = ("target", "all-targets", "enemies-nearby")
 CONDITION_TARGETS = ("target", "self")
 

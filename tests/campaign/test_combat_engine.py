@@ -1190,7 +1190,7 @@ def test_r_wound_5_unconscious_chart_result_takes_the_hero_out_of_the_fight() ->
         # §7 row 15: the turn she cannot play still ends, with a marker on Health
         ("Kestrel Vance is bleeding out: Health marker 1 of 6 (a Medical roll stops it)",),
     )
-    assert s.encounter.get(K).conditions == ("bleeding-out", "health-markers:1")
+    assert s.encounter.get(K).conditions == ("dying", "health-markers:1")
 
 
 def test_s7_bleeding_out_dies_at_health_markers_unless_stopped() -> None:
@@ -1206,7 +1206,7 @@ def test_s7_bleeding_out_dies_at_health_markers_unless_stopped() -> None:
     # a Medical roll in time: the GM clears the condition, and no marker comes
     s.undo()
     assert state(s) == stopped
-    s.apply(SetCondition(K, "bleeding-out", 0))
+    s.apply(SetCondition(K, "dying", 0))
     play(s, EndTurn())
     assert not s.encounter.get(K).out and last(s)[1] == ()
 

@@ -272,7 +272,7 @@ CASES: dict[str, Case] = {
     ),
     "46-chart-unknown-condition": case(
         P("charts.toml:13", E, Code.VALUE, "sore", "condition",
-          "expected one of stunned, bleeding, painful, bleeding-out, got 'panful'"
+          "expected one of stunned, bleeding, painful, dying, got 'panful'"
           " (did you mean 'painful'?)"),
         # the row is left out, so its total is a gap in the chart that loads
         P("charts.toml:19", W, Code.CHART, "dead", "min", "no chart entry covers 6"),

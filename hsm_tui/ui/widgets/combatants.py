@@ -18,7 +18,7 @@ from ...rules import Cover, Derived, Rank
 from .initiative import fit
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
-NARROW = {"Name": 14, "Side": 5, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 4, "Cond.": 6, "Chg": 2}
+NARROW = {"Name": 14, "Side": 4, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 5, "Cond.": 6, "Chg": 2}
 
 COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cover.HEAVY: "heavy"}
 
@@ -240,7 +240,7 @@ class CombatantTable(ScrollView, can_focus=False):
             "▸" if c.id == selected else "◎" if c.id == target else "•" if c.id in acting else " "
         )
         cells = {
-            "Name": mark + c.name,
+            "Name": mark + fit(c.name, (NARROW["Name"] if compact else 25) - len(mark)),
             "Side": c.side,
             **({} if compact else {"Rank": rank_text(c)}),
             "Zone": c.zone,
@@ -251,7 +251,5 @@ class CombatantTable(ScrollView, can_focus=False):
             "Chg": charge_text(c, compact),
         }
         if compact:
-            cells = {k: fit(v, NARROW[k]) for k, v in cells.items()}
-        else:
-            cells["Name"] = fit(cells["Name"], 25)
+            cells = {k: v if k == "Name" else fit(v, NARROW[k]) for k, v in cells.items()}
         return cells

@@ -13,15 +13,26 @@ from ...campaign.encounter import Combatant, Encounter
 
 
 def fit(name: str, width: int) -> str:
-    """Shorten ``name`` to ``width`` with an ellipsis, keeping a trailing number
-    (``Pirate rai… 3``, ``Pirate b… ×3``) so members of a group stay distinguishable.
+    """Shorten ``name`` to ``width``, keeping a trailing number so members of a group stay
+    distinguishable. A numbered (pack) name first shortens its leading words to initials,
+    so types that share a first word stay apart (``C. trooper 1``, ``C. h. gunner 1``);
+    then an ellipsis cuts what is left (``F. xeno-hou… 1``, ``Tamsin Reyes, v…``).
     """
     if len(name) <= width:
         return name
     head, _, tail = name.rpartition(" ")
     keep = f" {tail}" if head and tail.lstrip("×").isdigit() else ""
+    if keep:
+        words = head.split()
+        for i in range(len(words) - 1):
+            words[i] = f"{words[i][0]}."
+            if len(" ".join(words)) + len(keep) <= width:
+                return " ".join(words) + keep
+        head = " ".join(words)
+    else:
+        head = name
     room = max(1, width - len(keep) - 1)
-    return name[: len(name) - len(keep)][:room].rstrip() + "…" + keep
+    return head[:room].rstrip() + "…" + keep
 
 
 def group_name(enc: Encounter, actor: str) -> str:
