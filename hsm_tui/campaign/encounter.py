@@ -174,6 +174,13 @@ class Encounter:
         """
         return tuple(o for o in map(self.get, c.engaged) if o.standing)
 
+    def fallen_sides(self) -> tuple[str, ...]:
+        """Sides with nobody left standing: the fight is decided there, though ending it
+        is the GM's call (R-COMBAT-1).
+        """
+        standing = {c.side for c in self.combatants if c.standing}
+        return tuple(s for s in dict.fromkeys(c.side for c in self.combatants) if s not in standing)
+
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
         return tuple(c for c in self.combatants if c.group == actor and c.standing)

@@ -6,6 +6,8 @@ first and is selected; ↑ three times selects Pirate boarder 1 (a Minion, Healt
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -15,7 +17,7 @@ from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.damage_dialog import DamageDialog
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
-from tests.ui.test_combat_screen import BOARDER, _app, _errors, _fight, _keys
+from tests.ui.test_combat_screen import BOARDER, _app, _errors, _fight, _keys, _panel
 
 KESTREL = "kestrel-vance-1"
 TO_BOARDER = ("up", "up", "up")
@@ -205,3 +207,50 @@ def test_snapshot_damage_dialog(snap_compare) -> None:
         await _keys(pilot, "1", "3")
 
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=damage)
+
+
+async def test_r_wound_6_a_hero_knocked_out_on_its_own_turn_says_it_cannot_act() -> None:
+    """R-WOUND-6: past −2 non-lethal, unconscious; `a` says why instead of doing nothing,
+    and the panel says `n` ends its turn.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _fight(pilot)
+        app.session.apply(ApplyDamage(KESTREL, 19, nonlethal=True))
+        await pilot.pause()
+        assert app.session.encounter.get(KESTREL).unconscious
+        assert "unconscious: cannot act (n ends its turn)" in _panel(app)
+        await _keys(pilot, "a")
+        assert app.screen.draft is None
+        assert "Kestrel Vance is unconscious: no attack" in [n.message for n in app._notifications]
+
+
+async def test_r_wound_5_a_dropped_weapon_is_marked_and_aiming_takes_one_in_hand() -> None:
+    """R-WOUND-5: a dropped weapon reads "dropped" and `a` aims with the next one held."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        kestrel = app.session.encounter.get(KESTREL)
+        first, *_ = kestrel.weapons
+        dropped = replace(kestrel, weapons=(replace(first, dropped=True), *kestrel.weapons[1:]))
+        app.session.encounter = app.session.encounter.with_combatant(dropped)
+        app.screen.refresh_from_session()
+        await pilot.pause()
+        assert "dropped (A: interact)" in _panel(app)
+        await _keys(pilot, "a")
+        assert app.screen.draft.weapon == kestrel.weapons[1].id
+
+
+async def test_r_combat_1_a_side_with_nobody_standing_is_announced_once() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _fight(pilot)
+        foes = [c for c in app.session.encounter.combatants if c.side != "expedition"]
+        for c in foes[:-1]:
+            app.session.apply(ApplyDamage(c.id, 40))
+        await _keys(pilot, "n")  # an applied command: nothing decided yet
+        assert not [n for n in app._notifications if n.title == "Fight decided"]
+        app.screen._apply(ApplyDamage(foes[-1].id, 40))
+        await _keys(pilot, "n")
+        decided = [n.message for n in app._notifications if n.title == "Fight decided"]
+        assert decided == [f"Nobody on {foes[-1].side} is left standing: E ends the fight"]

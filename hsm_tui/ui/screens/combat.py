@@ -47,7 +47,7 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, RulesError
+from ...rules import Cover, Rank, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..commands import ScreenActions
@@ -89,6 +89,13 @@ DECLARE = range(2, 6)
 
 OPTION_KEYS = "s k ± [ ] h T G R e D"
 """The attack-option keys, as the panel's hint shows them."""
+
+
+def _down(c: Combatant) -> str:
+    """Why a combatant no longer acts, in the table's words (R-WOUND-1/2/5)."""
+    if c.out:
+        return "dead" if Rank.HERO in (c.rank, c.plays_as) else "taken out"
+    return "unconscious"
 
 
 class CombatScreen(SessionScreen):
@@ -289,6 +296,7 @@ to expose itself · Prone: an action to stand.
         """The attack shown in the panel, or None when not aiming."""
         self._turn_seen: tuple[int, int] | None = None
         self._asking = False
+        self._fallen: tuple[str, ...] = ()  # sides already announced as down
 
     @property
     def enc(self) -> Encounter:
@@ -477,8 +485,13 @@ to expose itself · Prone: an action to stand.
             name = weapon.name if weapon else state.id
             charges = "" if state.charges is None else f" {state.charges}/{state.power}"
             empty = " empty" if state.charges == 0 else ""
-            lines.append(f"  {name}{charges}{empty}")
-        if enc.turn is not None and chosen.group == enc.turn.actor:
+            lost = " dropped (A: interact)" if state.dropped else " stuck" if state.stuck else ""
+            lines.append(f"  {name}{charges}{empty}{lost}")
+        if not chosen.standing:
+            why = _down(chosen)
+            mine = enc.turn is not None and chosen.group == enc.turn.actor
+            lines.append(Text(f"{why}: cannot act" + (" (n ends its turn)" if mine else ""), "dim"))
+        elif enc.turn is not None and chosen.group == enc.turn.actor:
             left = enc.turn.left(chosen.id)
             used = ", ".join(enc.turn.used_by(chosen.id)) or "nothing yet"
             lines.append(f"{left} action(s) left · used: {used}")
@@ -491,6 +504,13 @@ to expose itself · Prone: an action to stand.
     # -- commands ---------------------------------------------------------------
     def after_apply(self) -> None:
         self._ask_pending()
+        fallen = self.enc.fallen_sides() if self.enc.active else ()
+        if fallen and fallen != self._fallen:
+            self.notify(
+                f"Nobody on {', '.join(fallen)} is left standing: E ends the fight",
+                title="Fight decided",
+            )
+        self._fallen = fallen
 
     def _ask_pending(self) -> None:
         """Open the decision dialog for whatever the session now waits on."""
@@ -544,6 +564,9 @@ to expose itself · Prone: an action to stand.
         attacker = self._acting("attack with")
         if attacker is None:
             return
+        if not attacker.standing:
+            self.notify(f"{attacker.name} is {_down(attacker)}: no attack", severity="warning")
+            return
         if not attacker.weapons:
             self.notify(f"{attacker.name} carries no weapon", severity="warning")
             return
@@ -551,7 +574,8 @@ to expose itself · Prone: an action to stand.
         if not targets:
             self.notify(f"{attacker.name} has no standing enemy to attack", severity="warning")
             return
-        self.draft = self._fitted(AttackDraft(attacker.id, targets[0].id, attacker.weapons[0].id))
+        held = [w for w in attacker.weapons if not (w.dropped or w.stuck)] or attacker.weapons
+        self.draft = self._fitted(AttackDraft(attacker.id, targets[0].id, held[0].id))
         self.refresh_from_session()
 
     def action_target(self, delta: int) -> None:
