@@ -13,6 +13,7 @@ from hsm_tui.campaign.combat import PendingCombatRerolls, PendingDive
 from hsm_tui.rules import Cover, Rank
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.board_dialog import BoardScreen
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
@@ -329,3 +330,24 @@ async def test_r_act_3_declaring_actions_outside_combat_says_how_to_start() -> N
         await _keys(pilot, "f4", "L", "x")  # the encounter is loaded, combat not started
         assert isinstance(app.screen, CombatScreen)
         assert any("s starts combat" in n.message for n in app._notifications)
+
+
+async def test_r_combat_2_b_shows_zones_and_bands_at_80_columns() -> None:
+    """R-COMBAT-2: at 80×24 the side board is hidden; `b` shows zones, who is in each and
+    every band, and Esc goes back to the fight.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        assert not screen.query_one("#combat-range").display
+        await _keys(pilot, "b")
+        board = app.screen
+        assert isinstance(board, BoardScreen)
+        text = str(board.query_one("#board").render())
+        enc = app.session.encounter
+        for zone in enc.zones:
+            assert zone in text
+        a, b, band = enc.bands[0]
+        assert f"{a} ↔ {b}" in text and band.label in text
+        await _keys(pilot, "escape")
+        assert app.screen is screen

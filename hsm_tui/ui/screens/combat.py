@@ -59,6 +59,7 @@ from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .attack_draft import AttackDraft
+from .board_dialog import BoardScreen
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
@@ -129,6 +130,7 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | c | cycle the selected combatant's cover |
 | C · P | conditions (§8) · Luck and Clue pools (R-CHAR-9) |
 | v | character sheet: live traits, weapons, wounds, Fear, conditions |
+| b | range board: zones, who is where, the band between each pair |
 | W | damage from outside an attack: a fall (R-OTHER-6), a blast, a trap; non-lethal too |
 | X / Delete | remove from the encounter (fled, added by mistake): y confirms |
 | s · n · E | start combat · end the turn · end combat |
@@ -261,6 +263,7 @@ to expose itself · Prone: an action to stand.
             tooltip="Every action",
         ),
         Binding("x", "declare", "Declare actions", show=False, id="combat.declare"),
+        Binding("b", "board", "Range board", show=False, id="combat.board"),
         Binding("c", "cover", "Cycle cover", show=False, id="combat.cover"),
         Binding("C", "conditions", "Conditions", show=False, id="combat.conditions"),
         Binding("P", "pools", "Luck and Clues", show=False, id="combat.pools"),
@@ -771,6 +774,11 @@ to expose itself · Prone: an action to stand.
         if chosen is not None:
             dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
             self.app.push_screen(dialog, self.apply_answer)
+
+    def action_board(self) -> None:
+        """R-COMBAT-2: the zones and bands full-size (the side panel hides below 100 columns)."""
+        chosen = self._selected()
+        self.app.push_screen(BoardScreen(chosen.zone if chosen else None))
 
     def action_sheet(self) -> None:
         chosen = self._acting("show the sheet of")
