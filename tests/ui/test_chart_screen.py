@@ -110,7 +110,7 @@ async def test_r_wound_5_modifier_counts_overflow_and_earlier_severe_wounds() ->
         await pilot.press("plus", "plus", "plus")  # overflow 3
         await pilot.pause()
         formula = _text(app, "#chart-formula")
-        assert "d10 + overflow 3 + 2 × 1 earlier severe wounds = d10 + 5" in formula
+        assert "Next roll: d10 + overflow 3 + 2 × 1 earlier severe wounds = d10 + 5" in formula
         assert "totals 6 to 15" in formula
         cells = _cells(app)
         assert cells["scarred"][2] == "—" and cells["ptsd"][2] == "40.0%"

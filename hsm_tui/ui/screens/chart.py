@@ -185,7 +185,7 @@ Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) a
         earlier = hero.severe if hero else 0
         mod = self.modifier()
         formula = (
-            f"d10 + overflow {self.overflow} + 2 × {earlier} earlier severe wounds"
+            f"Next roll: d10 + overflow {self.overflow} + 2 × {earlier} earlier severe wounds"
             f" = d10 + {mod} → totals {1 + mod} to {10 + mod}"
         )
         if hero is None:
