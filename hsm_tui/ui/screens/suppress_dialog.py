@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 
@@ -60,11 +60,12 @@ Then every target gains the Fear die at Short, one fewer at Medium, two fewer at
 | ↑ ↓ | highlight a target |
 | space | tick / untick it |
 | v | it dives for cover (ticks it too) |
+| PgUp PgDn | scroll the odds under the list |
+| Enter | fire |
+| Esc | back without firing |
 
 Under the list: the exact odds for the cone as ticked — each target's Defense and
 chance of a hit (or its dive), the Fear it gains, and the chance of any hit.
-| Enter | fire |
-| Esc | back without firing |
 """
 
     BINDINGS = [
@@ -72,9 +73,25 @@ chance of a hit (or its dive), the Fear it gains, and the chance of any hit.
         Binding("v", "dive", "Dive", id="suppress.dive"),
         Binding("enter", "fire", "Fire", id="suppress.fire", priority=True),
         Binding("escape", "dismiss(None)", "Cancel", id="suppress.cancel"),
+        Binding(
+            "pageup",
+            "scroll_plan(-1)",
+            "Scroll up",
+            show=False,
+            id="suppress.page-up",
+            priority=True,
+        ),
+        Binding(
+            "pagedown",
+            "scroll_plan(1)",
+            "Scroll down",
+            show=False,
+            id="suppress.page-down",
+            priority=True,
+        ),
         Binding("f1,question_mark", "app.help", "Help", id="suppress.help"),
     ]
-    """Enter fires at once (priority over the list's own Enter)."""
+    """Enter fires at once, PgUp/PgDn scroll the odds (priority over the list's own keys)."""
 
     def __init__(
         self,
@@ -126,8 +143,14 @@ chance of a hit (or its dive), the Fear it gains, and the chance of any hit.
                 id="suppress-header",
             )
             yield OptionList(*(self._prompt(c) for c in self.candidates), id="suppress-targets")
-            yield Static(id="suppress-plan", markup=False)
+            # not focusable: the keys stay on the list; PgUp/PgDn scroll a long plan
+            with VerticalScroll(id="suppress-plan-box", can_focus=False):
+                yield Static(id="suppress-plan", markup=False)
         yield KeyBar()
+
+    def action_scroll_plan(self, pages: int) -> None:
+        box = self.query_one("#suppress-plan-box", VerticalScroll)
+        box.scroll_to(y=box.scroll_y + pages * box.size.height, animate=False)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
