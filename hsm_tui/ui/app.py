@@ -13,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .commands import ScreenActions
 from .screens import SessionReady
 
 if TYPE_CHECKING:
@@ -88,6 +89,10 @@ class HsmApp(App[None]):
     MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES}
     """Each mode's base screen, built (and its module imported) when first shown."""
     DEFAULT_MODE = "campaign"
+    COMMANDS = App.COMMANDS | {ScreenActions}
+    """The palette offers the system commands and every described key of the screen on top
+    (its own and any dialog's): one provider for all, so no screen can be left out.
+    """
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help"),
         *(Binding(p.key, f"switch_mode('{p.mode}')", p.label, id=f"mode.{p.mode}") for p in PLACES),

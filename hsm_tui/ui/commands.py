@@ -2,14 +2,29 @@
 
 A screen lists its actions once, in ``BINDINGS`` (with a description and a tooltip);
 this provider turns those into palette commands, so keys and palette never disagree.
+The app lists it (``HsmApp.COMMANDS``), so every screen and dialog has it, none by hand.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from .screens import words
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+
+def palette_prefix(screen: Screen) -> str:
+    """What a screen's commands start with: its ``PALETTE_PREFIX``, else its class's name
+    in words (``TaskRollerScreen`` → ``Task roller``), so a new screen needs nothing.
+    """
+    prefix = getattr(screen, "PALETTE_PREFIX", None)
+    return prefix or words(type(screen).__name__.removesuffix("Screen")).capitalize()
 
 
 class ScreenActions(Provider):
@@ -17,7 +32,7 @@ class ScreenActions(Provider):
 
     def _commands(self) -> list[tuple[str, str, str]]:
         screen = self.screen
-        prefix = getattr(screen, "PALETTE_PREFIX", type(screen).__name__)
+        prefix = palette_prefix(screen)
         found = []
         for binding in getattr(type(screen), "BINDINGS", []):
             if not isinstance(binding, Binding) or not binding.description:

@@ -14,6 +14,7 @@ from hsm_tui.session import Session
 from hsm_tui.ui.app import PLACES, HsmApp
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
+from tests.ui.test_task_roller import _frame_text
 
 SEED = 5
 
@@ -91,4 +92,30 @@ def test_snapshot_help_overlay(snap_compare, size) -> None:
 
     assert snap_compare(
         HsmApp(_session_with_a_hero()), terminal_size=size, run_before=help_on_combat
+    )
+
+
+async def _decision_help(pilot) -> None:
+    """F1 in a decision dialog (the quit question is one): the generic Decision help."""
+    await pilot.press("q")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, DecisionDialog)
+    await pilot.press("f1")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, HelpScreen)
+
+
+async def test_decision_help_reads_line_by_line_at_80x24() -> None:
+    """A walkthrough found its table's key column wrapped one word a line at 80 columns."""
+    app = HsmApp(_session_with_a_hero())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _decision_help(pilot)
+        frame = _frame_text(app)
+        for line in ("its key chooses that answer", "Esc closes without choosing"):
+            assert line in frame, line
+
+
+def test_snapshot_decision_help_80x24(snap_compare) -> None:
+    assert snap_compare(
+        HsmApp(_session_with_a_hero()), terminal_size=(80, 24), run_before=_decision_help
     )

@@ -36,6 +36,7 @@ from hsm_tui.ui.screens.encounter_builder import (
     zone_problem,
 )
 from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.widgets import stepper as stepper_module
 from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.stepper import Stepper
 
@@ -519,6 +520,30 @@ async def test_count_keys_work_in_the_pack_list() -> None:
         assert app.screen.focused is app.screen.query_one("#builder-entries")
         await _keys(pilot, "enter")
         assert len(app.session.encounter.combatants) == 4
+
+
+async def test_counts_of_10_or_more_are_typed_in_the_pack_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Digits in quick succession build the Count (1 then 2 is 12), in the pack list as in
+    the Count field; a pause longer than the type-ahead, or an add, starts a new number.
+    The clock is a fake, so no test waits.
+    """
+    now = [1000.0]
+    monkeypatch.setattr(stepper_module, "monotonic", lambda: now[0])
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "slash", *"trooper", "escape", "1", "2")
+        count = app.screen.query_one("#builder-count", Stepper)
+        assert count.value == 12
+        await _keys(pilot, "enter", "3")  # back to 1 after the add: 3, not 13
+        assert len(app.session.encounter.combatants) == 12 and count.value == 3
+        now[0] += Stepper.TYPE_AHEAD_SECONDS + 0.5
+        await _keys(pilot, "0")  # too late for 30, and 0 is no count: still 3
+        assert count.value == 3
+        await _keys(pilot, "tab", "4", "0")  # the Count field itself types alike
+        assert app.screen.focused is count and count.value == 40
 
 
 async def test_enter_in_the_search_adds_the_highlighted_entry() -> None:

@@ -22,8 +22,10 @@ def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
         screen.query_one(selector).border_title = title
 
 
-def _words(name: str) -> str:
-    """``SpendCombatRerolls`` → ``spend combat rerolls``: a command's name for a GM."""
+def words(name: str) -> str:
+    """``SpendCombatRerolls`` → ``spend combat rerolls``: a class's name for a GM (an
+    undone command, a screen's actions in the palette).
+    """
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
 
@@ -141,7 +143,7 @@ class SessionScreen(FollowsSession, Screen[None]):
             return
         after = self.session.log
         changed = before[len(after) :] if len(before) > len(after) else after[len(before) :]
-        what = changed[0].title if changed else _words(type(command).__name__)
+        what = changed[0].title if changed else words(type(command).__name__)
         more = f" (+{len(changed) - 1} more log entries)" if len(changed) > 1 else ""
         self.app.clear_notifications()  # one message per step, not a growing stack of them
         self.notify(f"{verb}: {what}{more}")

@@ -50,7 +50,6 @@ from ...packs.loader import SHIPPED
 from ...rules import Cover, Rank, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
-from ..commands import ScreenActions
 from ..widgets.combatants import CombatantTable
 from ..widgets.initiative import InitiativeList, fit, group_name
 from ..widgets.keybar import KeyBar
@@ -103,7 +102,6 @@ class CombatScreen(SessionScreen):
     """Initiative, combatants, range board, attack panel with exact odds, and the log."""
 
     CSS_PATH = "../styles/combat.tcss"
-    COMMANDS = {ScreenActions}
     PALETTE_PREFIX = "Combat"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]

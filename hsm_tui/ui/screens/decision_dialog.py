@@ -35,14 +35,17 @@ class DecisionDialog(ModalScreen[CombatCommand | None]):
     CSS_PATH = "../styles/combat.tcss"
     HELP = """\
 ## Decision
-The fight waits for this answer; nothing else can happen until it is given.
+Each answer has its own key, shown before it.
 
-| key | does |
-| --- | --- |
-| the key shown before an option | choose it |
-| ↑ ↓ then Enter | choose the highlighted option |
-| Esc | close: a decision stays waiting (on the combat screen Enter or `o` reopens it) |
+- **its key** chooses that answer
+- **↑ ↓ then Enter** chooses the highlighted one
+- **Esc** closes without choosing
+
+A decision the fight waits for (dive for cover, a 13 on the chart, a Sidekick's rules)
+stays waiting after Esc: nothing else happens until it is answered, and the key bar
+names the key that asks again (Enter or **o** on the combat screen).
 """
+    """A list, not a table: a table's narrow first column wrapped one word a line at 80×24."""
 
     BINDINGS = [
         Binding("f1,question_mark", "app.help", "Help", id="decision.help"),

@@ -49,7 +49,6 @@ from ...simulate import (
     never_reach,
     nobody_reaches,
 )
-from ..commands import ScreenActions
 from ..widgets.combatants import COVER_TEXT, wound_text
 from ..widgets.initiative import fit
 from ..widgets.keybar import KeyBar
@@ -322,16 +321,16 @@ class PackList(OptionList):
     BINDINGS = [
         Binding("minus", "screen.count(-1)", "Fewer", show=False, id="builder.fewer"),
         Binding("plus,equals_sign", "screen.count(1)", "More", show=False, id="builder.more"),
-        *(Binding(str(n), f"screen.count_to({n})", show=False) for n in range(1, 10)),
+        *(Binding(str(n), f"screen.count_digit('{n}')", show=False) for n in range(10)),
     ]
-    """The Count stepper's own keys, so the GM need not Tab to it."""
+    """The Count stepper's own keys, so the GM need not Tab to it: digits typed in quick
+    succession build the count (1 then 2 is 12), as in the stepper."""
 
 
 class EncounterBuilderScreen(SessionScreen):
     """Zones and bands | pack picker | the encounter's combatants, over the forecast."""
 
     CSS_PATH = "../styles/builder.tcss"
-    COMMANDS = {ScreenActions}
     PALETTE_PREFIX = "Builder"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
@@ -349,7 +348,7 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 | ↑ ↓ | move in a list · Tab / ← → move between lists and fields |
 | ← → | from the pack list: ← the bands, then the zones · → the encounter list |
 | Enter | add the highlighted entry: count, side and zone below it |
-| − + / digit | count (1–40), in the pack list too · zone (cycles the zones) |
+| − + / digits | count (1–40; 1 then 2 is 12), in the pack list too · zone (cycles the zones) |
 | Side | ← → choose a side in use (stops at the ends) · n names a new one |
 | p | add the whole party: asks which zone when there are several |
 | x · Delete | remove the highlighted combatant from the encounter |
@@ -825,8 +824,8 @@ The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lo
     def action_count(self, step: int) -> None:
         self.query_one("#builder-count", Stepper).action_step(step)
 
-    def action_count_to(self, count: int) -> None:
-        self.query_one("#builder-count", Stepper).value = count
+    def action_count_digit(self, digit: str) -> None:
+        self.query_one("#builder-count", Stepper).type_digit(digit)
 
     def action_band(self, step: int) -> None:
         """Set the highlighted pair's band to the next (or previous) one; unset → Short.

@@ -45,12 +45,13 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
 ## Re-rolls (R-TASK-6)
 All re-rolls are rolled at once, after the first roll; the best d10 and the best Hero die
 are kept. The fields start at the split with the best odds of success (hits); a Hero-die
-re-roll may turn a ✗ Misfortune away or bring a ★ Fortune.
+re-roll may turn a ✗ Misfortune away or bring a ★ Fortune. The split never asks for more
+than is available: at the limit, → on one die moves a re-roll over from the other.
 
 | key | does |
 | --- | --- |
 | ↑ ↓ | d10 / Hero die field |
-| ← → or a digit | how many re-rolls go to that die |
+| ← → or a digit | how many re-rolls go to that die (taken from the other die at the limit) |
 | Enter | re-roll |
 | k | keep the first roll (spend nothing) |
 | Esc | close, deciding later (`e` on the task roller, `o` in combat reopens it) |
@@ -88,7 +89,6 @@ re-roll may turn a ✗ Misfortune away or bring a ★ Fortune.
             if p.roll.hero_first is not None:
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")
             yield Label(f"Best odds: {d10} d10 + {hero} Hero die", id="reroll-hint")
-            yield Label("", id="reroll-error")
         yield KeyBar()
 
     def _split(self) -> tuple[int, int]:
@@ -97,17 +97,17 @@ re-roll may turn a ✗ Misfortune away or bring a ★ Fortune.
         return d10, heroes.first(Stepper).value if heroes else 0
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        """Keep the split possible (R-TASK-6): raising one die past the re-rolls available
+        takes the excess from the other, so the GM never has to lower it first.
+        """
         d10, hero = self._split()
         over = d10 + hero - self.pending.available
-        message = f"{over} more than available" if over > 0 else ""
-        self.query_one("#reroll-error", Label).update(message)
+        if over > 0:  # only with a Hero die: each field alone offers at most ``available``
+            other = "#reroll-hero" if event.stepper.id == "reroll-d10" else "#reroll-d10"
+            self.query_one(other, Stepper).action_step(-over)
 
     def action_confirm(self) -> None:
-        d10, hero = self._split()
-        if d10 + hero > self.pending.available:
-            self.notify(f"Only {self.pending.available} re-roll(s) available", severity="error")
-            return
-        self.dismiss((d10, hero))
+        self.dismiss(self._split())
 
     def action_keep(self) -> None:
         self.dismiss((0, 0))

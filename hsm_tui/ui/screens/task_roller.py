@@ -6,6 +6,8 @@ by the rules engine on every change, and rolling is one command to the session.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from textual.app import ComposeResult
@@ -14,21 +16,27 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Static
 
+from ...campaign.combat import CombatCommand, PendingSidekick
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...session import PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
+from ...session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
+from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
+RANKS = [("Hero", Rank.HERO), ("Minion", Rank.MINION)]
+"""The Rank field's choices for "anyone" (a named roller brings its own, R-CHAR-1)."""
 TRAITS = [(t.value.title(), t) for t in Trait]
+SCORE_OF = {"trait1": "score1", "trait2": "score2"}
+"""Each trait field's score field."""
 SCORES = [(str(n), n) for n in range(1, 5)]
 CHOICE_WIDTH = 14
 """Columns a field's choice has in the 34-column form (label and arrows take the rest)."""
@@ -108,14 +116,18 @@ class TaskRollerScreen(SessionScreen):
 | g / G | group task: g adds this task to the group, G rolls the group |
 | n | what the group needs: any, half or all |
 | Esc | drop the held opposed / group tasks |
-| u / y | undo / redo (dice included) |
+| u / y | undo / redo (dice included): an undone opposed or group roll holds its tasks again |
 | F1 ? | this help · q quits |
 
 **Who** picks a party Hero or a combatant: its rank, trait scores, wound marker
 (R-WOUND-3) and condition penalties (§8) fill in, and its Luck and Clues can pay for
-re-rolls (R-CHAR-9). **Skill** offers the roller's skills by name, then a bare number
-for one its sheet does not list (R-CHAR-6). **Talent** offers the roller's Talents
-(no/yes for anyone): a relevant one adds +1 to the TN and one free re-roll (R-CHAR-5).
+re-rolls (R-CHAR-9). **Rank** is then the roller's own: shown "(own)" and locked
+(R-CHAR-1); it is free for anyone. A Sidekick plays by the rules picked for the encounter
+(R-CHAR-8); if none are picked yet, its first roll here asks: Hero or Minion. Picking
+another trait fills in the roller's score for it and leaves the other fields as set.
+**Skill** offers the roller's skills by name, then a bare number for one its sheet does
+not list (R-CHAR-6). **Talent** offers the roller's Talents (no/yes for anyone): a
+relevant one adds +1 to the TN and one free re-roll (R-CHAR-5).
 A Minion has no Talents: the field is shut. **Re-rolls** are the other free ones: an
 Advantage (listed under the odds), Aim (R-TASK-6).
 
@@ -155,7 +167,7 @@ of the rollers succeed (any, half or all).
         with Horizontal(id="task-top"):
             with Vertical(id="task-form"):
                 yield Stepper("Who", [("anyone", "")], "", id="who")
-                yield Stepper("Rank", [("Hero", Rank.HERO), ("Minion", Rank.MINION)], id="rank")
+                yield Stepper("Rank", RANKS, id="rank")
                 yield Stepper("Trait 1", TRAITS, Trait.AGILITY, id="trait1")
                 yield Stepper("  score", SCORES, 2, id="score1")
                 yield Stepper(
@@ -245,11 +257,27 @@ of the rollers succeed (any, half or all).
         field, roller = event.stepper.id, self.roller
         if field == "who":  # the last roller's skill and Talent are not this one's
             self.query_one("#skill", Stepper).set_choices(skill_choices(roller))
-        if roller is not None and field in ("who", "trait1", "trait2"):
-            self._fill_from(roller)
+            self._show_rank(roller)
+            if roller is not None:
+                self._fill_from(roller)
+        elif roller is not None and field in SCORE_OF:  # rank and wounds stay as they are
+            self._fill_score(roller, field)
         if field in ("who", "rank"):  # after the fill: the roller's rank decides
             self._offer_talents(roller, keep=field == "rank")
         self.refresh_odds()
+
+    def _show_rank(self, roller: Roller | None) -> None:
+        """R-CHAR-1: a named roller's rank is its own, so the field shows it locked (one →
+        turned a Hero into a Minion and its Hero die vanished). Free for anyone, and for a
+        Sidekick whose rules are not picked yet: its roll asks first (R-CHAR-8).
+        """
+        field = self.query_one("#rank", Stepper)
+        own = roller.rank if roller else None
+        if own is None:
+            field.set_choices(RANKS, field.value)
+        else:
+            field.set_choices([(f"{own.value.title()} (own)", own)], own)
+        field.disabled = own is not None
 
     def _offer_talents(self, roller: Roller | None, keep: bool) -> None:
         """The Talents the rank allows (R-CHAR-5); for a Minion the field is shut, so no
@@ -261,15 +289,19 @@ of the rollers succeed (any, half or all).
         talent.disabled = rank is Rank.MINION
 
     def _fill_from(self, roller: Roller) -> None:
-        """The roller's rank, trait scores and wound marker (R-WOUND-3) fill the fields."""
-        if roller.rank is not None:
-            self.query_one("#rank", Stepper).value = roller.rank
-        for trait, score in (("trait1", "score1"), ("trait2", "score2")):
-            chosen = self._field(trait)
-            if chosen is not DOUBLE:
-                value = min(4, max(1, roller.traits[chosen]))
-                self.query_one(f"#{score}", Stepper).value = value
+        """The roller's trait scores and wound marker (R-WOUND-3) fill the fields."""
+        for trait in SCORE_OF:
+            self._fill_score(roller, trait)
         self.query_one("#wounds", Stepper).value = roller.wound_penalty
+
+    def _fill_score(self, roller: Roller, trait: str) -> None:
+        """The roller's score in the trait the ``trait`` field names (a doubled first
+        trait keeps the first score).
+        """
+        chosen = self._field(trait)
+        if chosen is not DOUBLE:
+            score = min(4, max(1, roller.traits[chosen]))
+            self.query_one(f"#{SCORE_OF[trait]}", Stepper).value = score
 
     def action_scroll_odds(self, pages: int) -> None:
         """The odds panel is not focusable (↑ ↓ move between fields), so a roller's long
@@ -294,8 +326,10 @@ of the rollers succeed (any, half or all).
         if roller is not None:
             skills = " · ".join(f"{n.title()} {v}" for n, v in roller.skills) or "none"
             advantages = " · ".join(roller.advantages) or "none"
+            lines.append(f"{escape(roller.name)}: Luck {roller.luck} · Clues {roller.clues}")
+            if roller.rank is None:
+                lines.append("Rank: asked at its first roll (R-CHAR-8)")
             lines += [
-                f"{escape(roller.name)}: Luck {roller.luck} · Clues {roller.clues}",
                 f"skills: {skills}",
                 f"advantages: {escape(advantages)}",  # R-CHAR-6: what may grant a re-roll
             ]
@@ -321,11 +355,58 @@ of the rollers succeed (any, half or all).
         self._rollers = rollers(session.campaign, session.encounter, session.catalog)
         who = self.query_one("#who", Stepper)
         who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], who.value)
+        roller = self.roller  # its rank may have changed: a Sidekick's rules picked (R-CHAR-8)
+        self._show_rank(roller)
+        self._offer_talents(roller, keep=True)
         self.query_one(RollLog).show(session.log)
         self.refresh_odds()
 
     def action_roll(self) -> None:
-        self._apply(self.task())
+        if not self._rules_asked(self.action_roll):
+            self._apply(self.task())
+
+    def _rules_asked(self, then: Callable[[], None]) -> bool:
+        """R-CHAR-8: the first time mechanics touch a Sidekick the GM picks Hero or Minion
+        rules for the encounter, and a roll here is such a time. True while the question is
+        open: its answer is applied, then ``then`` (the key's action) runs again.
+        """
+        roller = self.roller
+        if roller is None or roller.rank is not None:
+            return False
+        question = f"Does {roller.name} play as a Hero or a Minion this encounter?"
+
+        def answered(command: CombatCommand | None) -> None:
+            if self.apply_answer(command):
+                then()
+
+        options = PendingSidekick(roller.who, question).options
+        dialog = DecisionDialog("Sidekick rules (R-CHAR-8)", question, options)
+        self.app.push_screen(dialog, answered)
+        return True
+
+    def action_undo(self) -> None:
+        self._history(partial(self._held_after, self.session.undo, undone=True), "Undone")
+
+    def action_redo(self) -> None:
+        self._history(partial(self._held_after, self.session.redo, undone=False), "Redone")
+
+    def _held_after(self, step: Callable[[], Command], undone: bool) -> Command:
+        """Undo or redo ``step``, and the held tasks with it: they are this screen's draft,
+        not the session's, so undoing an opposed or group roll holds its tasks again as
+        they were before it, and redoing it uses them up again.
+        """
+        command = step()
+        if isinstance(command, RollOpposed):
+            if undone or self._opposed == command.first:
+                self._opposed = command.first if undone else None
+        elif isinstance(command, RollGroup):
+            tasks = list(command.tasks)
+            if undone:
+                self._group, self._need = tasks, Need(command.need)
+            elif self._group == tasks:
+                self._group = []
+        self._refresh_status()
+        return command
 
     # -- opposed and group tasks (held tasks are the GM's draft, not game state) ------
     def _held_lines(self) -> list[str]:
@@ -349,6 +430,8 @@ of the rollers succeed (any, half or all).
         return roller.name if roller else fallback
 
     def action_opposed(self) -> None:
+        if self._rules_asked(self.action_opposed):
+            return
         if self._opposed is None:
             self._opposed = self.task(self._side_name("Side A"), free=False)
             self.notify("Side A held: set up side B, then o rolls the opposed task")
@@ -360,6 +443,8 @@ of the rollers succeed (any, half or all).
     def action_group_add(self) -> None:
         if len(self._group) >= 20:
             self.notify("A group task has at most 20 rollers", severity="warning")
+            return
+        if self._rules_asked(self.action_group_add):
             return
         name = self._side_name(f"Roller {len(self._group) + 1}")
         self._group.append(self.task(name, free=False))

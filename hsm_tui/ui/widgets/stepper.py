@@ -1,14 +1,16 @@
 """A one-line field that steps through a fixed list of choices.
 
-Keyboard-first and always valid: ←/→ (or −/+) step, a digit jumps to that number,
-so a GM can never type an impossible trait value.
+Keyboard-first and always valid: ←/→ (or −/+) step, digits jump to that number (typed
+in quick succession they build one: 1 then 2 is 12), so a GM can never type an impossible
+trait value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from time import monotonic
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding
@@ -26,6 +28,10 @@ class Stepper(Widget, can_focus=True):
         Binding("right,plus,equals_sign", "step(1)", "More", show=False, id="stepper.more"),
     ]
     """←/− and →/+ step through the choices."""
+
+    TYPE_AHEAD_SECONDS: ClassVar[float] = 1.0
+    """A digit typed within this long of the previous one extends the number (like a list's
+    type-ahead), so counts of 10 or more can be typed."""
 
     index: reactive[int] = reactive(0)
     """Position of the current choice in ``choices``."""
@@ -54,6 +60,10 @@ class Stepper(Widget, can_focus=True):
         self.choices = list(choices)
         values = [v for _, v in self.choices]
         self.set_reactive(Stepper.index, values.index(value) if value in values else 0)
+        self._typed = ""
+        """The digits typed so far, while they still pick a choice."""
+        self._typed_at = 0.0
+        """When the last of them was typed (``monotonic``)."""
 
     @property
     def value(self) -> Any:
@@ -61,10 +71,12 @@ class Stepper(Widget, can_focus=True):
 
     @value.setter
     def value(self, new: Any) -> None:
+        self._typed = ""  # set by code (e.g. back to 1 after an add): the next digit starts anew
         self.index = [v for _, v in self.choices].index(new)
 
     def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any = None) -> None:
         """New choices (e.g. who can roll changed); keeps ``value`` if it is still there."""
+        self._typed = ""
         self.choices = list(choices)
         values = [v for _, v in self.choices]
         self.index = values.index(value) if value in values else 0
@@ -83,16 +95,43 @@ class Stepper(Widget, can_focus=True):
         )
 
     def action_step(self, delta: int) -> None:
+        self._typed = ""
         self.index = max(0, min(len(self.choices) - 1, self.index + delta))
 
     def watch_index(self) -> None:
         self.post_message(self.Changed(self, self.value))
 
+    def type_digit(self, digit: str) -> bool:
+        """Pick the choice shown as the digits typed so far plus ``digit`` when the last came
+        within ``TYPE_AHEAD_SECONDS`` (1 then 2 is 12), else as ``digit`` alone; False if
+        neither is a choice (nothing changes). Public so the builder's pack list types into
+        its Count field the same way.
+        """
+        now = monotonic()
+        tries = [digit]
+        if self._typed and now - self._typed_at <= self.TYPE_AHEAD_SECONDS:
+            tries.insert(0, self._typed + digit)
+        self._typed, self._typed_at = "", now
+        for typed in tries:
+            index = self._match(typed)
+            if index is not None:
+                self._typed = typed
+                self.index = index
+                return True
+        return False
+
+    def _match(self, typed: str) -> int | None:
+        """The choice shown as ``typed`` (a leading + ignored), else the first starting with it."""
+        shown = [label.lstrip("+") for label, _ in self.choices]
+        if typed in shown:
+            return shown.index(typed)
+        return next((i for i, label in enumerate(shown) if label.startswith(typed)), None)
+
     def on_key(self, event: Key) -> None:
-        """A digit picks the choice shown as that number (or the first starting with it)."""
-        if event.character and event.character.isdigit():
-            for i, (label, _) in enumerate(self.choices):
-                if label.lstrip("+").startswith(event.character):
-                    self.index = i
-                    event.stop()
-                    return
+        """Digits type a choice (see :meth:`type_digit`)."""
+        if event.character and event.character.isdigit() and self.type_digit(event.character):
+            event.stop()
+
+    def on_blur(self) -> None:
+        """Typing elsewhere and back starts a new number."""
+        self._typed = ""
