@@ -225,7 +225,10 @@ async def test_r_atk_5_escape_keeps_the_decision_and_o_reopens_it() -> None:
         assert "Waiting" in _panel(app)
         await _keys(pilot, "n")  # no other command while the decision waits
         assert app.session.pending == pending
-        assert any("answer the pending question first" in e for e in _errors(app))
+        assert any(
+            "answer the pending question first" in e and e.endswith("(F4, then o answers it)")
+            for e in _errors(app)
+        )
         await _keys(pilot, "o")
         assert isinstance(app.screen, RerollDialog)
         await _keys(pilot, "1", "down", "0", "enter")  # 1 d10 re-roll, Hero die kept

@@ -85,10 +85,23 @@ class SessionScreen(FollowsSession, Screen[None]):
         try:
             self.session.apply(command)
         except RulesError as err:
-            self.notify(str(err), title="Refused", severity="error")
+            self.notify(f"{err}{self._where_to_answer()}", title="Refused", severity="error")
             return False
         self.after_apply()
         return True
+
+    def _where_to_answer(self) -> str:
+        """Where the question that blocks every other command is answered: it may have
+        been asked on another screen, or its dialog closed with Esc.
+        """
+        from ...session import PendingRerolls
+
+        pending = self.session.pending
+        if pending is None:
+            return ""
+        if isinstance(pending, PendingRerolls):
+            return " (F2, then e answers it)"
+        return " (F4, then o answers it)"
 
     def show_subtitle(self, text: str) -> None:
         """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``
