@@ -343,7 +343,7 @@ Build the fight, forecast it, start it. Every change is one undo step (`u`).
 | key | does |
 | --- | --- |
 | z | add a zone: type its name, Enter adds, Esc cancels |
-| b · B | next · previous band of the highlighted zone pair (and go to the bands) |
+| b · B | next · previous band of the highlighted pair (and go to the bands); Enter there = b |
 | / | search the packs: Enter adds the highlighted entry, Esc back to the list |
 | ↑ ↓ | move in a list · Tab / ← → move between lists and fields |
 | ← → | from the pack list: ← the bands, then the zones · → the encounter list |
