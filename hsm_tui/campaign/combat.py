@@ -2064,6 +2064,8 @@ def answer_dive(
             f"{target.name} dives into {cover.label} cover:"
             " Prone, loses 1 action next turn (R-ATK-5)"
         )
+    else:
+        lines.append(f"{target.name} stays put and defends (R-ATK-5: no dive)")
     finished = _defend_and_damage(enc, pending.attack, rng, cat)
     head = (LogLines("Dive for cover", tuple(lines)),) if lines else ()
     return Outcome(finished.encounter, (*head, *finished.log), finished.pending)
