@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import codec
 from .campaign import party
 from .campaign.combat import (
     ANSWERS,
@@ -172,12 +173,55 @@ def _need(name: str) -> Need:
 class Snapshot:
     """Everything a command may change, as plain values."""
 
-    rng_state: Any
     log: tuple[LogEntry, ...]
     pending: Decision | None
     encounter: Encounter
     queue: tuple[Command, ...] = ()
     campaign: Campaign = field(default_factory=Campaign)
+    rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
+
+
+def _known() -> dict[str, type]:
+    """The classes a campaign file may name (built on first save or load)."""
+    global _KNOWN
+    if _KNOWN is None:
+        _KNOWN = codec.registry(Snapshot, Command)
+    return _KNOWN
+
+
+_KNOWN: dict[str, type] | None = None
+
+
+def _snapshot_data(snap: Snapshot) -> dict[str, Any]:
+    version, internal, gauss = snap.rng_state
+    data = codec.to_data(replace(snap, rng_state=None), Snapshot)
+    data["rng_state"] = {"version": version, "internal": list(internal)}
+    if gauss is not None:
+        data["rng_state"]["gauss"] = gauss
+    return data
+
+
+def _snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
+    if not isinstance(data, dict):
+        raise codec.DataError(where, "missing, or not a table")
+    rng = data.get("rng_state")
+    if not isinstance(rng, dict):
+        raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
+    gauss = rng.get("gauss")
+    if gauss is not None:
+        gauss = codec.from_data(gauss, float, known, f"{where}.rng_state.gauss")
+    state = (
+        codec.from_data(rng.get("version"), int, known, f"{where}.rng_state.version"),
+        codec.from_data(rng.get("internal"), tuple[int, ...], known, f"{where}.rng_state.internal"),
+        gauss,
+    )
+    try:
+        random.Random().setstate(state)
+    except (TypeError, ValueError, OverflowError):
+        problem = "not a dice state this Python can use"
+        raise codec.DataError(f"{where}.rng_state", problem) from None
+    rest = {k: v for k, v in data.items() if k != "rng_state"}
+    return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)
 
 
 def odds_line(odds: PoolOdds, rank: Rank) -> str:
@@ -203,12 +247,39 @@ class Session:
     """The party, roster and scene: what lasts between encounters."""
     content: LoadResult | None = None
     """The loaded packs (read-only for play; not part of undo)."""
+    file: Path | None = None
+    """The campaign file this session was opened from or last saved to."""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self._undo: list[tuple[Snapshot, Command]] = []
         self._redo: list[Command] = []
         self._subscribers: list[Callable[[Session], None]] = []
+        self._saved = self._snapshot()
+
+    # -- saved or not ------------------------------------------------------------
+    @property
+    def unsaved(self) -> bool:
+        """Whether the state differs from the last save or open (or the fresh start):
+        undoing back to the saved point counts as saved.
+        """
+        return self._snapshot() != self._saved
+
+    def mark_saved(self, file: Path) -> None:
+        """The state now is what ``file`` holds (just written or read)."""
+        self.file = file
+        self._saved = self._snapshot()
+        self._notify()
+
+    def new_campaign(self) -> None:
+        """A fresh campaign: new dice, no party, no fight, nothing to undo; packs stay."""
+        self.seed = random.SystemRandom().randrange(2**32)
+        fresh = Session(seed=self.seed)
+        self._restore(fresh._snapshot())
+        self._undo, self._redo, self.history = [], [], []
+        self.file = None
+        self._saved = self._snapshot()
+        self._notify()
 
     # -- views -------------------------------------------------------------------
     def subscribe(self, callback: Callable[[Session], None]) -> Callable[[], None]:
@@ -522,7 +593,7 @@ class Session:
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
         return Snapshot(
-            self.rng.getstate(), self.log, self.pending, self.encounter, self.queue, self.campaign
+            self.log, self.pending, self.encounter, self.queue, self.campaign, self.rng.getstate()
         )
 
     def _restore(self, snap: Snapshot) -> None:
@@ -557,6 +628,60 @@ class Session:
         self._apply(command)
         self._notify()
         return command
+
+    # -- campaign files (plain data; hsm_tui/savefile.py does the file) ------------
+    def to_data(self) -> dict[str, Any]:
+        """The whole session as TOML-ready data: the state now, and the undo and redo
+        history as the state before the first undoable command plus the commands since,
+        so a loaded campaign undoes exactly as far back as this one could.
+        """
+        start = self._undo[0][0] if self._undo else self._snapshot()
+        return {
+            "seed": self.seed,
+            "state": _snapshot_data(self._snapshot()),
+            "undo": {
+                "start": _snapshot_data(start),
+                "commands": [codec.to_data(c, Command) for _, c in self._undo],
+            },
+            "redo": [codec.to_data(c, Command) for c in self._redo],
+        }
+
+    def load_data(self, data: dict[str, Any]) -> str:
+        """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
+
+        Everything is read and checked before anything changes: bad data raises
+        :class:`~hsm_tui.codec.DataError` and leaves the session as it was. The undo
+        history is rebuilt by replaying its commands on the loaded packs; if they no
+        longer give the saved state (a pack changed) the state loads without it. The
+        answer says which.
+        """
+        known = _known()
+        seed = codec.from_data(data.get("seed"), int, known, "seed")
+        now = _snapshot_from(data.get("state"), known, "state")
+        undo = data.get("undo", {})
+        if not isinstance(undo, dict):
+            raise codec.DataError("undo", "expected a table")
+        start = _snapshot_from(undo.get("start", data.get("state")), known, "undo.start")
+        commands = codec.from_data(undo.get("commands", []), list[Command], known, "undo.commands")
+        redo = codec.from_data(data.get("redo", []), list[Command], known, "redo")
+        self.seed = seed
+        self._restore(start)
+        self._undo, self.history = [], []
+        kept = True
+        try:
+            for command in commands:
+                self._apply(command)
+        except RulesError:
+            kept = False
+        if not kept or self._snapshot() != now:
+            self._restore(now)
+            self._undo, self.history, redo = [], [], []
+            kept = False
+        self._redo = list(redo)
+        self._notify()
+        if kept:
+            return f"undo history kept ({len(commands)} step(s))"
+        return "the packs changed since this was saved: its undo history could not be kept"
 
     @classmethod
     def replay(

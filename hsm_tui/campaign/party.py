@@ -20,6 +20,7 @@ from .encounter import Combatant, Encounter
 
 GM = "gm"
 PARTY = "party:"
+MAX_NAME = 60
 """Prefix of a party Hero's id when it is not in the encounter (``party:<hero id>``)."""
 
 
@@ -114,8 +115,23 @@ class NewAdventure:
     issuer: str = GM
 
 
+@dataclass(frozen=True)
+class RenameCampaign:
+    """The campaign's name: its title on home and its file name in ``saves/``."""
+
+    name: str
+    issuer: str = GM
+
+
 CampaignCommand = (
-    AddHero | RemoveHero | AddToRoster | RemoveFromRoster | SetScene | GrantClues | NewAdventure
+    AddHero
+    | RemoveHero
+    | AddToRoster
+    | RemoveFromRoster
+    | SetScene
+    | GrantClues
+    | NewAdventure
+    | RenameCampaign
 )
 
 
@@ -153,6 +169,11 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
         if len(cmd.text) > 10_000:
             raise RulesError("scene notes are limited to 10,000 characters")
         return replace(campaign, scene=cmd.text), "Scene notes updated"
+    if isinstance(cmd, RenameCampaign):
+        name = " ".join(cmd.name.split())
+        if not name or len(name) > MAX_NAME:
+            raise RulesError(f"a campaign name is 1 to {MAX_NAME} characters")
+        return replace(campaign, name=name), f"Campaign renamed: {name}"
     if isinstance(cmd, GrantClues):
         m = campaign.member(cmd.entry)
         if not 0 <= m.clues + cmd.count <= 99:

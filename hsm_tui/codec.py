@@ -1,0 +1,200 @@
+"""Game state to TOML-ready plain data and back, driven by the dataclasses' type hints.
+
+Campaign files (``hsm_tui/savefile.py``) write what :func:`to_data` returns and read it
+back through :func:`from_data`, which checks every value against its field's type so
+that a hand-edited or damaged file is refused with the key at fault (``encounter.
+combatants[2].rank``) instead of building a state the engine would choke on later.
+
+TOML has no null: a field holding ``None`` is left out and reads back as ``None``.
+A dataclass whose type the hint leaves open (a union, or ``Any``) carries its class
+name under ``_type``; enums are written by their lower-case name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from enum import Enum
+from typing import Any
+
+TYPE_KEY = "_type"
+
+
+class DataError(ValueError):
+    """A value that does not fit its field; ``where`` is the dotted key path."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where or 'top level'}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def registry(*roots: Any) -> dict[str, type]:
+    """Every dataclass reachable from ``roots`` (type hints), by class name: the classes
+    ``_type`` may name. Two classes of one name would make a file ambiguous: refused.
+    """
+    found: dict[str, type] = {}
+
+    def walk(hint: Any) -> None:
+        if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+            if found.setdefault(hint.__name__, hint) is not hint:
+                raise TypeError(f"two dataclasses named {hint.__name__}")
+            if hint in seen:
+                return
+            seen.add(hint)
+            for field_hint in _hints(hint).values():
+                walk(field_hint)
+            return
+        for arg in typing.get_args(hint):
+            walk(arg)
+
+    seen: set[type] = set()
+    for root in roots:
+        walk(root)
+    return found
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _options(hint: Any) -> tuple[Any, ...]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return typing.get_args(hint)
+    return (hint,)
+
+
+def to_data(value: Any, hint: Any = Any) -> Any:
+    """``value`` as TOML-ready data (tables, lists, str, int, float, bool)."""
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple | list):
+        args = _item_hints(hint, len(value)) if typing.get_origin(hint) in (tuple, list) else ()
+        out = []
+        for i, item in enumerate(value):
+            if item is None:
+                raise DataError(f"[{i}]", "TOML cannot hold None in a list")
+            out.append(to_data(item, args[i] if i < len(args) else Any))
+        return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        table: dict[str, Any] = {}
+        if _open(hint, type(value)):
+            table[TYPE_KEY] = type(value).__name__
+        hints = _hints(type(value))
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            if item is not None:
+                table[f.name] = to_data(item, hints[f.name])
+        return table
+    if isinstance(value, dict):
+        return {str(k): to_data(v) for k, v in value.items()}
+    raise DataError("", f"cannot save a {type(value).__name__}")
+
+
+def _open(hint: Any, cls: type) -> bool:
+    """Whether the reader could not tell ``cls`` from the hint alone."""
+    return [o for o in _options(hint) if o is not type(None)] != [cls]
+
+
+def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> Any:
+    """The value of type ``hint`` that ``data`` describes; :class:`DataError` if it
+    does not fit. ``known`` is the :func:`registry` of classes a ``_type`` may name.
+    """
+    options = [o for o in _options(hint) if o is not type(None)]
+    if len(options) > 1 or hint is Any:
+        return _tagged(data, options, known, where)
+    (kind,) = options
+    origin = typing.get_origin(kind)
+    if origin in (tuple, list):
+        return _sequence(data, kind, known, where)
+    if dataclasses.is_dataclass(kind):
+        return _table(data, kind, known, where)
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return _enum(data, kind, where)
+    if kind is bool:
+        if not isinstance(data, bool):
+            raise DataError(where, f"expected true or false, found {data!r}")
+        return data
+    if kind is int or kind is float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise DataError(where, f"expected a number, found {data!r}")
+        if kind is int and not isinstance(data, int):
+            raise DataError(where, f"expected a whole number, found {data!r}")
+        return data
+    if kind is str:
+        if not isinstance(data, str):
+            raise DataError(where, f"expected text, found {data!r}")
+        return data
+    raise DataError(where, f"cannot read a {kind!r}")
+
+
+def _item_hints(hint: Any, count: int) -> tuple[Any, ...]:
+    """Each item's hint: ``tuple[X, ...]`` and ``list[X]`` repeat X; a fixed tuple lists them."""
+    args = typing.get_args(hint)
+    if len(args) == 1 or (len(args) == 2 and args[1] is Ellipsis):
+        return (args[0],) * count
+    return args
+
+
+def _tagged(data: Any, options: list[Any], known: dict[str, type], where: str) -> Any:
+    if not isinstance(data, dict):
+        if len(options) > 1:  # a union of plain values (int | str …): the first that fits
+            for option in options:
+                try:
+                    return from_data(data, option, known, where)
+                except DataError:
+                    continue
+        raise DataError(where, f"expected a table, found {data!r}")
+    name = data.get(TYPE_KEY)
+    cls = known.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise DataError(_join(where, TYPE_KEY), f"unknown or missing type {name!r}")
+    if options and options != [Any] and not any(cls is o for o in options):
+        raise DataError(_join(where, TYPE_KEY), f"{name} does not belong here")
+    return _table(data, cls, known, where)
+
+
+def _sequence(data: Any, kind: Any, known: dict[str, type], where: str) -> Any:
+    if not isinstance(data, list):
+        raise DataError(where, f"expected a list, found {data!r}")
+    args = _item_hints(kind, len(data))
+    if len(args) != len(data):
+        raise DataError(where, f"expected {len(args)} items, found {len(data)}")
+    items = [from_data(d, args[i], known, f"{where}[{i}]") for i, d in enumerate(data)]
+    return tuple(items) if typing.get_origin(kind) is tuple else items
+
+
+def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
+    if not isinstance(data, dict):
+        raise DataError(where, f"expected a table, found {data!r}")
+    hints = _hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    extra = sorted(set(data) - set(fields) - {TYPE_KEY})
+    if extra:
+        raise DataError(_join(where, extra[0]), f"unknown key for {cls.__name__}")
+    values: dict[str, Any] = {}
+    for name, f in fields.items():
+        if name in data:
+            values[name] = from_data(data[name], hints[name], known, _join(where, name))
+        elif type(None) in _options(hints[name]):
+            values[name] = None
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise DataError(_join(where, name), "missing")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as err:
+        raise DataError(where, str(err)) from None
+
+
+def _enum(data: Any, kind: type[Enum], where: str) -> Enum:
+    names = [m.name.lower() for m in kind]
+    if not isinstance(data, str) or data.lower() not in names:
+        raise DataError(where, f"expected one of {', '.join(names)}, found {data!r}")
+    return kind[data.upper()]
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
