@@ -73,11 +73,19 @@ SCREENS_HELP = "\n".join(
         "| key | screen | for |",
         "| --- | --- | --- |",
         *(f"| {p.key.upper()} | {p.title} | {p.about} |" for p in PLACES),
-        "| q | quit | asks first once the session holds anything |",
+        "| q | quit | asks first when anything is unsaved (s saves, then quits) |",
         "",
     ]
 )
 """The part of every help overlay that says where else to go."""
+
+CAMPAIGN_FILE_COMMANDS = (
+    ("Save campaign", "Save to its file; the first time, name it (S on home)", "save_campaign"),
+    ("Save campaign as…", "Save under a new name: a new file", "save_campaign(True)"),
+    ("Open campaign", "Recent campaigns, newest first (O on home)", "open_campaign"),
+    ("New campaign", "Start afresh; asks first if anything is unsaved (C on home)", "new_campaign"),
+)
+"""In the palette on every screen: a file is never more than ctrl+p away."""
 
 
 class HsmApp(App[None]):
@@ -155,25 +163,42 @@ class HsmApp(App[None]):
             self.push_screen(HelpScreen(getattr(self.screen, "HELP", ""), SCREENS_HELP))
 
     async def action_quit(self) -> None:
-        """Quit at once when the session holds nothing yet; otherwise ask first, because
-        nothing is saved to a file yet (campaign files are a later issue).
-        """
-        if not (self.has_session and self.session.can_undo):
+        """Quit at once when nothing is unsaved; otherwise offer to save first."""
+        if not (self.has_session and self.session.unsaved):
             self.exit()
             return
         from ..campaign.combat import Option
+        from .files import save
         from .screens.decision_dialog import DecisionDialog
 
         def answered(choice: object) -> None:
-            if choice == "quit":
+            if choice == "save":
+                save(self, self.exit)
+            elif choice == "quit":
                 self.exit()
 
-        question = (
-            "The party, the fight and the log live in this session only: nothing is "
-            "saved to a file yet. Quit and lose them?"
-        )
-        option = Option("q", "quit anyway (q again)", "quit")  # type: ignore[arg-type]
-        self.push_screen(DecisionDialog("Quit hsm-tui?", question, [option]), answered)
+        question = f"{self.session.campaign.name} has changes that are not saved."
+        options = [
+            Option("s", "save, then quit", "save"),  # type: ignore[arg-type]
+            Option("q", "quit without saving (q again)", "quit"),  # type: ignore[arg-type]
+        ]
+        self.push_screen(DecisionDialog("Quit hsm-tui?", question, options), answered)
+
+    def action_save_campaign(self, ask: bool = False) -> None:
+        """Save the campaign to its file (the first time, or ``ask``, name it)."""
+        from .files import save
+
+        save(self, ask=ask)
+
+    def action_open_campaign(self) -> None:
+        from .files import open_recent
+
+        open_recent(self)
+
+    def action_new_campaign(self) -> None:
+        from .files import new_campaign
+
+        new_campaign(self)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -186,6 +211,8 @@ class HsmApp(App[None]):
         yield SystemCommand(
             "Help", "Keys and quick reference for this screen (F1)", self.action_help
         )
+        for title, about, action in CAMPAIGN_FILE_COMMANDS:
+            yield SystemCommand(title, about, partial(self.run_action, action))
 
 
 def run_app(seed: int | None = None, content: Sequence[str] | None = None) -> int:

@@ -40,7 +40,7 @@ async def test_q_asks_first_once_there_is_something_to_lose() -> None:
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, DecisionDialog)
-        assert "nothing is saved" in str(app.screen.question)
+        assert "not saved" in str(app.screen.question)
         await pilot.press("escape")  # stay
         await pilot.pause()
         assert not app._exit and not isinstance(app.screen, DecisionDialog)

@@ -3,7 +3,7 @@ scars (R-CHAR-9, R-WOUND-7), the GM's roster of sidekicks and minions, and scene
 
 Everything is a campaign command to the session (undoable); the scene notes are edited
 in a dialog and sent when it closes, so typing does not flood the undo history.
-Saving and opening campaign files come with the campaign-files issue.
+S / O / C save, open and start campaigns (hsm_tui/ui/files.py).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ START_HERE = """\
 [b]F4[/] run the fight
 [b]F2[/] tasks · [b]F5[/] chart
 [b]F6[/] log · [b]F3[/] content
+[b]S[/] save · [b]O[/] open
 [b]F1[/] keys for any screen"""
 """Where a GM goes from home: the way through an evening, one screen per line."""
 
@@ -59,6 +60,9 @@ class CampaignScreen(SessionScreen):
 | d | drop the highlighted roster entry |
 | W | damage to the highlighted Hero between fights (a fall: d6 per 20 ft, R-OTHER-6) |
 | N | new adventure (asks first): every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
+| S | save the campaign (the first time, name it: `saves/<name>.toml`) |
+| O | open a saved campaign: the recent ones, newest first |
+| C | new campaign (asks first if anything is unsaved) |
 | u / y | undo / redo |
 
 The app opens here. An evening: add the party here (`a`), build the fight in the F7
@@ -66,7 +70,10 @@ encounter builder (zones, bands, minions, `p` puts the party in, `s` starts), ru
 F4, and end it there (`E`). Party Heroes bring their Luck, Clues, wounds and scars into
 a fight and take them back out when combat ends. Between fights a Hero takes a fall's
 damage here (`W`; past −2 it rolls on the chart) and F5 rolls the chart for any Hero.
-Nothing is saved to a file yet: campaign files come later.
+
+`S` saves everything — the party, the fight mid-round, a question still waiting, the
+log, the dice and the undo history — so `O` resumes it exactly. The title shows the
+file, and "unsaved" while there are changes. Save as… is in the palette (ctrl+p).
 """
 
     BINDINGS = [
@@ -79,6 +86,9 @@ Nothing is saved to a file yet: campaign files come later.
         Binding("e", "edit_scene", "Notes", id="campaign.edit-scene"),
         Binding("W", "damage", "Damage", show=False, id="campaign.damage"),
         Binding("N", "new_adventure", "New adventure", id="campaign.new-adventure"),
+        Binding("S", "app.save_campaign", "Save", id="campaign.save"),
+        Binding("O", "app.open_campaign", "Open", show=False, id="campaign.open"),
+        Binding("C", "app.new_campaign", "New campaign", show=False, id="campaign.new"),
         Binding("u", "undo", "Undo", id="campaign.undo"),
         Binding("y", "redo", "Redo", show=False, id="campaign.redo"),
     ]
@@ -124,7 +134,10 @@ Nothing is saved to a file yet: campaign files come later.
 
     def refresh_from_session(self) -> None:
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
-        self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}")
+        file = self.session.file
+        where = f" · {file.name}" if file is not None else ""
+        where += " · unsaved" if self.session.unsaved else ""
+        self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}{where}")
         party = self.query_one("#party", OptionList)
         keep = party.highlighted
         party.clear_options()

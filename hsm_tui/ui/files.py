@@ -1,0 +1,142 @@
+"""Campaign files from the app: save (naming the campaign the first time), save as,
+open one of the recent campaigns, start a new one, and the question before any of them
+would lose unsaved changes. Home's S / O / C keys, the palette and quit come here.
+
+The file work itself is ``hsm_tui/savefile.py``; a file that cannot be written or read
+is a notification naming the file and what is wrong, and the session is left as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .. import savefile
+from ..campaign.combat import Option
+from ..campaign.party import Campaign, RenameCampaign
+from ..rules.errors import RulesError
+from .screens.decision_dialog import DecisionDialog
+from .screens.name_dialog import NameDialog
+from .screens.picker import PickerScreen
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .app import HsmApp
+
+Then = Callable[[], None]
+
+
+def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
+    """Save to the session's file; the first time (or ``ask``: save as) ask the name."""
+    session = app.session
+    if session.file is not None and not ask:
+        _write(app, session.file, then)
+        return
+    folder = session.file.parent if session.file is not None else savefile.saves_folder()
+
+    def named(name: str | None) -> None:
+        if name is None:
+            return
+        if name != session.campaign.name:
+            try:
+                session.apply(RenameCampaign(name))
+            except RulesError as err:
+                app.notify(str(err), severity="error")
+                return
+        path = folder / savefile.file_name(name)
+        if path.exists() and path != session.file:
+            replace = Option("o", f"overwrite {path}", "overwrite")  # type: ignore[arg-type]
+            question = f"{path} already holds a campaign. Overwrite it?"
+            app.push_screen(
+                DecisionDialog("Overwrite?", question, [replace]),
+                lambda answer: _write(app, path, then) if answer == "overwrite" else None,
+            )
+            return
+        _write(app, path, then)
+
+    title = "Save campaign as" if session.file is not None else "Name this campaign to save it"
+    name = "" if session.campaign.name == Campaign().name else session.campaign.name
+    app.push_screen(NameDialog(title, name, str(folder)), named)
+
+
+def _write(app: HsmApp, path: Path, then: Then | None) -> None:
+    try:
+        savefile.save(app.session, path)
+    except savefile.CampaignFileError as err:
+        app.notify(str(err), title="Not saved", severity="error", timeout=10)
+        return
+    app.notify(f"Saved {app.session.campaign.name} to {path}", title="Campaign")
+    if then is not None:
+        then()
+
+
+def keep_or_lose(app: HsmApp, title: str, then: Then) -> None:
+    """Run ``then`` at once when nothing is unsaved; otherwise ask: save first, or not."""
+    session = app.session
+    if not session.unsaved:
+        then()
+        return
+    first = Option("s", "save first, then go on", "save")  # type: ignore[arg-type]
+    lose = Option("d", "go on and lose the unsaved changes", "lose")  # type: ignore[arg-type]
+    question = f"{session.campaign.name} has changes that are not saved."
+
+    def answered(answer: object) -> None:
+        if answer == "save":
+            save(app, then)
+        elif answer == "lose":
+            then()
+
+    app.push_screen(DecisionDialog(title, question, [first, lose]), answered)
+
+
+def open_recent(app: HsmApp) -> None:
+    """Pick a saved campaign (newest first) and open it, asking first if needed."""
+    keep_or_lose(app, "Open a campaign", lambda: _pick(app))
+
+
+def _pick(app: HsmApp) -> None:
+    folder = savefile.saves_folder()
+    entries = savefile.recent(folder)
+    if not entries:
+        app.notify(f"No campaign saved in {folder}/ yet: S on home saves one", title="Open")
+        return
+    choices = [(_label(e), e) for e in entries]
+
+    def picked(entry: savefile.SavedCampaign | savefile.CampaignFileError | None) -> None:
+        if isinstance(entry, savefile.CampaignFileError):
+            app.notify(str(entry), title="Cannot open", severity="error", timeout=10)
+        elif entry is not None:
+            _load(app, entry.path)
+
+    app.push_screen(PickerScreen(f"Open a campaign from {folder}/ (newest first)", choices), picked)
+
+
+def _label(entry: savefile.SavedCampaign | savefile.CampaignFileError) -> str:
+    if isinstance(entry, savefile.CampaignFileError):
+        return f"⚠ {entry}"
+    fight = " · in combat" if entry.in_combat else ""
+    party = ", ".join(entry.party) or "no party yet"
+    return (
+        f"{entry.name} · adventure {entry.adventure}{fight}\n"
+        f"  {party}\n  saved {entry.saved.replace('T', ' ')[:16]} · {entry.path.name}"
+    )
+
+
+def _load(app: HsmApp, path: Path) -> None:
+    try:
+        answer = savefile.load(app.session, path)
+    except savefile.CampaignFileError as err:
+        app.notify(str(err), title="Cannot open", severity="error", timeout=10)
+        return
+    app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")
+
+
+def new_campaign(app: HsmApp) -> None:
+    """A fresh campaign (the packs stay loaded), asking first if needed."""
+
+    def fresh() -> None:
+        app.session.new_campaign()
+        app.notify("New campaign: a adds the party, S saves it", title="Campaign")
+
+    keep_or_lose(app, "New campaign", fresh)

@@ -1,0 +1,78 @@
+"""The campaign's name, asked the first time it is saved: it titles home and names the
+file (``saves/<name>.toml``). Checked as it is typed; Enter takes it, Esc backs out.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from ...campaign.party import MAX_NAME
+from ...savefile import file_name
+from ..widgets.keybar import KeyBar
+
+
+def name_problem(text: str) -> str:
+    """Why ``text`` cannot name a campaign, or "" when it can."""
+    if not text.strip():
+        return "✗ type a name"
+    if len(" ".join(text.split())) > MAX_NAME:
+        return f"✗ at most {MAX_NAME} characters"
+    return ""
+
+
+class NameDialog(ModalScreen[str | None]):
+    """Type the name; the file it will be saved as shows beside it."""
+
+    CSS_PATH = "../styles/dialogs.tcss"
+    HELP = f"""\
+## Campaign name
+| key | does |
+| --- | --- |
+| type | the campaign's name (1 to {MAX_NAME} characters) |
+| Enter | save under this name |
+| Esc | back, nothing saved |
+
+The file is named after the campaign, in `saves/` (or the folder `HSM_SAVES` names).
+"""
+
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Cancel", id="name.cancel"),
+        Binding("f1", "app.help", "Help", id="name.help"),
+    ]
+
+    def __init__(self, title: str, name: str, folder: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.name_now = name
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="name-box"):
+            yield Label(f"[b]{self.title_text}[/b]")
+            yield Input(self.name_now, id="name-field", max_length=MAX_NAME + 20)
+            yield Static(id="name-message", markup=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._show(self.name_now)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._show(event.value)
+
+    def _show(self, text: str) -> None:
+        problem = name_problem(text)
+        message = self.query_one("#name-message", Static)
+        message.set_class(bool(problem), "-error")
+        self.query_one(Input).set_class(bool(problem), "-invalid")
+        message.update(problem or f"✓ Enter saves {self.folder}/{file_name(text)}")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not name_problem(event.value):
+            self.dismiss(" ".join(event.value.split()))
