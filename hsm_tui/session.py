@@ -42,7 +42,14 @@ from .campaign.combat import (
     StartCombat,
 )
 from .campaign.encounter import Combatant, Encounter
-from .campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
+from .campaign.party import (
+    PARTY,
+    AddParty,
+    Campaign,
+    CampaignCommand,
+    NewAdventure,
+    RenameCampaign,
+)
 from .packs import Catalog, LoadResult, content_dirs, load
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
@@ -160,6 +167,10 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
     PendingSidekick: (DecideSidekick,),
     PendingCombatRerolls: (SpendCombatRerolls,),
 }
+
+
+ANY_TIME: tuple[type, ...] = (RenameCampaign,)
+"""Taken even while a decision waits: naming the campaign to save it changes no fight."""
 
 
 def _need(name: str) -> Need:
@@ -312,7 +323,7 @@ class Session:
         if command.issuer != GM:
             raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
         pending = self.pending
-        if pending is not None and not isinstance(command, ACCEPTS[type(pending)]):
+        if pending is not None and not isinstance(command, (*ACCEPTS[type(pending)], *ANY_TIME)):
             raise RulesError(f"answer the pending question first: {pending.question}")
         if isinstance(command, Batch):
             self._batch(command)
