@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="seed the session's dice (replayable)",
     )
+    play.add_argument("campaign", nargs="?", help="a campaign file to open (saves/NAME.toml)")
 
     odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
         dest="odds", required=True, parser_class=_Parser
@@ -385,9 +386,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
+            from .savefile import CampaignFileError
             from .ui.app import run_app
 
-            return run_app(seed=args.seed, content=args.content)
+            try:
+                campaign = getattr(args, "campaign", None)
+                return run_app(seed=args.seed, content=args.content, campaign=campaign)
+            except CampaignFileError as exc:
+                _fail(str(exc))
         if args.command == "content":
             return run_content(args)
         if args.command == "simulate":

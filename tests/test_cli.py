@@ -269,3 +269,37 @@ def test_content_before_and_after_the_subcommand_both_count(tmp_path):
         text=True,
     )
     assert "checked 2 pack(s)" in check.stderr
+
+
+# --- hsm play [CAMPAIGN] -------------------------------------------------------------
+
+
+def test_play_refuses_a_bad_campaign_file_before_the_app_starts(tmp_path):
+    missing = hsm("play", str(tmp_path / "nope.toml"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("hsm: error: cannot open ") and "nope.toml" in missing.stderr
+    broken = tmp_path / "broken.toml"
+    broken.write_text('format = "hsm-tui campaign"\nversion = 1\nseed = "x"\n')
+    result = hsm("play", str(broken))
+    assert result.returncode == 2
+    assert result.stderr == f"hsm: error: {broken}: key seed: expected a number, found 'x'\n"
+
+
+def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
+    from hsm_tui import savefile
+    from hsm_tui.campaign.party import AddHero, RenameCampaign
+    from hsm_tui.cli import main
+    from hsm_tui.session import Session
+    from hsm_tui.ui.app import HsmApp
+
+    saved = Session(seed=4)
+    saved.load_content()
+    saved.apply(AddHero("kestrel-vance"))
+    saved.apply(RenameCampaign("Night at the dig"))
+    path = savefile.save(saved, tmp_path / "night.toml")
+    opened: list[Session] = []
+    monkeypatch.setattr(HsmApp, "run", lambda app: opened.append(app.session))
+    assert main(["play", str(path)]) == 0
+    (session,) = opened
+    assert session.campaign == saved.campaign and session.file == path
+    assert session.can_undo and not session.unsaved

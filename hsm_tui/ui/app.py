@@ -215,7 +215,19 @@ class HsmApp(App[None]):
             yield SystemCommand(title, about, partial(self.run_action, action))
 
 
-def run_app(seed: int | None = None, content: Sequence[str] | None = None) -> int:
-    """Start the app in this terminal (``hsm`` / ``hsm play``)."""
-    HsmApp(content=content or (), seed=seed).run()
+def run_app(
+    seed: int | None = None, content: Sequence[str] | None = None, campaign: str | None = None
+) -> int:
+    """Start the app in this terminal (``hsm`` / ``hsm play [CAMPAIGN]``). A campaign file
+    is read before the app starts, so a bad one is refused (CampaignFileError) at once.
+    """
+    session = None
+    if campaign is not None:
+        from .. import savefile
+        from ..session import Session
+
+        session = Session() if seed is None else Session(seed=seed)
+        session.load_content(content or ())
+        savefile.load(session, Path(campaign))
+    HsmApp(session, content=content or (), seed=seed).run()
     return 0
