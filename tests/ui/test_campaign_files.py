@@ -215,3 +215,23 @@ def test_snapshot_name_dialog(snap_compare, size) -> None:
         await pilot.pause()
 
     assert snap_compare(HsmApp(_session("kestrel-vance")), terminal_size=size, run_before=show)
+
+
+async def test_every_screen_follows_when_the_campaign_is_swapped_under_it(saves) -> None:
+    """Views own no state (DESIGN.md): a new or opened campaign re-renders every screen,
+    whichever was on top, and none of them breaks on the combatants that vanished.
+    """
+    app = HsmApp(Session(seed=SEED))
+    screens = ("f2", "f3", "f4", "f5", "f6", "f7", "f8")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4", "L", "s", "a", "enter", "escape", *screens)
+        fight = savefile.save(app.session, saves / "fight.toml")
+        for top in ("f4", "f7", "f2", "f5"):
+            await _keys(pilot, top)
+            app.session.new_campaign()
+            await _keys(pilot, *screens, top, "down", "enter", "escape")
+            assert app.session.encounter.combatants == ()
+            savefile.load(app.session, fight)
+            await _keys(pilot, *screens, top, "down", "escape")
+            assert isinstance(app.session.pending, PendingCombatRerolls)
+            assert app.is_running and app._exception is None
