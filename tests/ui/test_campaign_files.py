@@ -30,7 +30,6 @@ SEED = 7
 def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test saves into its own ``saves/`` (relative, so snapshots do not show tmp)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("HSM_SAVES", raising=False)
     return tmp_path / "saves"
 
 

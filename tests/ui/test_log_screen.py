@@ -130,6 +130,20 @@ async def test_export_writes_markdown_under_saves(tmp_path: Path, monkeypatch) -
         assert any(f"{files[0]}" in m for m in messages)  # the full path, wherever it ran
 
 
+async def test_export_goes_beside_the_campaign_files_in_hsm_saves(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HSM_SAVES", str(tmp_path / "campaigns"))
+    app = HsmApp(_session())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+    assert len(list((tmp_path / "campaigns").glob("session-log-*.md"))) == 1
+    assert not (tmp_path / "saves").exists()
+
+
 async def test_export_into_an_unusable_folder_notifies_the_error(
     tmp_path: Path, monkeypatch
 ) -> None:

@@ -19,13 +19,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from ...logbook import search, to_markdown
+from ...savefile import saves_folder
 from ...session import LogEntry
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
-
-EXPORT_FOLDER = Path("saves")
-"""Exports go here, relative to the working directory (the app's save folder)."""
 
 
 def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
@@ -46,9 +44,9 @@ def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
     return Group(*parts)
 
 
-def export_path(now: datetime, folder: Path = EXPORT_FOLDER) -> Path:
-    """``saves/session-log-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is taken,
-    so an export never overwrites an earlier one."""
+def export_path(now: datetime, folder: Path) -> Path:
+    """``<folder>/session-log-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is
+    taken, so an export never overwrites an earlier one."""
     stem = f"session-log-{now:%Y%m%d-%H%M%S}"
     path, n = folder / f"{stem}.md", 1
     while path.exists():
@@ -70,7 +68,7 @@ Every roll and decision of this session with the lines that explain it, oldest f
 | ↑ ↓ PgUp PgDn Home End | scroll (End follows new entries again) |
 | / | search titles and lines as you type |
 | Esc | clear the search |
-| x | export the whole log as Markdown to `saves/session-log-….md` |
+| x | export the whole log as Markdown to `saves/session-log-….md` (or the `HSM_SAVES` folder) |
 """
 
     BINDINGS = [
@@ -146,10 +144,11 @@ Every roll and decision of this session with the lines that explain it, oldest f
         now = datetime.now()
         title = f"Session log {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
         text = to_markdown(self.session.log, title)
-        path = EXPORT_FOLDER / f"session-log-{now:%Y%m%d-%H%M%S}.md"
+        folder = saves_folder()  # beside the campaign files
+        path = folder / f"session-log-{now:%Y%m%d-%H%M%S}.md"
         try:
-            EXPORT_FOLDER.mkdir(parents=True, exist_ok=True)
-            path = export_path(now)
+            folder.mkdir(parents=True, exist_ok=True)
+            path = export_path(now, folder)
             with path.open("x", encoding="utf-8") as file:
                 file.write(text)
         except OSError as err:
