@@ -65,8 +65,10 @@ def _options(hint: Any) -> tuple[Any, ...]:
     return (hint,)
 
 
-def to_data(value: Any, hint: Any = Any) -> Any:
-    """``value`` as TOML-ready data (tables, lists, str, int, float, bool)."""
+def to_data(value: Any, hint: Any = Any, where: str = "") -> Any:
+    """``value`` as TOML-ready data (tables, lists, str, int, float, bool); a value TOML
+    cannot hold raises :class:`DataError` naming its key path (``where`` is the prefix).
+    """
     if isinstance(value, Enum):
         return value.name.lower()
     if isinstance(value, bool | int | float | str):
@@ -75,9 +77,10 @@ def to_data(value: Any, hint: Any = Any) -> Any:
         args = _item_hints(hint, len(value)) if typing.get_origin(hint) in (tuple, list) else ()
         out = []
         for i, item in enumerate(value):
+            at = f"{where}[{i}]"
             if item is None:
-                raise DataError(f"[{i}]", "TOML cannot hold None in a list")
-            out.append(to_data(item, args[i] if i < len(args) else Any))
+                raise DataError(at, "TOML cannot hold None in a list")
+            out.append(to_data(item, args[i] if i < len(args) else Any, at))
         return out
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         table: dict[str, Any] = {}
@@ -87,11 +90,11 @@ def to_data(value: Any, hint: Any = Any) -> Any:
         for f in dataclasses.fields(value):
             item = getattr(value, f.name)
             if item is not None:
-                table[f.name] = to_data(item, hints[f.name])
+                table[f.name] = to_data(item, hints[f.name], _join(where, f.name))
         return table
     if isinstance(value, dict):
-        return {str(k): to_data(v) for k, v in value.items()}
-    raise DataError("", f"cannot save a {type(value).__name__}")
+        return {str(k): to_data(v, Any, _join(where, str(k))) for k, v in value.items()}
+    raise DataError(where, f"cannot save a {type(value).__name__}")
 
 
 def _open(hint: Any, cls: type) -> bool:
@@ -123,7 +126,7 @@ def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> 
             raise DataError(where, f"expected a number, found {data!r}")
         if kind is int and not isinstance(data, int):
             raise DataError(where, f"expected a whole number, found {data!r}")
-        return data
+        return float(data) if kind is float else data
     if kind is str:
         if not isinstance(data, str):
             raise DataError(where, f"expected text, found {data!r}")
@@ -132,9 +135,11 @@ def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> 
 
 
 def _item_hints(hint: Any, count: int) -> tuple[Any, ...]:
-    """Each item's hint: ``tuple[X, ...]`` and ``list[X]`` repeat X; a fixed tuple lists them."""
+    """Each item's hint: ``tuple[X, ...]`` and ``list[X]`` repeat X; a fixed tuple
+    (``tuple[X]`` too: one item) lists them.
+    """
     args = typing.get_args(hint)
-    if len(args) == 1 or (len(args) == 2 and args[1] is Ellipsis):
+    if typing.get_origin(hint) is list or (len(args) == 2 and args[1] is Ellipsis):
         return (args[0],) * count
     return args
 
@@ -147,6 +152,9 @@ def _tagged(data: Any, options: list[Any], known: dict[str, type], where: str) -
                     return from_data(data, option, known, where)
                 except DataError:
                     continue
+            if not any(o is Any or dataclasses.is_dataclass(o) for o in options):
+                kinds = " or ".join(getattr(o, "__name__", str(o)) for o in options)
+                raise DataError(where, f"expected {kinds}, found {data!r}")
         raise DataError(where, f"expected a table, found {data!r}")
     name = data.get(TYPE_KEY)
     cls = known.get(name) if isinstance(name, str) else None

@@ -6,13 +6,17 @@ commands that do not (wrong turn, unknown ids, bad values). Whatever happens:
 
 - the engine raises nothing but RulesError, and a refused command changes nothing;
 - the invariants hold after every step (R-ACT-1 actions, Fear, wound markers, charges);
+- the session round-trips through a campaign file's TOML text: the loaded one has the
+  same state and dice, and keeps the undo history back to the fresh session;
 - undoing everything gives back the fresh session, and redoing it gives the same end.
 """
 
 from __future__ import annotations
 
 import random
+import tomllib
 
+import tomli_w
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -258,6 +262,18 @@ def test_random_command_sequences_keep_the_rules_invariants(data: st.DataObject)
     event(f"unconscious {any(c.unconscious for c in enc.combatants)}")
     event(f"severe {any(c.severe for c in enc.combatants)}")
     event(f"round {enc.round}")
+
+    # a campaign file in mid-fight (hsm_tui/savefile.py writes this TOML): the very same
+    # session comes back, pending question, queue and dice included, with its undo history
+    loaded = Session(content=pack())
+    answer = loaded.load_data(tomllib.loads(tomli_w.dumps(session.to_data())))
+    assert answer == f"undo history kept ({len(session.history)} step(s))"
+    assert state(loaded) == final  # encounter, log, pending, dice, history, can undo
+    assert loaded.rng.getstate() == session.rng.getstate()
+    assert (loaded.queue, loaded.campaign, loaded.seed) == (session.queue, session.campaign, SEED)
+    while loaded.can_undo:
+        loaded.undo()
+    assert state(loaded) == fresh
 
     while session.can_undo:
         session.undo()
