@@ -117,3 +117,14 @@ def test_a_combat_command_cannot_drop_pending_rerolls() -> None:
     assert session.pending is not None and session.encounter.zones == ()
     session.apply(_roll())  # a new task roll is taken: the first roll stands as rolled
     assert session.pending is None
+
+
+def test_every_command_the_session_handles_is_a_command_a_campaign_file_can_hold() -> None:
+    """A handled command missing from the ``Command`` union would save but not load."""
+    import typing
+
+    from hsm_tui.campaign.combat import ANSWERS, HANDLERS
+    from hsm_tui.session import Command
+
+    members = set(typing.get_args(Command))
+    assert set(HANDLERS) | set(ANSWERS) <= members

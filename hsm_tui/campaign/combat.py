@@ -448,6 +448,7 @@ CombatCommand = (
     | Move
     | Attack
     | Suppress
+    | TakeAction
     | AnswerDive
     | ChooseChartRow
     | SpendCombatRerolls
@@ -1612,9 +1613,8 @@ def spend_combat_rerolls(
     else:
         lines.append("keeps the roll")
     if pending.stage == "attack":
-        return _resolve_attack(
-            enc, pending.attack, roll, pending.tn, pending.title, lines, rng, cat
-        )
+        title = f"{pending.title}: {'re-rolls' if total else 'roll kept'}"  # the rest of it
+        return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
     state = evolve(pending.attack, hits=roll.successes)
     return _damage(enc, state, rng, cat, lines, first=1)
 
