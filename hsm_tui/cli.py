@@ -77,7 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="seed the session's dice (replayable)",
     )
-    play.add_argument("campaign", nargs="?", help="a campaign file to open (saves/NAME.toml)")
+    play.add_argument(
+        "campaign",
+        nargs="?",
+        help="a campaign to open: a file, or a name in the saves folder (its dice go on)",
+    )
 
     odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
         dest="odds", required=True, parser_class=_Parser
@@ -386,11 +390,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
-            from .savefile import CampaignFileError
+            from .persistence.store import CampaignFileError
             from .ui.app import run_app
 
+            campaign = getattr(args, "campaign", None)
+            if campaign is not None and args.seed is not None:
+                _fail("--seed does not mix with a campaign: the campaign's own dice go on")
             try:
-                campaign = getattr(args, "campaign", None)
                 return run_app(seed=args.seed, content=args.content, campaign=campaign)
             except CampaignFileError as exc:
                 _fail(str(exc))

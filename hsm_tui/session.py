@@ -11,13 +11,13 @@ that campaign files can save it and a seed plus the command list replays it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import codec
 from .campaign import party
 from .campaign.combat import (
     ANSWERS,
@@ -51,6 +51,7 @@ from .campaign.party import (
     RenameCampaign,
 )
 from .packs import Catalog, LoadResult, content_dirs, load
+from .persistence import codec
 from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
 from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from .rules.odds import PoolOdds, percent, suggest_split
@@ -142,7 +143,7 @@ class Batch:
     run as soon as the decision is answered.
     """
 
-    commands: tuple[Any, ...]
+    commands: tuple[Command, ...]
     issuer: str = GM
 
 
@@ -169,6 +170,9 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
+MAX_FREE_REROLLS = 10
+"""Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
+
 ANY_TIME: tuple[type, ...] = (RenameCampaign,)
 """Taken even while a decision waits: naming the campaign to save it changes no fight."""
 
@@ -192,15 +196,16 @@ class Snapshot:
     rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
 
 
+def _only_the_gm(issuer: str, what: str) -> None:
+    """Replacing the whole campaign is the GM's alone (players will join over SSH)."""
+    if issuer != GM:
+        raise RulesError(f"{issuer!r} may not {what}: only the GM may")
+
+
+@functools.cache
 def _known() -> dict[str, type]:
     """The classes a campaign file may name (built on first save or load)."""
-    global _KNOWN
-    if _KNOWN is None:
-        _KNOWN = codec.registry(Snapshot, Command)
-    return _KNOWN
-
-
-_KNOWN: dict[str, type] | None = None
+    return codec.registry(Snapshot, Command)
 
 
 def _snapshot_data(snap: Snapshot) -> dict[str, Any]:
@@ -226,9 +231,14 @@ def _snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
         codec.from_data(rng.get("internal"), tuple[int, ...], known, f"{where}.rng_state.internal"),
         gauss,
     )
+    dice = random.Random()
     try:
-        random.Random().setstate(state)
+        dice.setstate(state)
     except (TypeError, ValueError, OverflowError):
+        usable = False
+    else:
+        usable = dice.getstate() == state  # setstate takes words past 32 bits, cut short
+    if not usable:
         problem = "not a dice state this Python can use"
         raise codec.DataError(f"{where}.rng_state", problem) from None
     rest = {k: v for k, v in data.items() if k != "rng_state"}
@@ -282,8 +292,9 @@ class Session:
         self._saved = self._snapshot()
         self._notify()
 
-    def new_campaign(self) -> None:
+    def new_campaign(self, issuer: str = GM) -> None:
         """A fresh campaign: new dice, no party, no fight, nothing to undo; packs stay."""
+        _only_the_gm(issuer, "start a new campaign")
         self.seed = random.SystemRandom().randrange(2**32)
         fresh = Session(seed=self.seed)
         self._restore(fresh._snapshot())
@@ -550,8 +561,8 @@ class Session:
         self.pending = None
 
     def _roll_task(self, cmd: RollTask) -> None:
-        if cmd.rerolls < 0:
-            raise RulesError("re-rolls available cannot be negative")
+        if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
+            raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
         name, luck, clues = self.pools(cmd.who)
         before = task_odds(cmd.tn.value, cmd.rank)
         lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
@@ -640,32 +651,31 @@ class Session:
         self._notify()
         return command
 
-    # -- campaign files (plain data; hsm_tui/savefile.py does the file) ------------
+    # -- campaign files (plain data; hsm_tui/persistence/store.py does the file) ------------
     def to_data(self) -> dict[str, Any]:
         """The whole session as TOML-ready data: the state now, and the undo and redo
         history as the state before the first undoable command plus the commands since,
         so a loaded campaign undoes exactly as far back as this one could.
         """
-        start = self._undo[0][0] if self._undo else self._snapshot()
-        return {
-            "seed": self.seed,
-            "state": _snapshot_data(self._snapshot()),
-            "undo": {
-                "start": _snapshot_data(start),
+        data: dict[str, Any] = {"seed": self.seed, "state": _snapshot_data(self._snapshot())}
+        if self._undo:
+            data["undo"] = {
+                "start": _snapshot_data(self._undo[0][0]),
                 "commands": [codec.to_data(c, Command) for _, c in self._undo],
-            },
-            "redo": [codec.to_data(c, Command) for c in self._redo],
-        }
+            }
+        data["redo"] = [codec.to_data(c, Command) for c in self._redo]
+        return data
 
-    def load_data(self, data: dict[str, Any]) -> str:
+    def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
 
         Everything is read and checked before anything changes: bad data raises
-        :class:`~hsm_tui.codec.DataError` and leaves the session as it was. The undo
+        :class:`~hsm_tui.persistence.codec.DataError` and leaves the session as it was. The undo
         history is rebuilt by replaying its commands on the loaded packs; if they no
         longer give the saved state (a pack changed) the state loads without it. The
         answer says which.
         """
+        _only_the_gm(issuer, "open a campaign")
         known = _known()
         seed = codec.from_data(data.get("seed"), int, known, "seed")
         now = _snapshot_from(data.get("state"), known, "state")
@@ -682,7 +692,7 @@ class Session:
         try:
             for command in commands:
                 self._apply(command)
-        except RulesError:
+        except Exception:  # a file's commands may fail any way: then drop them
             kept = False
         if not kept or self._snapshot() != now:
             self._restore(now)
@@ -692,7 +702,10 @@ class Session:
         self._notify()
         if kept:
             return f"undo history kept ({len(commands)} step(s))"
-        return "the packs changed since this was saved: its undo history could not be kept"
+        return (
+            "its undo history no longer leads to the saved state (the packs or the file"
+            " changed since): the state is loaded, without undo"
+        )
 
     @classmethod
     def replay(

@@ -279,16 +279,16 @@ def test_play_refuses_a_bad_campaign_file_before_the_app_starts(tmp_path):
     assert missing.returncode == 2
     assert missing.stderr.startswith("hsm: error: cannot open ") and "nope.toml" in missing.stderr
     broken = tmp_path / "broken.toml"
-    broken.write_text('format = "hsm-tui campaign"\nversion = 1\nseed = "x"\n')
+    broken.write_text('format = "hsm-tui campaign"\nformat_version = 1\nseed = "x"\n')
     result = hsm("play", str(broken))
     assert result.returncode == 2
     assert result.stderr == f"hsm: error: {broken}: key seed: expected a number, found 'x'\n"
 
 
 def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
-    from hsm_tui import savefile
     from hsm_tui.campaign.party import AddHero, RenameCampaign
     from hsm_tui.cli import main
+    from hsm_tui.persistence import store
     from hsm_tui.session import Session
     from hsm_tui.ui.app import HsmApp
 
@@ -296,10 +296,29 @@ def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
     saved.load_content()
     saved.apply(AddHero("kestrel-vance"))
     saved.apply(RenameCampaign("Night at the dig"))
-    path = savefile.save(saved, tmp_path / "night.toml")
+    path = store.save(saved, tmp_path / "night.toml")
     opened: list[Session] = []
     monkeypatch.setattr(HsmApp, "run", lambda app: opened.append(app.session))
     assert main(["play", str(path)]) == 0
     (session,) = opened
     assert session.campaign == saved.campaign and session.file == path
     assert session.can_undo and not session.unsaved
+
+
+def test_play_finds_a_bare_campaign_name_in_the_saves_folder_and_refuses_seed(
+    tmp_path, monkeypatch
+):
+    from hsm_tui.cli import main
+    from hsm_tui.persistence import store
+    from hsm_tui.session import Session
+    from hsm_tui.ui.app import HsmApp
+
+    monkeypatch.setenv("HSM_SAVES", str(tmp_path))
+    path = store.save(Session(seed=4), tmp_path / "night.toml")
+    opened: list[Session] = []
+    monkeypatch.setattr(HsmApp, "run", lambda app: opened.append(app.session))
+    assert main(["play", "night"]) == 0
+    assert opened[0].file == path
+    result = hsm("--seed", "3", "play", str(path))
+    assert result.returncode == 2
+    assert "--seed does not mix with a campaign" in result.stderr

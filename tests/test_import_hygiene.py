@@ -33,7 +33,7 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("package", ["hsm_tui.rules", "hsm_tui.packs"])
+@pytest.mark.parametrize("package", ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence"])
 def test_every_engine_module_imports_without_textual_or_rich(package: str):
     assert ui_modules_after_import(package, walk=True) == []
 

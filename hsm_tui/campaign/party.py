@@ -20,8 +20,19 @@ from .encounter import Combatant, Encounter
 
 GM = "gm"
 PARTY = "party:"
-MAX_NAME = 60
 """Prefix of a party Hero's id when it is not in the encounter (``party:<hero id>``)."""
+MAX_NAME = 60
+"""A campaign name's length limit: it titles home and names the file."""
+
+
+def campaign_name(text: str) -> str:
+    """``text`` as a campaign name (runs of spaces made one), or a RulesError saying why
+    it cannot be one; the name dialog checks as the GM types with the same rule.
+    """
+    name = " ".join(text.split())
+    if not name or len(name) > MAX_NAME:
+        raise RulesError(f"a campaign name is 1 to {MAX_NAME} characters")
+    return name
 
 
 @dataclass(frozen=True)
@@ -170,9 +181,7 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
             raise RulesError("scene notes are limited to 10,000 characters")
         return replace(campaign, scene=cmd.text), "Scene notes updated"
     if isinstance(cmd, RenameCampaign):
-        name = " ".join(cmd.name.split())
-        if not name or len(name) > MAX_NAME:
-            raise RulesError(f"a campaign name is 1 to {MAX_NAME} characters")
+        name = campaign_name(cmd.name)
         return replace(campaign, name=name), f"Campaign renamed: {name}"
     if isinstance(cmd, GrantClues):
         m = campaign.member(cmd.entry)

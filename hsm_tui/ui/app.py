@@ -191,11 +191,13 @@ class HsmApp(App[None]):
         save(self, ask=ask)
 
     def action_open_campaign(self) -> None:
+        """Open one of the recent campaigns (asks first if anything is unsaved)."""
         from .files import open_recent
 
         open_recent(self)
 
     def action_new_campaign(self) -> None:
+        """Start a fresh campaign (asks first if anything is unsaved)."""
         from .files import new_campaign
 
         new_campaign(self)
@@ -223,11 +225,11 @@ def run_app(
     """
     session = None
     if campaign is not None:
-        from .. import savefile
+        from ..persistence import store
         from ..session import Session
 
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
-        savefile.load(session, Path(campaign))
+        store.load(session, store.find(campaign))
     HsmApp(session, content=content or (), seed=seed).run()
     return 0

@@ -2,7 +2,7 @@
 open one of the recent campaigns, start a new one, and the question before any of them
 would lose unsaved changes. Home's S / O / C keys, the palette and quit come here.
 
-The file work itself is ``hsm_tui/savefile.py``; a file that cannot be written or read
+The file work itself is ``hsm_tui/store.py``; a file that cannot be written or read
 is a notification naming the file and what is wrong, and the session is left as it was.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import savefile
 from ..campaign.combat import Option
 from ..campaign.party import Campaign, RenameCampaign
+from ..persistence import store
 from ..rules.errors import RulesError
 from .screens.decision_dialog import DecisionDialog
 from .screens.name_dialog import NameDialog
@@ -33,40 +33,44 @@ def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
     if session.file is not None and not ask:
         _write(app, session.file, then)
         return
-    folder = session.file.parent if session.file is not None else savefile.saves_folder()
+    folder = session.file.parent if session.file is not None else store.saves_folder()
 
     def named(name: str | None) -> None:
         if name is None:
             return
-        if name != session.campaign.name:
-            try:
-                session.apply(RenameCampaign(name))
-            except RulesError as err:
-                app.notify(str(err), severity="error")
-                return
-        path = folder / savefile.file_name(name)
-        if path.exists() and path != session.file:
+        path = folder / store.file_name(name)
+        mine = session.file is not None and path.resolve() == session.file.resolve()
+        if path.exists() and not mine:
             replace = Option("o", f"overwrite {path}", "overwrite")  # type: ignore[arg-type]
             question = f"{path} already holds a campaign. Overwrite it?"
             app.push_screen(
                 DecisionDialog("Overwrite?", question, [replace]),
-                lambda answer: _write(app, path, then) if answer == "overwrite" else None,
+                lambda answer: _write(app, path, then, name) if answer == "overwrite" else None,
             )
             return
-        _write(app, path, then)
+        _write(app, path, then, name)
 
     title = "Save campaign as" if session.file is not None else "Name this campaign to save it"
     name = "" if session.campaign.name == Campaign().name else session.campaign.name
     app.push_screen(NameDialog(title, name, str(folder)), named)
 
 
-def _write(app: HsmApp, path: Path, then: Then | None) -> None:
+def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) -> None:
+    """Write the file, renaming the campaign first when ``name`` is new; a failed write
+    takes the rename back, so nothing changed but the message.
+    """
+    session = app.session
+    renamed = name is not None and name != session.campaign.name
     try:
-        savefile.save(app.session, path)
-    except savefile.CampaignFileError as err:
+        if renamed:
+            session.apply(RenameCampaign(name))
+        store.save(session, path)
+    except (RulesError, store.CampaignFileError) as err:
+        if renamed and isinstance(err, store.CampaignFileError):
+            session.undo()
         app.notify(str(err), title="Not saved", severity="error", timeout=10)
         return
-    app.notify(f"Saved {app.session.campaign.name} to {path}", title="Campaign")
+    app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
     if then is not None:
         then()
 
@@ -96,15 +100,15 @@ def open_recent(app: HsmApp) -> None:
 
 
 def _pick(app: HsmApp) -> None:
-    folder = savefile.saves_folder()
-    entries = savefile.recent(folder)
+    folder = store.saves_folder()
+    entries = store.recent(folder)
     if not entries:
         app.notify(f"No campaign saved in {folder}/ yet: S on home saves one", title="Open")
         return
     choices = [(_label(e), e) for e in entries]
 
-    def picked(entry: savefile.SavedCampaign | savefile.CampaignFileError | None) -> None:
-        if isinstance(entry, savefile.CampaignFileError):
+    def picked(entry: store.SavedCampaign | store.CampaignFileError | None) -> None:
+        if isinstance(entry, store.CampaignFileError):
             app.notify(str(entry), title="Cannot open", severity="error", timeout=10)
         elif entry is not None:
             _load(app, entry.path)
@@ -112,8 +116,8 @@ def _pick(app: HsmApp) -> None:
     app.push_screen(PickerScreen(f"Open a campaign from {folder}/ (newest first)", choices), picked)
 
 
-def _label(entry: savefile.SavedCampaign | savefile.CampaignFileError) -> str:
-    if isinstance(entry, savefile.CampaignFileError):
+def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
+    if isinstance(entry, store.CampaignFileError):
         return f"⚠ {entry}"
     fight = " · in combat" if entry.in_combat else ""
     party = ", ".join(entry.party) or "no party yet"
@@ -125,8 +129,8 @@ def _label(entry: savefile.SavedCampaign | savefile.CampaignFileError) -> str:
 
 def _load(app: HsmApp, path: Path) -> None:
     try:
-        answer = savefile.load(app.session, path)
-    except savefile.CampaignFileError as err:
+        answer = store.load(app.session, path)
+    except store.CampaignFileError as err:
         app.notify(str(err), title="Cannot open", severity="error", timeout=10)
         return
     app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")

@@ -263,7 +263,7 @@ def test_random_command_sequences_keep_the_rules_invariants(data: st.DataObject)
     event(f"severe {any(c.severe for c in enc.combatants)}")
     event(f"round {enc.round}")
 
-    # a campaign file in mid-fight (hsm_tui/savefile.py writes this TOML): the very same
+    # a campaign file in mid-fight (hsm_tui/persistence/store.py writes this TOML): the very same
     # session comes back, pending question, queue and dice included, with its undo history
     loaded = Session(content=pack())
     answer = loaded.load_data(tomllib.loads(tomli_w.dumps(session.to_data())))

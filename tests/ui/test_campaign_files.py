@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import OptionList, Static
 
-from hsm_tui import savefile
 from hsm_tui.campaign.combat import PendingCombatRerolls
 from hsm_tui.campaign.party import AddHero, GrantClues
+from hsm_tui.persistence import store
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
@@ -112,10 +112,12 @@ async def test_r_task_6_a_fight_saved_mid_question_resumes_exactly_in_another_ap
 
 async def test_open_lists_newest_first_and_a_broken_file_is_a_message(saves) -> None:
     older = _session("kestrel-vance")
-    savefile.save(older, saves / "older.toml", now=datetime(2026, 11, 1, 20, 0))
+    store.save(older, saves / "older.toml", now=datetime(2026, 11, 1, 20, 0))
     newer = _session("roan-maddox")
-    savefile.save(newer, saves / "newer.toml", now=datetime(2026, 11, 2, 20, 0))
-    (saves / "broken.toml").write_text('format = "hsm-tui campaign"\nversion = = 1\nseed = 1\n')
+    store.save(newer, saves / "newer.toml", now=datetime(2026, 11, 2, 20, 0))
+    (saves / "broken.toml").write_text(
+        'format = "hsm-tui campaign"\nformat_version = = 1\nseed = 1\n'
+    )
     for day, name in enumerate(("older", "newer", "broken"), start=1):
         stamp = datetime(2026, 11, day).timestamp()
         os.utime(saves / f"{name}.toml", (stamp, stamp))  # the order recent() sorts by
@@ -175,7 +177,7 @@ async def test_a_save_that_cannot_be_written_says_why_and_keeps_the_session(save
 
 async def test_save_as_from_the_palette_writes_a_second_file(saves) -> None:
     session = _session("kestrel-vance")
-    savefile.save(session, saves / "first.toml")
+    store.save(session, saves / "first.toml")
     session.apply(GrantClues("kestrel-vance", 1))
     app = HsmApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -194,7 +196,7 @@ def test_snapshot_open_picker(snap_compare, size, saves) -> None:
         (2, "roan-maddox", "second", 2),
     ):
         session = _session(hero, seed=seed)
-        savefile.save(session, saves / f"{name}.toml", now=datetime(2026, 11, day, 21, 30))
+        store.save(session, saves / f"{name}.toml", now=datetime(2026, 11, day, 21, 30))
         stamp = datetime(2026, 11, day, 21, 30).timestamp()
         os.utime(saves / f"{name}.toml", (stamp, stamp))  # the order recent() sorts by
 
@@ -224,13 +226,28 @@ async def test_every_screen_follows_when_the_campaign_is_swapped_under_it(saves)
     screens = ("f2", "f3", "f4", "f5", "f6", "f7", "f8")
     async with app.run_test(size=(80, 24)) as pilot:
         await _keys(pilot, "f4", "L", "s", "a", "enter", "escape", *screens)
-        fight = savefile.save(app.session, saves / "fight.toml")
+        fight = store.save(app.session, saves / "fight.toml")
         for top in ("f4", "f7", "f2", "f5"):
             await _keys(pilot, top)
             app.session.new_campaign()
             await _keys(pilot, *screens, top, "down", "enter", "escape")
             assert app.session.encounter.combatants == ()
-            savefile.load(app.session, fight)
+            store.load(app.session, fight)
             await _keys(pilot, *screens, top, "down", "escape")
             assert isinstance(app.session.pending, PendingCombatRerolls)
             assert app.is_running and app._exception is None
+
+
+async def test_declining_an_overwrite_or_a_failed_write_leaves_the_name_alone(saves) -> None:
+    store.save(_session("roan-maddox"), saves / "taken.toml")
+    app = HsmApp(_session("kestrel-vance"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _keys(pilot, "S", *"Taken", "enter")
+        assert isinstance(app.screen, DecisionDialog)  # another campaign's file: asks
+        await _keys(pilot, "escape")
+        assert app.session.campaign.name == "New campaign" and app.session.file is None
+        (saves / "blocked.toml").mkdir()  # a folder where the file should go
+        await _keys(pilot, "S", *"Blocked", "enter", "o")  # overwrite it: cannot
+        assert _messages(app, "error")[-1].startswith("cannot save saves/blocked.toml")
+        assert app.session.campaign.name == "New campaign"  # the rename was taken back
+        assert not any(e.title.startswith("Campaign renamed") for e in app.session.log)

@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from ...logbook import search, to_markdown
-from ...savefile import saves_folder
+from ...persistence.store import saves_folder
 from ...session import LogEntry
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar

@@ -10,8 +10,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from ...campaign.party import MAX_NAME
-from ...savefile import file_name
+from ...campaign.party import MAX_NAME, campaign_name
+from ...persistence.store import file_name
+from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
 
 
@@ -19,8 +20,10 @@ def name_problem(text: str) -> str:
     """Why ``text`` cannot name a campaign, or "" when it can."""
     if not text.strip():
         return "✗ type a name"
-    if len(" ".join(text.split())) > MAX_NAME:
-        return f"✗ at most {MAX_NAME} characters"
+    try:
+        campaign_name(text)
+    except RulesError as err:
+        return f"✗ {err}"
     return ""
 
 
@@ -75,4 +78,4 @@ The file is named after the campaign, in `saves/` (or the folder `HSM_SAVES` nam
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if not name_problem(event.value):
-            self.dismiss(" ".join(event.value.split()))
+            self.dismiss(campaign_name(event.value))

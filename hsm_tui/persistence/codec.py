@@ -1,6 +1,6 @@
 """Game state to TOML-ready plain data and back, driven by the dataclasses' type hints.
 
-Campaign files (``hsm_tui/savefile.py``) write what :func:`to_data` returns and read it
+Campaign files (``store.py``) write what :func:`to_data` returns and read it
 back through :func:`from_data`, which checks every value against its field's type so
 that a hand-edited or damaged file is refused with the key at fault (``encounter.
 combatants[2].rank``) instead of building a state the engine would choke on later.
@@ -13,6 +13,8 @@ name under ``_type``; enums are written by their lower-case name.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import sys
 import types
 import typing
 from enum import Enum
@@ -55,7 +57,9 @@ def registry(*roots: Any) -> dict[str, type]:
     return found
 
 
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    """A class's resolved field types, worked out once: a save walks thousands of tables."""
     return typing.get_type_hints(cls)
 
 
@@ -126,6 +130,8 @@ def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> 
             raise DataError(where, f"expected a number, found {data!r}")
         if kind is int and not isinstance(data, int):
             raise DataError(where, f"expected a whole number, found {data!r}")
+        if kind is float and abs(data) > sys.float_info.max:
+            raise DataError(where, f"the number {data} is too large")
         return float(data) if kind is float else data
     if kind is str:
         if not isinstance(data, str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 import tomllib
 from dataclasses import dataclass
@@ -23,11 +24,14 @@ import tomli_w
 from .codec import DataError
 
 if TYPE_CHECKING:
-    from .session import Session
+    from ..session import Session
 
 FORMAT = "hsm-tui campaign"
 VERSION = 1
 SUFFIX = ".toml"
+BACKUP = ".bak"
+TOP_KEYS = ("format", "format_version", "saved", "seed", "state", "undo", "redo")
+"""The keys a campaign file's top level holds; any other is a mistake worth naming."""
 
 
 class CampaignFileError(Exception):
@@ -39,27 +43,55 @@ def saves_folder() -> Path:
     return Path(os.environ.get("HSM_SAVES") or "saves")
 
 
+def find(name: str) -> Path:
+    """A campaign file as the GM names it: a path, or a bare name in the saves folder
+    (``lost-relics`` → ``saves/lost-relics.toml``).
+    """
+    path = Path(name)
+    if path.exists() or path.parent != Path("."):
+        return path
+    for candidate in (saves_folder() / name, saves_folder() / f"{name}{SUFFIX}"):
+        if candidate.exists():
+            return candidate
+    return path
+
+
 def file_name(campaign_name: str) -> str:
-    """A campaign's file name from its name: ``Lost Relics!`` → ``lost-relics.toml``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", campaign_name.lower()).strip("-")
+    """A campaign's file name from its name: ``Lost Relics!`` → ``lost-relics.toml``;
+    letters of any script stay (``Été à Paris`` → ``été-à-paris.toml``).
+    """
+    slug = re.sub(r"[\W_]+", "-", campaign_name.lower()).strip("-")
     return f"{slug or 'campaign'}{SUFFIX}"
 
 
 def save(session: Session, path: Path, now: datetime | None = None) -> Path:
-    """Write the session to ``path`` (atomically); from then on it is the session's file."""
+    """Write the session to ``path`` and make it the session's file.
+
+    The text goes to a temporary file in the same folder, is flushed to disk, and only
+    then replaces the old file, which stays beside it as ``<name>.toml.bak``: a crash,
+    a full disk or a power cut leaves the old campaign whole.
+    """
     stamp = (now or datetime.now()).replace(microsecond=0)
-    data = {"format": FORMAT, "version": VERSION, "saved": stamp, **session.to_data()}
     try:
-        text = tomli_w.dumps(data)
-    except (TypeError, ValueError, DataError) as err:  # a state the codec cannot write
+        data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
+        data.update(session.to_data())
+        text = tomli_w.dumps(data).encode("utf-8")
+    except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
+    target = path.resolve()  # through a symlink: the file it points at is replaced
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        mode = target.stat().st_mode & 0o777 if target.exists() else _default_mode()
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
+            with os.fdopen(fd, "wb") as out:
                 out.write(text)
-            os.replace(tmp, path)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(tmp, mode)
+            if target.exists():
+                _backup(target)
+            os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -69,8 +101,25 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     return path
 
 
+def _default_mode() -> int:
+    """A new file's permissions as the umask would give them (mkstemp makes it 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _backup(target: Path) -> None:
+    """Keep the file about to be replaced as ``<name>.bak`` (a hard link: no copy)."""
+    backup = target.with_name(target.name + BACKUP)
+    backup.unlink(missing_ok=True)
+    try:
+        os.link(target, backup)
+    except OSError:  # a file system without hard links: copy instead
+        shutil.copy2(target, backup)
+
+
 def read(path: Path) -> dict[str, Any]:
-    """The checked top of a campaign file (format and version); the rest is checked
+    """The checked top of a campaign file (format, version, keys); the rest is checked
     by :meth:`Session.load_data`.
     """
     try:
@@ -83,13 +132,18 @@ def read(path: Path) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CampaignFileError(f"{path}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     if data.get("format") != FORMAT:
         raise CampaignFileError(f"{path}: not an hsm-tui campaign (key 'format' is not {FORMAT!r})")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version > VERSION:
+    version = data.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
         raise CampaignFileError(
-            f"{path}: campaign file version {version!r}; this hsm-tui reads version {VERSION}"
+            f"{path}: key format_version is {version!r}; this hsm-tui reads version {VERSION}"
         )
+    unknown = sorted(set(data) - set(TOP_KEYS))
+    if unknown:
+        raise CampaignFileError(f"{path}: unknown key {unknown[0]!r} at the top of the file")
     return data
 
 
@@ -98,11 +152,13 @@ def load(session: Session, path: Path) -> str:
     undo history came along. A bad file changes nothing.
     """
     data = read(path)
-    body = {k: v for k, v in data.items() if k not in ("format", "version", "saved")}
+    body = {k: v for k, v in data.items() if k not in ("format", "format_version", "saved")}
     try:
         answer = session.load_data(body)
     except DataError as err:
         raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
+    except RecursionError:
+        raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     session.mark_saved(path)
     return answer
 
