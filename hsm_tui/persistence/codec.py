@@ -1,9 +1,10 @@
 """Game state to TOML-ready plain data and back, driven by the dataclasses' type hints.
 
 Campaign files (``store.py``) write what :func:`to_data` returns and read it
-back through :func:`from_data`, which checks every value against its field's type so
-that a hand-edited or damaged file is refused with the key at fault (``encounter.
-combatants[2].rank``) instead of building a state the engine would choke on later.
+back through :func:`from_data`, which checks every value against its field's type (and
+the dataclasses' own checks) so that a hand-edited or damaged file is refused with the key
+at fault (``encounter.combatants[2].rank``). It checks types, not the rules: a Fear of
+900 reads back as written, as the engine would have kept it.
 
 TOML has no null: a field holding ``None`` is left out and reads back as ``None``.
 A dataclass whose type the hint leaves open (a union, or ``Any``) carries its class
