@@ -1,4 +1,5 @@
-"""Combat engine figures (issue 5): command latency with 40 combatants, forecast speed.
+"""Combat engine figures (issue 5): command latency with 40 combatants, forecast speed,
+and saving / opening that fight as a campaign file (issue 6).
 
 Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
 never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
@@ -32,6 +33,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.packs import load
+from hsm_tui.persistence import store
 from hsm_tui.rules import RulesError
 from hsm_tui.session import Session
 from hsm_tui.simulate import forecast, read_encounter
@@ -84,12 +86,28 @@ def command_latency(samples: int) -> list[float]:
     times: list[float] = []
     seed = 5
     while len(times) < samples:
-        times += _one_fight(seed, samples - len(times))
+        times += _one_fight(seed, samples - len(times))[0]
         seed += 1
     return times
 
 
-def _one_fight(seed: int, wanted: int) -> list[float]:
+def campaign_file(commands: int) -> tuple[int, int, float, float]:
+    """Save and reopen a 40-combatant fight with ``commands`` steps of undo history:
+    (steps, bytes, save seconds, open seconds). Opening replays the history for undo.
+    """
+    _, session = _one_fight(5, commands)
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        path = store.save(session, Path(tmp) / "fight.toml")
+        saved = time.perf_counter() - start
+        fresh = Session(content=session.content)
+        start = time.perf_counter()
+        store.load(fresh, path)
+        opened = time.perf_counter() - start
+        return len(session.history), path.stat().st_size, saved, opened
+
+
+def _one_fight(seed: int, wanted: int) -> tuple[list[float], Session]:
     session = Session(seed=seed)
     session.content = load([ROOT / "content" / "relic-worlds"])
     for command in (AddZone("a"), AddZone("b"), SetBand("a", "b", "short")):
@@ -109,7 +127,7 @@ def _one_fight(seed: int, wanted: int) -> list[float]:
         for member in enc.members(enc.turn.actor):
             foes = [c for c in session.encounter.combatants if c.side != member.side and c.standing]
             if not foes or len(times) >= wanted:
-                return times
+                return times, session
             with suppress(RulesError):  # e.g. out of charges: the engine refuses, nothing changes
                 timed(Attack(member.id, foes[0].id, member.weapons[0].id))
             while session.pending is not None:
@@ -119,9 +137,9 @@ def _one_fight(seed: int, wanted: int) -> list[float]:
                 elif isinstance(pending, PendingChartChoice):
                     timed(ChooseChartRow(pending.rows[0]))
                 else:
-                    return times
+                    return times, session
         timed(EndTurn())
-    return times
+    return times, session
 
 
 def main() -> int:
@@ -146,6 +164,12 @@ def main() -> int:
             med <= 1.0,
         )
     ]
+    steps, size, saved, opened = campaign_file(100 if args.quick else 500)
+    for name, seconds in (("save campaign", saved), ("open campaign (replays undo)", opened)):
+        work = f"{steps} steps"
+        rows.append(
+            (name, work, f"{seconds * 1000:.0f} ms", f"{size // 1024} KiB", "≤ 1 s", seconds <= 1)
+        )
     catalog = load([ROOT / "content" / "relic-worlds"]).catalog
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.toml"
