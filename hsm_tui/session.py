@@ -45,10 +45,13 @@ from .campaign.encounter import Combatant, Encounter
 from .campaign.party import (
     PARTY,
     AddParty,
+    AddToRoster,
     Campaign,
     CampaignCommand,
     NewAdventure,
+    RemoveFromRoster,
     RenameCampaign,
+    SetScene,
 )
 from .packs import Catalog, LoadResult, content_dirs, load
 from .persistence import codec
@@ -173,8 +176,8 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 MAX_FREE_REROLLS = 10
 """Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
 
-ANY_TIME: tuple[type, ...] = (RenameCampaign,)
-"""Taken even while a decision waits: naming the campaign to save it changes no fight."""
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, RenameCampaign)
+"""Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
 
 
 def _need(name: str) -> Need:
@@ -206,6 +209,38 @@ def _only_the_gm(issuer: str, what: str) -> None:
 def _known() -> dict[str, type]:
     """The classes a campaign file may name (built on first save or load)."""
     return codec.registry(Snapshot, Command)
+
+
+BOUNDS = {
+    "luck": (0, 99),
+    "clues": (0, 99),
+    "wounds": (0, 3),
+    "nonlethal": (0, 3),
+    "severe": (0, 99),
+    "fear": (0, 999),
+    "lose_actions": (0, 9),
+}
+"""What the engine's commands keep a Hero's or combatant's counters within; a file is
+checked against them so a hand edit (Luck −5) is refused at the door, not mid-roll."""
+
+
+def _check_bounds(snap: Snapshot, where: str) -> None:
+    people = [
+        *((f"{where}.campaign.party[{i}]", m) for i, m in enumerate(snap.campaign.party)),
+        *(
+            (f"{where}.encounter.combatants[{i}]", c)
+            for i, c in enumerate(snap.encounter.combatants)
+        ),
+    ]
+    for at, person in people:
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(person, name, None)
+            if value is not None and not low <= value <= high:
+                raise codec.DataError(f"{at}.{name}", f"{value} is outside {low} to {high}")
+        for j, w in enumerate(getattr(person, "weapons", ())):
+            if w.charges is not None and not 0 <= w.charges <= (w.power or 0):
+                problem = f"{w.charges} charges is outside 0 to its power {w.power}"
+                raise codec.DataError(f"{at}.weapons[{j}].charges", problem)
 
 
 def _snapshot_data(snap: Snapshot) -> dict[str, Any]:
@@ -316,9 +351,27 @@ class Session:
     # -- commands ----------------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Apply ``command`` or refuse it with a RulesError, changing nothing."""
-        self._apply(command)
-        self._redo.clear()
+        if isinstance(command, RenameCampaign):
+            self._rename(command)
+        else:
+            self._apply(command)
+            self._redo.clear()
         self._notify()
+
+    def _rename(self, cmd: RenameCampaign) -> None:
+        """The name is the campaign's, not a moment's: it holds through the whole undo
+        history (undo never brings back an old name the file no longer has), and is
+        taken even while a decision waits.
+        """
+        if cmd.issuer != GM:
+            raise RulesError(f"{cmd.issuer!r} may not rename the campaign: only the GM may")
+        name = party.campaign_name(cmd.name)
+
+        def named(snap: Snapshot) -> Snapshot:
+            return replace(snap, campaign=replace(snap.campaign, name=name))
+
+        self.campaign = replace(self.campaign, name=name)
+        self._undo = [(named(snap), command) for snap, command in self._undo]
 
     def _apply(self, command: Command) -> None:
         before = self._snapshot()
@@ -683,6 +736,8 @@ class Session:
         if not isinstance(undo, dict):
             raise codec.DataError("undo", "expected a table")
         start = _snapshot_from(undo.get("start", data.get("state")), known, "undo.start")
+        _check_bounds(now, "state")
+        _check_bounds(start, "undo.start")
         commands = codec.from_data(undo.get("commands", []), list[Command], known, "undo.commands")
         redo = codec.from_data(data.get("redo", []), list[Command], known, "redo")
         self.seed = seed
@@ -700,12 +755,24 @@ class Session:
             kept = False
         self._redo = list(redo)
         self._notify()
-        if kept:
-            return f"undo history kept ({len(commands)} step(s))"
-        return (
-            "its undo history no longer leads to the saved state (the packs or the file"
+        answer = (
+            f"undo history kept ({len(commands)} step(s))"
+            if kept
+            else "its undo history no longer leads to the saved state (the packs or the file"
             " changed since): the state is loaded, without undo"
         )
+        return "; ".join([answer, *self._missing_from_packs()])
+
+    def _missing_from_packs(self) -> list[str]:
+        """Party Heroes whose pack entry is gone: they stay, but cannot join a fight."""
+        if self.content is None:
+            return []
+        heroes = self.catalog.kind("hero")
+        return [
+            f"{m.name}: hero {m.entry!r} is not in the loaded packs (it cannot join a fight)"
+            for m in self.campaign.party
+            if m.entry not in heroes
+        ]
 
     @classmethod
     def replay(

@@ -317,12 +317,12 @@ def test_redo_steps_are_saved_and_redo_the_same_dice(tmp_path: Path) -> None:
 
 def test_a_session_undone_to_its_start_saves_only_redo(tmp_path: Path) -> None:
     session = Session(seed=6, content=pack())
-    session.apply(RenameCampaign("Undone"))
+    session.apply(AddHero("kestrel-vance"))
     session.undo()
     loaded = round_trip(session, tmp_path / "undone.toml")
     assert not loaded.can_undo and loaded.can_redo
     loaded.redo()
-    assert loaded.campaign.name == "Undone"
+    assert [m.entry for m in loaded.campaign.party] == ["kestrel-vance"]
 
 
 # -- bad files ---------------------------------------------------------------------------
@@ -496,6 +496,16 @@ BAD_DATA = [
         _rng(lambda internal: [internal[0] + 2**40, *internal[1:]]),
         r"key state\.rng_state: not a dice state",  # setstate would cut it to 32 bits
         id="rng-word-too-wide",
+    ),
+    pytest.param(
+        _set(*COMBATANT, "luck", to=-5),
+        r"key state\.encounter\.combatants\[0\]\.luck: -5 is outside 0 to 99",
+        id="luck-negative",  # a hand edit: refused at the door, not mid-roll on F2
+    ),
+    pytest.param(
+        _set(*COMBATANT, "wounds", to=99),
+        r"combatants\[0\]\.wounds: 99 is outside 0 to 3",
+        id="wounds-99",
     ),
     pytest.param(
         _set("state", "rng_state", "gauss", to=10**400),
@@ -833,22 +843,21 @@ def test_rename_campaign_refuses_empty_and_long_names(name: str) -> None:
     refused(Session(seed=1, content=pack()), RenameCampaign(name), "1 to 60 characters")
 
 
-def test_rename_campaign_collapses_whitespace_and_undoes() -> None:
+def test_rename_campaign_collapses_whitespace_and_holds_through_undo() -> None:
+    """The name is the campaign's: undo never brings back a name the file no longer has."""
     session = Session(seed=1, content=pack())
+    session.apply(AddHero("kestrel-vance"))
     session.apply(RenameCampaign("  The   Lost\tRelics\n"))
     assert session.campaign.name == "The Lost Relics"
-    assert session.log[-1].title == "Campaign renamed: The Lost Relics"
-    assert session.unsaved
+    assert session.unsaved and not any("renamed" in e.title for e in session.log)
     session.apply(RenameCampaign("a" * 30 + "   " + "b" * 29))  # 62 typed, 60 kept
     assert session.campaign.name == "a" * 30 + " " + "b" * 29
     session.apply(RenameCampaign("x" * 60))
-    session.undo()
-    session.undo()
-    assert session.campaign.name == "The Lost Relics"
-    session.undo()
-    assert session.campaign == Campaign() and not session.unsaved
+    session.undo()  # takes back the Hero, not a name
+    assert session.campaign == Campaign(name="x" * 60)
+    assert not session.can_undo
     session.redo()
-    assert session.campaign.name == "The Lost Relics"
+    assert session.campaign.name == "x" * 60 and session.campaign.party
 
 
 def test_rename_campaign_mid_fight_even_while_a_question_waits(tmp_path: Path) -> None:
@@ -870,8 +879,8 @@ def test_rename_campaign_mid_fight_even_while_a_question_waits(tmp_path: Path) -
     both(session, loaded, AnswerDive("none"))
     session.undo()
     assert (session.campaign.name, session.pending) == ("Ambush at the dig", pending)
-    session.undo()
-    assert (session.campaign.name, session.pending) == ("Ambush", pending)
+    session.undo()  # back before the attacks: the name stays the campaign's
+    assert (session.campaign.name, session.pending) == ("Ambush at the dig", None)
 
 
 # -- a new campaign ----------------------------------------------------------------------
@@ -1113,3 +1122,13 @@ def test_only_the_gm_replaces_the_whole_campaign(tmp_path: Path) -> None:
         session.load_data(data, issuer="player:ana")
     with pytest.raises(RulesError, match="only the GM"):
         session.new_campaign(issuer="player:ana")
+
+
+def test_a_party_hero_missing_from_the_packs_is_named_when_opened(tmp_path: Path) -> None:
+    session = Session(seed=1, content=pack())
+    session.apply(AddHero("kestrel-vance"))
+    path = store.save(session, tmp_path / "c.toml")
+    path.write_text(path.read_text().replace('"kestrel-vance"', '"nobody-here"'))
+    loaded = Session(content=pack())
+    answer = store.load(loaded, path)
+    assert "Kestrel Vance: hero 'nobody-here' is not in the loaded packs" in answer

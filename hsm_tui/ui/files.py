@@ -57,17 +57,17 @@ def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
 
 def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) -> None:
     """Write the file, renaming the campaign first when ``name`` is new; a failed write
-    takes the rename back, so nothing changed but the message.
+    gives the old name back, so nothing changed but the message.
     """
     session = app.session
-    renamed = name is not None and name != session.campaign.name
+    old_name = session.campaign.name
     try:
-        if renamed:
+        if name is not None and name != old_name:
             session.apply(RenameCampaign(name))
         store.save(session, path)
     except (RulesError, store.CampaignFileError) as err:
-        if renamed and isinstance(err, store.CampaignFileError):
-            session.undo()
+        if session.campaign.name != old_name:
+            session.apply(RenameCampaign(old_name))
         app.notify(str(err), title="Not saved", severity="error", timeout=10)
         return
     app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
