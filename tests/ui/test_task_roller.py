@@ -117,6 +117,26 @@ async def test_r_task_6_rerolls_spent_through_the_dialog() -> None:
         )
 
 
+async def test_r_task_6_k_keeps_the_roll_and_notes_can_be_written_while_it_waits() -> None:
+    """The question says "e, or k to keep": k on F2 keeps it. While it waits, the scene
+    notes (not a roll) are still taken on home: nothing typed is thrown away.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus(pilot, "rerolls")
+        await pilot.press("2", "r")
+        await pilot.pause()
+        assert app.session.pending is not None
+        await pilot.press("f8", "e", *"Night falls", "escape", "f2")
+        await pilot.pause()
+        assert app.session.campaign.scene == "Night falls"
+        assert app.session.pending is not None  # the notes left the question waiting
+        await pilot.press("k")
+        await pilot.pause()
+        assert app.session.pending is None
+        assert app.session.log[-2].lines[-1] == "kept the first roll (no re-rolls spent)"
+
+
 async def test_undo_restores_dice_and_redo_replays_them() -> None:
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -112,6 +112,7 @@ class TaskRollerScreen(SessionScreen):
 | PgUp PgDn | scroll the odds panel (a roller's skills and Advantages) |
 | r / Enter | roll the task |
 | e | spend re-rolls on the last roll (free ones first, then Luck, then Clues) |
+| k | keep the last roll as it fell (no re-rolls): other screens can act again |
 | o | opposed task: the first o holds this task as side A, the second rolls A against this one |
 | g / G | group task: g adds this task to the group, G rolls the group |
 | n | what the group needs: any, half or all |
@@ -141,6 +142,7 @@ of the rollers succeed (any, half or all).
     BINDINGS = [
         Binding("r,enter", "roll", "Roll", id="task.roll"),
         Binding("e", "reroll", "Re-roll", id="task.reroll"),
+        Binding("k", "keep", "Keep roll", show=False, id="task.keep"),
         Binding("o", "opposed", "Opposed", id="task.opposed"),
         Binding("g", "group_add", "Add to group", id="task.group-add"),
         Binding("G", "group_roll", "Roll group", show=False, id="task.group-roll"),
@@ -466,6 +468,13 @@ of the rollers succeed (any, half or all).
     def action_drop_held(self) -> None:
         self._opposed, self._group = None, []
         self.refresh_odds()
+
+    def action_keep(self) -> None:
+        """Keep the roll as it fell: the waiting re-roll question ends, nothing is spent."""
+        if isinstance(self.session.pending, PendingRerolls):
+            self._apply(SpendRerolls(0, 0))
+        else:
+            self.notify("No roll is waiting for re-rolls: k keeps one that is")
 
     def action_reroll(self) -> None:
         pending = self.session.pending
