@@ -354,3 +354,23 @@ async def test_r_combat_2_b_shows_zones_and_bands_at_80_columns() -> None:
         assert f"{a} ↔ {b}" in text and band.label in text
         await _keys(pilot, "escape")
         assert app.screen is screen
+
+
+async def test_r_atk_2_enter_at_a_turn_start_aims_then_rolls() -> None:
+    """The key bar calls Enter "Roll": with nothing aimed it aims (as a), then rolls."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "enter")
+        assert screen.draft is not None and app.session.pending is None
+        await _keys(pilot, "enter")
+        assert isinstance(app.session.pending, PendingCombatRerolls)  # rolled: re-rolls asked
+
+
+async def test_e_with_a_question_waiting_says_so_instead_of_asking() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "a", "enter", "escape", "E")
+        assert isinstance(app.screen, CombatScreen)  # no "end combat?" offer to refuse
+        assert "answer the pending question first" in _errors(app)[-1]

@@ -116,7 +116,7 @@ Select a combatant with ↑ ↓ (it starts on whoever acts), then act for it.
 | ↑ ↓ | select a combatant |
 | a | aim an attack: nearest enemy, first weapon, exact odds |
 | ← → / t · w | next target · next weapon |
-| Enter | roll the attack (or reopen a waiting decision) · Esc cancels |
+| Enter | roll the aimed attack (none aimed: aim, as a; a question waiting: reopen it) |
 | g | group attack: every able member fires (at its melee foe if locked); target down → nearest |
 | S | suppressive fire: tick up to N targets, mark who dives (R-ATK-16) |
 | m | move: each zone with its band and what reaches it (Move / Move + Run) |
@@ -604,9 +604,14 @@ to expose itself · Prone: an action to stand.
             self.refresh_from_session()
 
     def action_confirm(self) -> None:
-        """Enter: roll the aimed attack, else reopen the waiting decision."""
+        """Enter: roll the aimed attack, else reopen the waiting decision, else aim (as
+        ``a``) so Enter, Enter aims and rolls: the key bar calls Enter "Roll".
+        """
         if self.draft is None:
-            self.action_decide()
+            if self.session.pending is None:
+                self.action_attack()
+            else:
+                self.action_decide()
             return
         draft = self.draft
         if self._apply(draft.command()):
@@ -918,8 +923,8 @@ to expose itself · Prone: an action to stand.
     def action_end_combat(self) -> None:
         """Asks first: ending hands the party back and cannot be continued (u undoes it)."""
         enc = self.enc
-        if not enc.active:
-            self._apply(EndCombat())  # the engine says why not
+        if not enc.active or self.session.pending is not None:
+            self._apply(EndCombat())  # the engine says why not, before any question
             return
         standing: dict[str, int] = {}
         for c in enc.combatants:
