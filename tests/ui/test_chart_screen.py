@@ -224,7 +224,9 @@ async def test_refused_roll_shows_the_reason_and_changes_nothing() -> None:
         await pilot.pause()
         [note] = [n for n in app._notifications if n.severity == "error"]
         assert note.message.startswith("answer the pending question first")
-        assert note.message.endswith("(F2, then e answers it)")  # asked on another screen
+        assert note.message.endswith(
+            "(F2, then e re-rolls or k keeps it)"
+        )  # asked on another screen
         assert app.session.encounter.get(KESTREL).severe == 0
         assert isinstance(app.screen, ChartScreen)
 

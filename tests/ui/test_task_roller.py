@@ -122,7 +122,7 @@ async def test_r_task_6_k_keeps_the_roll_and_notes_can_be_written_while_it_waits
     notes (not a roll) are still taken on home: nothing typed is thrown away.
     """
     app = _app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _focus(pilot, "rerolls")
         await pilot.press("2", "r")
         await pilot.pause()
@@ -135,6 +135,11 @@ async def test_r_task_6_k_keeps_the_roll_and_notes_can_be_written_while_it_waits
         await pilot.pause()
         assert app.session.pending is None
         assert app.session.log[-2].lines[-1] == "kept the first roll (no re-rolls spent)"
+        await pilot.press("u")
+        await pilot.pause()
+        title = app.session.log[-2].title
+        assert app._notifications  # the undo says what it took back, in a GM's words
+        assert list(app._notifications)[-1].message == f"Undone: the re-rolls on {title}"
 
 
 async def test_undo_restores_dice_and_redo_replays_them() -> None:

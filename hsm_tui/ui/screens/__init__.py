@@ -13,7 +13,7 @@ from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ...campaign.combat import Option
-    from ...session import Command, Session
+    from ...session import Command, LogEntry, Session
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -27,6 +27,14 @@ def words(name: str) -> str:
     undone command, a screen's actions in the palette).
     """
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+
+
+def _amended(before: Sequence[LogEntry], after: Sequence[LogEntry], command: Command) -> str:
+    """What a step that added no log entry did: re-rolls amend the entry of their roll."""
+    altered = [a for a, b in zip(after, before, strict=False) if a != b]
+    if altered:
+        return f"the re-rolls on {altered[-1].title}"
+    return words(type(command).__name__)
 
 
 class SessionReady(Message):
@@ -85,6 +93,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         try:
             self.session.apply(command)
         except RulesError as err:
+            self.app.clear_notifications()  # one refusal at a time: a stack hid the screen
             self.notify(f"{err}{self._where_to_answer()}", title="Refused", severity="error")
             return False
         self.after_apply()
@@ -100,7 +109,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         if pending is None:
             return ""
         if isinstance(pending, PendingRerolls):
-            return " (F2, then e answers it)"
+            return " (F2, then e re-rolls or k keeps it)"
         return " (F4, then o answers it)"
 
     def show_subtitle(self, text: str) -> None:
@@ -156,7 +165,7 @@ class SessionScreen(FollowsSession, Screen[None]):
             return
         after = self.session.log
         changed = before[len(after) :] if len(before) > len(after) else after[len(before) :]
-        what = changed[0].title if changed else words(type(command).__name__)
+        what = changed[0].title if changed else _amended(before, after, command)
         more = f" (+{len(changed) - 1} more log entries)" if len(changed) > 1 else ""
         self.app.clear_notifications()  # one message per step, not a growing stack of them
         self.notify(f"{verb}: {what}{more}")
