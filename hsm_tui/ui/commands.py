@@ -37,6 +37,8 @@ class ScreenActions(Provider):
         for binding in getattr(type(screen), "BINDINGS", []):
             if not isinstance(binding, Binding) or not binding.description:
                 continue
+            if binding.action.startswith("app."):  # the app's own: already system commands
+                continue
             keys = binding.key_display or binding.key.replace(",", " / ")
             help_text = f"{binding.tooltip} ({keys})" if binding.tooltip else f"key: {keys}"
             found.append((f"{prefix}: {binding.description}", help_text, binding.action))

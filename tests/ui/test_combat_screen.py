@@ -161,11 +161,12 @@ async def test_refused_command_notifies_and_changes_nothing() -> None:
         await _fight(pilot)
         before, log = app.session.encounter, app.session.log
         await _keys(pilot, "p")
+        assert "is not Prone" in _errors(app)[-1]
         await _keys(pilot, "m", "2")  # the ridge, Medium from the ruins
         assert isinstance(app.screen, CombatScreen)
         errors = _errors(app)
-        assert any("is not Prone" in e for e in errors)
-        assert any("Move+Run covers one band per turn" in e for e in errors)
+        assert len(errors) == 1  # one refusal at a time: a stack of them hid the screen
+        assert "Move+Run covers one band per turn" in errors[0]
         assert app.session.encounter == before and app.session.log == log
 
 

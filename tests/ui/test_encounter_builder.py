@@ -583,9 +583,10 @@ async def test_side_is_picked_so_builder_keys_and_typos_make_no_new_side() -> No
         await _keys(pilot, "slash", "ctrl+u", *"boarder", "escape", "tab", "tab")
         side = app.screen.query_one("#builder-side", Stepper)
         assert app.screen.focused is side and side.value == "pirates"
-        await _keys(pilot, "p", "s")  # builder keys, not a side's name
-        assert side.value == "pirates" and isinstance(app.screen, EncounterBuilderScreen)
+        await _keys(pilot, "p")  # builder keys, not a side's name
         assert "no party Hero left to add (add heroes to the party first)" in _errors(app)
+        await _keys(pilot, "s")
+        assert side.value == "pirates" and isinstance(app.screen, EncounterBuilderScreen)
         await _keys(pilot, "right", "right", "right", "n", *"abc", "escape")  # not added
         assert side.value == "enemies"  # → stops at the last side
         assert len(app.session.encounter.combatants) == 1
