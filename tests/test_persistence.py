@@ -540,7 +540,8 @@ BAD_BYTES = [
         id="malformed-toml",
     ),
     pytest.param(b'format = "hsm-tui \xff\xfe campaign"\n', r": not a text file$", id="not-utf8"),
-    pytest.param(b"", r"not an hsm-tui campaign", id="empty"),
+    pytest.param(b"", r": the file is empty \(not a campaign\)$", id="empty"),
+    pytest.param(b"\n  \n", r": the file is empty", id="blank"),
     pytest.param(b"\x00\x01\x02binary", r"not valid TOML", id="binary"),
 ]
 

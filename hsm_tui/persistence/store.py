@@ -128,6 +128,8 @@ def read(path: Path) -> dict[str, Any]:
         raise CampaignFileError(f"{path}: not a text file") from None
     except OSError as err:
         raise CampaignFileError(f"cannot open {path}: {err.strerror or err}") from None
+    if not text.strip():
+        raise CampaignFileError(f"{path}: the file is empty (not a campaign)")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
