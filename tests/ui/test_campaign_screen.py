@@ -209,3 +209,17 @@ async def test_the_hero_picker_lists_only_heroes_not_yet_in_the_party() -> None:
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)
         assert "kestrel-vance" not in [value for _, value in app.screen.choices]
+
+
+async def test_x_removes_a_hero_and_says_how_to_bring_them_back() -> None:
+    app = _app("kestrel-vance")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _open(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.session.campaign.party == ()
+        messages = [n.message for n in app._notifications]
+        assert "Kestrel Vance leaves the party (u brings them back)" in messages
+        await pilot.press("u")
+        await pilot.pause()
+        assert [m.entry for m in app.session.campaign.party] == ["kestrel-vance"]

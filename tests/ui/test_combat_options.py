@@ -24,7 +24,6 @@ from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.conditions_dialog import ConditionsDialog
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
-from hsm_tui.ui.screens.pools_dialog import PoolsDialog
 from hsm_tui.ui.screens.sheet import SheetScreen
 from hsm_tui.ui.screens.suppress_dialog import SuppressDialog
 from tests.ui.test_combat_screen import BOARDER, _app, _fight, _keys
@@ -141,9 +140,7 @@ async def test_refused_options_show_in_the_panel_notify_and_change_nothing() -> 
         assert "called shots are for Heroes (R-ATK-10)" in _text(app, "#combat-attack")
         await _keys(pilot, "enter")
         assert any("called shots are for Heroes" in e for e in _errors(app))
-        await _keys(pilot, "escape", "P")
-        assert isinstance(app.screen, PoolsDialog)
-        await _keys(pilot, "right", "enter")
+        await _keys(pilot, "escape", "P")  # a Minion has no pools: no editor opens
         assert isinstance(app.screen, CombatScreen)
         assert any("no Luck or Clues (R-CHAR-9)" in e for e in _errors(app))
         assert app.session.encounter == before and app.session.log == log

@@ -192,8 +192,8 @@ file, and "unsaved" while there are changes. Save as… is in the palette (ctrl+
 
     def action_remove_hero(self) -> None:
         entry = self._highlighted("#party")
-        if entry is not None:
-            self._apply(_party().RemoveHero(entry))
+        if entry is not None and self._apply(_party().RemoveHero(entry)):
+            self.notify(f"{self.session.log[-1].title} (u brings them back)")
 
     def action_clues(self, delta: int) -> None:
         entry = self._highlighted("#party")

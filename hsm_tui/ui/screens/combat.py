@@ -155,7 +155,9 @@ names every modifier. A combination the rules forbid shows ✗ and the reason.
 
 **Table**: ▸ selected · ◎ target · • acts this turn. Wnd −1/−2, sev (severely
 wounded), OUT (Minion taken out), unc; s−n non-lethal. F/M: Fear/Morale, `!` when
-Fear ≥ Morale (R-FEAR-1). Initiative: ● action left, ○ used or lost.
+Fear ≥ Morale (R-FEAR-1). Chg: charges left in the first weapon (of its power;
+a weapon not fired in a turn recharges 1 at its end, R-ATK-3). Initiative: ● action
+left, ○ used or lost.
 
 ### Actions (R-ACT-1..6)
 Two per turn, never the same twice: Move (half a band), Run (with Move: one band),
@@ -774,7 +776,13 @@ to expose itself · Prone: an action to stand.
 
     def action_pools(self) -> None:
         chosen = self._acting("set Luck and Clues of")
-        if chosen is not None:
+        if chosen is not None and chosen.rules_rank is Rank.MINION:
+            self.notify(
+                f"{chosen.name} plays as a Minion: no Luck or Clues (R-CHAR-9)",
+                title="Refused",
+                severity="error",
+            )
+        elif chosen is not None:
             dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
             self.app.push_screen(dialog, self.apply_answer)
 

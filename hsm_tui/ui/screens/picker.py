@@ -14,6 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from ..widgets.keybar import KeyBar
+
 
 class PickerScreen(ModalScreen[Any]):
     """Type to filter, ↑ ↓ to move, Enter to pick, Esc to cancel."""
@@ -49,6 +51,7 @@ class PickerScreen(ModalScreen[Any]):
             yield Label(f"[b]{self.title_text}[/b]")
             yield Input(placeholder="type to filter", id="picker-filter")
             yield OptionList(*(label for label, _ in self.choices), id="picker-list")
+        yield KeyBar()  # its own keys (Esc, F1), not those of the screen underneath
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
