@@ -314,6 +314,17 @@ class Move:
 
 
 @dataclass(frozen=True)
+class CloseIn:
+    """R-ACT-2 imagination mode, toward a zone farther than Short: Move+Run one band
+    closer, to a spot on the way (a zone the engine adds, see :func:`close_in`).
+    """
+
+    combatant: str
+    toward: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class Attack:
     attacker: str
     target: str
@@ -446,6 +457,7 @@ CombatCommand = (
     | StartCombat
     | DeclareActions
     | Move
+    | CloseIn
     | Attack
     | Suppress
     | TakeAction
@@ -994,6 +1006,52 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
 
 
+def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> Outcome:
+    """R-ACT-2 says Move+Run is "one full band closer": toward a zone farther than Short
+    the mover runs to a spot one band along the way, which becomes a zone of its own
+    (``A → X (medium)``; others who close in the same way join it).
+
+    **Interpretation** (imagination mode has no map): the spot is Short from where the
+    mover was and one band nearer X; from every other zone it is as far as the mover's
+    old zone was, within what the bands to X allow (the triangle of the two). The log
+    lists them; F7 ``b`` changes any the scene says otherwise.
+    """
+    c = enc.get(cmd.combatant)
+    toward = enc.zone_named(cmd.toward)
+    if toward == c.zone:
+        raise RulesError(f"{c.name} is already in {toward}")
+    band = enc.zone_band(c.zone, toward)
+    if band <= _reach(True):
+        raise RulesError(f"{toward} is {band.label} from {c.zone}: move there (m) instead")
+    origin = c.zone.split(" → ", 1)[0]  # a spot on the way already: name the next one alike
+    spot, lines = f"{origin} → {toward} ({RangeBand(band - 1).label})", []
+    if spot not in enc.zones:
+        enc, lines = _waypoint(enc, c.zone, toward, spot)
+    moved = move(enc, Move(c.id, spot, run=True), rng, cat)
+    head = LogLines(f"{c.name} closes in on {toward}: one band nearer (R-ACT-2)", tuple(lines))
+    return Outcome(moved.encounter, (head, *moved.log))
+
+
+def _waypoint(enc: Encounter, start: str, toward: str, spot: str) -> tuple[Encounter, list[str]]:
+    """Add the spot one band from ``start`` toward ``toward`` and its bands (close_in)."""
+    nearer = RangeBand(enc.zone_band(start, toward) - 1)
+    enc = evolve(enc, zones=(*enc.zones, spot))
+    enc = enc.with_band(spot, start, RangeBand.SHORT).with_band(spot, toward, nearer)
+    lines = [f"new zone {spot}: {RangeBand.SHORT.label} from {start}, {nearer.label} from {toward}"]
+    for other in enc.zones:
+        if other in (start, toward, spot):
+            continue
+        try:
+            was, there = enc.zone_band(start, other), enc.zone_band(toward, other)
+        except RulesError:
+            continue  # a band not set stays unset: the fight asks for it when it matters
+        low, high = abs(there - nearer), min(there + nearer, RangeBand.EXTRA_LONG)
+        band = RangeBand(min(max(was, low), high))
+        enc = enc.with_band(spot, other, band)
+        lines.append(f"{spot} ↔ {other}: {band.label}")
+    return enc, lines
+
+
 def _spend_move(enc: Encounter, c: Combatant, cmd: Move) -> Encounter:
     """Check the move's distance (R-ACT-2, R-OTHER-4) and spend Move, and Run with it:
     both actions must be left before either is spent (R-ACT-1).
@@ -1072,7 +1130,7 @@ class Route:
 
 
 NO_BAND = "no band set yet (F7 b sets one)"
-TOO_FAR = "too far for one turn: go by a zone on the way (F7 z adds one)"
+TOO_FAR = "too far for one turn: close in a band at a time (m offers it)"
 """Zones are the only places there are (R-COMBAT-2): a band farther than Short is crossed
 through zones between, which the GM adds."""
 
@@ -2679,6 +2737,7 @@ def clear_encounter(
 
 HANDLERS = {
     AddZone: add_zone,
+    CloseIn: close_in,
     SetBand: set_band,
     AddCombatants: add_combatants,
     SetCover: set_cover,

@@ -29,6 +29,7 @@ from hsm_tui.campaign.combat import (
     Attack,
     ChooseChartRow,
     ClearEncounter,
+    CloseIn,
     DecideSidekick,
     DeclareActions,
     EndCombat,
@@ -108,6 +109,7 @@ def _random_command(data: st.DataObject) -> Command:
                 st.sampled_from((None, None, 0, 1, 2, 6)),
             ),
             st.builds(Move, ids, st.sampled_from(ZONES), st.booleans()),
+            st.builds(CloseIn, ids, st.sampled_from(ZONES)),
             st.builds(AnswerDive, st.sampled_from(COVERS)),
             st.builds(ChooseChartRow, st.sampled_from(ROWS)),
             st.builds(DecideSidekick, ids, st.sampled_from(("hero", "minion", "villain"))),
@@ -162,7 +164,10 @@ def _fitting_command(session: Session, data: st.DataObject) -> Command:
     if not members:
         return EndTurn()
     actor = data.draw(st.sampled_from(members))
-    kinds = ("attack", "attack", "attack", "move", "declare", "end", "action", "mark", "suppress")
+    kinds = (
+        *("attack", "attack", "attack", "move", "close", "declare"),
+        *("end", "action", "mark", "suppress"),
+    )
     kind = data.draw(st.sampled_from(kinds))
     targets = [c.id for c in enc.combatants if c.id != actor.id and c.standing]
     target = data.draw(st.sampled_from(targets or [actor.id]))
@@ -189,6 +194,8 @@ def _fitting_command(session: Session, data: st.DataObject) -> Command:
         return Suppress(actor.id, weapon, tuple(targets[:2]), tuple(targets[:1]))
     if kind == "move":
         return Move(actor.id, data.draw(st.sampled_from(ZONES[:3])), data.draw(st.booleans()))
+    if kind == "close":  # R-ACT-2: a band nearer a far zone (a new spot on the way)
+        return CloseIn(actor.id, data.draw(st.sampled_from(enc.zones)))
     if kind == "declare":
         return DeclareActions(data.draw(st.integers(2, 4)))
     return EndTurn()

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hsm_tui.campaign.combat import (
-    TOO_FAR,
     AddZone,
+    CloseIn,
     Move,
     PendingCombatRerolls,
     PendingDive,
@@ -126,7 +126,7 @@ async def test_r_atk_3_group_attack_skips_an_empty_member_with_the_reason() -> N
 # -- 2. moving between zones (R-ACT-2) ------------------------------------------------
 async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> None:
     """R-ACT-2: `m` lists each zone with its band and what it takes; a zone at Short is a
-    Move + Run (picked: both actions spent), at Melee one Move; Medium is out of reach.
+    Move + Run (picked: both actions spent), at Melee one Move; at Medium it closes in.
     """
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -138,10 +138,11 @@ async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> Non
         assert isinstance(dialog, DecisionDialog)
         assert [o.label for o in dialog.options] == [
             "dig pit (short): Move + Run, 2 actions",
-            f"✗ ridge (medium): {TOO_FAR}",
+            "ridge (medium): close in one band, Move + Run",
             "trench (melee): Move, 1 action",
         ]
         assert dialog.options[0].command == Move(KESTREL, "dig pit", run=True)
+        assert dialog.options[1].command == CloseIn(KESTREL, "ridge")
         await _keys(pilot, "3")
         assert app.session.encounter.get(KESTREL).zone == "trench"
         assert app.session.encounter.turn.used_by(KESTREL) == ("move",)

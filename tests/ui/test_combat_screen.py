@@ -153,8 +153,8 @@ async def test_r_atk_2_group_attack_is_one_batch_and_one_undo() -> None:
 
 
 async def test_refused_command_notifies_and_changes_nothing() -> None:
-    """R-ACT-6 standing up needs Prone; R-ACT-2 Move+Run covers one band, so a zone at
-    Medium is out of reach this turn.
+    """R-ACT-6 standing up needs Prone; R-ACT-1 no action twice: a second move in the
+    turn is refused. Each refusal changes nothing.
     """
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -162,11 +162,14 @@ async def test_refused_command_notifies_and_changes_nothing() -> None:
         before, log = app.session.encounter, app.session.log
         await _keys(pilot, "p")
         assert "is not Prone" in _errors(app)[-1]
-        await _keys(pilot, "m", "2")  # the ridge, Medium from the ruins
+        assert app.session.encounter == before and app.session.log == log
+        await _keys(pilot, "m", "1")  # Move + Run to the dig pit: both actions spent
+        before, log = app.session.encounter, app.session.log
+        await _keys(pilot, "m", "1")
         assert isinstance(app.screen, CombatScreen)
         errors = _errors(app)
         assert len(errors) == 1  # one refusal at a time: a stack of them hid the screen
-        assert "Move+Run covers one band per turn" in errors[0]
+        assert "no action twice (R-ACT-1)" in errors[0]
         assert app.session.encounter == before and app.session.log == log
 
 
@@ -247,7 +250,10 @@ async def test_cover_cycles_and_move_picker_lists_bands() -> None:
         await _keys(pilot, "M")
         dialog = app.screen
         assert isinstance(dialog, DecisionDialog)
-        assert [o.label for o in dialog.options] == ["dig pit (short)", "ridge (medium)"]
+        assert [o.label for o in dialog.options] == [
+            "dig pit (short)",
+            "ridge (medium): close in one band, Move + Run",  # R-ACT-2: a band nearer
+        ]
         await _keys(pilot, "escape")
         assert app.session.encounter.get("kestrel-vance-1").zone == "ruins"
 

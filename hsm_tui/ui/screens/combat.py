@@ -21,6 +21,7 @@ from textual.widgets import Static
 from ...campaign.combat import (
     ACTIONS,
     AttackPlan,
+    CloseIn,
     CombatCommand,
     DeclareActions,
     EndCombat,
@@ -47,7 +48,7 @@ from ...campaign.combat import (
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, Rank, RulesError
+from ...rules import Cover, RangeBand, Rank, RulesError
 from ...session import Batch, PendingRerolls, SpendRerolls
 from ...simulate import encounter_commands, read_encounter
 from ..widgets.combatants import CombatantTable
@@ -869,9 +870,13 @@ to expose itself · Prone: an action to stand.
         options = []
         for route in routes(self.enc, mover.id):
             band = route.band.label if route.band is not None else "no band set"
+            key = str(len(options) + 1) if len(options) < 9 else ""
+            if route.band is not None and route.band > RangeBand.SHORT:  # R-ACT-2: a band nearer
+                label = f"{route.move.zone} ({band}): close in one band, Move + Run"
+                options.append(Option(key, label, CloseIn(mover.id, route.move.zone)))
+                continue
             label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
             label = label if route.possible or run else f"✗ {label}"  # picking it says why
-            key = str(len(options) + 1) if len(options) < 9 else ""
             options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
         if not options:
             self.notify("There is no other zone to move to", severity="warning")
