@@ -41,7 +41,7 @@ from .campaign.combat import (
     SpendCombatRerolls,
     StartCombat,
 )
-from .campaign.encounter import Combatant, Encounter
+from .campaign.encounter import MAX_POOL, Combatant, Encounter
 from .campaign.party import (
     PARTY,
     AddParty,
@@ -50,7 +50,6 @@ from .campaign.party import (
     CampaignCommand,
     NewAdventure,
     RemoveFromRoster,
-    RenameCampaign,
     SetScene,
 )
 from .packs import Catalog, LoadResult, content_dirs, load
@@ -176,7 +175,7 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 MAX_FREE_REROLLS = 10
 """Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, RenameCampaign)
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster)
 """Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
 
 
@@ -212,8 +211,8 @@ def _known() -> dict[str, type]:
 
 
 BOUNDS = {
-    "luck": (0, 99),
-    "clues": (0, 99),
+    "luck": (0, MAX_POOL),
+    "clues": (0, MAX_POOL),
     "wounds": (0, 3),
     "nonlethal": (0, 3),
     "severe": (0, 99),
@@ -351,27 +350,24 @@ class Session:
     # -- commands ----------------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Apply ``command`` or refuse it with a RulesError, changing nothing."""
-        if isinstance(command, RenameCampaign):
-            self._rename(command)
-        else:
-            self._apply(command)
-            self._redo.clear()
+        self._apply(command)
+        self._redo.clear()
         self._notify()
 
-    def _rename(self, cmd: RenameCampaign) -> None:
-        """The name is the campaign's, not a moment's: it holds through the whole undo
-        history (undo never brings back an old name the file no longer has), and is
-        taken even while a decision waits.
+    def rename(self, text: str, issuer: str = GM) -> None:
+        """Name the campaign. Not a command: the name is the campaign's, not a moment's,
+        so it holds through the whole undo history (undo never brings back a name the
+        file no longer has), and it is taken even while a decision waits.
         """
-        if cmd.issuer != GM:
-            raise RulesError(f"{cmd.issuer!r} may not rename the campaign: only the GM may")
-        name = party.campaign_name(cmd.name)
+        _only_the_gm(issuer, "rename the campaign")
+        name = party.campaign_name(text)
 
         def named(snap: Snapshot) -> Snapshot:
             return replace(snap, campaign=replace(snap.campaign, name=name))
 
         self.campaign = replace(self.campaign, name=name)
         self._undo = [(named(snap), command) for snap, command in self._undo]
+        self._notify()
 
     def _apply(self, command: Command) -> None:
         before = self._snapshot()

@@ -286,7 +286,7 @@ def test_play_refuses_a_bad_campaign_file_before_the_app_starts(tmp_path):
 
 
 def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
-    from hsm_tui.campaign.party import AddHero, RenameCampaign
+    from hsm_tui.campaign.party import AddHero
     from hsm_tui.cli import main
     from hsm_tui.persistence import store
     from hsm_tui.session import Session
@@ -295,7 +295,7 @@ def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
     saved = Session(seed=4)
     saved.load_content()
     saved.apply(AddHero("kestrel-vance"))
-    saved.apply(RenameCampaign("Night at the dig"))
+    saved.rename("Night at the dig")
     path = store.save(saved, tmp_path / "night.toml")
     opened: list[Session] = []
     monkeypatch.setattr(HsmApp, "run", lambda app: opened.append(app.session))

@@ -49,7 +49,7 @@ from hsm_tui.campaign.combat import (
     TakeAction,
 )
 from hsm_tui.campaign.encounter import Encounter
-from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, RenameCampaign, SetScene
+from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, SetScene
 from hsm_tui.persistence import codec, store
 from hsm_tui.persistence.store import CampaignFileError, SavedCampaign
 from hsm_tui.rules import Rank, RulesError, task_tn
@@ -332,7 +332,7 @@ def victim() -> Session:
     session = Session(seed=8, content=pack())
     session.apply(AddHero("kestrel-vance"))
     session.apply(AddZone("ridge"))
-    session.apply(RenameCampaign("Keep me"))
+    session.rename("Keep me")
     session.undo()
     return session
 
@@ -738,7 +738,8 @@ def test_a_state_toml_cannot_hold_is_refused_as_a_campaign_file_error(tmp_path: 
 # -- the recent-campaigns list -----------------------------------------------------------
 def _saved_campaign(folder: Path, name: str, *commands: Command, mtime: float) -> Path:
     session = Session(seed=1, content=pack())
-    for command in (RenameCampaign(name), *commands):
+    session.rename(name)
+    for command in commands:
         session.apply(command)
     path = store.save(session, folder / store.file_name(name), now=SAVED_AT)
     os.utime(path, (mtime, mtime))
@@ -798,9 +799,10 @@ def test_recent_reads_hsm_saves_and_copes_with_odd_files(
     odd = tmp_path / "odd.toml"
     odd.write_text(
         'format = "hsm-tui campaign"\nformat_version = 1\nstate = 3\n', encoding="utf-8"
-    )  # readable at the top, nonsense below: summarised with defaults
+    )  # readable at the top, nonsense below: listed as the error opening it would give
     [entry] = store.recent()
-    assert entry == SavedCampaign(odd, "New campaign", "?", 1, (), False)
+    assert isinstance(entry, CampaignFileError)
+    assert str(entry) == f"{odd}: key state: missing, or not a table"
     assert store.recent(tmp_path / "nowhere") == []
 
 
@@ -841,19 +843,28 @@ def test_file_name_never_leaves_the_folder(name: str) -> None:
     "name", ["", "   ", "\t\n", "x" * 61, "y " * 31], ids=["empty", "blank", "ws", "61", "long"]
 )
 def test_rename_campaign_refuses_empty_and_long_names(name: str) -> None:
-    refused(Session(seed=1, content=pack()), RenameCampaign(name), "1 to 60 characters")
+    session = Session(seed=1, content=pack())
+    with pytest.raises(RulesError, match="1 to 60 characters"):
+        session.rename(name)
+    assert session.campaign == Campaign() and not session.unsaved
+
+
+def test_only_the_gm_renames_the_campaign() -> None:
+    session = Session(seed=1, content=pack())
+    with pytest.raises(RulesError, match="only the GM"):
+        session.rename("Mine now", issuer="player:ana")
 
 
 def test_rename_campaign_collapses_whitespace_and_holds_through_undo() -> None:
     """The name is the campaign's: undo never brings back a name the file no longer has."""
     session = Session(seed=1, content=pack())
     session.apply(AddHero("kestrel-vance"))
-    session.apply(RenameCampaign("  The   Lost\tRelics\n"))
+    session.rename("  The   Lost\tRelics\n")
     assert session.campaign.name == "The Lost Relics"
     assert session.unsaved and not any("renamed" in e.title for e in session.log)
-    session.apply(RenameCampaign("a" * 30 + "   " + "b" * 29))  # 62 typed, 60 kept
+    session.rename("a" * 30 + "   " + "b" * 29)  # 62 typed, 60 kept
     assert session.campaign.name == "a" * 30 + " " + "b" * 29
-    session.apply(RenameCampaign("x" * 60))
+    session.rename("x" * 60)
     session.undo()  # takes back the Hero, not a name
     assert session.campaign == Campaign(name="x" * 60)
     assert not session.can_undo
@@ -867,12 +878,12 @@ def test_rename_campaign_mid_fight_even_while_a_question_waits(tmp_path: Path) -
     """
     session = duel(seed=1)
     encounter = session.encounter
-    session.apply(RenameCampaign("Ambush"))
+    session.rename("Ambush")
     assert (session.campaign.name, session.encounter) == ("Ambush", encounter)
     session.apply(Batch((Attack(R1, K, "laser-pistol"), Attack(R2, K, "laser-pistol"))))
     pending, queue = session.pending, session.queue
     assert isinstance(pending, PendingDive) and queue
-    session.apply(RenameCampaign("Ambush at the dig"))
+    session.rename("Ambush at the dig")
     assert (session.pending, session.queue) == (pending, queue)
     path = tmp_path / store.file_name(session.campaign.name)
     assert path.name == "ambush-at-the-dig.toml"
@@ -887,7 +898,7 @@ def test_rename_campaign_mid_fight_even_while_a_question_waits(tmp_path: Path) -
 # -- a new campaign ----------------------------------------------------------------------
 def test_new_campaign_resets_everything_but_the_packs(tmp_path: Path) -> None:
     session = Session(seed=1, content=pack())
-    session.apply(RenameCampaign("Old"))
+    session.rename("Old")
     session.apply(AddHero("kestrel-vance"))
     session.apply(SetScene("the dig at dusk"))
     store.save(session, tmp_path / "old.toml")
@@ -1093,7 +1104,7 @@ def test_saving_through_a_symlink_replaces_the_file_it_points_at(tmp_path: Path)
     link = tmp_path / "link.toml"
     link.symlink_to(real)
     session = Session(seed=2, content=pack())
-    session.apply(RenameCampaign("Through the link"))
+    session.rename("Through the link")
     store.save(session, link)
     assert link.is_symlink()
     assert store.read(real)["state"]["campaign"]["name"] == "Through the link"

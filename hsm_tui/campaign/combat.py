@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from ..packs import Catalog, Character, SevereWound, Weapon
 from ..packs.model import Suppression
@@ -72,7 +73,7 @@ from .conditions import (
     with_condition,
     wound_marker,
 )
-from .encounter import Combatant, Encounter, Turn, WeaponState, evolve
+from .encounter import MAX_POOL, Combatant, Encounter, Turn, WeaponState, evolve
 
 GM = "gm"
 
@@ -83,13 +84,18 @@ class LogLines:
     lines: tuple[str, ...]
 
 
+Answer = TypeVar("Answer")
+
+
 @dataclass(frozen=True)
-class Option:
-    """One answer to a pending decision: a key a view may bind, its label, its command."""
+class Option(Generic[Answer]):
+    """One answer to a question: a key a view may bind, its label, and what picking it
+    gives (the engine's decisions give a command; a view's own questions may give any value).
+    """
 
     key: str
     label: str
-    command: CombatCommand
+    command: Answer
 
 
 @dataclass(frozen=True)
@@ -621,14 +627,23 @@ def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog)
     )
 
 
+def pools_refusal(c: Combatant) -> str:
+    """Why ``c`` has no Luck or Clues to set (R-CHAR-9), "" if it has: a view asks before
+    it opens the editor."""
+    if c.rules_rank is not Rank.HERO:
+        return f"{c.name} plays as a Minion: no Luck or Clues (R-CHAR-9)"
+    return ""
+
+
 def set_pools(enc: Encounter, cmd: SetPools, _rng: random.Random, _cat: Catalog) -> Outcome:
     c = enc.get(cmd.combatant)
-    if c.rules_rank is not Rank.HERO:
-        raise RulesError(f"{c.name} plays as a Minion: no Luck or Clues (R-CHAR-9)")
+    refusal = pools_refusal(c)
+    if refusal:
+        raise RulesError(refusal)
     luck = c.luck if cmd.luck is None else cmd.luck
     clues = c.clues if cmd.clues is None else cmd.clues
-    if not (0 <= luck <= 99 and 0 <= clues <= 99):
-        raise RulesError("Luck and Clues are 0 to 99")
+    if not (0 <= luck <= MAX_POOL and 0 <= clues <= MAX_POOL):
+        raise RulesError(f"Luck and Clues are 0 to {MAX_POOL}")
     return Outcome(
         enc.with_combatant(evolve(c, luck=luck, clues=clues)),
         (LogLines(f"{c.name}: Luck {luck}, Clues {clues} (R-CHAR-9)", ()),),
@@ -1023,18 +1038,20 @@ def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> 
     band = enc.zone_band(c.zone, toward)
     if band <= _reach(True):
         raise RulesError(f"{toward} is {band.label} from {c.zone}: move there (m) instead")
+    nearer = RangeBand(band - 1)
     origin = c.zone.split(" → ", 1)[0]  # a spot on the way already: name the next one alike
-    spot, lines = f"{origin} → {toward} ({RangeBand(band - 1).label})", []
+    spot, lines = f"{origin} → {toward} ({nearer.label})", []
     if spot not in enc.zones:
-        enc, lines = _waypoint(enc, c.zone, toward, spot)
+        enc, lines = _waypoint(enc, c.zone, toward, nearer, spot)
     moved = move(enc, Move(c.id, spot, run=True), rng, cat)
     head = LogLines(f"{c.name} closes in on {toward}: one band nearer (R-ACT-2)", tuple(lines))
     return Outcome(moved.encounter, (head, *moved.log))
 
 
-def _waypoint(enc: Encounter, start: str, toward: str, spot: str) -> tuple[Encounter, list[str]]:
-    """Add the spot one band from ``start`` toward ``toward`` and its bands (close_in)."""
-    nearer = RangeBand(enc.zone_band(start, toward) - 1)
+def _waypoint(
+    enc: Encounter, start: str, toward: str, nearer: RangeBand, spot: str
+) -> tuple[Encounter, list[str]]:
+    """Add the spot one band from ``start``, ``nearer`` to ``toward``, and its bands."""
     enc = evolve(enc, zones=(*enc.zones, spot))
     enc = enc.with_band(spot, start, RangeBand.SHORT).with_band(spot, toward, nearer)
     lines = [f"new zone {spot}: {RangeBand.SHORT.label} from {start}, {nearer.label} from {toward}"]
@@ -1131,8 +1148,8 @@ class Route:
 
 NO_BAND = "no band set yet (F7 b sets one)"
 TOO_FAR = "too far for one turn: close in a band at a time (m offers it)"
-"""Zones are the only places there are (R-COMBAT-2): a band farther than Short is crossed
-through zones between, which the GM adds."""
+"""A band farther than Short is crossed a band a turn (R-ACT-2): :class:`CloseIn` runs to
+a spot on the way, a zone of its own."""
 
 
 def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:

@@ -31,6 +31,10 @@ def evolve(record: T, **changes: Any) -> T:
     return new
 
 
+MAX_POOL = 99
+"""The most Luck or Clues anyone holds (R-CHAR-9): what the GM's tools set and files keep."""
+
+
 @dataclass(frozen=True)
 class WeaponState:
     """A carried weapon and its charges (R-ATK-3); ``None`` charges: no power track."""

@@ -16,7 +16,7 @@ from ..packs import Catalog, Character
 from ..rules import Rank, RulesError, Traits
 from ..rules.combat import wound_penalty
 from .conditions import penalty, wound_marker
-from .encounter import Combatant, Encounter
+from .encounter import MAX_POOL, Combatant, Encounter
 
 GM = "gm"
 PARTY = "party:"
@@ -126,23 +126,8 @@ class NewAdventure:
     issuer: str = GM
 
 
-@dataclass(frozen=True)
-class RenameCampaign:
-    """The campaign's name: its title on home and its file name in ``saves/``."""
-
-    name: str
-    issuer: str = GM
-
-
 CampaignCommand = (
-    AddHero
-    | RemoveHero
-    | AddToRoster
-    | RemoveFromRoster
-    | SetScene
-    | GrantClues
-    | NewAdventure
-    | RenameCampaign
+    AddHero | RemoveHero | AddToRoster | RemoveFromRoster | SetScene | GrantClues | NewAdventure
 )
 
 
@@ -180,13 +165,10 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
         if len(cmd.text) > 10_000:
             raise RulesError("scene notes are limited to 10,000 characters")
         return replace(campaign, scene=cmd.text), "Scene notes updated"
-    if isinstance(cmd, RenameCampaign):
-        name = campaign_name(cmd.name)
-        return replace(campaign, name=name), f"Campaign renamed: {name}"
     if isinstance(cmd, GrantClues):
         m = campaign.member(cmd.entry)
-        if not 0 <= m.clues + cmd.count <= 99:
-            raise RulesError(f"{m.name} would have {m.clues + cmd.count} Clues (0 to 99)")
+        if not 0 <= m.clues + cmd.count <= MAX_POOL:
+            raise RulesError(f"{m.name} would have {m.clues + cmd.count} Clues (0 to {MAX_POOL})")
         clues = m.clues + cmd.count
         return campaign.with_member(replace(m, clues=clues)), f"{m.name}: Clues {clues}"
     heroes = cat.kind("hero")

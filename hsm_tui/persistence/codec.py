@@ -97,8 +97,6 @@ def to_data(value: Any, hint: Any = Any, where: str = "") -> Any:
             if item is not None:
                 table[f.name] = to_data(item, hints[f.name], _join(where, f.name))
         return table
-    if isinstance(value, dict):
-        return {str(k): to_data(v, Any, _join(where, str(k))) for k, v in value.items()}
     raise DataError(where, f"cannot save a {type(value).__name__}")
 
 

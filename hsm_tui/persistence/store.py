@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
-from .codec import DataError
+from ..campaign.encounter import Encounter
+from ..campaign.party import Campaign
+from .codec import DataError, from_data
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -203,21 +205,16 @@ def _mtime(path: Path) -> float:
 
 
 def _summary(path: Path, data: dict[str, Any]) -> SavedCampaign:
+    """The list line, read by the codec like the whole file would be: a file whose
+    campaign or fight cannot be read is listed as its error."""
     state = data.get("state")
-    campaign = state.get("campaign", {}) if isinstance(state, dict) else {}
-    campaign = campaign if isinstance(campaign, dict) else {}
-    party = campaign.get("party", [])
-    names = tuple(
-        str(m.get("name", "?"))
-        for m in (party if isinstance(party, list) else [])
-        if isinstance(m, dict)
-    )
-    encounter = state.get("encounter", {}) if isinstance(state, dict) else {}
-    return SavedCampaign(
-        path,
-        str(campaign.get("name", "New campaign")),
-        str(data.get("saved", "?")),
-        adventure if isinstance(adventure := campaign.get("adventure", 1), int) else 1,
-        names,
-        bool(isinstance(encounter, dict) and encounter.get("active")),
-    )
+    try:
+        if not isinstance(state, dict):
+            raise DataError("state", "missing, or not a table")
+        campaign = from_data(state.get("campaign", {}), Campaign, {}, "state.campaign")
+        encounter = from_data(state.get("encounter"), Encounter, {}, "state.encounter")
+    except DataError as err:
+        raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
+    party = tuple(m.name for m in campaign.party)
+    saved = str(data.get("saved", "?"))
+    return SavedCampaign(path, campaign.name, saved, campaign.adventure, party, encounter.active)

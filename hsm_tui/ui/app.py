@@ -164,25 +164,12 @@ class HsmApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit at once when nothing is unsaved; otherwise offer to save first."""
-        if not (self.has_session and self.session.unsaved):
+        if not self.has_session:
             self.exit()
             return
-        from ..campaign.combat import Option
-        from .files import save
-        from .screens.decision_dialog import DecisionDialog
+        from .files import keep_or_lose
 
-        def answered(choice: object) -> None:
-            if choice == "save":
-                save(self, self.exit)
-            elif choice == "quit":
-                self.exit()
-
-        question = f"{self.session.campaign.name} has changes that are not saved."
-        options = [
-            Option("s", "save, then quit", "save"),  # type: ignore[arg-type]
-            Option("q", "quit without saving (q again)", "quit"),  # type: ignore[arg-type]
-        ]
-        self.push_screen(DecisionDialog("Quit hsm-tui?", question, options), answered)
+        keep_or_lose(self, "Quit hsm-tui?", self.exit, ("q", "quit without saving (q again)"))
 
     def action_save_campaign(self, ask: bool = False) -> None:
         """Save the campaign to its file (the first time, or ``ask``, name it)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..campaign.combat import Option
-from ..campaign.party import Campaign, RenameCampaign
+from ..campaign.party import Campaign
 from ..persistence import store
 from ..rules.errors import RulesError
 from .screens.decision_dialog import DecisionDialog
@@ -41,7 +41,7 @@ def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
         path = folder / store.file_name(name)
         mine = session.file is not None and path.resolve() == session.file.resolve()
         if path.exists() and not mine:
-            replace = Option("o", f"overwrite {path}", "overwrite")  # type: ignore[arg-type]
+            replace = Option("o", f"overwrite {path}", "overwrite")
             question = f"{path} already holds a campaign. Overwrite it?"
             app.push_screen(
                 DecisionDialog("Overwrite?", question, [replace]),
@@ -63,11 +63,11 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
     old_name = session.campaign.name
     try:
         if name is not None and name != old_name:
-            session.apply(RenameCampaign(name))
+            session.rename(name)
         store.save(session, path)
     except (RulesError, store.CampaignFileError) as err:
         if session.campaign.name != old_name:
-            session.apply(RenameCampaign(old_name))
+            session.rename(old_name)
         app.notify(str(err), title="Not saved", severity="error", timeout=10)
         return
     app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
@@ -75,14 +75,21 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
         then()
 
 
-def keep_or_lose(app: HsmApp, title: str, then: Then) -> None:
-    """Run ``then`` at once when nothing is unsaved; otherwise ask: save first, or not."""
+def keep_or_lose(
+    app: HsmApp,
+    title: str,
+    then: Then,
+    lose: tuple[str, str] = ("d", "go on and lose the unsaved changes"),
+) -> None:
+    """Run ``then`` at once when nothing is unsaved; otherwise ask: save first (``s``),
+    or go on without saving (``lose``: its key and label).
+    """
     session = app.session
     if not session.unsaved:
         then()
         return
-    first = Option("s", "save first, then go on", "save")  # type: ignore[arg-type]
-    lose = Option("d", "go on and lose the unsaved changes", "lose")  # type: ignore[arg-type]
+    first = Option("s", "save first, then go on", "save")
+    lose_option = Option(*lose, "lose")
     question = f"{session.campaign.name} has changes that are not saved."
 
     def answered(answer: object) -> None:
@@ -91,7 +98,7 @@ def keep_or_lose(app: HsmApp, title: str, then: Then) -> None:
         elif answer == "lose":
             then()
 
-    app.push_screen(DecisionDialog(title, question, [first, lose]), answered)
+    app.push_screen(DecisionDialog(title, question, [first, lose_option]), answered)
 
 
 def open_recent(app: HsmApp) -> None:

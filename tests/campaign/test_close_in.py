@@ -16,7 +16,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.rules import RangeBand, RulesError
 from hsm_tui.session import Session
-from tests.campaign import pack
+from tests.campaign import new_session
 
 RAIDER = "pirate-raider-1"
 
@@ -25,8 +25,7 @@ def _field() -> Session:
     """Raiders in the dig, Long from Kestrel on the ridge; the camp Short from the ridge
     and Medium from the dig. The raiders act first (seed 3).
     """
-    session = Session(seed=3, content=pack())
-    for command in (
+    session = new_session(
         AddZone("ridge"),
         AddZone("dig"),
         AddZone("camp"),
@@ -35,9 +34,9 @@ def _field() -> Session:
         SetBand("dig", "camp", "medium"),
         AddCombatants("hero", "kestrel-vance", "heroes", "ridge"),
         AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
-        StartCombat(),
-    ):
-        session.apply(command)
+        seed=3,
+    )
+    session.apply(StartCombat())
     assert session.encounter.turn.actor.startswith("pirate-raider")
     return session
 

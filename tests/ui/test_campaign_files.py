@@ -62,7 +62,7 @@ async def test_s_names_the_campaign_then_saves_and_the_title_tracks_unsaved(save
         await _keys(pilot, "S")
         assert isinstance(app.screen, NameDialog)
         message = app.screen.query_one("#name-message", Static)
-        assert "type a name" in str(message.render())  # empty: said beside the field
+        assert "1 to 60 characters" in str(message.render())  # empty: said beside the field
         await _keys(pilot, "enter")
         assert isinstance(app.screen, NameDialog)  # not taken
         await _keys(pilot, *"Lost Relics")

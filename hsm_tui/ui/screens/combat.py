@@ -41,6 +41,7 @@ from ...campaign.combat import (
     nearest_enemies,
     plan_attack,
     plan_suppress,
+    pools_refusal,
     routes,
     weapon_style,
     within_charges,
@@ -777,12 +778,9 @@ to expose itself · Prone: an action to stand.
 
     def action_pools(self) -> None:
         chosen = self._acting("set Luck and Clues of")
-        if chosen is not None and chosen.rules_rank is Rank.MINION:
-            self.notify(
-                f"{chosen.name} plays as a Minion: no Luck or Clues (R-CHAR-9)",
-                title="Refused",
-                severity="error",
-            )
+        refusal = pools_refusal(chosen) if chosen is not None else ""
+        if refusal:
+            self.notify(refusal, title="Refused", severity="error")
         elif chosen is not None:
             dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
             self.app.push_screen(dialog, self.apply_answer)

@@ -1,14 +1,17 @@
-"""One modal for every combat decision: dive for cover (R-ATK-5), the chart pick on a 13
-(§7), a Sidekick's rules (R-CHAR-8) — and the menus (the zone to move to, the actions).
-Re-rolls have their own dialog (reroll_dialog.py): the d10 / Hero die split is two numbers.
+"""One modal for every question: combat decisions — dive for cover (R-ATK-5), the chart
+pick on a 13 (§7), a Sidekick's rules (R-CHAR-8) — the menus (the zone to move to, the
+actions) and the app's own (save first? overwrite?). Re-rolls have their own dialog
+(reroll_dialog.py): the d10 / Hero die split is two numbers.
 
-It lists the session's options (key, label, command) and returns the chosen command;
-the caller applies it. Escape returns None: a pending decision simply stays pending.
+It lists the options (key, label, value) and returns the chosen value, for the session's
+decisions a command the caller applies. Escape returns None: a pending decision simply
+stays pending.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,7 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
-from ...campaign.combat import CombatCommand, Option
+from ...campaign.combat import Option
 from ..widgets.keybar import KeyBar
 
 
@@ -29,7 +32,7 @@ def bind_escape(screen: Screen, reopen: str) -> None:
     screen._bindings.bind("escape", "dismiss(None)", label)
 
 
-class DecisionDialog(ModalScreen[CombatCommand | None]):
+class DecisionDialog(ModalScreen[Any]):
     """Pick an option by its key, or highlight it and press Enter."""
 
     CSS_PATH = "../styles/combat.tcss"
@@ -53,7 +56,7 @@ names the key that asks again (Enter or **o** on the combat screen).
     """Esc (bound in ``__init__``) leaves a decision pending; so are the options' keys."""
 
     def __init__(
-        self, title: str, question: str, options: Sequence[Option], *, reopen: str = ""
+        self, title: str, question: str, options: Sequence[Option[Any]], *, reopen: str = ""
     ) -> None:
         """``reopen``: the key that brings a waiting decision back, named on Esc."""
         super().__init__()

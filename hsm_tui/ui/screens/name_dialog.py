@@ -17,9 +17,7 @@ from ..widgets.keybar import KeyBar
 
 
 def name_problem(text: str) -> str:
-    """Why ``text`` cannot name a campaign, or "" when it can."""
-    if not text.strip():
-        return "✗ type a name"
+    """Why ``text`` cannot name a campaign, or "" when it can (the session's own rule)."""
     try:
         campaign_name(text)
     except RulesError as err:
