@@ -33,13 +33,16 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("package", ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence"])
+@pytest.mark.parametrize(
+    "package", ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign"]
+)
 def test_every_engine_module_imports_without_textual_or_rich(package: str):
     assert ui_modules_after_import(package, walk=True) == []
 
 
-def test_session_imports_without_textual_or_rich():
-    assert ui_modules_after_import("hsm_tui.session") == []
+@pytest.mark.parametrize("module", ["hsm_tui.session", "hsm_tui.simulate", "hsm_tui.logbook"])
+def test_session_forecasts_and_log_export_import_without_textual_or_rich(module: str):
+    assert ui_modules_after_import(module) == []
 
 
 def test_the_probe_sees_rich_when_it_is_imported():

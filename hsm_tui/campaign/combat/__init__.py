@@ -1,0 +1,204 @@
+"""The combat engine: commands that advance an :class:`Encounter` (RULES.md §3–§8).
+
+Each handler takes the encounter, the command, the session's RNG and the catalog, and
+returns an :class:`Outcome`: the new encounter, explained log entries, and possibly a
+pending decision the UI must answer (nothing blocks inside the engine). A command the
+rules forbid raises RulesError before anything changes.
+
+The modules import in one direction, each with one job:
+
+- ``commands``: the command dataclasses and their union;
+- ``outcome``: log lines, outcomes, pending decisions and the paused attack;
+- ``gear``: the one way to change a carried weapon's state;
+- ``setup``: zones, bands, who is in the encounter and their cover, pools and conditions;
+- ``turns``: whose turn it is and the actions it spends;
+- ``rounds``: initiative, the start and end of turns, the end of the fight;
+- ``movement`` and ``actions``: moves and the actions without an attack roll;
+- ``chart`` and ``wounds``: the Severe Wound chart, Defense numbers and wound steps;
+- ``aiming``: an attack worked out before any die rolls (the preview is the plan);
+- ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
+- ``cards``: a weapon card's effects on the Hero die;
+- ``damage``: Defense rolls, damage per hit, and the points an attack resumes from;
+- ``attack`` and ``suppress``: the two attacks, rolled from their plans.
+
+This module holds the handler tables and the names screens and the session use.
+"""
+
+from __future__ import annotations
+
+from .actions import ACTIONS, ActionKind, take_action
+from .aiming import (
+    AttackPlan,
+    Firepower,
+    action_refusal,
+    firepower,
+    plan_attack,
+    weapon_style,
+    within_charges,
+)
+from .attack import attack, spend_combat_rerolls
+from .chart import SEVERELY, RowOdds, chart_odds
+from .commands import (
+    GM,
+    AddCombatants,
+    AddZone,
+    AnswerDive,
+    ApplyDamage,
+    Attack,
+    ChooseChartRow,
+    ClearEncounter,
+    CloseIn,
+    CombatCommand,
+    DecideSidekick,
+    DeclareActions,
+    EndCombat,
+    EndTurn,
+    Move,
+    RemoveCombatant,
+    RollChart,
+    SetBand,
+    SetCondition,
+    SetCover,
+    SetPools,
+    SpendCombatRerolls,
+    StartCombat,
+    Suppress,
+    TakeAction,
+)
+from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
+from .gear import FISTS, held_weapon, ready_weapon
+from .groups import group_attack, group_target, nearest_enemies, next_attacker
+from .movement import NO_BAND, TOO_FAR, Route, close_in, move, move_refusal, routes
+from .outcome import (
+    AttackState,
+    LogLines,
+    Option,
+    Outcome,
+    Pending,
+    PendingChartChoice,
+    PendingCombatRerolls,
+    PendingDive,
+    PendingSidekick,
+)
+from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
+from .setup import (
+    add_combatants,
+    add_zone,
+    clear_encounter,
+    decide_sidekick,
+    pools_refusal,
+    remove_combatant,
+    set_band,
+    set_condition,
+    set_cover,
+    set_pools,
+)
+from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress
+from .turns import actor_name, carried_losses
+from .wounds import damage_outcome
+
+HANDLERS = {
+    AddZone: add_zone,
+    CloseIn: close_in,
+    SetBand: set_band,
+    AddCombatants: add_combatants,
+    SetCover: set_cover,
+    SetPools: set_pools,
+    SetCondition: set_condition,
+    DecideSidekick: decide_sidekick,
+    StartCombat: start_combat,
+    DeclareActions: declare_actions,
+    Move: move,
+    Attack: attack,
+    Suppress: suppress,
+    TakeAction: take_action,
+    RollChart: roll_chart,
+    ApplyDamage: apply_damage,
+    RemoveCombatant: remove_combatant,
+    EndTurn: end_turn,
+    EndCombat: end_combat,
+    ClearEncounter: clear_encounter,
+}
+"""The command each handler takes: ``handler(encounter, command, rng, catalog)``."""
+
+ANSWERS = {
+    AnswerDive: (PendingDive, answer_dive),
+    SpendCombatRerolls: (PendingCombatRerolls, spend_combat_rerolls),
+    ChooseChartRow: (PendingChartChoice, choose_chart_row),
+}
+"""The answer to each pending decision: ``handler(encounter, answer, pending, rng, catalog)``."""
+
+__all__ = [
+    "ACTIONS",
+    "ANSWERS",
+    "FIGHT_MARKS",
+    "FISTS",
+    "GM",
+    "HANDLERS",
+    "NO_BAND",
+    "SEVERELY",
+    "TOO_FAR",
+    "ActionKind",
+    "AddCombatants",
+    "AddZone",
+    "AnswerDive",
+    "ApplyDamage",
+    "Attack",
+    "AttackPlan",
+    "AttackState",
+    "ChooseChartRow",
+    "ClearEncounter",
+    "CloseIn",
+    "CombatCommand",
+    "DecideSidekick",
+    "DeclareActions",
+    "EndCombat",
+    "EndTurn",
+    "Firepower",
+    "LogLines",
+    "Move",
+    "Option",
+    "Outcome",
+    "Pending",
+    "PendingChartChoice",
+    "PendingCombatRerolls",
+    "PendingDive",
+    "PendingSidekick",
+    "RemoveCombatant",
+    "RollChart",
+    "Route",
+    "RowOdds",
+    "SetBand",
+    "SetCondition",
+    "SetCover",
+    "SetPools",
+    "SpendCombatRerolls",
+    "StartCombat",
+    "Suppress",
+    "SuppressPlan",
+    "SuppressTarget",
+    "TakeAction",
+    "action_refusal",
+    "actor_name",
+    "answer_dive",
+    "carried_losses",
+    "chart_odds",
+    "choose_chart_row",
+    "damage_outcome",
+    "firepower",
+    "group_attack",
+    "group_target",
+    "held_weapon",
+    "move_refusal",
+    "nearest_enemies",
+    "next_attacker",
+    "plan_attack",
+    "plan_suppress",
+    "pools_refusal",
+    "ready_weapon",
+    "routes",
+    "spend_combat_rerolls",
+    "suppress",
+    "weapon_style",
+    "within_charges",
+]

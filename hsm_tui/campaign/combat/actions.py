@@ -1,0 +1,121 @@
+"""The actions without an attack roll (R-ACT-2/5/6): aim, dodge, full defense, reload,
+stand, standby, interact, hide, task, draw, holster, drop, misc, and breaking free of a
+grapple (R-ATK-17).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ...packs import Catalog
+from ...rules import Rank, RulesError, Trait
+from ..conditions import with_condition
+from ..encounter import Combatant, Encounter, evolve
+from .commands import TakeAction
+from .gear import edit_weapon, handle_weapon
+from .outcome import LogLines, Outcome
+from .turns import spend_action
+
+_MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """One TakeAction action: its cost in actions, a line for menus, whether it names
+    a weapon (R-ACT-2/5/6; dropping is free).
+    """
+
+    cost: int
+    hint: str
+    weapon: bool = False
+
+
+ACTIONS: dict[str, ActionKind] = {
+    "aim": ActionKind(1, "a free re-roll on a later attack this turn"),
+    "dodge": ActionKind(1, "may re-roll Defense until its next turn"),
+    "full-defense": ActionKind(2, "Dodge +2 until its next turn (Heroes)"),
+    "reload": ActionKind(2, "a weapon back to full charges", weapon=True),
+    "stand": ActionKind(1, "up from Prone"),
+    "standby": ActionKind(1, "attack when someone comes within Short"),
+    "interact": ActionKind(1, "free a stuck weapon, pick one up, equipment", weapon=True),
+    "hide": ActionKind(1, "the GM places it in cover"),
+    "task": ActionKind(1, "then roll it in the task roller (F2)"),
+    "draw": ActionKind(1, "a weapon", weapon=True),
+    "holster": ActionKind(1, "put a weapon away", weapon=True),
+    "drop": ActionKind(0, "what it holds (free)", weapon=True),
+    "misc": ActionKind(1, "anything else the GM approves"),
+    "break-free": ActionKind(1, "out of a grapple (R-ATK-17)"),
+}
+
+
+def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalog) -> Outcome:
+    """Every action without an attack roll (R-ACT-2/5/6, R-ATK-17 breaking free)."""
+    c = enc.get(cmd.combatant)
+    action = cmd.action.strip().lower()
+    if action not in ACTIONS:
+        raise RulesError(f"unknown action {cmd.action!r} ({', '.join(ACTIONS)})")
+    weapon = c.weapon(cmd.weapon) if cmd.weapon else None
+    name = cat.weapons[weapon.id].name if weapon and weapon.id in cat.weapons else ""
+    text = {
+        "aim": f"{c.name} aims: 1 free re-roll on a later attack this turn (R-ACT-2)",
+        "dodge": f"{c.name} dodges: may re-roll Defense until its next turn (R-ACT-2)",
+        "full-defense": f"{c.name} goes into full defense: Dodge +2 until its next turn (R-ACT-5)",
+        "stand": f"{c.name} stands up (R-ACT-6)",
+        "standby": f"{c.name} stands by: may attack when someone comes within Short (R-ACT-2)",
+        "interact": f"{c.name} interacts with equipment nearby (R-ACT-2)",
+        "hide": f"{c.name} hides (the GM places it in cover)",
+        "task": f"{c.name} spends an action on a task: roll it in the task roller (R-ACT-2)",
+        "draw": f"{c.name} draws {name or 'a weapon'} (R-ACT-5)",
+        "holster": f"{c.name} puts away {name or 'a weapon'} (R-ACT-5)",
+        "drop": f"{c.name} drops {name or 'what it holds'} (a free action, R-ACT-5)",
+        "misc": f"{c.name} does something the GM approves (R-ACT-2)",
+    }.get(action, "")
+    extra: list[str] = []
+    if action == "stand" and not c.prone:
+        raise RulesError(f"{c.name} is not Prone")
+    if action == "full-defense" and c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
+    if action == "reload":
+        if weapon is None or not cat.weapons[weapon.id].reload or weapon.power is None:
+            raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
+        text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
+    if action == "break-free" and "grappled" not in c.conditions:
+        raise RulesError(f"{c.name} is not grappled")
+    cost = ACTIONS[action].cost
+    for n in range(cost):
+        enc = (
+            spend_action(enc, c, action, cost=cost, what=f"{action} (R-ACT-5)")
+            if n == 0
+            else spend_action(enc, c, f"{action} (second action)")
+        )
+    if action == "stand":
+        c = evolve(c, prone=False)
+    elif action == "reload" and weapon is not None:
+        c = edit_weapon(c, weapon.id, charges=weapon.power)
+    elif action in ("interact", "drop") and weapon is not None:
+        c, text = handle_weapon(c, weapon, name, action)
+    elif action == "break-free":
+        c, extra = _break_free(enc, c, cmd.bonus, rng)
+        text = f"{c.name} tries to break free (R-ATK-17)"
+    if action in _MARKS:
+        c = evolve(c, conditions=tuple(sorted({*c.conditions, _MARKS[action]})))
+    return Outcome(enc.with_combatant(c), (LogLines(text, tuple(extra)),))
+
+
+def _break_free(
+    enc: Encounter, c: Combatant, bonus: int, rng: random.Random
+) -> tuple[Combatant, list[str]]:
+    """R-ATK-17: d10 + Strength + Escape Artist (``bonus``) against the grappler's
+    d10 + Strength × 2; higher breaks free. Interpretation: both roll a d10 and add.
+    """
+    holders = enc.in_melee_with(c)
+    strength = max((h.traits[Trait.STRENGTH] for h in holders), default=0)
+    mine, theirs = rng.randint(1, 10), rng.randint(1, 10)
+    me = mine + c.traits[Trait.STRENGTH] + bonus
+    them = theirs + 2 * strength
+    line = f"d10 {mine} + Strength {c.traits[Trait.STRENGTH]}" + (f" {bonus:+d}" if bonus else "")
+    line += f" = {me} vs grappler d10 {theirs} + 2 × Strength {strength} = {them}"
+    if me > them:
+        return with_condition(c, "grappled", 0), [line + ": free"]
+    return c, [line + ": still held"]

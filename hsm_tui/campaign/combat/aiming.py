@@ -1,0 +1,358 @@
+"""An attack worked out before any die rolls: the weapon as used, its rate of fire and
+charges, the TN and exact odds (:class:`AttackPlan`), and whether its action can be taken.
+Previews read the same plan :func:`~.attack.attack` rolls, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from ...packs import Catalog, Weapon
+from ...rules import (
+    Modifier,
+    RangeBand,
+    Rank,
+    Rating,
+    RulesError,
+    TargetNumber,
+    attack_odds,
+    defense_odds,
+)
+from ...rules.combat import FIGHTING_STYLES, AttackSituation, attack_dice, attack_tn
+from ...rules.dice import parse
+from ...rules.odds import PoolOdds, percent, wound_odds
+from ..conditions import level, penalty, wound_marker
+from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
+from .commands import Attack
+from .gear import FISTS
+from .turns import current_turn, spend_action
+from .wounds import damage_expr, defense_tn, health_against, opponents
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """An attack worked out before any die is rolled: what the screens show as a preview
+    and what :func:`attack` then rolls, so the two can never disagree.
+    """
+
+    attacker: Combatant
+    target: Combatant
+    weapon: Weapon
+    state: WeaponState
+    style: Rating
+    melee: bool
+    band: RangeBand
+    dice: int
+    cost: int
+    tn: TargetNumber
+    damage: str = ""  # overrides the card's damage (thrown, a damage option, grapple)
+    free: int = 0  # free re-rolls on the attack roll: Aim (R-ACT-2) and the GM's (R-TASK-6)
+    location: str = ""  # a called shot's "head" adds a d8 to each hit's damage (R-ATK-10)
+
+    @property
+    def rank(self) -> Rank:
+        return self.attacker.rules_rank
+
+    @property
+    def hits(self) -> PoolOdds:
+        """R-ATK-2: the exact distribution of hits before Defense, the free re-rolls spent
+        on missed dice (R-TASK-6), as the roll will offer them.
+        """
+        return attack_odds(self.tn.value, self.dice, self.rank, self.free)
+
+    def defense(self, enc: Encounter) -> int:
+        """R-ATK-6 Defense the target would roll against now (see :func:`defense_tn`)."""
+        return defense_tn(enc, self.target, self.melee, 0).value
+
+    def _defense_text(self, enc: Encounter) -> str:
+        """``5``, or how it was built when more than Dodge goes in (``Dodge 5 − wound 1 = 4``)."""
+        defense = defense_tn(enc, self.target, self.melee, 0)
+        return defense.explain() if len(defense.parts) > 1 else str(defense.value)
+
+    def through(self, enc: Encounter) -> tuple[Fraction, ...]:
+        """Exact distribution of hits through Defense (index = hits through)."""
+        defense, rank = self.defense(enc), self.target.rules_rank
+        marks = self.target.conditions  # free re-rolls: Dodge, a Parry in melee (R-ATK-9)
+        dodge = int("dodging" in marks) + int(self.melee and "parry" in marks)
+        out = [self.hits.successes[0]] + [Fraction(0)] * self.dice
+        for hits, p in enumerate(self.hits.successes[1:], start=1):
+            if p:
+                for k, q in enumerate(defense_odds(hits, defense, rank, dodge).successes):
+                    out[k] += p * q
+        return tuple(out)
+
+    def wounds(self) -> dict[str, Fraction]:
+        """R-DMG-2: wound steps from one hit through (before card damage bonuses)."""
+        expr = parse(damage_expr(self.weapon, self.style.value, self.damage, self.location))
+        resolved = expr.resolve(self.attacker.traits.as_values())
+        return wound_odds(resolved, health_against(self.target, self.weapon))
+
+    def preview(self, enc: Encounter) -> tuple[str, ...]:
+        """The lines a GM reads before rolling: TN breakdown and exact odds."""
+        through = self.through(enc)
+        wounds = self.wounds()
+        hurt = Fraction(1) - wounds["0"]
+        return (
+            f"{self.weapon.name} ({self.style.value}, {self.dice} d10) at {self.target.name},"
+            f" {self.band.label} range",
+            f"TN {self.tn.explain()}",
+            f"≥1 hit {percent(self.hits.success)} · expected {float(self.hits.expected):.2f}"
+            + (f" (with {self.free} free re-roll(s))" if self.free else ""),
+            f"Defense {self._defense_text(enc)}: ≥1 through {percent(1 - through[0])}"
+            f" · expected {float(sum(k * p for k, p in enumerate(through))):.2f}",
+            f"each hit through wounds {percent(hurt)}",
+            *(PINNED_FIRST if level(self.attacker, "pinned") else ()),
+        )
+
+
+PINNED_FIRST = ("Pinned (§8): a Morale roll comes first; if it fails, the attack is lost",)
+
+
+def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
+    """Every check and number of an attack, without spending the action or rolling."""
+    attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
+    if not target.standing:
+        raise RulesError(f"{target.name} is already out of the fight")
+    if attacker.id == target.id:
+        raise RulesError("a combatant cannot attack itself")
+    _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
+    fire, style, damage = _armed(enc, attacker, cmd, cat)
+    weapon, state = fire.weapon, fire.state
+    melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
+    band = enc.band(attacker.id, target.id)
+    if melee and attacker.zone != target.zone:
+        raise RulesError(
+            f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
+        )
+    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
+        band = RangeBand.MELEE
+    if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
+        raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
+    if cmd.location not in ("", "head", "limb") or (cmd.location and not cmd.called_shot):
+        raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
+    extra = _hand_modifiers(enc, attacker, weapon, cmd)
+    if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
+        extra.append(Modifier("grappling it", 1))
+    dice = fire.rate
+    if cmd.reaction == "zone-of-control" and attacker.zone != target.zone:
+        raise RulesError("zone of control stops someone passing within Melee (same zone)")
+    if cmd.shots is not None:
+        if not 1 <= cmd.shots <= dice:
+            raise RulesError(f"{weapon.name} fires 1 to {dice} shot(s) here, not {cmd.shots}")
+        dice = cmd.shots
+    cost = dice * weapon.charge_per_shot if state.charges is not None else 0
+    if state.charges is not None and state.charges < cost:
+        if not fire.paid:
+            raise RulesError(
+                f"{weapon.name} has {state.charges} charge(s), not enough for one shot"
+                f" (R-ATK-3): {fire.refill}"
+            )
+        raise RulesError(
+            f"{weapon.name} has {state.charges} charge(s),"
+            f" needs {cost} for {dice} shot(s) (R-ATK-3): it can fire {fire.paid}"
+        )
+    engaged_shooting = weapon.skill if (not melee and opponents(enc, attacker)) else None
+    situation = AttackSituation(
+        wound_penalty=wound_marker(attacker),
+        condition_penalty=penalty(attacker),
+        actions_declared=enc.turn.declared if enc.turn is not None else 2,
+        called_shot=cmd.called_shot,
+        melee=melee,
+        shooting_in_melee=engaged_shooting
+        if engaged_shooting in (Rating.PISTOLS, Rating.RIFLES)
+        else None,
+        size_difference=target.size - attacker.size,
+        other=cmd.modifier,
+    )
+    tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
+    tn = tn.plus(*extra) if extra else tn
+    free = int(aim_ready(enc.turn, attacker.id)) + cmd.rerolls
+    return AttackPlan(
+        attacker,
+        target,
+        weapon,
+        state,
+        style,
+        melee,
+        band,
+        dice,
+        cost,
+        tn,
+        damage,
+        free,
+        cmd.location,
+    )
+
+
+def aim_ready(turn: Turn | None, cid: str) -> bool:
+    """R-ACT-2 Aim: taken this turn and its free re-roll not yet used on an attack."""
+    return turn is not None and "aim" in turn.used_by(cid) and cid not in turn.aim_used
+
+
+@dataclass(frozen=True)
+class Firepower:
+    """R-ATK-2/3: the most shots an attack fires (the weapon's rate of fire or the style's
+    attack count) and how many of them the weapon's charges pay for now.
+    """
+
+    weapon: Weapon  # as this attack uses it (thrown: Agile, Short range)
+    state: WeaponState
+    rate: int
+
+    @property
+    def paid(self) -> int:
+        """Shots the charges pay for: all of them for a weapon without charges."""
+        per_shot = self.weapon.charge_per_shot
+        if self.state.charges is None or not per_shot:
+            return self.rate
+        return min(self.rate, self.state.charges // per_shot)
+
+    @property
+    def shots(self) -> int | None:
+        """The ``Attack.shots`` that fires what it can: None is the full rate (so too for
+        an empty weapon, which cannot fire at all: the plan says how it gets charges back).
+        """
+        return self.paid if 0 < self.paid < self.rate else None
+
+    @property
+    def refill(self) -> str:
+        """How the weapon gets charges back, for a GM facing an empty one."""
+        if self.weapon.reload:
+            return "reloading refills it (2 actions, R-ACT-5)"
+        if self.state.recharge:
+            return (
+                "it regains 1 charge at the end of each turn it does not fire;"
+                " no action recharges it sooner"
+            )
+        return "it does not recharge, so it stays empty for this fight"
+
+
+def _armed(
+    enc: Encounter, attacker: Combatant, cmd: Attack, cat: Catalog
+) -> tuple[Firepower, Rating, str]:
+    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option),
+    its rating and its rate of fire; refuses a weapon it cannot use now.
+    """
+    if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
+        state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
+    else:
+        state = attacker.weapon(cmd.weapon)
+    weapon = cat.weapons.get(state.id)
+    if weapon is None:
+        raise RulesError(f"weapon {state.id!r} is not in the loaded packs")
+    if state.dropped:
+        raise RulesError(f"{attacker.name} no longer holds {weapon.name}: Interact to pick it up")
+    if state.stuck:
+        raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
+    turn = enc.turn
+    if turn is not None and attacker.id in turn.suppressed and state.fired:
+        raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
+    damage = ""
+    if cmd.throw:
+        if weapon.kind != "thrown" and weapon.thrown_damage is None:
+            raise RulesError(f"{weapon.name} is not a throwing weapon (R-ATK-1)")
+        weapon = evolve(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
+        damage = weapon.thrown_damage.source if weapon.thrown_damage else ""
+    if cmd.damage_choice is not None:
+        options = weapon.damage_options
+        if not 0 <= cmd.damage_choice < len(options):
+            raise RulesError(f"{weapon.name} has {len(options)} damage option(s)")
+        damage = options[cmd.damage_choice].source
+    style = Rating.AGILE if cmd.grapple else weapon_style(weapon, cmd.style)
+    dice = attack_dice(style, attacker.traits, weapon.attacks)
+    if cmd.throw and weapon.attacks is None:
+        dice = 1  # one blade leaves the hand: the Agile rating, one attack die
+    return Firepower(weapon, state, dice), style, damage
+
+
+def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:
+    """The attack's rate of fire and the shots its charges pay for, whatever its target
+    and the shots it asks for (so the shot keys work while the aim is refused).
+    """
+    return _armed(enc, enc.get(cmd.attacker), cmd, cat)[0]
+
+
+def within_charges(enc: Encounter, cmd: Attack, cat: Catalog) -> Attack:
+    """``cmd`` firing as many shots as its charges pay for, at most its rate of fire
+    (R-ATK-3): where an aim starts and what each member of a group attack fires.
+    """
+    return replace(cmd, shots=firepower(enc, cmd, cat).shots)
+
+
+def action_refusal(enc: Encounter, cmd: Attack) -> str:
+    """Why the attack's action cannot be taken now, "" if it can (its turn, an action
+    left, no attack twice: R-ACT-1; or a reaction's own rule), so a preview says so
+    before the roll rather than on it. Changes nothing.
+    """
+    try:
+        take_attack_action(enc, enc.get(cmd.attacker), cmd)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
+def _hand_modifiers(
+    enc: Encounter, attacker: Combatant, weapon: Weapon, cmd: Attack
+) -> list[Modifier]:
+    """R-ATK-11 two one-handed weapons: −2 main hand, −3 off hand (the Ambidexterity and
+    Two-weapon fighting Advantages are the GM's ``modifier``); two-handed pairs: GM call.
+    """
+    if not cmd.hand:
+        return []
+    if cmd.hand not in ("main", "off"):
+        raise RulesError("a hand is main or off (R-ATK-11)")
+    if weapon.two_handed:
+        raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
+    turn = enc.turn
+    if cmd.hand == "off" and (turn is None or attacker.id not in turn.offhand):
+        raise RulesError("the off hand attacks right after a main-hand attack (R-ATK-11)")
+    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == "main" else -3)]
+
+
+def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
+    """Spend the Attack action, or none for an off-hand attack and a reaction."""
+    turn = current_turn(enc)
+    if not attacker.standing:
+        raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
+    if cmd.reaction == "standby":  # R-ACT-2 Standby: act when someone comes within Short
+        if "standby" not in attacker.conditions:
+            raise RulesError(f"{attacker.name} is not on Standby")
+        kept = tuple(m for m in attacker.conditions if m != "standby")
+        return enc.with_combatant(evolve(attacker, conditions=kept))
+    if cmd.reaction == "zone-of-control":  # R-OTHER-4: a Hero, once per turn
+        if attacker.rules_rank is not Rank.HERO:
+            raise RulesError("zone of control is for Heroes (R-OTHER-4)")
+        if attacker.id in turn.reactions:
+            raise RulesError(f"{attacker.name} already stopped someone this turn (R-OTHER-4)")
+        if attacker.group == turn.actor:
+            raise RulesError("zone of control stops an opponent passing by on its turn")
+        return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
+    if cmd.reaction:
+        raise RulesError("a reaction is standby or zone-of-control")
+    if cmd.hand == "off":  # the same action as the main-hand attack (R-ATK-11)
+        kept = tuple(c for c in turn.offhand if c != attacker.id)
+        return evolve(enc, turn=evolve(turn, offhand=kept))
+    enc = spend_action(enc, attacker, "attack")
+    if cmd.hand == "main":
+        turn = current_turn(enc)
+        enc = evolve(enc, turn=evolve(turn, offhand=(*turn.offhand, attacker.id)))
+    return enc
+
+
+def weapon_style(weapon: Weapon, asked: str | None = None) -> Rating:
+    """The rating an attack uses: the shooting skill, or a fighting style for melee."""
+    if weapon.kind != "melee":
+        if asked and asked != weapon.skill.value:
+            raise RulesError(
+                f"{weapon.name} is a {weapon.kind} weapon: it uses {weapon.skill.value}"
+            )
+        return weapon.skill
+    name = asked or (weapon.skill.value if weapon.skill in FIGHTING_STYLES else "agile")
+    try:
+        style = Rating(name)
+    except ValueError:
+        raise RulesError(f"unknown fighting style {name!r} (wild, power or agile)") from None
+    if style not in FIGHTING_STYLES:
+        raise RulesError(f"melee uses a fighting style: wild, power or agile, not {name!r}")
+    return style

@@ -1,0 +1,194 @@
+"""The attack (§5): spend the action, roll the plan's dice, the Hero's re-rolls, the card's
+effects and Fear per hit; then a dive for cover, or straight on to Defense
+(:func:`~.damage.resolve`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...packs import Catalog
+from ...rules import Cover, Modifier, Rating, RulesError, attack_odds, roll_attack
+from ...rules.odds import percent, suggest_split
+from ...rules.tasks import HeroFace, PoolRoll, paid_text, pay_rerolls, reroll
+from ..conditions import nausea
+from ..encounter import Encounter, evolve
+from .aiming import aim_ready, plan_attack, take_attack_action
+from .cards import apply_card_effects, face_effects
+from .commands import Attack, SpendCombatRerolls
+from .damage import Step, after_attack, ally_in_melee, resolve
+from .gear import edit_weapon
+from .groups import retarget
+from .outcome import (
+    AttackState,
+    LogLines,
+    Outcome,
+    PendingCombatRerolls,
+    PendingDive,
+    RollStage,
+    ask_rerolls,
+)
+from .turns import current_turn, pinned_check
+from .wounds import is_melee
+
+
+def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
+    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+    cmd, turned = retarget(enc, cmd, cat)
+    plan = plan_attack(enc, cmd, cat)
+    enc = take_attack_action(enc, plan.attacker, cmd)
+    held = pinned_check(plan.attacker, "attack", rng)
+    if held is not None and not held[0]:
+        return Outcome(enc, (held[1],))
+    before = [*turned, *(held[1].lines if held is not None else ())]
+    sick, note = nausea(plan.attacker, rng)
+    tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
+    before += [note] if note else []
+    attacker, target = enc.get(plan.attacker.id), plan.target  # a reaction may have changed it
+    weapon, state = plan.weapon, plan.state
+    style, melee, band, dice, cost, rank = (
+        plan.style,
+        plan.melee,
+        plan.band,
+        plan.dice,
+        plan.cost,
+        plan.rank,
+    )
+    odds = attack_odds(tn.value, dice, rank, plan.free)
+    roll = roll_attack(rng, tn.value, dice, rank)
+    turn = current_turn(enc)
+    aim = int(aim_ready(turn, attacker.id))
+    if aim:  # R-ACT-2 Aim: one free re-roll on this attack
+        enc = evolve(enc, turn=evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
+    attacker = edit_weapon(
+        attacker,
+        state.id,
+        charges=None if state.charges is None else state.charges - cost,
+        fired=True,
+        dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
+    )
+    if melee:
+        attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
+        target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
+    enc = enc.with_combatant(attacker).with_combatant(target)
+    if style is Rating.WILD:
+        enc = evolve(
+            enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))
+        )
+    lines = [
+        f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
+        *before,
+        f"TN {tn.explain()}",
+        f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits",
+    ]
+    title = f"{attacker.name} attacks {target.name}"
+    paused = AttackState(
+        attacker.id,
+        target.id,
+        weapon.id,
+        roll.successes,
+        style=style.value,
+        fear_before=target.fear,
+        damage=plan.damage,
+        location=cmd.location,
+        grapple=cmd.grapple,
+        reaction=cmd.reaction,
+        thrown=cmd.throw,
+    )
+    free = aim + cmd.rerolls
+    ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
+    if ask is not None:
+        lines.append(f"roll {roll.explain()}")
+        return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
+    if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
+        d10, hero = suggest_split(roll, free)
+        roll = reroll(roll, rng, d10, hero)
+        lines.append(f"roll {roll.explain()}")
+        lines.append(_free_line(aim, cmd.rerolls, d10, hero))
+    else:
+        lines.append(f"roll {roll.explain()}")
+    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
+
+
+def spend_combat_rerolls(
+    enc: Encounter,
+    cmd: SpendCombatRerolls,
+    pending: PendingCombatRerolls,
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """R-TASK-6: roll every chosen re-roll at once, pay Luck/Clues, then finish the attack."""
+    roller = enc.get(pending.roller)
+    total = cmd.d10 + cmd.hero
+    if min(cmd.d10, cmd.hero) < 0:
+        raise RulesError("re-roll counts cannot be negative")
+    luck, clues = pay_rerolls(total, pending.free, roller.luck, roller.clues, cmd.clues)
+    lines = []
+    roll = pending.roll
+    if total:
+        roll = reroll(roll, rng, cmd.d10, cmd.hero)
+        enc = enc.with_combatant(
+            evolve(roller, luck=roller.luck - luck, clues=roller.clues - clues)
+        )
+        lines.append(
+            f"re-rolls ({paid_text(min(total, pending.free), luck, clues)}): {roll.explain()}"
+        )
+    else:
+        lines.append("keeps the roll")
+    if pending.stage == RollStage.ATTACK:
+        title = f"{pending.title}: {'re-rolls' if total else 'roll kept'}"  # the rest of it
+        return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
+    state = evolve(pending.attack, hits=roll.successes)
+    return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
+
+
+def _free_line(aim: int, granted: int, d10: int, hero: int) -> str:
+    sources = [*(["Aim"] if aim else []), *([f"{granted} granted"] if granted else [])]
+    return f"{' + '.join(sources)}: {d10 + hero} free re-roll(s) ({d10} d10, {hero} Hero die)"
+
+
+def _resolve_attack(
+    enc: Encounter,
+    state: AttackState,
+    roll: PoolRoll,
+    tn: int,
+    title: str,
+    lines: list[str],
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
+    weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
+    target = enc.get(state.target)
+    hits, effects = roll.successes, face_effects(weapon, roll)
+    pending_attack = evolve(state, hits=hits)
+    enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
+    lines += more
+    hits = pending_attack.hits
+    target = enc.get(target.id)
+    ally = ally_in_melee(enc, state, target) if roll.face is HeroFace.MISFORTUNE else None
+    if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
+        hits -= 1
+        pending_attack = evolve(pending_attack, hits=hits, spill=ally.id)
+        if not hits:
+            strays = resolve(enc, pending_attack, rng, cat, Step.STRAY)
+            return strays.after(LogLines(title, tuple(lines)))
+    if hits:  # R-ATK-4: a Fear token per hit, before Defense
+        enc = enc.with_combatant(evolve(target, fear=target.fear + hits))
+        lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
+    if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
+        target, end_lines = after_attack(enc.get(target.id), pending_attack)
+        enc = enc.with_combatant(target)
+        return Outcome(enc, (LogLines(title, (*lines, "no hit", *end_lines)),))
+    if not melee and target.cover < Cover.HEAVY:
+        question = (
+            f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
+            " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
+        )
+        return Outcome(
+            enc,
+            (LogLines(title, tuple(lines)),),
+            PendingDive(pending_attack, question, target.cover),
+        )
+    finished = resolve(enc, pending_attack, rng, cat, Step.DEFENSE)
+    return finished.after(LogLines(title, tuple(lines)))

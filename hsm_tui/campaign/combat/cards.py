@@ -1,0 +1,92 @@
+"""A weapon card's effects on the Hero die's face (content/README.md effect table):
+extra shots, re-rolls, TN and damage bonuses, charges, Fear and conditions.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...packs import Weapon
+from ...rules import Rank, roll_attack
+from ...rules.dice import roll as roll_expression
+from ...rules.effects import Effect, EffectKind, Trigger
+from ...rules.tasks import HeroFace, PoolRoll, card_reroll
+from ..conditions import with_condition
+from ..encounter import Encounter, evolve
+from .gear import charged, edit_weapon
+from .outcome import AttackState
+
+
+def face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
+    trigger = {
+        HeroFace.SPECIAL_4: Trigger.SPECIAL_4,
+        HeroFace.SPECIAL_5: Trigger.SPECIAL_5,
+        HeroFace.FORTUNE: Trigger.FORTUNE,
+        HeroFace.MISFORTUNE: Trigger.MISFORTUNE,
+    }.get(roll.face)  # type: ignore[arg-type]
+    return tuple((trigger, e) for e in weapon.effects_on(trigger)) if trigger else ()
+
+
+def apply_card_effects(
+    enc: Encounter,
+    state: AttackState,
+    effects: tuple[tuple[Trigger, Effect], ...],
+    rng: random.Random,
+    tn: int,
+    roll: PoolRoll,
+) -> tuple[Encounter, AttackState, list[str]]:
+    """Apply the card's effects for the Hero-die face (content/README.md effect table)."""
+    lines = []
+    for trigger, effect in effects:
+        text = f"{trigger.value}: {effect.describe()}"
+        kind = effect.kind
+        amount = effect.value or 0
+        if effect.dice is not None:
+            amount = _roll_amount(effect, rng)
+            text += f" (rolled {amount})"
+        if kind is EffectKind.EXTRA_SHOTS:
+            extra = roll_attack(
+                rng,
+                tn,
+                max(1, amount),
+                roll.rank if roll.rank is not Rank.SIDEKICK else Rank.MINION,
+            )
+            state = evolve(state, hits=state.hits + extra.successes)
+            text += f": {extra.explain()}"
+        elif kind is EffectKind.REROLL_LOWEST:
+            # on the dice as they stand after the Luck/Talent/Aim re-rolls (card_reroll)
+            again = card_reroll(roll, rng)
+            state = evolve(state, hits=state.hits + again.successes - roll.successes)
+            roll = again  # a later effect of the same face sees the re-rolled dice
+            text += f": {again.explain()}"
+        elif kind is EffectKind.ONE_HIT_COUNTS:
+            state = evolve(state, hits=min(state.hits, 1))
+        elif kind is EffectKind.TARGET_DEFENSE:
+            state = evolve(state, defense_mod=state.defense_mod + amount)
+        elif kind is EffectKind.DAMAGE:
+            state = evolve(state, damage_bonus=state.damage_bonus + amount)
+        elif kind is EffectKind.TN:
+            recount = sum(roll.die_counts(d) or (d != 10 and d <= tn + amount) for d in roll.kept)
+            state = evolve(state, hits=max(state.hits, recount))
+        elif kind in (EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE):
+            delta = amount if kind is EffectKind.RECHARGE else -amount
+            enc = enc.with_combatant(charged(enc.get(state.attacker), state.weapon, delta))
+        elif kind is EffectKind.FEAR and effect.targets != "enemies-nearby":
+            target = enc.get(state.target)
+            enc = enc.with_combatant(evolve(target, fear=target.fear + amount))
+        elif kind is EffectKind.CONDITION:
+            who = enc.get(state.attacker if effect.targets == "self" else state.target)
+            mark = effect.condition or "condition"
+            marked = evolve(who, prone=True) if mark == "prone" else with_condition(who, mark)
+            enc = enc.with_combatant(marked)
+        elif kind is EffectKind.STUCK:  # the weapon needs Interact action(s) to free it
+            stuck = edit_weapon(enc.get(state.attacker), state.weapon, stuck=effect.value or 1)
+            enc = enc.with_combatant(stuck)
+        else:
+            text += " — for the GM"
+        lines.append(text)
+    return enc, state, lines
+
+
+def _roll_amount(effect: Effect, rng: random.Random) -> int:
+    return roll_expression(effect.dice, rng).total  # type: ignore[arg-type]

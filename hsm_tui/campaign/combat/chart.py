@@ -1,0 +1,107 @@
+"""The Severe Wound chart (§7, R-WOUND-5): its exact odds, the roll with its grip check,
+and a row applied (a 13 pauses for the GM's pick between two rows).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...packs import Catalog, SevereWound
+from ...rules import Derived
+from ...rules.combat import severe_wound_modifier
+from ..conditions import CONDITIONS, trait_roll, with_condition
+from ..encounter import Combatant, evolve
+from .gear import edit_weapon, held_weapon
+from .outcome import Pending, PendingChartChoice
+
+
+@dataclass(frozen=True)
+class RowOdds:
+    """One chart row's exact chance; ``shared`` when its total also names another row
+    (the erratum's 13): the chance is the total's, and the GM picks between them."""
+
+    row: SevereWound
+    chance: Fraction
+    shared: bool
+
+
+def chart_odds(chart: Sequence[SevereWound], modifier: int) -> tuple[RowOdds, ...]:
+    """Exact odds of every row for d10 + ``modifier`` (a d10 is uniform: 1/10 a face).
+
+    Rows that share a total are not split: each shows the whole chance of that total.
+    """
+    odds = []
+    for row in chart:
+        faces = [d for d in range(1, 11) if row.covers(d + modifier)]
+        shared = any(
+            other is not row and other.covers(d + modifier) for d in faces for other in chart
+        )
+        odds.append(RowOdds(row, Fraction(len(faces), 10), shared))
+    return tuple(odds)
+
+
+def severe_wound(
+    target: Combatant, overflow: int, rng: random.Random, cat: Catalog
+) -> tuple[Combatant, list[str], Pending | None]:
+    """R-WOUND-5 and §7: Prone, a Stamina roll to keep hold of the weapon in hand, then
+    d10 + overflow + 2 × earlier severe wounds (the weapon in hand: :func:`held_weapon`).
+    """
+    held = held_weapon(target)
+    grip: list[str] = []
+    if held is not None:
+        name = cat.weapons[held.id].name if held.id in cat.weapons else held.id
+        _, ok, line = trait_roll(target, target.traits[Derived.STAMINA], "Stamina", rng)
+        grip.append(f"{line}: {'keeps hold of' if ok else 'drops'} {name} (R-WOUND-5)")
+        if not ok:
+            target = edit_weapon(target, held.id, dropped=True)
+    d10 = rng.randint(1, 10)
+    total = d10 + severe_wound_modifier(overflow, target.severe)
+    rows = cat.chart_rows(total)
+    line = (
+        f"Severe Wound chart: d10 {d10} + {overflow} past Health"
+        f" + 2×{target.severe} earlier = {total}"
+    )
+    target = evolve(target, prone=True, severe=target.severe + 1)
+    if len(rows) > 1:
+        question = f"{target.name} rolled {total} on the Severe Wound chart: which result?"
+        return (
+            target,
+            [*grip, line],
+            PendingChartChoice(
+                target.id,
+                total,
+                tuple(r.id for r in rows),
+                question,
+                names=tuple(f"{r.name}: {r.text}" for r in rows),
+            ),
+        )
+    if not rows:
+        return target, [*grip, line, "no chart row covers that total: the GM decides"], None
+    target, lines, _ = apply_chart_row(target, rows[0], line)
+    return target, [*grip, *lines], None
+
+
+def apply_chart_row(
+    target: Combatant, row: SevereWound, line: str
+) -> tuple[Combatant, list[str], None]:
+    flags = row.mark
+    target = evolve(
+        target,
+        unconscious=target.unconscious or row.unconscious,
+        out=target.out or row.dead,
+        chart=(*target.chart, row.id),
+    )
+    lines = [line, f"→ {row.name}{flags}: {row.text}"]
+    if row.condition:  # what the row means at the table, marked for this encounter
+        target = with_condition(target, row.condition)
+        lines.append(f"{target.name} marked {row.condition}: {CONDITIONS[row.condition].text}")
+    return target, lines, None
+
+
+SEVERELY = 3
+
+
+"""A Hero's wound marker once severely wounded: −1, −2, then severe (R-WOUND-1)."""

@@ -1,0 +1,263 @@
+"""The commands that drive a fight, as plain frozen data: a view builds one, the session
+applies it, and a campaign file keeps it (the codec finds each class by its name, so a
+class keeps its name wherever it lives).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GM = "gm"
+
+
+# -- commands ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AddZone:
+    name: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetBand:
+    a: str
+    b: str
+    band: str  # melee, short, medium, long, extra-long, beyond
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AddCombatants:
+    """Put ``count`` of a pack's minion / sidekick / hero into a zone on a side."""
+
+    kind: str  # minion, sidekick, hero
+    entry: str
+    side: str
+    zone: str
+    count: int = 1
+    player: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetCover:
+    combatant: str
+    cover: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetPools:
+    """R-CHAR-9: the GM grants Clues or sets what is left of a Hero's Luck pool."""
+
+    combatant: str
+    luck: int | None = None
+    clues: int | None = None
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetCondition:
+    """§8: the GM puts a condition on a combatant (``level`` 0 clears it). ``prone`` and
+    ``unconscious`` set those states (a revived Hero: unconscious 0).
+    """
+
+    combatant: str
+    condition: str
+    level: int = 1
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class DecideSidekick:
+    combatant: str
+    rank: str  # hero or minion
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class StartCombat:
+    """R-INIT-1..3: roll initiative. ``surprise``: combatants waiting for an unaware enemy
+    act in a free surprise round first; ``bonus``: (combatant, n) added to its group's
+    roll (Senses for one who knows where the enemy waits, Senses + 1 holding a gun on
+    someone, or the GM's temporary rating for the ambushed as a difference).
+    """
+
+    surprise: tuple[str, ...] = ()
+    bonus: tuple[tuple[str, int], ...] = ()
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class DeclareActions:
+    count: int
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Move:
+    """R-ACT-2: Move (half a band) or Move+Run (one band) to another zone."""
+
+    combatant: str
+    zone: str
+    run: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class CloseIn:
+    """R-ACT-2 imagination mode, toward a zone farther than Short: Move+Run one band
+    closer, to a spot on the way (a zone the engine adds, see :func:`close_in`).
+    """
+
+    combatant: str
+    toward: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Attack:
+    attacker: str
+    target: str
+    weapon: str
+    style: str | None = None  # wild, power, agile for melee
+    called_shot: bool = False
+    modifier: int = 0
+    shots: int | None = None  # fewer than the rate of fire, e.g. to save charges
+    rerolls: int = 0  # free re-rolls granted for this roll: Talent, Advantage (R-TASK-6)
+    location: str = ""  # a called shot's "head" (+d8 damage) or "limb" (R-ATK-10)
+    hand: str = ""  # two weapons: "main" (−2), then "off" (−3) in the same action (R-ATK-11)
+    throw: bool = False  # throw the weapon: Agile rating, Short range (R-ATK-1 Throw)
+    damage_choice: int | None = None  # which of the card's damage options (Sonic Relik)
+    grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
+    reaction: str = ""  # "standby" or "zone-of-control": out of turn, no action spent
+    or_nearest: bool = False  # a group's attack: the target down by then, the nearest enemy
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Suppress:
+    """R-ATK-16 suppressive fire at up to N targets in the weapon's range; those in
+    ``dive`` dive for cover (safe, Prone) and the others roll Defense + cover + 2.
+    """
+
+    attacker: str
+    weapon: str
+    targets: tuple[str, ...]
+    dive: tuple[str, ...] = ()
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class TakeAction:
+    """A one-combatant action without an attack roll: one of :data:`ACTIONS` (aim, dodge,
+    full-defense, reload, stand, standby, interact, hide, task, draw, holster, drop, misc,
+    break-free); ``weapon`` names the weapon reloaded, freed, picked up or dropped.
+    """
+
+    combatant: str
+    action: str
+    weapon: str | None = None
+    bonus: int = 0  # break-free: Escape Artist (−1 if the grappler was hit), by the GM
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class AnswerDive:
+    cover: str  # "none" to stay put, else the cover dived into
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SpendCombatRerolls:
+    """Answer PendingCombatRerolls: ``d10`` + ``hero`` re-rolls; free ones are used first,
+    then ``clues`` of the rest come from Clues and the remainder from Luck (R-CHAR-9).
+    """
+
+    d10: int
+    hero: int
+    clues: int = 0
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class ChooseChartRow:
+    row: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class ApplyDamage:
+    """Damage the GM rolled outside an attack (a fall R-OTHER-6, a blast, a trap): wound
+    steps against Health (or Stamina when non-lethal) as for a hit (R-DMG-2, R-WOUND).
+    """
+
+    combatant: str
+    damage: int
+    nonlethal: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RemoveCombatant:
+    """Someone leaves the encounter (fled, or added by mistake); its group's place in the
+    initiative goes when its last member leaves.
+    """
+
+    combatant: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RollChart:
+    """R-WOUND-5 / §7 outside an attack (a fall, a blast the GM resolved by hand)."""
+
+    combatant: str
+    overflow: int = 0  # how far the wound's damage went past Health
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class EndCombat:
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class ClearEncounter:
+    """Empty the encounter for the next fight. The zones and bands stay unless
+    ``keep_zones`` is False, since a GM often fights again in the same place.
+    """
+
+    keep_zones: bool = True
+    issuer: str = GM
+
+
+CombatCommand = (
+    AddZone
+    | SetBand
+    | AddCombatants
+    | SetCover
+    | SetPools
+    | SetCondition
+    | DecideSidekick
+    | StartCombat
+    | DeclareActions
+    | Move
+    | CloseIn
+    | Attack
+    | Suppress
+    | TakeAction
+    | AnswerDive
+    | ChooseChartRow
+    | SpendCombatRerolls
+    | RollChart
+    | ApplyDamage
+    | RemoveCombatant
+    | EndTurn
+    | EndCombat
+    | ClearEncounter
+)

@@ -1,0 +1,308 @@
+"""Defense rolls, damage for each hit through, and the points an attack resumes from.
+
+An attack's roll hands over to :func:`resolve`, which carries it to its end as a loop of
+steps (a stray hit, Defense, damage, the next target), each able to pause for a decision
+whose answer resumes at the step after; the GM's damage and chart rolls outside an
+attack are here too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import Enum
+
+from ...packs import Catalog
+from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_defense
+from ...rules.odds import suggest_split
+from ...rules.tasks import reroll, wound_steps
+from ..conditions import trait_roll, with_condition
+from ..encounter import Combatant, Encounter, evolve
+from .chart import SEVERELY, apply_chart_row, severe_wound
+from .commands import AnswerDive, ApplyDamage, ChooseChartRow, RollChart
+from .outcome import (
+    AttackState,
+    LogLines,
+    Outcome,
+    Pending,
+    PendingChartChoice,
+    PendingCombatRerolls,
+    PendingDive,
+    RollStage,
+    ask_rerolls,
+)
+from .setup import cover_named
+from .wounds import (
+    damage_expr,
+    damage_outcome,
+    defense_tn,
+    dive,
+    health_against,
+    is_melee,
+    take_wound,
+    wound_text,
+)
+
+
+class Step(Enum):
+    """Where an attack goes on from, after its roll or a decision (:func:`resolve`)."""
+
+    STRAY = "stray"
+    """R-ATK-13: a hit went astray on a Misfortune, into an ally in the melee."""
+    DEFENSE = "defense"
+    """R-ATK-6: the target rolls Defense against ``hits`` (after a dive, or none)."""
+    DAMAGE = "damage"
+    """R-ATK-7: ``hits`` got through: damage, Fear, wounds, the chart for each."""
+
+
+def resolve(
+    enc: Encounter,
+    state: AttackState,
+    rng: random.Random,
+    cat: Catalog,
+    step: Step,
+    lines: Sequence[str] = (),
+    first: int = 1,
+) -> Outcome:
+    """Carry an attack from ``step`` to its end, one target at a time: the hit gone astray
+    into the melee (R-ATK-13), the target's Defense, damage for each hit through, then the
+    next target the same suppressive fire hit (R-ATK-16). A step may pause for a decision
+    (Defense re-rolls, a 13 on the chart); its answer resumes here at the step after.
+    ``lines`` and ``first`` carry the damage step's log lines and hit number so far.
+    """
+    log: list[LogLines] = []
+    lines = list(lines)
+    while True:
+        if step is Step.STRAY:
+            ally = enc.get(state.spill)
+            if not ally.standing:
+                return Outcome(enc, tuple(log))
+            enc = enc.with_combatant(evolve(ally, fear=ally.fear + 1))
+            state = evolve(state, target=ally.id, hits=1, spill="", fear_before=ally.fear)
+            log.append(
+                LogLines(
+                    "Firing into melee (R-ATK-13)",
+                    (f"Misfortune: 1 hit goes to {ally.name}, who gains 1 Fear (R-ATK-4)",),
+                )
+            )
+            step = Step.DEFENSE
+        elif step is Step.DEFENSE:
+            state, line, ask = _defend(enc, state, rng, cat)
+            if ask is not None:
+                return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
+            step, lines, first = Step.DAMAGE, [line], 1
+        else:
+            enc, done, pending = _damage(enc, state, rng, cat, lines, first)
+            log += done
+            if pending is not None:
+                return Outcome(enc, tuple(log), pending)
+            if state.spill:
+                step = Step.STRAY
+            elif state.queue:  # R-ATK-16: the next target the suppressive fire hit
+                state = evolve(state, target=state.queue[0], queue=state.queue[1:], hits=1)
+                lines, first = [], 1
+            else:
+                return Outcome(enc, tuple(log))
+
+
+def _defend(
+    enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
+) -> tuple[AttackState, str, PendingCombatRerolls | None]:
+    """R-ATK-6 Defense (with R-ATK-14 flanking in melee): ``state`` with the hits through,
+    the roll's line, and the question when the defender may spend re-rolls on it.
+    """
+    target = enc.get(state.target)
+    melee = is_melee(cat, state)
+    defense = defense_tn(enc, target, melee, state.defense_mod)
+    droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
+    head = f"{defense.terms()} → "
+    # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
+    free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
+    title = f"{target.name} defends"
+    ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
+    if ask is None and free and droll.successes:  # spent to stop the most hits
+        d10, hero = suggest_split(droll, free)
+        droll = reroll(droll, rng, d10, hero)
+    return evolve(state, hits=droll.successes), head + droll.explain(), ask
+
+
+def _damage(
+    enc: Encounter,
+    state: AttackState,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+    first: int,
+) -> tuple[Encounter, list[LogLines], Pending | None]:
+    """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
+    A 13 on the chart pauses the attack with the remaining hits; the GM's pick resumes it.
+    """
+    attacker, target = enc.get(state.attacker), enc.get(state.target)
+    weapon = cat.weapons[state.weapon]
+    values = attacker.traits.as_values()
+    for n in range(state.hits):
+        if not target.standing:
+            break
+        expr = damage_expr(weapon, state.style, state.damage, state.location)
+        if state.grapple:  # R-ATK-17: compared with Strength instead of wounding
+            target, line = _grab(target, attacker, roll_damage(rng, expr, 1, values).damage)
+            lines.append(f"hit {first + n}: {line}")
+            continue
+        hit = roll_damage(rng, expr, health_against(target, weapon), values)
+        total = hit.damage + state.damage_bonus
+        steps = wound_steps(total, hit.health)
+        wounded, result = take_wound(target, total, weapon.nonlethal)
+        # the card's bonus is part of the total the steps were counted from (R-DMG-2)
+        bonus = f", {state.damage_bonus:+d} = {total}" if state.damage_bonus else ""
+        track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
+        lines.append(
+            f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
+            f" → {steps} wound step{'s' if steps != 1 else ''} → {wound_text(target, result)}"
+        )
+        target = wounded
+        if target.standing:  # R-ATK-7: one more Fear per hit through
+            target = evolve(target, fear=target.fear + 1)
+        if state.location == "limb" and target.standing and total > 0:
+            target, line = _limb_check(target, total, rng)
+            lines.append(line)
+        if result.severe:
+            target, chart_lines, pending = severe_wound(target, result.overflow, rng, cat)
+            lines += chart_lines
+            if pending is not None:
+                rest = evolve(state, hits=state.hits - n - 1)
+                pending = evolve(pending, resume=rest, next_hit=first + n + 1)
+                enc = enc.with_combatant(target)
+                return enc, [LogLines(f"{target.name} defends", tuple(lines))], pending
+    stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
+    if state.reaction == "zone-of-control" and state.hits and target.standing and not stopped:
+        target = with_condition(target, "slowed")
+        lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
+    target, end_lines = after_attack(target, state)
+    shown = (*lines, *end_lines)
+    return (
+        enc.with_combatant(target),
+        [LogLines(f"{target.name} defends", shown)] if shown else [],
+        None,
+    )
+
+
+def ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Combatant | None:
+    """R-ATK-13: the attacker's standing ally locked in melee with ``target``, if any."""
+    side = enc.get(state.attacker).side
+    allies = (enc.get(e) for e in target.engaged)
+    return next((a for a in allies if a.side == side and a.standing), None)
+
+
+def answer_dive(
+    enc: Encounter, cmd: AnswerDive, pending: PendingDive, rng: random.Random, cat: Catalog
+) -> Outcome:
+    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn."""
+    target = enc.get(pending.attack.target)
+    cover = cover_named(cmd.cover)
+    if cover is not Cover.NONE:
+        if cover <= target.cover:
+            raise RulesError(
+                f"{target.name} is already in {target.cover.label} cover:"
+                " dive only to better cover (R-ATK-5)"
+            )
+        enc = enc.with_combatant(dive(target, cover))
+        line = (
+            f"{target.name} dives into {cover.label} cover:"
+            " Prone, loses 1 action next turn (R-ATK-5)"
+        )
+    else:
+        line = f"{target.name} stays put and defends (R-ATK-5: no dive)"
+    finished = resolve(enc, pending.attack, rng, cat, Step.DEFENSE)
+    return finished.after(LogLines("Dive for cover", (line,)))
+
+
+def _limb_check(target: Combatant, damage: int, rng: random.Random) -> tuple[Combatant, str]:
+    """R-ATK-10: a limb hit: Stamina minus the damage to keep using the limb."""
+    base = target.traits[Derived.STAMINA] - damage
+    _, ok, line = trait_roll(target, base, "Limb hit: Stamina − damage", rng)
+    if ok:
+        return target, f"{line}: keeps using the limb"
+    return with_condition(target, "lamed"), f"{line}: the limb is useless (drops or falls)"
+
+
+def _grab(target: Combatant, attacker: Combatant, damage: int) -> tuple[Combatant, str]:
+    """R-ATK-17: the damage roll against the defender's Strength; above it, grappled."""
+    strength = target.traits[Trait.STRENGTH]
+    if damage <= strength or "grappled" in target.conditions:
+        return target, f"grab {damage} vs Strength {strength}: breaks loose"
+    grabbed = with_condition(target, "grappled")
+    return grabbed, f"grab {damage} vs Strength {strength}: {target.name} is grappled (R-ATK-17)"
+
+
+def after_attack(target: Combatant, state: AttackState) -> tuple[Combatant, list[str]]:
+    """R-ATK-8 Pinned in cover; R-FEAR-2 a Minion reaching 2× Morale in one action panics."""
+    lines = []
+    morale = target.traits[Derived.MORALE]
+    marks = set(target.conditions)
+    if target.standing and target.cover is not Cover.NONE and target.fear > morale:
+        marks.add("pinned")
+        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {morale} (R-ATK-8)")
+    minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
+    if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
+        marks.add("panicked")
+        lines.append(
+            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
+        )
+    if marks == set(target.conditions):
+        return target, lines
+    return evolve(target, conditions=tuple(sorted(marks))), lines
+
+
+def choose_chart_row(
+    enc: Encounter,
+    cmd: ChooseChartRow,
+    pending: PendingChartChoice,
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """§7 erratum: the GM picks a row, or ``random`` rolls 50/50; the attack then goes on."""
+    picked = rng.choice(pending.rows) if cmd.row == "random" else cmd.row
+    if picked not in pending.rows:
+        raise RulesError(f"pick one of {', '.join(pending.rows)}, or random")
+    row = next(r for r in cat.chart if r.id == picked)
+    how = "random pick" if cmd.row == "random" else "GM picks"
+    target, lines, _ = apply_chart_row(enc.get(pending.target), row, f"{how} on {pending.total}")
+    enc = enc.with_combatant(target)
+    head = LogLines(f"{target.name}: Severe Wound chart", tuple(lines))
+    if pending.resume is None:
+        return Outcome(enc, (head,))
+    rest = resolve(enc, pending.resume, rng, cat, Step.DAMAGE, first=pending.next_hit)
+    return rest.after(head)
+
+
+def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
+    """Damage the GM rolled outside an attack, then the chart if it is a severe wound."""
+    c = enc.get(cmd.combatant)
+    _, line = damage_outcome(c, cmd.damage, cmd.nonlethal)
+    lines = [line]
+    c, result = take_wound(c, cmd.damage, cmd.nonlethal)
+    pending = None
+    if result.severe:
+        c, chart_lines, pending = severe_wound(c, result.overflow, rng, cat)
+        lines += chart_lines
+    return Outcome(
+        enc.with_combatant(c), (LogLines(f"{c.name} takes damage", tuple(lines)),), pending
+    )
+
+
+def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog) -> Outcome:
+    """§7 for a Hero the GM names: d10 + overflow + 2 × earlier severe wounds."""
+    c = enc.get(cmd.combatant)
+    if c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name} is taken out by a wound: the chart is for Heroes (R-WOUND-2)")
+    if c.out:
+        raise RulesError(f"{c.name} is dead (§7): no more rolls on the chart")
+    if not 0 <= cmd.overflow <= 99:
+        raise RulesError(f"overflow past Health is 0 to 99, not {cmd.overflow}")
+    if not cat.chart:
+        raise RulesError("no Severe Wound chart in the loaded packs")
+    c = evolve(c, wounds=max(c.wounds, SEVERELY))  # a chart roll is a severe wound (R-WOUND-1)
+    c, lines, pending = severe_wound(c, cmd.overflow, rng, cat)
+    return Outcome(
+        enc.with_combatant(c), (LogLines(f"{c.name}: Severe Wound", tuple(lines)),), pending
+    )

@@ -1,0 +1,88 @@
+"""A combatant's weapons as the fight changes them: charges, fired, dropped, stuck.
+
+Every change to a carried weapon goes through :func:`edit_weapon`, so a rule about what a
+weapon's state may hold is written once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...packs import Weapon
+from ...rules import RulesError
+from ..encounter import Combatant, WeaponState, evolve
+
+FISTS = "fists"
+"""The unarmed weapon: grapples use it (R-ATK-17), and it can never be dropped."""
+
+
+def weapon_state(weapon: Weapon) -> WeaponState:
+    """A weapon as it joins the fight: full charges (R-ATK-3)."""
+    return WeaponState(weapon.id, weapon.power, weapon.power, weapon.recharge)
+
+
+def edit_weapon(c: Combatant, weapon: str, **changes: Any) -> Combatant:
+    """``c`` with the weapon it carries named ``weapon`` changed; ``c`` as it is when it
+    carries none (fists it does not list, say).
+    """
+    weapons = tuple(evolve(w, **changes) if w.id == weapon else w for w in c.weapons)
+    return c if weapons == c.weapons else evolve(c, weapons=weapons)
+
+
+def charged(c: Combatant, weapon: str, delta: int) -> Combatant:
+    """A card's recharge (``delta`` > 0) or extra charge spent (< 0), within 0 and the
+    weapon's power; a weapon without charges is left alone.
+    """
+    w = next((w for w in c.weapons if w.id == weapon), None)
+    if w is None or w.charges is None:
+        return c
+    top = w.power if w.power is not None else w.charges + max(delta, 0)
+    return edit_weapon(c, weapon, charges=max(0, min(top, w.charges + delta)))
+
+
+def held_weapon(c: Combatant) -> WeaponState | None:
+    """The weapon in hand, which a severe wound may make ``c`` drop (R-WOUND-5).
+
+    Interpretation: the first carried weapon not dropped (fists cannot be dropped); the
+    others are stowed.
+    """
+    return next((w for w in c.weapons if not w.dropped and w.id != FISTS), None)
+
+
+def ready_weapon(c: Combatant) -> WeaponState | None:
+    """The weapon an attack picks first: the first one ``c`` can use now (neither dropped
+    nor stuck), else the first it carries; None for a combatant carrying none.
+    """
+    usable = [w for w in c.weapons if not (w.dropped or w.stuck)]
+    return (usable or list(c.weapons) or [None])[0]
+
+
+def handle_weapon(
+    c: Combatant, weapon: WeaponState, name: str, action: str
+) -> tuple[Combatant, str]:
+    """Drop (free), or Interact: free a stuck weapon one action at a time, or pick a
+    dropped one up (R-ACT-2/5).
+    """
+    if action == "drop":
+        return edit_weapon(c, weapon.id, dropped=True), f"{c.name} drops {name} (free)"
+    if weapon.stuck:
+        left = weapon.stuck - 1
+        freed = edit_weapon(c, weapon.id, stuck=left)
+        return freed, f"{c.name} works {name} free" + (f" ({left} more action(s))" if left else "")
+    if weapon.dropped:
+        return edit_weapon(c, weapon.id, dropped=False), f"{c.name} picks up {name}"
+    raise RulesError(f"{name} is neither stuck nor dropped")
+
+
+def recharged(c: Combatant) -> Combatant:
+    """R-ATK-3 at the end of ``c``'s turn: each weapon not fired regains 1 charge, up to
+    its power; a fired one is ready to recharge from the next turn.
+    """
+    weapons = []
+    for w in c.weapons:
+        if w.fired:
+            w = evolve(w, fired=False)
+        elif w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
+            w = evolve(w, charges=w.charges + 1)
+        weapons.append(w)
+    return evolve(c, weapons=tuple(weapons))

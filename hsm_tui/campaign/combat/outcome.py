@@ -1,0 +1,225 @@
+"""What a command leaves behind: the log it writes, the new encounter, and a decision
+it may wait for (each question lists its answers as commands a view can bind to keys).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Generic, TypeVar
+
+from ...rules import Cover, Rank
+from ...rules.odds import suggest_split
+from ...rules.tasks import PoolRoll, suggested_rerolls
+from ..encounter import Combatant, Encounter
+from .commands import AnswerDive, ChooseChartRow, DecideSidekick, SpendCombatRerolls
+
+
+@dataclass(frozen=True)
+class LogLines:
+    """One log entry a command writes: a title and the lines that explain it."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+class RollStage(StrEnum):
+    """Which roll of an attack a Hero may spend re-rolls on (R-TASK-6, R-CHAR-9)."""
+
+    ATTACK = "attack"
+    """The attacker's roll: re-rolls chase missed dice; the attack goes on after it."""
+    DEFENSE = "defense"
+    """The target's Defense roll: re-rolls chase the hits that got through."""
+
+
+Answer = TypeVar("Answer")
+
+
+@dataclass(frozen=True)
+class Option(Generic[Answer]):
+    """One answer to a question: a key a view may bind, its label, and what picking it
+    gives (the engine's decisions give a command; a view's own questions may give any value).
+    """
+
+    key: str
+    label: str
+    command: Answer
+
+
+@dataclass(frozen=True)
+class PendingDive:
+    """R-ATK-5: the target of a ranged attack may dive for cover before Defense."""
+
+    attack: AttackState
+    question: str
+    cover: Cover = Cover.NONE  # the target's cover now: it may only dive to better
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        better = [c for c in Cover if c > self.cover]
+        return (
+            Option("n", "stay put (no dive)", AnswerDive("none")),
+            *(
+                Option(str(int(c)), f"dive into {c.label} cover", AnswerDive(c.label))
+                for c in better
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class PendingChartChoice:
+    """§7 erratum: on a 13 the GM picks one of the two rows."""
+
+    target: str
+    total: int
+    rows: tuple[str, ...]
+    question: str
+    resume: AttackState | None = None  # the hits still to resolve after the pick
+    next_hit: int = 1
+    names: tuple[str, ...] = ()  # each row's name and effect, for the GM to choose by
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        names = self.names or self.rows
+        return (
+            *(
+                Option(str(i), n, ChooseChartRow(r))
+                for i, (r, n) in enumerate(zip(self.rows, names, strict=True), 1)
+            ),
+            Option("r", "roll for it (50/50)", ChooseChartRow("random")),
+        )
+
+
+@dataclass(frozen=True)
+class PendingSidekick:
+    """R-CHAR-8: the first time mechanics touch a Sidekick, the GM picks its rules."""
+
+    combatant: str
+    question: str
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return (
+            Option("h", "plays as a Hero", DecideSidekick(self.combatant, "hero")),
+            Option("m", "plays as a Minion", DecideSidekick(self.combatant, "minion")),
+        )
+
+
+@dataclass(frozen=True)
+class PendingCombatRerolls:
+    """R-TASK-6 / R-CHAR-9 in combat: a Hero with Luck or Clues decides after seeing its
+    attack (or Defense) roll how many re-rolls to spend, free ones (Aim, Dodge, granted
+    Talents) first; all are rolled at once. The attack then goes on from ``stage``.
+    """
+
+    roller: str
+    roll: PoolRoll
+    free: int
+    luck: int
+    clues: int
+    stage: RollStage
+    attack: AttackState
+    tn: int
+    title: str
+    question: str
+
+    @property
+    def available(self) -> int:
+        """Every re-roll the roller may spend now: free ones, then Luck and Clues."""
+        return self.free + self.luck + self.clues
+
+    @property
+    def suggested(self) -> tuple[int, int]:
+        """The split the dialog opens on: the free re-rolls and, after a miss, one paid one
+        (``suggested_rerolls``), placed where they help most (R-TASK-6).
+        """
+        if self.stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
+            missed = self.roll.successes > 0
+        else:
+            missed = self.roll.successes < self.roll.dice
+        count = suggested_rerolls(self.free, self.luck + self.clues, missed)
+        return suggest_split(self.roll, count)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        keep = Option(
+            "k",
+            "keep the roll" + (f" (free re-rolls unused: {self.free})" if self.free else ""),
+            SpendCombatRerolls(0, 0),
+        )
+        spend = []
+        for n in range(1, min(9, self.free + self.luck + self.clues) + 1):
+            d10, hero = suggest_split(self.roll, n)
+            paid = max(0, n - self.free)
+            luck = min(paid, self.luck)
+            cost = [f"{self.free if n > self.free else n} free" if self.free else ""]
+            cost += [
+                f"{luck} Luck" if luck else "",
+                f"{paid - luck} Clue(s)" if paid - luck else "",
+            ]
+            label = f"{n} re-roll(s): {d10} d10, {hero} Hero die — " + ", ".join(
+                c for c in cost if c
+            )
+            spend.append(Option(str(n), label, SpendCombatRerolls(d10, hero, clues=paid - luck)))
+        return (keep, *spend)
+
+
+Pending = PendingDive | PendingChartChoice | PendingSidekick | PendingCombatRerolls
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A command's result: the new encounter, its log, and the decision it waits for."""
+
+    encounter: Encounter
+    log: tuple[LogLines, ...] = ()
+    pending: Pending | None = None
+
+    def after(self, *entries: LogLines) -> Outcome:
+        """This outcome with ``entries`` logged before its own (what led up to it)."""
+        return Outcome(self.encounter, (*entries, *self.log), self.pending)
+
+
+@dataclass(frozen=True)
+class AttackState:
+    """An attack paused for a decision: everything needed to finish it."""
+
+    attacker: str
+    target: str
+    weapon: str
+    hits: int
+    defense_mod: int = 0
+    damage_bonus: int = 0
+    style: str | None = None
+    fear_before: int = 0  # the target's Fear before this attack (R-FEAR-2: 2× Morale)
+    damage: str = ""  # the damage rolled instead of the card's (thrown, an option, grapple)
+    location: str = ""  # called shot at the head or a limb (R-ATK-10)
+    grapple: bool = False  # hits grab instead of wounding (R-ATK-17)
+    spill: str = ""  # an ally in the melee who takes one hit (R-ATK-13)
+    reaction: str = ""  # zone of control: a hit slows the mover (R-OTHER-4)
+    thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
+    queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
+
+
+def ask_rerolls(
+    roller: Combatant,
+    roll: PoolRoll,
+    free: int,
+    stage: RollStage,
+    state: AttackState,
+    tn: int,
+    title: str,
+) -> PendingCombatRerolls | None:
+    """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
+    if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
+        return None
+    if (roll.successes == roll.dice) if stage == RollStage.ATTACK else not roll.successes:
+        return None  # every die already as good as it gets for the roller
+    what = "attack" if stage == RollStage.ATTACK else "Defense"
+    question = (
+        f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
+        f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
+    )
+    return PendingCombatRerolls(
+        roller.id, roll, free, roller.luck, roller.clues, stage, state, tn, title, question
+    )

@@ -1,0 +1,280 @@
+"""The rhythm of a fight: initiative (R-INIT), the start of each turn (Fear, lost actions,
+§8 conditions), extra actions declared (R-ACT-3), the end of a turn and of the fight.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...packs import Catalog
+from ...rules import Derived, Rank, RulesError
+from ...rules.combat import InitiativeRoll, initiative_order, max_actions
+from ...rules.tasks import HeroFace
+from ..conditions import (
+    ENGINE_MARKS,
+    bleed_out,
+    panic_check,
+    start_of_turn,
+    trait_roll,
+    with_condition,
+)
+from ..encounter import Combatant, Encounter, Turn, evolve
+from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
+from .gear import recharged
+from .outcome import LogLines, Outcome, PendingSidekick
+from .turns import actions_text, actor_name, carried_losses, current_turn, minus_actions
+
+
+def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
+    """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative."""
+    if enc.active:
+        raise RulesError("combat is already under way")
+    undecided = [c for c in enc.combatants if c.rank is Rank.SIDEKICK and c.plays_as is None]
+    if undecided:
+        c = undecided[0]
+        return Outcome(enc, (), PendingSidekick(c.id, f"Does {c.name} play as a Hero or a Minion?"))
+    sides = {c.side for c in enc.combatants if c.standing}
+    if len(sides) < 2:
+        raise RulesError("combat needs standing combatants on at least two sides")
+    bonus: dict[str, int] = {}
+    for cid, n in cmd.bonus:
+        group = enc.get(cid).group
+        bonus[group] = bonus.get(group, 0) + n
+    surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
+    rolls, seen = [], set()
+    for c in enc.combatants:
+        if c.group in seen or not c.standing:
+            continue
+        seen.add(c.group)
+        rating = c.traits[Derived.INITIATIVE] + bonus.get(c.group, 0)
+        rolls.append(
+            InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
+        )
+    order = tuple(initiative_order(rolls, rng))
+    lines = tuple(
+        f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
+        f" + Initiative {r.rating - bonus.get(r.actor, 0)}"
+        + (f" ({bonus[r.actor]:+d} R-INIT-3)" if bonus.get(r.actor) else "")
+        + f" = {r.total}"
+        + (f" (tie re-roll {r.tiebreak[0]})" if r.tiebreak else "")
+        for i, r in enumerate(order)
+    )
+    ranked = tuple(r.actor for r in order if r.actor in surprise)  # surprise in that order
+    started = evolve(
+        enc,
+        active=True,
+        round=0 if ranked else 1,
+        order=order,
+        turn_index=-1,
+        turn=None,
+        surprise=ranked,
+    )
+    return _begin_next_turn(started, rng).after(LogLines("Initiative (R-INIT-1/2)", lines))
+
+
+def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
+    """A turn nobody in it can play still ends: a Hero bleeding out unconscious takes
+    its Health marker (§7 row 15).
+    """
+    lines = []
+    for c in enc.combatants:
+        if c.group == actor:
+            c, line = bleed_out(c)
+            if line:
+                enc, lines = enc.with_combatant(c), [*lines, line]
+    return enc, lines
+
+
+def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
+    """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1).
+    The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
+    """
+    while enc.surprise and not enc.members(enc.surprise[0]):
+        enc = evolve(enc, surprise=enc.surprise[1:])
+    passed: list[str] = []  # turns that pass unplayed, nobody in them standing
+    if enc.surprise:
+        actor, index, round_ = enc.surprise[0], enc.turn_index, 0
+        enc = evolve(enc, surprise=enc.surprise[1:])
+    else:
+        index, round_ = enc.turn_index, max(enc.round, 1)
+        for _ in range(len(enc.order) + 1):
+            index += 1
+            if index >= len(enc.order):
+                index, round_ = 0, round_ + 1
+            if enc.members(enc.order[index].actor):
+                break
+            enc, bled = _unplayed_turn(enc, enc.order[index].actor)
+            passed += bled
+        else:
+            raise RulesError("nobody is left standing to act")
+        actor = enc.order[index].actor
+    enc = evolve(enc, turn_index=index, round=round_)
+    lines: list[str] = passed
+    lost: list[tuple[str, int]] = []
+    lost_why: list[tuple[str, str]] = []
+    restricted: list[str] = []
+    for member in enc.members(actor):
+        if set(ENGINE_MARKS) & set(member.conditions):  # Dodge, full defense last until now
+            kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
+            member = evolve(member, conditions=kept)
+        member, note = _fear_check(member, rng)
+        if note:
+            lines.append(note)
+        start = start_of_turn(member, rng)
+        member = start.combatant
+        lines += [f"{member.name}: {line}" for line in start.lines]
+        if start.restricted:
+            restricted.append(member.id)
+        shaken = "shaken" in member.conditions
+        member_lost = member.lose_actions + shaken + start.lost
+        if member_lost:
+            why = "; ".join(
+                (
+                    *carried_losses(member),
+                    *(["Shaken: −1 action (§8)"] if shaken else []),
+                    *(
+                        [f"Dazed {start.lost}: {minus_actions(start.lost)} (§8)"]
+                        if start.lost
+                        else []
+                    ),
+                )
+            )
+            lost.append((member.id, member_lost))
+            lost_why.append((member.id, why))
+            lines.append(f"{member.name} loses {actions_text(member_lost)} — {why}")
+        if member.lose_actions or member.lose_why:
+            member = evolve(member, lose_actions=0, lose_why=())
+        if member is not enc.get(member.id):
+            enc = enc.with_combatant(member)
+    enc = evolve(
+        enc,
+        turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
+    )
+    when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
+    title = f"{when}: {actor_name(enc, actor)}'s turn"
+    return Outcome(enc, (LogLines(title, tuple(lines)),))
+
+
+def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
+    """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed."""
+    morale = c.traits[Derived.MORALE]
+    notes = []
+    conditions = set(c.conditions)
+    fear = c.fear
+    if "shaken" in conditions and fear < morale:  # R-FEAR-3
+        conditions.discard("shaken")
+        notes.append("no longer Shaken")
+    if fear >= morale:
+        mark = "panicked" if "shaken" in conditions else "shaken"  # R-FEAR-2
+        if c.rules_rank is Rank.MINION:
+            shaken = True
+            notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
+        else:
+            # R-WOUND-3 and §8: the wound marker and condition penalties apply too
+            roll, ok, line = trait_roll(c, morale, "Morale", rng)
+            shaken = not ok
+            notes.append(line)
+            if shaken and mark == "panicked":
+                notes.append("Shaken again: Panicked (R-FEAR-2)")
+            if roll.face is HeroFace.FORTUNE:
+                fear = max(0, fear - 1)
+            elif roll.face is HeroFace.MISFORTUNE:
+                fear += 1
+        if shaken:
+            conditions.add(mark)
+    fear = max(0, fear - 1)
+    note = f"{c.name}: " + "; ".join(notes) if notes else ""
+    marks = tuple(sorted(conditions))
+    if (fear, marks) == (c.fear, c.conditions):
+        return c, note
+    return evolve(c, fear=fear, conditions=marks), note
+
+
+def declare_actions(
+    enc: Encounter, cmd: DeclareActions, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    """R-ACT-3: Heroes declare more than 2 actions at the start of the turn."""
+    turn = current_turn(enc)
+    if turn.used:
+        raise RulesError("extra actions are declared at the start of the turn, before acting")
+    members = enc.members(turn.actor)
+    if not members:  # taken out on its own turn (the GM's damage): nobody left to act
+        raise RulesError(f"nobody in {actor_name(enc, turn.actor)}'s turn can act: end the turn")
+    cap = max_actions(members[0].rules_rank)
+    if cmd.count < 2 or (cap is not None and cmd.count > cap):
+        raise RulesError(
+            f"{members[0].name} takes exactly 2 actions (Minions cannot add more, R-ACT-1)"
+            if cap
+            else "declare 2 or more actions"
+        )
+    return Outcome(
+        evolve(enc, turn=evolve(turn, declared=cmd.count)),
+        (
+            LogLines(
+                f"{members[0].name} declares {cmd.count} actions:"
+                f" each at −{cmd.count - 2} (R-ACT-3)",
+                (),
+            ),
+        ),
+    )
+
+
+def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
+    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
+    turn = current_turn(enc)
+    lines = []
+    for member in enc.members(turn.actor):
+        fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
+        calmer, note = panic_check(member, rng)
+        calmer, bleeding = bleed_out(calmer)
+        lines += [line for line in (note, bleeding) if line]
+        changed = evolve(recharged(calmer), fear=fear)
+        if changed != member:
+            enc = enc.with_combatant(changed)
+    for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
+        if "slowed" in c.conditions:
+            enc = enc.with_combatant(with_condition(c, "slowed", 0))
+    nxt = _begin_next_turn(enc, rng)
+    head = (LogLines("End of turn", tuple(lines)),) if lines else ()
+    return nxt.after(*head)
+
+
+FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")
+
+
+"""Fear's conditions (and a zone of control's slowing): they last only as long as the fight."""
+
+
+def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter, and
+    so do actions still to be lost (R-WOUND-4, R-ATK-5: the next turn of this fight).
+
+    Interpretation: Fear and what it brings (Shaken, Panicked, Pinned, R-FEAR, §8) and the
+    actions' marks (Dodge, Full defense, Standby) belong to the fight and end with it; a
+    fight started again in the same encounter begins calm. Wounds, Prone and the other
+    conditions (bleeding, a painful wound …) stay for the GM to play out.
+    """
+    if not enc.active:
+        raise RulesError("no combat to end")
+    calmed = (*ENGINE_MARKS, *FIGHT_MARKS)
+    combatants = tuple(
+        evolve(
+            c,
+            plays_as=None,
+            engaged=(),
+            lose_actions=0,
+            lose_why=(),
+            fear=0,
+            conditions=tuple(m for m in c.conditions if m.partition(":")[0] not in calmed),
+        )
+        for c in enc.combatants
+    )
+    return Outcome(
+        evolve(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
+        (
+            LogLines(
+                f"Combat ends after {enc.round} round(s)",
+                ("Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",),
+            ),
+        ),
+    )

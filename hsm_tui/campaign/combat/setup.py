@@ -1,0 +1,257 @@
+"""Setting the scene: zones and the bands between them, who joins the encounter (late
+arrivals roll initiative), cover, Luck and Clues, conditions, a Sidekick's rules, who
+leaves, and clearing the encounter for the next fight.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...packs import Catalog, Character
+from ...rules import Cover, Derived, RangeBand, Rank, RulesError
+from ...rules.combat import InitiativeRoll
+from ..conditions import check_condition, with_condition
+from ..encounter import MAX_POOL, Combatant, Encounter, evolve
+from .commands import (
+    AddCombatants,
+    AddZone,
+    ClearEncounter,
+    DecideSidekick,
+    RemoveCombatant,
+    SetBand,
+    SetCondition,
+    SetCover,
+    SetPools,
+)
+from .gear import weapon_state
+from .outcome import LogLines, Outcome
+
+
+# -- helpers -------------------------------------------------------------------------
+def band_named(name: str) -> RangeBand:
+    try:
+        return RangeBand[name.strip().upper().replace("-", "_")]
+    except KeyError:
+        bands = ", ".join(b.label for b in RangeBand)
+        raise RulesError(f"unknown range band {name!r} (one of {bands})") from None
+
+
+def cover_named(name: str) -> Cover:
+    try:
+        return Cover[name.strip().upper()]
+    except KeyError:
+        raise RulesError(f"unknown cover {name!r} (none, light, medium, heavy)") from None
+
+
+def _entry(catalog: Catalog, kind: str, entry: str) -> Character:
+    if kind not in ("minion", "sidekick", "hero"):
+        raise RulesError(f"unknown kind {kind!r} (minion, sidekick or hero)")
+    table = catalog.kind(kind)
+    if entry not in table:
+        raise RulesError(f"no {kind} {entry!r} in the loaded packs")
+    return table[entry]  # type: ignore[return-value]
+
+
+def _numbered(name: str, cid: str, count: int) -> str:
+    """``Pirate raider 2`` when several of one entry join at once."""
+    return name if count == 1 else f"{name} {cid.rsplit('-', 1)[1]}"
+
+
+def _unique_id(encounter: Encounter, base: str) -> str:
+    taken = {c.id for c in encounter.combatants}
+    n = 1
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+# -- handlers ------------------------------------------------------------------------
+def add_zone(enc: Encounter, cmd: AddZone, _rng: random.Random, _cat: Catalog) -> Outcome:
+    name = cmd.name.strip()
+    if not name:
+        raise RulesError("a zone needs a name")
+    if any(zone.casefold() == name.casefold() for zone in enc.zones):
+        raise RulesError(f"zone {enc.zone_named(name)!r} already exists")
+    return Outcome(evolve(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
+
+
+def set_band(enc: Encounter, cmd: SetBand, _rng: random.Random, _cat: Catalog) -> Outcome:
+    band, a, b = band_named(cmd.band), enc.zone_named(cmd.a), enc.zone_named(cmd.b)
+    return Outcome(enc.with_band(a, b, band), (LogLines(f"{a} ↔ {b}: {band.label}", ()),))
+
+
+def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: Catalog) -> Outcome:
+    """Put pack entries into a zone; during combat they roll initiative and join the order."""
+    cmd = evolve(cmd, zone=enc.zone_named(cmd.zone))
+    if not 1 <= cmd.count <= 40:
+        raise RulesError(f"add 1 to 40 at a time, not {cmd.count}")
+    entry = _entry(cat, cmd.kind, cmd.entry)
+    group = f"{entry.id}@{cmd.side}" if entry.rank is Rank.MINION else None
+    acting = {r.actor for r in enc.order}
+    n = 2
+    while group is not None and enc.active and group in acting:  # a new group, not a merge
+        group, n = f"{entry.id}@{cmd.side}+{n}", n + 1
+    added = []
+    for _ in range(cmd.count):
+        cid = _unique_id(evolve(enc, combatants=(*enc.combatants, *added)), entry.id)
+        added.append(
+            Combatant(
+                id=cid,
+                name=_numbered(entry.name, cid, cmd.count),
+                side=cmd.side,
+                rank=entry.rank,
+                group=group or cid,
+                traits=entry.traits,
+                ratings=entry.ratings,
+                zone=cmd.zone,
+                weapons=tuple(weapon_state(cat.weapons[w]) for w in entry.weapons),
+                player=cmd.player,
+                size=entry.size,
+                luck=entry.traits.luck if entry.rank is Rank.HERO else 0,
+                entry=entry.id,
+            )
+        )
+    enc = evolve(enc, combatants=(*enc.combatants, *added))
+    lines: tuple[str, ...] = ()
+    if enc.active:
+        enc, lines = _join_initiative(enc, added, rng)
+    return Outcome(
+        enc, (LogLines(f"{cmd.count} × {entry.name} join {cmd.side} in {cmd.zone}", lines),)
+    )
+
+
+def _join_initiative(
+    enc: Encounter, added: list[Combatant], rng: random.Random
+) -> tuple[Encounter, tuple[str, ...]]:
+    """R-INIT-1 for late arrivals: each new group rolls d10 + Initiative and takes its place
+    after any equal totals; a slot already passed this round first acts next round.
+    """
+    order, index, lines = list(enc.order), enc.turn_index, []
+    for c in {c.group: c for c in added}.values():
+        rank = c.plays_as or c.rank
+        roll = InitiativeRoll(
+            c.group, c.side, rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
+        )
+        slot = next((i for i, r in enumerate(order) if r.total < roll.total), len(order))
+        order.insert(slot, roll)
+        if slot <= index:
+            index += 1
+        when = "this round" if slot > index else "from next round"
+        lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
+    return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)
+
+
+def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    cover = cover_named(cmd.cover)
+    return Outcome(
+        enc.with_combatant(evolve(c, cover=cover)),
+        (LogLines(f"{c.name}: {cover.label} cover", ()),),
+    )
+
+
+def pools_refusal(c: Combatant) -> str:
+    """Why ``c`` has no Luck or Clues to set (R-CHAR-9), "" if it has: a view asks before
+    it opens the editor."""
+    if c.rules_rank is not Rank.HERO:
+        return f"{c.name} plays as a Minion: no Luck or Clues (R-CHAR-9)"
+    return ""
+
+
+def set_pools(enc: Encounter, cmd: SetPools, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    refusal = pools_refusal(c)
+    if refusal:
+        raise RulesError(refusal)
+    luck = c.luck if cmd.luck is None else cmd.luck
+    clues = c.clues if cmd.clues is None else cmd.clues
+    if not (0 <= luck <= MAX_POOL and 0 <= clues <= MAX_POOL):
+        raise RulesError(f"Luck and Clues are 0 to {MAX_POOL}")
+    return Outcome(
+        enc.with_combatant(evolve(c, luck=luck, clues=clues)),
+        (LogLines(f"{c.name}: Luck {luck}, Clues {clues} (R-CHAR-9)", ()),),
+    )
+
+
+def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: Catalog) -> Outcome:
+    c = enc.get(cmd.combatant)
+    name = cmd.condition.strip().lower()
+    if name in ("prone", "unconscious"):
+        if cmd.level not in (0, 1):
+            raise RulesError(f"{name} is 1 (set) or 0 (clear)")
+        if name == "unconscious" and c.out:
+            raise RulesError(f"{c.name} is out of the fight (taken out or dead)")
+        changed = evolve(c, **{name: bool(cmd.level)})
+        text = name if cmd.level else f"no longer {name}"
+    else:
+        info = check_condition(name, cmd.level)
+        changed = with_condition(c, name, cmd.level)
+        text = (
+            f"{name}{f' {cmd.level}' if info.leveled else ''}: {info.text}"
+            if cmd.level
+            else f"no longer {name}"
+        )
+    if changed == c:
+        raise RulesError(
+            f"{c.name} is already {text.removeprefix('no longer ')}"
+            if cmd.level
+            else f"{c.name} is not {name}"
+        )
+    return Outcome(enc.with_combatant(changed), (LogLines(f"{c.name}: {text} (§8)", ()),))
+
+
+def decide_sidekick(
+    enc: Encounter, cmd: DecideSidekick, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if c.rank is not Rank.SIDEKICK:
+        raise RulesError(f"{c.name} is not a Sidekick")
+    if c.plays_as is not None:
+        raise RulesError(
+            f"{c.name} already plays as a {c.plays_as.value} until the encounter ends (R-CHAR-8)"
+        )
+    rank = {"hero": Rank.HERO, "minion": Rank.MINION}.get(cmd.rank.lower())
+    if rank is None:
+        raise RulesError("a Sidekick plays as a hero or a minion")
+    luck = c.traits.luck if rank is Rank.HERO else 0
+    return Outcome(
+        enc.with_combatant(evolve(c, plays_as=rank, luck=luck)),
+        (LogLines(f"{c.name} plays as a {rank.value} this encounter (R-CHAR-8)", ()),),
+    )
+
+
+def remove_combatant(
+    enc: Encounter, cmd: RemoveCombatant, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    c = enc.get(cmd.combatant)
+    if enc.turn is not None and c.group == enc.turn.actor:
+        raise RulesError(f"{c.name} is acting now: end its turn first")
+    others = tuple(
+        evolve(o, engaged=tuple(e for e in o.engaged if e != c.id)) if c.id in o.engaged else o
+        for o in enc.combatants
+        if o.id != c.id
+    )
+    order, index = enc.order, enc.turn_index
+    if not any(o.group == c.group for o in others):  # the group's initiative slot goes
+        slot = next((i for i, r in enumerate(order) if r.actor == c.group), None)
+        if slot is not None:
+            order = (*order[:slot], *order[slot + 1 :])
+            index -= int(slot < index)
+    enc = evolve(enc, combatants=others, order=order, turn_index=index)
+    return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", ()),))
+
+
+def clear_encounter(
+    enc: Encounter, cmd: ClearEncounter, _rng: random.Random, _cat: Catalog
+) -> Outcome:
+    """A new encounter (R-COMBAT-1: only in free-flowing mode); the party's wounds, Luck
+    and scars live in the campaign, which the session updates as for EndCombat.
+    """
+    if enc.active:
+        raise RulesError("combat is under way: end it first, then start a new encounter")
+    fresh = Encounter(zones=enc.zones, bands=enc.bands) if cmd.keep_zones else Encounter(zones=())
+    if fresh == enc:
+        raise RulesError("the encounter is already empty")
+    place = "zones and bands kept" if cmd.keep_zones else "zones and bands cleared"
+    gone = f"{len(enc.combatants)} combatant(s) removed"
+    return Outcome(fresh, (LogLines("New encounter", (gone, place)),))

@@ -1,0 +1,290 @@
+"""Suppressive fire (R-ATK-16): the cone worked out before any die rolls, with exact odds
+(:class:`SuppressPlan`), then rolled from that plan.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...packs import Catalog, Weapon
+from ...packs.model import Suppression
+from ...rules import (
+    Cover,
+    Modifier,
+    RangeBand,
+    RulesError,
+    TargetNumber,
+    defense_odds,
+    roll_defense,
+)
+from ...rules.odds import percent
+from ..encounter import Combatant, Encounter, WeaponState, evolve
+from .commands import Suppress
+from .damage import Step, after_attack, resolve
+from .gear import edit_weapon
+from .outcome import AttackState, LogLines, Outcome
+from .turns import current_turn, spend_action
+from .wounds import defense_tn, dive
+
+
+@dataclass(frozen=True)
+class SuppressTarget:
+    """One combatant as suppressive fire would meet it (R-ATK-16): its band, the Defense
+    it rolls against, whether it dives, and why the cone cannot hold it.
+    """
+
+    combatant: Combatant
+    band: RangeBand | None  # None: no band set between the zones, or not an enemy
+    tn: TargetNumber  # Defense + 2: a Defense die above it is a hit
+    reason: str = ""  # the refusal naming it (out of range, no band, no enemy); "" if it may
+    dives: bool = False  # dives for cover instead of rolling Defense (R-ATK-5)
+
+    @property
+    def eligible(self) -> bool:
+        return not self.reason
+
+    @property
+    def band_label(self) -> str:
+        return "no band" if self.band is None else self.band.label
+
+    @property
+    def fear_less(self) -> int:
+        """How much less of the Fear die it gains: 0 at Short (or Melee), 1 at Medium, …"""
+        return 0 if self.band is None else max(0, self.band - RangeBand.SHORT)
+
+    def fear(self, die: int) -> int:
+        """Fear tokens it gains when the shooter's Fear die shows ``die``."""
+        return max(0, die - self.fear_less)
+
+    @property
+    def hit(self) -> Fraction:
+        """Exact chance the fire hits it (1d4 damage, 1 more Fear): none for a diver, else
+        its one Defense d10 showing more than Defense. Needs a decided Sidekick (R-CHAR-8).
+        """
+        if self.dives:
+            return Fraction(0)
+        return defense_odds(1, self.defense, self.combatant.rules_rank).success
+
+    @property
+    def defense(self) -> int:
+        return self.tn.value
+
+    @property
+    def defense_text(self) -> str:
+        return f"{self.combatant.name}: {self.tn.terms()}"
+
+    @property
+    def dive_text(self) -> str:
+        return f"{self.combatant.name} dives for cover: safe, Prone, loses 1 action (R-ATK-5)"
+
+
+@dataclass(frozen=True)
+class SuppressPlan:
+    """Suppressive fire worked out before any die is rolled (R-ATK-16): the standing
+    enemies the cone could hold, the cone the command names with exact odds, and why the
+    command would be refused. :func:`suppress` rolls this plan, so the two never disagree.
+    """
+
+    shooter: Combatant
+    weapon: Weapon
+    state: WeaponState
+    candidates: tuple[SuppressTarget, ...]  # standing enemies, nearest band first, none diving
+    cone: tuple[SuppressTarget, ...]  # the command's targets in its order, once each
+    refusal: str = ""  # what RulesError the command meets; "" when it may fire
+
+    @property
+    def rating(self) -> Suppression:
+        assert self.weapon.suppression is not None  # plan_suppress refuses a weapon without
+        return self.weapon.suppression
+
+    def check(self) -> None:
+        """Raise the refusal, if any, before anything changes."""
+        if self.refusal:
+            raise RulesError(self.refusal)
+
+    def fear_odds(self, target: SuppressTarget) -> tuple[Fraction, ...]:
+        """Exact distribution of the Fear tokens ``target`` gains (index = tokens)."""
+        sides = self.rating.die
+        odds = [Fraction(0)] * (sides + 1)
+        for face in range(1, sides + 1):
+            odds[target.fear(face)] += Fraction(1, sides)
+        return tuple(odds)
+
+    @property
+    def any_hit(self) -> Fraction:
+        """Exact chance at least one target in the cone is hit (one Defense roll each)."""
+        miss = Fraction(1)
+        for target in self.cone:
+            miss *= 1 - target.hit
+        return 1 - miss
+
+    @property
+    def headline(self) -> str:
+        return f"{self.weapon.name}: suppressive fire {self.rating} at {len(self.cone)} target(s)"
+
+    def forecast(self, target: SuppressTarget) -> str:
+        """A dialog row's odds in a few words: ``hit 30.0% · Fear 0–7``."""
+        try:
+            hit = percent(target.hit)
+        except RulesError:  # an undecided Sidekick (R-CHAR-8): the GM decides first
+            hit = "?"
+        return f"hit {hit} · Fear {target.fear(1)}–{target.fear(self.rating.die)}"
+
+    def preview(self) -> tuple[str, ...]:
+        """The lines a GM reads before firing: each target's Defense (or dive) and chance
+        of a hit, the Fear die by band, and the chance that any target is hit.
+        """
+        if self.refusal:
+            return self.headline, f"cannot fire: {self.refusal}"
+        lines = [self.headline]
+        for t in self.cone:
+            lines.append(
+                t.dive_text
+                if t.dives
+                else f"{t.defense_text} = {t.defense}: hit {percent(t.hit)}"
+                " (1d4 damage, 1 more Fear)"
+            )
+        die = self.rating.die
+        for t in self.cone:
+            expected = sum(k * p for k, p in enumerate(self.fear_odds(t)))
+            less = f" − {t.fear_less}" if t.fear_less else ""
+            lines.append(
+                f"{t.combatant.name} ({t.band_label}) gains d{die}{less} Fear:"
+                f" {t.fear(1)}–{t.fear(die)}, expected {float(expected):.2f}"
+            )
+        expected = float(sum(t.hit for t in self.cone))
+        lines.append(f"≥1 target hit {percent(self.any_hit)} · expected {expected:.2f}")
+        return tuple(lines)
+
+
+def plan_suppress(enc: Encounter, cmd: Suppress, cat: Catalog) -> SuppressPlan:
+    """Every check and number of suppressive fire (R-ATK-16), without spending the action
+    or rolling. Raises RulesError only for a weapon that cannot lay any down; every other
+    refusal is the plan's ``refusal``, so an empty cone still lists the candidates.
+    """
+    shooter = enc.get(cmd.attacker)
+    state = shooter.weapon(cmd.weapon)
+    weapon = cat.weapons.get(state.id)
+    if weapon is None or weapon.suppression is None:
+        raise RulesError(f"{weapon.name if weapon else cmd.weapon} has no Suppression rating")
+
+    def aimed(c: Combatant) -> SuppressTarget:
+        return _suppress_target(enc, shooter, weapon, c)
+
+    def nearest(t: SuppressTarget) -> tuple[int, bool]:  # R-COMBAT-2, own zone first
+        return len(RangeBand) if t.band is None else t.band, t.combatant.zone != shooter.zone
+
+    enemies = [aimed(c) for c in enc.combatants if c.side != shooter.side and c.standing]
+    candidates = tuple(sorted(enemies, key=nearest))
+    known = {t.combatant.id: t for t in candidates}
+    cone = tuple(
+        evolve(known.get(tid) or aimed(enc.get(tid)), dives=tid in cmd.dive)
+        for tid in dict.fromkeys(cmd.targets)
+    )
+    plan = SuppressPlan(shooter, weapon, state, candidates, cone)
+    return evolve(plan, refusal=_suppress_refusal(enc, plan, cmd.dive))
+
+
+def _suppress_target(
+    enc: Encounter, shooter: Combatant, weapon: Weapon, c: Combatant
+) -> SuppressTarget:
+    try:
+        band, reason = enc.band(shooter.id, c.id), ""
+    except RulesError as no_band:
+        band, reason = None, str(no_band)
+    if not c.standing or c.side == shooter.side:
+        band, reason = None, f"{c.name} is not a standing enemy"
+    elif band is not None and band > weapon.range:
+        reason = f"{c.name} is beyond {weapon.name}'s {weapon.range.label} range"
+    defense = defense_tn(enc, c, False, 0).plus(Modifier("suppressive fire", 2))
+    return SuppressTarget(c, band, defense, reason)
+
+
+def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -> str:
+    """The first rule the fire breaks, in the order the GM would meet them ("" if none)."""
+    shooter, weapon, state, n = plan.shooter, plan.weapon, plan.state, plan.rating.charges
+    if state.dropped or state.stuck:
+        return f"{shooter.name} cannot fire {weapon.name} now (dropped or stuck)"
+    if state.charges is not None and state.charges < n:
+        return f"{weapon.name} needs {n} charges for suppressive fire, has {state.charges}"
+    if not 1 <= len(plan.cone) <= n:
+        return f"suppressive fire covers 1 to {n} targets, not {len(plan.cone)}"
+    if not set(dive) <= {t.combatant.id for t in plan.cone}:
+        return "only targets in the cone may dive for cover"
+    blocked = next((t.reason for t in plan.cone if t.reason), "")
+    if blocked:
+        return blocked
+    for t in plan.cone:  # R-CHAR-8: no Defense roll before its rules are decided (a dive is)
+        try:
+            _ = t.dives or t.combatant.rules_rank
+        except RulesError as undecided:
+            return str(undecided)
+    try:
+        turn = current_turn(enc)
+    except RulesError as idle:
+        return str(idle)
+    if shooter.id in turn.suppressed:
+        return "suppressive fire once per turn: the only such attack (R-ATK-16)"
+    return ""
+
+
+def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) -> Outcome:
+    """R-ATK-16, rolled from :func:`plan_suppress`. Interpretation (RULES.md): a Defense die
+    above Defense + cover + 2 is a hit: 1d4 damage and 1 more Fear; then every target gains
+    the Fear die at Short (and Melee), one fewer at Medium, two fewer at Long, three fewer
+    at Extra-long.
+    """
+    plan = plan_suppress(enc, cmd, cat)
+    plan.check()
+    shooter, weapon, state, rating = plan.shooter, plan.weapon, plan.state, plan.rating
+    enc = spend_action(enc, shooter, "attack")
+    turn = current_turn(enc)
+    enc = evolve(enc, turn=evolve(turn, suppressed=(*turn.suppressed, shooter.id)))
+    charges = None if state.charges is None else state.charges - rating.charges
+    enc = enc.with_combatant(
+        edit_weapon(enc.get(shooter.id), state.id, charges=charges, fired=True)
+    )
+    lines = [plan.headline]
+    fear_before = {aim.combatant.id: enc.get(aim.combatant.id).fear for aim in plan.cone}
+    hit: list[str] = []
+    for aim in plan.cone:
+        t = enc.get(aim.combatant.id)
+        if aim.dives:
+            t = dive(t, Cover.LIGHT)
+            lines.append(aim.dive_text)
+        else:
+            droll = roll_defense(rng, 1, aim.defense, t.rules_rank)
+            lines.append(f"{aim.defense_text} → {droll.explain()}")
+            if droll.successes:
+                hit.append(t.id)
+        enc = enc.with_combatant(t)
+    die = rng.randint(1, rating.die)
+    lines.append(f"Fear die d{rating.die}: {die}")
+    for aim in plan.cone:
+        tid = aim.combatant.id
+        t = enc.get(tid)
+        gained = aim.fear(die)
+        t = evolve(t, fear=t.fear + gained)
+        lines.append(f"{t.name} ({aim.band_label}) gains {gained} Fear")
+        t, more = after_attack(
+            t, AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
+        )
+        lines += more
+        enc = enc.with_combatant(t)
+    head = LogLines(f"{shooter.name} lays down suppressive fire (R-ATK-16)", tuple(lines))
+    if not hit:
+        return Outcome(enc, (head,))
+    first = AttackState(
+        shooter.id,
+        hit[0],
+        weapon.id,
+        1,
+        damage="1d4",
+        queue=tuple(hit[1:]),
+        fear_before=fear_before[hit[0]],
+    )
+    rest = resolve(enc, first, rng, cat, Step.DAMAGE)
+    return rest.after(head)

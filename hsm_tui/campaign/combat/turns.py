@@ -1,0 +1,128 @@
+"""Whose turn it is and what it spends (R-ACT-1): every action goes through
+:func:`spend_action`, so "no action twice", a Panicked or Confused combatant's limits and
+actions lost to wounds or a dive are checked in one place.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...rules import Derived, RulesError
+from ..conditions import level, trait_roll
+from ..encounter import Combatant, Encounter, Turn, evolve
+from .outcome import LogLines
+
+
+def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
+    """A turn-taker's name: the combatant, or a group as ``Pirate raider ×3`` (its standing
+    members; all of them once none stands). With ``tally`` a group counts every member
+    and shows how many stand when some are down: ``Pirate raider ×2/3`` (initiative list).
+    """
+    everyone = [c for c in enc.combatants if c.group == actor]
+    standing = [c for c in everyone if c.standing]
+    members = everyone if tally else (standing or everyone)
+    if len(members) > 1:
+        head, _, tail = members[0].name.rpartition(" ")
+        down = tally and len(standing) < len(members)
+        count = f"{len(standing)}/{len(members)}" if down else str(len(members))
+        return f"{head if tail.isdigit() else members[0].name} ×{count}"
+    return members[0].name if members else actor
+
+
+def actions_text(n: int) -> str:
+    return f"{n} action{'s' if n != 1 else ''}"
+
+
+def minus_actions(n: int) -> str:
+    return f"−{actions_text(n)}"
+
+
+def lose_next_turn(c: Combatant, n: int, cause: str) -> Combatant:
+    """``c`` losing ``n`` actions on its next turn, and why: ``"wound"`` (R-WOUND-4) or
+    ``"dive"`` (R-ATK-5), so that turn can say what took them.
+    """
+    if n <= 0:
+        return c
+    return evolve(c, lose_actions=c.lose_actions + n, lose_why=(*c.lose_why, *[cause] * n))
+
+
+def carried_losses(c: Combatant) -> tuple[str, ...]:
+    """What ``c`` will lose at the start of its next turn from wounds and dives, one phrase
+    per cause in the rules' words (Shaken and Dazed are settled at that turn's start).
+    """
+    causes = c.lose_why[: c.lose_actions]
+    items = []
+    wounds = causes.count("wound")
+    if wounds:
+        items.append(
+            f"{wounds} wound{'s' if wounds != 1 else ''}: {minus_actions(wounds)} (R-WOUND-4)"
+        )
+    dives = causes.count("dive")
+    if dives:
+        items.append(f"dived for cover: {minus_actions(dives)} (R-ATK-5)")
+    rest = c.lose_actions - len(causes)  # counted without a cause (an edited combatant)
+    if rest > 0:
+        items.append(f"wounds or a dive: {minus_actions(rest)} (R-WOUND-4, R-ATK-5)")
+    return tuple(items)
+
+
+def _account(turn: Turn, cid: str) -> str:
+    """Where a combatant's actions went this turn: ``used 1 (attack); lost 1 — Shaken: −1
+    action (§8)``, so a refusal names the cause rather than only the count.
+    """
+    used = turn.used_by(cid)
+    lost = dict(turn.lost).get(cid, 0)
+    parts = [f"used {len(used)} ({', '.join(used)})"] if used else []
+    if lost:
+        why = dict(turn.lost_why).get(cid, "")
+        parts.append(f"lost {lost}" + (f" — {why}" if why else ""))
+    return "; ".join(parts)
+
+
+def current_turn(enc: Encounter) -> Turn:
+    if not enc.active or enc.turn is None:
+        raise RulesError("no turn is under way: start combat first")
+    return enc.turn
+
+
+def spend_action(
+    enc: Encounter, actor: Combatant, action: str, *, cost: int = 1, what: str = ""
+) -> Encounter:
+    """R-ACT-1: spend one action of the current turn; no action twice. ``cost`` checks,
+    before the first of them is spent, that an action taking ``cost`` actions (``what``)
+    fits in what is left; the caller spends the others.
+    """
+    turn = current_turn(enc)
+    if actor.group != turn.actor:
+        raise RulesError(f"it is not {actor.name}'s turn")
+    if not actor.standing:
+        raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
+    if "panicked" in actor.conditions and action not in ("move", "run", "hide"):
+        raise RulesError(f"{actor.name} is Panicked: only Move, Run or Hide (§8)")
+    if actor.id in turn.restricted and action not in ("move", "run", "hide"):
+        raise RulesError(f"{actor.name} is Confused and failed its roll: only Run or Hide (§8)")
+    if action in turn.used_by(actor.id):
+        raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
+    left = turn.left(actor.id)
+    if left <= 0:
+        lost = dict(turn.lost).get(actor.id, 0)
+        because = f": {_account(turn, actor.id)}" if lost else ""
+        raise RulesError(f"{actor.name} has no actions left this turn{because}")
+    if left < cost:
+        account = _account(turn, actor.id)
+        raise RulesError(
+            f"{what or action} takes {cost} actions, but {actor.name} has only {left} left"
+            f" this turn" + (f": {account}" if account else "")
+        )
+    if actor.id in turn.wild and action in ("dodge", "aim", "standby", "interact"):
+        raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
+    return evolve(enc, turn=evolve(turn, used=(*turn.used, (actor.id, action))))
+
+
+def pinned_check(c: Combatant, what: str, rng: random.Random) -> tuple[bool, LogLines] | None:
+    """§8 Pinned: a Morale roll before acting in the open; failure loses the action."""
+    if not level(c, "pinned"):
+        return None
+    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
+    verdict = "it goes ahead" if ok else f"fails: the {what} is lost (§8)"
+    return ok, LogLines(f"{c.name} is Pinned", (f"{line}: {verdict}",))

@@ -1,0 +1,122 @@
+"""What a hit meets and what it does, without rolling: the Defense it must beat, a dive
+for cover, one hit's damage expression and the wound steps damage makes.
+
+An attack's hits and the GM's damage from outside an attack (a fall, a blast) both wound
+through :func:`take_wound`, so the wound track is applied one way (R-DMG-2, R-WOUND).
+"""
+
+from __future__ import annotations
+
+from ...packs import Catalog, Weapon
+from ...rules import Cover, Derived, Modifier, Rank, Rating, RulesError, TargetNumber
+from ...rules.combat import WoundResult, apply_wound_steps
+from ...rules.tasks import wound_steps
+from ..conditions import penalty, wound_marker
+from ..encounter import Combatant, Encounter, evolve
+from .outcome import AttackState
+from .turns import lose_next_turn
+
+MAX_DAMAGE = 999
+"""The most damage the GM may apply at once from outside an attack."""
+
+
+def opponents(enc: Encounter, c: Combatant) -> int:
+    """How many standing opponents ``c`` is engaged with (the fallen no longer fight)."""
+    return len(enc.in_melee_with(c))
+
+
+def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) -> TargetNumber:
+    """R-ATK-6 Defense = Dodge + cover, and what adds to it (R-TASK-1): a Hero's wound
+    marker (R-WOUND-3: Dodge is a trait, and the marker is on all of them), §8 Shaken and
+    Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
+    """
+    flank = -max(0, opponents(enc, target) - 1) if melee else 0
+    return TargetNumber((Modifier("Dodge", target.traits[Derived.DODGE]),)).plus(
+        Modifier(f"{target.cover.label} cover", int(target.cover)),
+        Modifier("wound", wound_marker(target)),
+        Modifier("conditions", penalty(target)),
+        Modifier("flanked", flank),
+        Modifier("full defense", 2 if "full-defense" in target.conditions else 0),
+        Modifier("card", card_mod),
+    )
+
+
+def dive(c: Combatant, cover: Cover) -> Combatant:
+    """R-ATK-5: ``c`` dives into ``cover`` (at least light): Prone, and it loses 1 action
+    on its next turn. The one way a dive happens, for an attack and for suppressive fire.
+    """
+    return lose_next_turn(evolve(c, cover=max(c.cover, cover), prone=True), 1, "dive")
+
+
+def is_melee(cat: Catalog, state: AttackState) -> bool:
+    """A melee blow (flanking applies, no dive); a thrown or shot attack is ranged."""
+    return cat.weapons[state.weapon].kind == "melee" and not state.thrown
+
+
+def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -> str:
+    """One hit's damage: the card's (or the thrown / chosen one), R-ATK-1 Power adds the
+    Strength die, R-ATK-10 a called shot at the head adds a d8.
+    """
+    expr = damage or weapon.damage.source
+    if style == Rating.POWER.value:
+        expr += "+strdie"
+    return expr + "+1d8" if location == "head" else expr
+
+
+def health_against(target: Combatant, weapon: Weapon) -> int:
+    """R-DMG-2 against Health; non-lethal damage against Stamina (R-WOUND-6)."""
+    return health(target, weapon.nonlethal)
+
+
+def health(c: Combatant, nonlethal: bool) -> int:
+    """The trait damage is counted against: Health, or Stamina when non-lethal (R-WOUND-6)."""
+    return c.traits[Derived.STAMINA if nonlethal else Derived.HEALTH]
+
+
+def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, WoundResult]:
+    """``damage`` against ``c`` (R-DMG-2): a wound step each time it exceeds another
+    multiple of Health (Stamina when non-lethal), applied to the track (R-WOUND-1/2/6);
+    a Hero loses an action on its next turn for each step (R-WOUND-4). A severe wound's
+    chart roll is the caller's (``result.severe``): it may pause for the GM.
+    """
+    per_step = health(c, nonlethal)
+    steps = wound_steps(damage, per_step)
+    overflows = tuple(damage - k * per_step for k in range(1, steps + 1))
+    result = apply_wound_steps(c.rules_rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
+    wounded = evolve(
+        c,
+        wounds=result.wounds,
+        nonlethal=result.nonlethal,
+        out=c.out or result.taken_out,
+        unconscious=c.unconscious or result.unconscious,
+    )
+    if wounded.rules_rank is Rank.HERO:
+        wounded = lose_next_turn(wounded, result.steps_taken, "wound")
+    return wounded, result
+
+
+def wound_text(target: Combatant, result: WoundResult) -> str:
+    """What a hit's wound steps did, in the log's words."""
+    if result.taken_out:
+        return f"{target.name} is taken out (R-WOUND-2)"
+    if not result.steps_taken:
+        return "no wound"
+    if result.unconscious:
+        return "knocked unconscious (non-lethal past −2)"
+    if result.severe:
+        return "severely wounded (R-WOUND-1)"
+    track = result.nonlethal if result.nonlethal > target.nonlethal else result.wounds
+    return f"{result.steps_taken} wound step(s): now at −{track}"
+
+
+def damage_outcome(c: Combatant, damage: int, nonlethal: bool) -> tuple[WoundResult, str]:
+    """What ``damage`` from outside an attack does to ``c`` (R-DMG-2, R-WOUND), and the
+    line that says so: the damage dialog shows it before Enter, the handler logs it.
+    """
+    if not 0 <= damage <= MAX_DAMAGE:
+        raise RulesError(f"damage is 0 to {MAX_DAMAGE}, not {damage}")
+    if not c.standing:
+        raise RulesError(f"{c.name} is already out of the fight")
+    track = "Stamina" if nonlethal else "Health"
+    _, result = take_wound(c, damage, nonlethal)
+    return result, f"{damage} damage vs {track} {health(c, nonlethal)} → {wound_text(c, result)}"

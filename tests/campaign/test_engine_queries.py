@@ -1,0 +1,143 @@
+"""The engine answers, the screen asks (issue 17): the queries screens call instead of
+working a rule out themselves, and the one way each thing happens (a weapon's state, a
+wound, a dive) — plus two faults found while splitting the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
+    AnswerDive,
+    ApplyDamage,
+    Attack,
+    DeclareActions,
+    PendingCombatRerolls,
+    SetPools,
+    StartCombat,
+    group_target,
+    held_weapon,
+    next_attacker,
+    ready_weapon,
+)
+from hsm_tui.campaign.combat.gear import FISTS, charged, edit_weapon
+from hsm_tui.campaign.combat.wounds import dive, take_wound
+from hsm_tui.campaign.encounter import WeaponState
+from hsm_tui.persistence import store
+from hsm_tui.rules import Cover
+from hsm_tui.session import Session
+from tests.campaign import edit, pack, play, refused
+from tests.campaign.test_combat_engine import R1, K, duel, to_raiders
+
+R2 = "pirate-raider-2"
+
+
+# -- a group's turn (R-INIT-1) ---------------------------------------------------------------
+def test_r_init_1_next_attacker_walks_the_group_in_order_and_skips_who_attacked() -> None:
+    s = duel()
+    to_raiders(s)
+    assert next_attacker(s.encounter, R1) == R2
+    play(s, Attack(R2, K, "laser-pistol"), 9, 9, 9, 9)  # R2 misses: it has attacked
+    assert next_attacker(s.encounter, R2) == R1  # wraps round to the one still to attack
+    assert next_attacker(s.encounter, R1) == R1
+    play(s, Attack(R1, K, "laser-pistol"), 9, 9, 9, 9)
+    assert next_attacker(s.encounter, R1) is None  # everyone in the group has attacked
+
+
+def test_r_init_1_next_attacker_is_none_on_one_combatants_turn() -> None:
+    assert next_attacker(duel().encounter, K) is None
+
+
+def test_r_combat_2_group_target_is_the_aimed_one_else_the_nearest_enemy() -> None:
+    s = duel()
+    to_raiders(s)
+    assert group_target(s.encounter) == K
+    assert group_target(s.encounter, aimed="somebody") == "somebody"
+
+
+# -- weapons: one way to change their state ------------------------------------------------
+def test_r_atk_3_ready_weapon_skips_a_dropped_or_stuck_one() -> None:
+    kestrel = duel().encounter.get(K)  # assault laser, laser pistol, dagger
+    assert ready_weapon(kestrel).id == "assault-laser"
+    dropped = edit_weapon(kestrel, "assault-laser", dropped=True)
+    assert ready_weapon(dropped).id == "laser-pistol"
+    assert ready_weapon(edit_weapon(dropped, "laser-pistol", stuck=1)).id == "dagger"
+    nothing = kestrel
+    for w in kestrel.weapons:
+        nothing = edit_weapon(nothing, w.id, stuck=1)
+    assert ready_weapon(nothing).id == "assault-laser"  # none usable: the first carried
+    assert ready_weapon(replace(kestrel, weapons=())) is None
+
+
+def test_r_wound_5_the_weapon_in_hand_is_never_fists() -> None:
+    s = duel()
+    kestrel = s.encounter.get(K)
+    fists_first = replace(kestrel, weapons=(WeaponState(FISTS), *kestrel.weapons))
+    assert held_weapon(fists_first) == kestrel.weapons[0]
+    assert held_weapon(replace(kestrel, weapons=(WeaponState(FISTS),))) is None
+
+
+def test_r_atk_3_charges_stay_between_zero_and_power_and_unknown_weapons_are_left() -> None:
+    s = duel()
+    kestrel = s.encounter.get(K)
+    laser = next(w for w in kestrel.weapons if w.charges is not None)
+    assert charged(kestrel, laser.id, -999).weapon(laser.id).charges == 0
+    assert charged(kestrel, laser.id, +999).weapon(laser.id).charges == laser.power
+    assert edit_weapon(kestrel, "no-such-weapon", dropped=True) is kestrel
+
+
+# -- wounds and dives: one way each ----------------------------------------------------------
+def test_r_wound_4_take_wound_costs_a_hero_an_action_per_step() -> None:
+    kestrel = duel().encounter.get(K)  # Health 6: 13 damage is two wound steps (R-DMG-2)
+    wounded, result = take_wound(kestrel, 13, False)
+    assert result.steps_taken == 2 and wounded.wounds == 2
+    assert wounded.lose_actions == 2 and wounded.lose_why == ("wound", "wound")
+
+
+def test_r_atk_5_a_dive_takes_better_cover_goes_prone_and_costs_an_action() -> None:
+    kestrel = duel().encounter.get(K)
+    dived = dive(replace(kestrel, cover=Cover.MEDIUM), Cover.LIGHT)  # never to worse cover
+    assert (dived.cover, dived.prone, dived.lose_why) == (Cover.MEDIUM, True, ("dive",))
+
+
+# -- faults found while splitting the engine ----------------------------------------------
+def test_r_act_3_declaring_actions_when_nobody_in_the_turn_stands_is_refused() -> None:
+    """Was an IndexError: the GM's damage took out the acting Hero on its own turn."""
+    s = duel()
+    edit(s, K, out=True)
+    refused(s, DeclareActions(3), "nobody in Kestrel Vance's turn can act")
+
+
+def test_r_atk_6_a_campaign_saved_while_a_defense_reroll_waits_opens_again(
+    tmp_path: Path,
+) -> None:
+    """R-TASK-6 / R-CHAR-9 on Defense: the waiting question held the Defense as a
+    TargetNumber where the file expects a number, so the file would not open again.
+    """
+    s = Session(seed=1, content=pack())
+    for command in (
+        AddZone("dig"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "dig", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
+        SetPools(K, luck=2),
+        StartCombat(),
+        Attack(R1, K, "laser-pistol"),
+    ):
+        s.apply(command)
+    while not isinstance(s.pending, PendingCombatRerolls):
+        s.apply(AnswerDive("none"))
+    assert s.pending.stage == "defense" and s.pending.tn == 6
+    path = store.save(s, tmp_path / "defense.toml")
+    opened = Session(content=pack())
+    assert store.load(opened, path).startswith("undo history kept")
+    assert opened.pending == s.pending
+
+
+def test_r_atk_7_damage_from_outside_an_attack_wounds_the_same_way_as_a_hit() -> None:
+    s = duel()
+    before = s.encounter.get(K)
+    s.apply(ApplyDamage(K, 13))
+    assert s.encounter.get(K) == take_wound(before, 13, False)[0]

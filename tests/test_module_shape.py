@@ -1,0 +1,103 @@
+"""The shape issue 17 asks of hsm_tui: modules import each other in one direction (no
+cycle, so each can be read and tested from the bottom up), and the combat engine's
+functions never reach themselves again (no hidden recursion).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "hsm_tui"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path, name: str) -> set[str]:
+    """The hsm_tui modules ``path`` imports when it is loaded (not inside functions and
+    not under ``if TYPE_CHECKING``), resolved to module names.
+    """
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = f"{base}.{node.module}" if node.level and node.module else node.module
+            target = target or base
+            for alias in node.names:
+                found.add(f"{target}.{alias.name}")  # a submodule, or a name in target
+                found.add(target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {m for m in found if m.startswith("hsm_tui")}
+
+
+def graph() -> dict[str, set[str]]:
+    files = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {name: imported(path, name) & files.keys() - {name} for name, path in files.items()}
+
+
+def cycle(edges: dict[str, set[str]]) -> list[str]:
+    """One import cycle as a path of module names, [] if there is none."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(edges):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_modules_import_each_other_without_a_cycle() -> None:
+    edges = graph()
+    for name, targets in edges.items():  # a package imports its own modules: not a cycle
+        edges[name] = {t for t in targets if not name.startswith(f"{t}.")}
+    assert cycle(edges) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def calls(package: Path) -> dict[str, set[str]]:
+    """Which of the package's own top-level functions (and methods, by class) each one
+    names: a function that reaches itself again is recursion a reader must find by hand.
+    """
+    bodies: dict[str, ast.AST] = {}
+    for path in package.glob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                bodies[node.name] = node
+    return {
+        name: {
+            n.id
+            for n in ast.walk(body)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bodies
+        }
+        - ({name} if isinstance(body, ast.ClassDef) else set())  # a class naming itself
+        for name, body in bodies.items()
+    }
+
+
+def test_the_combat_engine_has_no_hidden_recursion() -> None:
+    """The attack used to run damage → stray hit → Defense → damage; now one loop
+    (``damage.resolve``) steps through them, and each step is a plain function.
+    """
+    assert cycle(calls(PACKAGE / "campaign" / "combat")) == []
