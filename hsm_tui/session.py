@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .campaign import party
+from .campaign import freeflow, party
 from .campaign.combat import (
     ANSWERS,
     HANDLERS,
@@ -42,6 +42,14 @@ from .campaign.combat import (
     StartCombat,
 )
 from .campaign.encounter import MAX_POOL, Combatant, Encounter
+from .campaign.freeflow import (
+    PendingRerolls,
+    Purse,
+    RollGroup,
+    RollOpposed,
+    RollTask,
+    SpendRerolls,
+)
 from .campaign.party import (
     PARTY,
     AddParty,
@@ -54,10 +62,7 @@ from .campaign.party import (
 )
 from .packs import Catalog, LoadResult, content_dirs, load
 from .persistence import codec
-from .rules import PoolRoll, Rank, RulesError, TargetNumber, reroll, roll_task, task_odds
-from .rules.contests import Need, group_odds, opposed_odds, opposed_winner
-from .rules.odds import PoolOdds, percent, suggest_split
-from .rules.tasks import paid_text, pay_rerolls, suggested_rerolls
+from .rules import Rank, RulesError
 
 GM = "gm"
 
@@ -71,68 +76,6 @@ class LogEntry:
     title: str
     lines: tuple[str, ...]
     visibility: str = "public"
-
-
-@dataclass(frozen=True)
-class PendingRerolls:
-    """A decision the roller owes: how to split re-rolls after the first roll (R-TASK-6)."""
-
-    roll: PoolRoll
-    available: int  # free + Luck + Clues
-    suggested: tuple[int, int]
-    log_seq: int
-    title: str
-    tn: TargetNumber
-    free: int = 0  # Talents, Advantages, Aim: spent first (R-TASK-6)
-    who: str = ""  # whose Luck and Clues pay for the rest (R-CHAR-9)
-
-    @property
-    def question(self) -> str:
-        return f"spend or keep the re-rolls of {self.title} (e, or k to keep)"
-
-
-@dataclass(frozen=True)
-class RollTask:
-    """Roll a free-flowing task (R-TASK-1..5) for a Hero or a Minion."""
-
-    tn: TargetNumber
-    rank: Rank
-    label: str = "Task"
-    rerolls: int = 0  # free re-rolls: a relevant Talent, an Advantage, Aim (R-TASK-6)
-    who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
-    issuer: str = GM
-
-
-@dataclass(frozen=True)
-class SpendRerolls:
-    """Answer the pending re-roll decision: ``d10`` and ``hero`` re-rolls (0, 0 = keep).
-    Free re-rolls go first; of the rest ``clues`` come from Clues and the others from Luck.
-    """
-
-    d10: int
-    hero: int
-    clues: int = 0
-    issuer: str = GM
-
-
-@dataclass(frozen=True)
-class RollOpposed:
-    """Two characters' tasks against each other (hsm_tui/rules/contests.py)."""
-
-    first: RollTask
-    second: RollTask
-    label: str = "Opposed task"
-    issuer: str = GM
-
-
-@dataclass(frozen=True)
-class RollGroup:
-    """Several characters at one task; ``need`` is any, half or all of them."""
-
-    tasks: tuple[RollTask, ...]
-    need: str = "any"
-    label: str = "Group task"
-    issuer: str = GM
 
 
 @dataclass(frozen=True)
@@ -172,18 +115,8 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-MAX_FREE_REROLLS = 10
-"""Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
-
 ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster)
 """Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
-
-
-def _need(name: str) -> Need:
-    try:
-        return Need(name)
-    except ValueError:
-        raise RulesError(f"a group needs any, half or all, not {name!r}") from None
 
 
 @dataclass(frozen=True)
@@ -277,14 +210,6 @@ def _snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
         raise codec.DataError(f"{where}.rng_state", problem) from None
     rest = {k: v for k, v in data.items() if k != "rng_state"}
     return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)
-
-
-def odds_line(odds: PoolOdds, rank: Rank) -> str:
-    """The odds shown before a roll: success, and Fortune ★ / Misfortune ✗ for Heroes."""
-    text = f"success {percent(odds.success)} ({odds.success})"
-    if rank is Rank.HERO:
-        text += f" · ★ Fortune {percent(odds.fortune)} · ✗ Misfortune {percent(odds.misfortune)}"
-    return text
 
 
 @dataclass
@@ -404,12 +329,8 @@ class Session:
                 self.campaign, self.encounter, change
             )
             self._add_log(command.issuer, titles[0], ())
-        elif isinstance(command, RollTask):
-            self._roll_task(command)
-        elif isinstance(command, RollOpposed | RollGroup):
-            self._contest(command)
-        elif isinstance(command, SpendRerolls):
-            self._spend_rerolls(command)
+        elif isinstance(command, RollTask | RollOpposed | RollGroup | SpendRerolls):
+            self._freeflow(command)
         else:
             self._combat(command)
         if self.pending is None and self.queue:
@@ -571,90 +492,33 @@ class Session:
             changed = replace(c, luck=c.luck - luck, clues=c.clues - clues)
             self.encounter = self.encounter.with_combatant(changed)
 
-    def _contest(self, cmd: RollOpposed | RollGroup) -> None:
-        tasks = (cmd.first, cmd.second) if isinstance(cmd, RollOpposed) else cmd.tasks
-        if any(t.rerolls for t in tasks):
-            raise RulesError("opposed and group tasks are rolled without re-rolls")
-        if isinstance(cmd, RollGroup) and not 1 <= len(tasks) <= 20:
-            raise RulesError("a group task has 1 to 20 rollers")
-        lines: list[str] = []
-        if isinstance(cmd, RollOpposed):
-            odds = opposed_odds(
-                cmd.first.tn.value, cmd.first.rank, cmd.second.tn.value, cmd.second.rank
-            )
-            lines.append(
-                f"odds: {cmd.first.label} {percent(odds.first)} · {cmd.second.label}"
-                f" {percent(odds.second)} · stand-off {percent(odds.standoff)}"
-            )
-        else:
-            need = _need(cmd.need)
-            chance = group_odds([(t.tn.value, t.rank) for t in tasks], need)
-            lines.append(f"needs {need.value} of {len(tasks)}: odds {percent(chance)} ({chance})")
-        rolls = []
-        for task in tasks:
-            roll = roll_task(self.rng, task.tn.value, task.rank)
-            rolls.append(roll)
-            lines.append(f"{task.label}: TN {task.tn.explain()} → {roll.explain()}")
-        if isinstance(cmd, RollOpposed):
-            winner = opposed_winner(rolls[0], rolls[1])
-            lines.append(
-                "stand-off: the GM narrates" if not winner else f"{tasks[winner - 1].label} wins"
-            )
-        else:
-            made = sum(r.success for r in rolls)
-            ok = made >= need.needed(len(tasks))
-            lines.append(
-                f"{made} of {len(tasks)} succeed: the group {'succeeds' if ok else 'fails'}"
-            )
-        self._add_log(cmd.issuer, cmd.label, lines)
-        self.pending = None
+    def _purse(self, who: str) -> Purse:
+        name, luck, clues = self.pools(who)
+        return Purse(who, name, luck, clues)
 
-    def _roll_task(self, cmd: RollTask) -> None:
-        if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
-            raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
-        name, luck, clues = self.pools(cmd.who)
-        before = task_odds(cmd.tn.value, cmd.rank)
-        lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
-        if cmd.rerolls:
-            with_rerolls = task_odds(cmd.tn.value, cmd.rank, cmd.rerolls)
-            lines.append(f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}")
-        roll = roll_task(self.rng, cmd.tn.value, cmd.rank)
-        title = f"{cmd.label} ({cmd.rank.value.title()})"
-        title = f"{name}: {title}" if name else title
-        entry = self._add_log(cmd.issuer, title, (*lines, f"roll {roll.explain()}"))
-        self.pending = None
-        available = cmd.rerolls + luck + clues
-        if available:
-            paid = available - cmd.rerolls
-            split = suggest_split(roll, suggested_rerolls(cmd.rerolls, paid, not roll.success))
-            self.pending = PendingRerolls(
-                roll, available, split, entry.seq, title, cmd.tn, cmd.rerolls, cmd.who
-            )
-
-    def _spend_rerolls(self, cmd: SpendRerolls) -> None:
+    def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:
+        """Free-flowing rolls, through the handlers in campaign/freeflow.py."""
         pending = self.pending
-        if not isinstance(pending, PendingRerolls):
-            raise RulesError("there is no roll waiting for re-rolls")
-        total = cmd.d10 + cmd.hero
-        if total > pending.available:
-            raise RulesError(f"only {pending.available} re-roll(s) available, asked for {total}")
-        if min(cmd.d10, cmd.hero) < 0:
-            raise RulesError("re-roll counts cannot be negative")
-        _, luck, clues = self.pools(pending.who)
-        spend_luck, spend_clues = pay_rerolls(total, pending.free, luck, clues, cmd.clues)
-        rolled = reroll(pending.roll, self.rng, cmd.d10, cmd.hero)
-        self.pending = None
-        if spend_luck or spend_clues:
-            self._pay(pending.who, spend_luck, spend_clues)
-        cost = paid_text(0, spend_luck, spend_clues)
-        note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die"
-        note += f" ({cost})" if cost else ""
-        note += f": {rolled.explain()}"
-        if not cmd.d10 and not cmd.hero:
-            note = "kept the first roll (no re-rolls spent)"
-        self.log = tuple(
-            replace(e, lines=(*e.lines, note)) if e.seq == pending.log_seq else e for e in self.log
-        )
+        if isinstance(command, SpendRerolls):
+            if not isinstance(pending, PendingRerolls):
+                raise RulesError("there is no roll waiting for re-rolls")
+            outcome = freeflow.reroll_one(command, pending, self._purse(pending.who), self.rng)
+            who = pending.who
+        elif isinstance(command, RollTask):
+            who = command.who
+            outcome = freeflow.roll_one(command, self._purse(who), self.rng, len(self.log) + 1)
+        else:
+            who, outcome = "", freeflow.roll_contest(command, self.rng)
+        if any(outcome.paid):
+            self._pay(who, *outcome.paid)
+        for entry in outcome.log:
+            self._add_log(command.issuer, entry.title, entry.lines)
+        if outcome.note and isinstance(pending, PendingRerolls):
+            self.log = tuple(
+                replace(e, lines=(*e.lines, outcome.note)) if e.seq == pending.log_seq else e
+                for e in self.log
+            )
+        self.pending = outcome.pending
 
     def _add_log(self, issuer: str, title: str, lines: Iterable[str]) -> LogEntry:
         entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines))

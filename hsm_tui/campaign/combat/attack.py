@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 
 from ...packs import Catalog
-from ...rules import Cover, Modifier, Rating, RulesError, attack_odds, roll_attack
-from ...rules.odds import percent, suggest_split
-from ...rules.tasks import HeroFace, PoolRoll, paid_text, pay_rerolls, reroll
+from ...rules import Cover, Modifier, Rating, attack_odds, roll_attack
+from ...rules.odds import percent
+from ...rules.rerolls import spend_free, spend_rerolls
+from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
@@ -101,10 +102,10 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         lines.append(f"roll {roll.explain()}")
         return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
     if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
-        d10, hero = suggest_split(roll, free)
-        roll = reroll(roll, rng, d10, hero)
+        spent = spend_free(roll, rng, free)
+        roll = spent.roll
         lines.append(f"roll {roll.explain()}")
-        lines.append(_free_line(aim, cmd.rerolls, d10, hero))
+        lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
     else:
         lines.append(f"roll {roll.explain()}")
     return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
@@ -119,24 +120,25 @@ def spend_combat_rerolls(
 ) -> Outcome:
     """R-TASK-6: roll every chosen re-roll at once, pay Luck/Clues, then finish the attack."""
     roller = enc.get(pending.roller)
-    total = cmd.d10 + cmd.hero
-    if min(cmd.d10, cmd.hero) < 0:
-        raise RulesError("re-roll counts cannot be negative")
-    luck, clues = pay_rerolls(total, pending.free, roller.luck, roller.clues, cmd.clues)
-    lines = []
-    roll = pending.roll
-    if total:
-        roll = reroll(roll, rng, cmd.d10, cmd.hero)
-        enc = enc.with_combatant(
-            evolve(roller, luck=roller.luck - luck, clues=roller.clues - clues)
-        )
-        lines.append(
-            f"re-rolls ({paid_text(min(total, pending.free), luck, clues)}): {roll.explain()}"
-        )
+    spent = spend_rerolls(
+        pending.roll,
+        rng,
+        cmd.d10,
+        cmd.hero,
+        free=pending.free,
+        luck=roller.luck,
+        clues=roller.clues,
+        from_clues=cmd.clues,
+    )
+    roll = spent.roll
+    if spent.total:
+        paid = evolve(roller, luck=roller.luck - spent.luck, clues=roller.clues - spent.clues)
+        enc = enc.with_combatant(paid)
+        lines = [f"re-rolls ({spent.cost}): {roll.explain()}"]
     else:
-        lines.append("keeps the roll")
+        lines = ["keeps the roll"]
     if pending.stage == RollStage.ATTACK:
-        title = f"{pending.title}: {'re-rolls' if total else 'roll kept'}"  # the rest of it
+        title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
         return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
     state = evolve(pending.attack, hits=roll.successes)
     return resolve(enc, state, rng, cat, Step.DAMAGE, lines)

@@ -14,8 +14,8 @@ from enum import Enum
 
 from ...packs import Catalog
 from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_defense
-from ...rules.odds import suggest_split
-from ...rules.tasks import reroll, wound_steps
+from ...rules.rerolls import spend_free
+from ...rules.tasks import wound_steps
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .chart import SEVERELY, apply_chart_row, severe_wound
@@ -121,8 +121,7 @@ def _defend(
     title = f"{target.name} defends"
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
-        d10, hero = suggest_split(droll, free)
-        droll = reroll(droll, rng, d10, hero)
+        droll = spend_free(droll, rng, free).roll
     return evolve(state, hits=droll.successes), head + droll.explain(), ask
 
 

@@ -10,7 +10,8 @@ from typing import Generic, TypeVar
 
 from ...rules import Cover, Rank
 from ...rules.odds import suggest_split
-from ...rules.tasks import PoolRoll, suggested_rerolls
+from ...rules.rerolls import first_offer
+from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter
 from .commands import AnswerDive, ChooseChartRow, DecideSidekick, SpendCombatRerolls
 
@@ -137,8 +138,7 @@ class PendingCombatRerolls:
             missed = self.roll.successes > 0
         else:
             missed = self.roll.successes < self.roll.dice
-        count = suggested_rerolls(self.free, self.luck + self.clues, missed)
-        return suggest_split(self.roll, count)
+        return first_offer(self.roll, self.free, self.luck + self.clues, missed)
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -1,0 +1,209 @@
+"""Free-flowing mode's rolls (R-TASK-1..6, contests): a task with its re-rolls, an opposed
+task and a group task, as commands and handlers shaped like the combat engine's.
+
+A handler takes the command, what the roller may pay re-rolls with, and the session's
+RNG, and returns a :class:`TaskOutcome`; the session writes it (log, pools, pending).
+Re-rolls go through :mod:`hsm_tui.rules.rerolls`, as in combat.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..rules import PoolRoll, Rank, RulesError, TargetNumber, roll_task, task_odds
+from ..rules.contests import Need, group_odds, opposed_odds, opposed_winner
+from ..rules.odds import PoolOdds, percent
+from ..rules.rerolls import first_offer, spend_rerolls
+from ..rules.tasks import paid_text
+from .combat import GM, LogLines
+
+MAX_FREE_REROLLS = 10
+"""Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
+
+MAX_GROUP = 20
+"""The most characters one group task rolls for."""
+
+
+@dataclass(frozen=True)
+class PendingRerolls:
+    """A decision the roller owes: how to split re-rolls after the first roll (R-TASK-6)."""
+
+    roll: PoolRoll
+    available: int  # free + Luck + Clues
+    suggested: tuple[int, int]
+    log_seq: int
+    title: str
+    tn: TargetNumber
+    free: int = 0  # Talents, Advantages, Aim: spent first (R-TASK-6)
+    who: str = ""  # whose Luck and Clues pay for the rest (R-CHAR-9)
+
+    @property
+    def question(self) -> str:
+        return f"spend or keep the re-rolls of {self.title} (e, or k to keep)"
+
+
+@dataclass(frozen=True)
+class RollTask:
+    """Roll a free-flowing task (R-TASK-1..5) for a Hero or a Minion."""
+
+    tn: TargetNumber
+    rank: Rank
+    label: str = "Task"
+    rerolls: int = 0  # free re-rolls: a relevant Talent, an Advantage, Aim (R-TASK-6)
+    who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SpendRerolls:
+    """Answer the pending re-roll decision: ``d10`` and ``hero`` re-rolls (0, 0 = keep).
+    Free re-rolls go first; of the rest ``clues`` come from Clues and the others from Luck.
+    """
+
+    d10: int
+    hero: int
+    clues: int = 0
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RollOpposed:
+    """Two characters' tasks against each other (hsm_tui/rules/contests.py)."""
+
+    first: RollTask
+    second: RollTask
+    label: str = "Opposed task"
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class RollGroup:
+    """Several characters at one task; ``need`` is any, half or all of them."""
+
+    tasks: tuple[RollTask, ...]
+    need: str = "any"
+    label: str = "Group task"
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Purse:
+    """Who rolls, and the Luck and Clues they may pay re-rolls with (R-CHAR-9)."""
+
+    who: str = ""
+    name: str = ""
+    luck: int = 0
+    clues: int = 0
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    """What a free-flowing roll did: log entries, a line for the waiting roll's own entry
+    (its re-rolls), the Luck and Clues its roller paid, and a decision it waits for.
+    """
+
+    log: tuple[LogLines, ...] = ()
+    note: str = ""
+    paid: tuple[int, int] = (0, 0)
+    pending: PendingRerolls | None = None
+
+
+def odds_line(odds: PoolOdds, rank: Rank) -> str:
+    """The odds shown before a roll: success, and Fortune ★ / Misfortune ✗ for Heroes."""
+    text = f"success {percent(odds.success)} ({odds.success})"
+    if rank is Rank.HERO:
+        text += f" · ★ Fortune {percent(odds.fortune)} · ✗ Misfortune {percent(odds.misfortune)}"
+    return text
+
+
+def roll_one(cmd: RollTask, purse: Purse, rng: random.Random, seq: int) -> TaskOutcome:
+    """R-TASK-1..5: the TN, its exact odds (with the free re-rolls too), the roll; then a
+    re-roll question when the roller has any to spend (R-TASK-6). ``seq`` is the number
+    the roll's log entry takes: its re-rolls are written into that entry.
+    """
+    if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
+        raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
+    before = task_odds(cmd.tn.value, cmd.rank)
+    lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
+    if cmd.rerolls:
+        with_rerolls = task_odds(cmd.tn.value, cmd.rank, cmd.rerolls)
+        lines.append(f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}")
+    roll = roll_task(rng, cmd.tn.value, cmd.rank)
+    title = f"{cmd.label} ({cmd.rank.value.title()})"
+    title = f"{purse.name}: {title}" if purse.name else title
+    log = (LogLines(title, (*lines, f"roll {roll.explain()}")),)
+    paid = purse.luck + purse.clues
+    if not cmd.rerolls + paid:
+        return TaskOutcome(log)
+    split = first_offer(roll, cmd.rerolls, paid, not roll.success)
+    ask = PendingRerolls(roll, cmd.rerolls + paid, split, seq, title, cmd.tn, cmd.rerolls, cmd.who)
+    return TaskOutcome(log, pending=ask)
+
+
+def reroll_one(
+    cmd: SpendRerolls, pending: PendingRerolls, purse: Purse, rng: random.Random
+) -> TaskOutcome:
+    """R-TASK-6 / R-CHAR-9: the chosen re-rolls, all at once, written into the roll's entry."""
+    spent = spend_rerolls(
+        pending.roll,
+        rng,
+        cmd.d10,
+        cmd.hero,
+        free=pending.free,
+        luck=purse.luck,
+        clues=purse.clues,
+        from_clues=cmd.clues,
+    )
+    if not spent.total:
+        return TaskOutcome(note="kept the first roll (no re-rolls spent)")
+    cost = paid_text(0, spent.luck, spent.clues)
+    note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die" + (f" ({cost})" if cost else "")
+    return TaskOutcome(note=f"{note}: {spent.roll.explain()}", paid=(spent.luck, spent.clues))
+
+
+def roll_contest(cmd: RollOpposed | RollGroup, rng: random.Random) -> TaskOutcome:
+    """An opposed task (the better roll wins, else a stand-off) or a group task (any,
+    half or all must succeed), with exact odds first; both without re-rolls.
+    """
+    tasks = (cmd.first, cmd.second) if isinstance(cmd, RollOpposed) else cmd.tasks
+    if any(t.rerolls for t in tasks):
+        raise RulesError("opposed and group tasks are rolled without re-rolls")
+    if isinstance(cmd, RollGroup) and not 1 <= len(tasks) <= MAX_GROUP:
+        raise RulesError(f"a group task has 1 to {MAX_GROUP} rollers")
+    lines: list[str] = []
+    if isinstance(cmd, RollOpposed):
+        odds = opposed_odds(
+            cmd.first.tn.value, cmd.first.rank, cmd.second.tn.value, cmd.second.rank
+        )
+        lines.append(
+            f"odds: {cmd.first.label} {percent(odds.first)} · {cmd.second.label}"
+            f" {percent(odds.second)} · stand-off {percent(odds.standoff)}"
+        )
+    else:
+        need = need_named(cmd.need)
+        chance = group_odds([(t.tn.value, t.rank) for t in tasks], need)
+        lines.append(f"needs {need.value} of {len(tasks)}: odds {percent(chance)} ({chance})")
+    rolls = []
+    for task in tasks:
+        roll = roll_task(rng, task.tn.value, task.rank)
+        rolls.append(roll)
+        lines.append(f"{task.label}: TN {task.tn.explain()} → {roll.explain()}")
+    if isinstance(cmd, RollOpposed):
+        winner = opposed_winner(rolls[0], rolls[1])
+        lines.append(
+            "stand-off: the GM narrates" if not winner else f"{tasks[winner - 1].label} wins"
+        )
+    else:
+        made = sum(r.success for r in rolls)
+        ok = made >= need.needed(len(tasks))
+        lines.append(f"{made} of {len(tasks)} succeed: the group {'succeeds' if ok else 'fails'}")
+    return TaskOutcome((LogLines(cmd.label, tuple(lines)),))
+
+
+def need_named(name: str) -> Need:
+    """A group task's need by its name (any, half or all)."""
+    try:
+        return Need(name)
+    except ValueError:
+        raise RulesError(f"a group needs any, half or all, not {name!r}") from None

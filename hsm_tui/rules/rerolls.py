@@ -1,0 +1,80 @@
+"""Re-rolls, the one way for every roll (R-TASK-6, R-CHAR-9): a task in free-flowing mode,
+an attack and a Defense roll in combat all offer a first split and spend re-rolls here.
+
+Free re-rolls (a Talent, an Advantage, Aim, Dodge) go first; of the rest the roller
+names how many Clues pay and Luck pays the others. All are rolled at once, the best dice
+kept.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .errors import RulesError
+from .odds import suggest_split
+from .tasks import PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
+
+
+@dataclass(frozen=True)
+class Spent:
+    """Re-rolls spent on one roll: the roll with them in, and what paid for them."""
+
+    roll: PoolRoll
+    d10: int
+    hero: int
+    free: int
+    luck: int
+    clues: int
+
+    @property
+    def total(self) -> int:
+        return self.d10 + self.hero
+
+    @property
+    def cost(self) -> str:
+        """``1 free, 2 Luck``, or "" when nothing was spent."""
+        return paid_text(self.free, self.luck, self.clues)
+
+
+def first_offer(roll: PoolRoll, free: int, paid: int, failed: bool) -> tuple[int, int]:
+    """The (d10, Hero die) split a re-roll question opens on: the free re-rolls and, after
+    a failure, one paid (:func:`~.tasks.suggested_rerolls`), where they help most.
+    """
+    return suggest_split(roll, suggested_rerolls(free, paid, failed))
+
+
+def spend_rerolls(
+    roll: PoolRoll,
+    rng: random.Random,
+    d10: int,
+    hero: int,
+    *,
+    free: int,
+    luck: int,
+    clues: int,
+    from_clues: int = 0,
+) -> Spent:
+    """``d10`` + ``hero`` re-rolls on ``roll``: the ``free`` ones first, then ``from_clues``
+    paid by Clues and the rest by Luck (Clues make up what Luck cannot). Refused before
+    any die rolls when a count is negative or the pools cannot pay; 0 and 0 keeps the roll.
+    """
+    if min(d10, hero) < 0:
+        raise RulesError("re-roll counts cannot be negative")
+    total, available = d10 + hero, free + luck + clues
+    if total > available:
+        raise RulesError(
+            f"only {available} re-roll(s) available, asked for {total}:"
+            f" {free} free, and only Luck {luck} and Clues {clues} to pay"
+        )
+    spend_luck, spend_clues = pay_rerolls(total, free, luck, clues, from_clues)
+    rolled = reroll(roll, rng, d10, hero) if total else roll
+    return Spent(rolled, d10, hero, min(total, free), spend_luck, spend_clues)
+
+
+def spend_free(roll: PoolRoll, rng: random.Random, free: int) -> Spent:
+    """``free`` re-rolls with nobody to ask (no Luck or Clues to weigh them against):
+    placed as the odds policy would (:func:`~.odds.suggest_split`) and rolled at once.
+    """
+    d10, hero = suggest_split(roll, free)
+    return spend_rerolls(roll, rng, d10, hero, free=free, luck=0, clues=0)
