@@ -145,16 +145,7 @@ def reroll_one(
     cmd: SpendRerolls, pending: PendingRerolls, purse: Purse, rng: random.Random
 ) -> TaskOutcome:
     """R-TASK-6 / R-CHAR-9: the chosen re-rolls, all at once, written into the roll's entry."""
-    spent = spend_rerolls(
-        pending.roll,
-        rng,
-        cmd.d10,
-        cmd.hero,
-        free=pending.free,
-        luck=purse.luck,
-        clues=purse.clues,
-        from_clues=cmd.clues,
-    )
+    spent = spend_rerolls(pending.roll, rng, cmd, pending.free, purse.luck, purse.clues)
     if not spent.total:
         return TaskOutcome(note="kept the first roll (no re-rolls spent)")
     cost = paid_text(0, spent.luck, spent.clues)

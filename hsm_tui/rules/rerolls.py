@@ -10,10 +10,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from .errors import RulesError
 from .odds import suggest_split
 from .tasks import PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
+
+
+class Answer(Protocol):
+    """A roller's answer to a re-roll question (a task's or a combat roll's): how many
+    d10 and Hero-die re-rolls, and how many of the paid ones Clues pay.
+    """
+
+    @property
+    def d10(self) -> int: ...
+    @property
+    def hero(self) -> int: ...
+    @property
+    def clues(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -45,20 +59,26 @@ def first_offer(roll: PoolRoll, free: int, paid: int, failed: bool) -> tuple[int
 
 
 def spend_rerolls(
+    roll: PoolRoll, rng: random.Random, answer: Answer, free: int, luck: int, clues: int
+) -> Spent:
+    """The ``answer``'s re-rolls on ``roll``: the ``free`` ones first, then as many as it
+    asks paid by Clues and the rest by Luck (Clues make up what Luck cannot). Refused
+    before any die rolls when a count is negative or the pools cannot pay; 0 and 0 keeps
+    the roll.
+    """
+    return _spend(roll, rng, answer.d10, answer.hero, free, luck, clues, answer.clues)
+
+
+def _spend(
     roll: PoolRoll,
     rng: random.Random,
     d10: int,
     hero: int,
-    *,
     free: int,
-    luck: int,
-    clues: int,
+    luck: int = 0,
+    clues: int = 0,
     from_clues: int = 0,
 ) -> Spent:
-    """``d10`` + ``hero`` re-rolls on ``roll``: the ``free`` ones first, then ``from_clues``
-    paid by Clues and the rest by Luck (Clues make up what Luck cannot). Refused before
-    any die rolls when a count is negative or the pools cannot pay; 0 and 0 keeps the roll.
-    """
     if min(d10, hero) < 0:
         raise RulesError("re-roll counts cannot be negative")
     total, available = d10 + hero, free + luck + clues
@@ -77,4 +97,4 @@ def spend_free(roll: PoolRoll, rng: random.Random, free: int) -> Spent:
     placed as the odds policy would (:func:`~.odds.suggest_split`) and rolled at once.
     """
     d10, hero = suggest_split(roll, free)
-    return spend_rerolls(roll, rng, d10, hero, free=free, luck=0, clues=0)
+    return _spend(roll, rng, d10, hero, free)

@@ -120,16 +120,7 @@ def spend_combat_rerolls(
 ) -> Outcome:
     """R-TASK-6: roll every chosen re-roll at once, pay Luck/Clues, then finish the attack."""
     roller = enc.get(pending.roller)
-    spent = spend_rerolls(
-        pending.roll,
-        rng,
-        cmd.d10,
-        cmd.hero,
-        free=pending.free,
-        luck=roller.luck,
-        clues=roller.clues,
-        from_clues=cmd.clues,
-    )
+    spent = spend_rerolls(pending.roll, rng, cmd, pending.free, roller.luck, roller.clues)
     roll = spent.roll
     if spent.total:
         paid = evolve(roller, luck=roller.luck - spent.luck, clues=roller.clues - spent.clues)
