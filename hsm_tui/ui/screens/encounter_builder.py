@@ -56,6 +56,7 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
+from .help_text import help_markdown
 
 KINDS = ("hero", "sidekick", "minion")
 """Pack kinds a combatant comes from, in the order the picker lists them."""
@@ -336,56 +337,8 @@ class EncounterBuilderScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """From 100 columns the side lists widen; below 30 rows the header gives way."""
 
-    HELP = """\
-## Encounter builder
-Build the fight, forecast it, start it. Every change is one undo step (`u`).
-
-| key | does |
-| --- | --- |
-| z | add a zone: type its name, Enter adds, Esc cancels |
-| b · B | next · previous band of the highlighted pair (and go to the bands); Enter there = b |
-| / | search the packs: Enter adds the highlighted entry, Esc back to the list |
-| ↑ ↓ | move in a list · Tab / ← → move between lists and fields |
-| ← → | from the pack list: ← the bands, then the zones · → the encounter list |
-| Enter | add the highlighted entry: count, side and zone below it |
-| − + / digits | count (1–40; 1 then 2 is 12), in the pack list too · zone (cycles the zones) |
-| Side | ← → choose a side in use (stops at the ends) · n names a new one |
-| p | add the whole party: asks which zone when there are several |
-| x · Delete | remove the highlighted combatant from the encounter |
-| N | new encounter: clears the combatants, keeps zones and bands (asks first) |
-| c | cycle cover of the highlighted combatant (none, light, medium, heavy) |
-| d | decide a Sidekick's rules (Hero or Minion) before combat |
-| F | forecast 200 fights of the encounter as built (runs in the background) |
-| s | start combat (initiative) and go to the combat screen |
-| u / y | undo / redo the last change (any screen's, not only this one's) |
-
-**Zones**: ↑ ↓ there picks the zone new entries go to (▸), as the Zone field does;
-Enter adds the highlighted pack entry there.
-
-**Picker**: H hero · S sidekick · M minion. ★ marks the Sidekicks and Minions on
-the campaign's roster (home screen, F8 `r`): they come first, in the roster's order,
-above a rule; *roster* in the search lists them alone. Back on this screen (or from a
-dialog) you are in the pack list, not the search; its filter stays.
-
-**Side**: it defaults to *heroes* for Heroes and Sidekicks and *enemies* for Minions;
-the one you pick is kept for each kind (a Sidekick's side is not a Hero's). In the Side
-field, `n` names a new side: a name that is a listed side whatever its case joins it,
-any other shows *new side* before Enter adds it; Esc keeps the side listed.
-
-**Encounter list**: ? a Sidekick whose rules are not decided yet, h / m plays as a
-Hero / Minion. Cover: – none, light, med, heavy (R-ATK-6); OUT taken out (R-WOUND-2),
-unc unconscious: they stay listed until removed (`x`) or a new encounter (`N`).
-
-**Forecast**: per side the share of fights won, then per fight the wound steps
-*taken* (a Minion taken out took its one wound, R-WOUND-2; non-lethal ones count)
-and the combatants out of the fight (taken out or unconscious). A side that can
-never reach another is named with the reason; when none can, there is no table.
-Both sides follow `hsm simulate`'s policy; fight *i* is seeded from the session's
-seed, so the same encounter gives the same forecast.
-
-**After a fight** (`E` on the combat screen): `N` clears the encounter for the next one.
-The party's wounds, Luck, Clues and scars go back to the campaign; nothing is lost.
-"""
+    HELP = help_markdown(__name__)
+    """F1's text for this screen, kept in ``encounter_builder.md``."""
 
     BINDINGS = [
         Binding("z", "new_zone", "Zone", id="builder.zone", tooltip="Add a zone"),
