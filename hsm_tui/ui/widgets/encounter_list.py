@@ -96,6 +96,7 @@ class EncounterList(OptionList):
         self.picked = (ids[at + 1 : at + 2] or ids[at - 1 : at] or [None])[0]
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The GM's ↑ ↓ (or a redraw) picks the combatant the next key acts on."""
         self.picked = event.option.id
         self._show_picked()
 

@@ -147,6 +147,7 @@ class ForecastPanel(VerticalScroll):
         yield Static(id="builder-forecast-body")
 
     def on_mount(self) -> None:
+        """No forecast yet: say what F does."""
         self.query_one("#builder-progress").display = False
         self.query_one("#builder-forecast-body", Static).update(
             Text("F plays 200 fights of the encounter as built and shows who wins.", "dim")

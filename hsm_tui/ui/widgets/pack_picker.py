@@ -112,9 +112,11 @@ class PackList(OptionList):
         digit: str = ""
 
     def action_count(self, step: int) -> None:
+        """− or +: the picker steps its Count field (the list only says which key)."""
         self.post_message(self.CountKey(step=step))
 
     def action_count_digit(self, digit: str) -> None:
+        """A digit: the picker types it into its Count field."""
         self.post_message(self.CountKey(digit=digit))
 
 
@@ -145,6 +147,7 @@ class PackPicker(Vertical):
 
     @property
     def side_field(self) -> SideField:
+        """The Side choice, with the side kept per kind of entry."""
         return self.query_one(SideField)
 
     @property
@@ -160,6 +163,7 @@ class PackPicker(Vertical):
 
     @property
     def count(self) -> int:
+        """How many of the entry to add (1–40)."""
         return self.query_one("#builder-count", Stepper).value
 
     @property
@@ -198,6 +202,7 @@ class PackPicker(Vertical):
         self.query_one("#builder-entries").focus()
 
     def focus_side_name(self) -> None:
+        """Back to the new side's name (Enter found it empty)."""
         self.side_field.focus_name()
 
     def back_to_list(self) -> None:
@@ -209,6 +214,7 @@ class PackPicker(Vertical):
         self.focus_list()
 
     def focus_search(self) -> None:
+        """``/``: type to filter the entries (Esc goes back to the list)."""
         self.query_one("#builder-search").focus()
 
     @on(Input.Changed, "#builder-search")
@@ -242,6 +248,7 @@ class PackPicker(Vertical):
 
     @on(OptionList.OptionHighlighted, "#builder-entries")
     def _highlighted(self) -> None:
+        """The entry's summary, and the side kept for its kind."""
         entry = self.entry
         info = self.query_one("#builder-entry-info", Static)
         info.update(entry_summary(self.catalog, entry) if entry else "")
@@ -258,6 +265,7 @@ class PackPicker(Vertical):
         self.side_field.show_message()
 
     def on_pack_list_count_key(self, event: PackList.CountKey) -> None:
+        """− + and digits in the pack list set the Count as in the field itself."""
         count = self.query_one("#builder-count", Stepper)
         if event.digit:
             count.type_digit(event.digit)
