@@ -30,15 +30,13 @@ from hsm_tui.simulate import Forecast, encounter_commands, encounter_spec
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
-from hsm_tui.ui.screens.encounter_builder import (
-    EncounterBuilderScreen,
-    forecast_text,
-    zone_problem,
-)
+from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.widgets import stepper as stepper_module
+from hsm_tui.ui.widgets.forecast_panel import forecast_text
 from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.stepper import Stepper
+from hsm_tui.ui.widgets.zone_panel import zone_problem
 
 SEED = 7
 

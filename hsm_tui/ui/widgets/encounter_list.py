@@ -1,0 +1,105 @@
+"""The builder's encounter list: the combatants under their sides, each with its zone and
+its cover (or why it is out of the fight), and who stands where.
+
+The screen shows it the encounter after every change; the list remembers the combatant
+the GM highlighted (a view of the encounter, not state) so a redraw keeps the place.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ...campaign.encounter import Combatant, Encounter
+from ...rules import Rank
+from .combatants import COVER_TEXT, wound_text
+from .initiative import fit
+
+
+def roster_row(c: Combatant, width: int) -> Text:
+    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m); one
+    out of the fight reads ``OUT`` (or ``unc``) in place of its cover, dimmed (R-WOUND-2).
+    """
+    mark = " "
+    if c.rank is Rank.SIDEKICK:
+        mark = c.plays_as.value[0] if c.plays_as else "?"
+    zone_w = 7 if width < 36 else 12
+    name_w = max(6, width - zone_w - 9)
+    return Text.assemble(
+        (mark, "bold"),
+        f" {fit(c.name, name_w):<{name_w}} ",
+        (f"{fit(c.zone, zone_w):<{zone_w}} ", "dim"),
+        COVER_TEXT[c.cover] if c.standing else (wound_text(c), "bold"),
+        style="" if c.standing else "dim",
+        no_wrap=True,
+        overflow="ellipsis",
+    )
+
+
+def rank_note(c: Combatant) -> str:
+    """The highlighted combatant's rank, and for a Sidekick whether its rules are decided."""
+    if c.rank is not Rank.SIDEKICK:
+        return c.rank.value.title()
+    if c.plays_as is None:
+        return "Sidekick, rules undecided (d)"
+    return f"Sidekick as {c.plays_as.value.title()}"
+
+
+def who_is_there(zone: str, enc: Encounter) -> str:
+    """``pirates (3)`` or ``empty``: the party's zone is chosen knowing who waits there."""
+    sides: dict[str, int] = {}
+    for c in enc.combatants:
+        if c.zone == zone and c.standing:
+            sides[c.side] = sides.get(c.side, 0) + 1
+    return ", ".join(f"{side} ({n})" for side, n in sides.items()) or "empty"
+
+
+class EncounterList(OptionList):
+    """The encounter's combatants, a ruled heading per side; the subtitle names the
+    highlighted one's rank (and the key that changes its cover).
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.picked: str | None = None
+        """The id of the combatant highlighted, kept across redraws (the screen sets it to
+        a combatant just added, or to a neighbour of one leaving)."""
+        self._shown: dict[str, Combatant] = {}
+
+    def show(self, enc: Encounter) -> None:
+        """List ``enc``'s combatants by side, the picked one highlighted (else the first)."""
+        width = max(20, self.scrollable_content_region.width or 26)
+        options: list[Option] = []
+        for side in dict.fromkeys(c.side for c in enc.combatants):
+            members = [c for c in enc.combatants if c.side == side]
+            down = sum(not c.standing for c in members)
+            count = f"{len(members)}" + (f", {down} out" if down else "")
+            head = Text(f"{fit(side, width - len(count) - 3)} · {count}", "bold underline")
+            options.append(Option(head, disabled=True))
+            options += [Option(roster_row(c, width), id=c.id) for c in members]
+        if not options:
+            options.append(Option(Text("No combatants yet", "dim"), disabled=True))
+        self._shown = {c.id: c for c in enc.combatants}
+        picked = self.picked
+        self.set_options(options)
+        ids = [o.id for o in options if o.id is not None]
+        if ids:
+            self.highlighted = self.get_option_index(picked if picked in ids else ids[0])
+        self.border_title = f"Encounter ({len(enc.combatants)})"
+        self._show_picked()
+
+    def pick_neighbour(self, cid: str) -> None:
+        """``cid`` is leaving: the highlight goes to the next row, else the one before."""
+        ids = [o.id for o in self.options if o.id is not None]
+        at = ids.index(cid)
+        self.picked = (ids[at + 1 : at + 2] or ids[at - 1 : at] or [None])[0]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The GM's ↑ ↓ (or a redraw) picks the combatant the next key acts on."""
+        self.picked = event.option.id
+        self._show_picked()
+
+    def _show_picked(self) -> None:
+        c = self._shown.get(self.picked) if self.picked is not None else None
+        self.border_subtitle = f"{rank_note(c)} · c cover" if c else ""
