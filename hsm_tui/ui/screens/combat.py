@@ -12,7 +12,6 @@ from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 
@@ -53,6 +52,7 @@ from .combat_dialogs import (
     remove_menu,
     suppress_dialog,
 )
+from .combat_keys import COMBAT_KEYS
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
@@ -78,117 +78,8 @@ class CombatScreen(SessionScreen):
     HELP = Path(__file__).with_name("combat_help.md").read_text(encoding="utf-8")
     """F1: the keys, the attack options and the rules a GM looks up mid-fight."""
 
-    BINDINGS = [
-        Binding("a", "attack", "Attack", id="combat.attack", tooltip="Aim an attack"),
-        Binding("enter", "confirm", "Roll", id="combat.confirm", tooltip="Roll / decide"),
-        Binding("g", "group", "Group", id="combat.group", tooltip="Whole group attacks"),
-        Binding("m", "move(False)", "Move", id="combat.move", tooltip="Move to a zone"),
-        Binding("n", "end_turn", "End turn", id="combat.end-turn", tooltip="Next actor"),
-        Binding("u", "undo", "Undo", id="combat.undo", tooltip="Undo the last command"),
-        Binding("up", "select(-1)", "Previous", show=False, id="combat.up"),
-        Binding("down", "select(1)", "Next", show=False, id="combat.down"),
-        Binding("left", "target(-1)", "Previous target", show=False, id="combat.left"),
-        Binding("right,t", "target(1)", "Next target", show=False, id="combat.right"),
-        Binding("w", "weapon", "Next weapon", show=False, id="combat.weapon"),
-        Binding("escape", "cancel", "Cancel attack", show=False, id="combat.cancel"),
-        # "s" starts combat unless an attack is being aimed (check_action), then: style
-        Binding("s", "start", "Start combat", show=False, id="combat.start"),
-        Binding("s", "style", "Fighting style", show=False, id="combat.style", tooltip="Aiming"),
-        Binding("k", "called", "Called shot", show=False, id="combat.called", tooltip="Aiming"),
-        Binding(
-            "plus,equals_sign",
-            "modifier(1)",
-            "Modifier +1",
-            show=False,
-            key_display="+",
-            id="combat.plus",
-            tooltip="Aiming",
-        ),
-        Binding(
-            "minus",
-            "modifier(-1)",
-            "Modifier −1",
-            show=False,
-            key_display="-",
-            id="combat.minus",
-            tooltip="Aiming",
-        ),
-        Binding(
-            "right_square_bracket",
-            "shots(1)",
-            "More shots",
-            show=False,
-            key_display="]",
-            id="combat.more-shots",
-            tooltip="Aiming",
-        ),
-        Binding(
-            "left_square_bracket",
-            "shots(-1)",
-            "Fewer shots",
-            show=False,
-            key_display="[",
-            id="combat.fewer-shots",
-            tooltip="Aiming",
-        ),
-        Binding("h", "hand", "Weapon hand", show=False, id="combat.hand", tooltip="Aiming"),
-        Binding("T", "throw", "Throw", show=False, id="combat.throw", tooltip="Aiming"),
-        Binding("G", "grapple", "Grapple", show=False, id="combat.grapple", tooltip="Aiming"),
-        Binding("R", "reaction", "Reaction", show=False, id="combat.reaction", tooltip="Aiming"),
-        Binding("e", "rerolls", "Free re-rolls", show=False, id="combat.rerolls", tooltip="Aiming"),
-        Binding(
-            "D", "damage_option", "Damage option", show=False, id="combat.damage", tooltip="Aiming"
-        ),
-        Binding(
-            "S",
-            "suppress",
-            "Suppressive fire",
-            show=False,
-            id="combat.suppress",
-            tooltip="Pick up to N targets",
-        ),
-        Binding("M,r", "move(True)", "Move+Run", show=False, id="combat.run"),
-        Binding("d", "act('dodge')", "Dodge", show=False, id="combat.dodge"),
-        Binding("i", "act('aim')", "Aim", show=False, id="combat.aim"),
-        Binding("f", "act('full-defense')", "Full defense", show=False, id="combat.full"),
-        Binding("l", "reload", "Reload", show=False, id="combat.reload"),
-        Binding("p", "act('stand')", "Stand up", show=False, id="combat.stand"),
-        Binding(
-            "A",
-            "action_menu",
-            "Action menu",
-            show=False,
-            id="combat.actions",
-            tooltip="Every action",
-        ),
-        Binding("x", "declare", "Declare actions", show=False, id="combat.declare"),
-        Binding("b", "board", "Range board", show=False, id="combat.board"),
-        Binding("c", "cover", "Cycle cover", show=False, id="combat.cover"),
-        Binding("C", "conditions", "Conditions", show=False, id="combat.conditions"),
-        Binding("P", "pools", "Luck and Clues", show=False, id="combat.pools"),
-        Binding("v", "sheet", "Character sheet", show=False, id="combat.sheet"),
-        Binding(
-            "W",
-            "apply_damage",
-            "Apply damage",
-            show=False,
-            id="combat.apply-damage",
-            tooltip="Damage from a fall, a blast, a trap",
-        ),
-        Binding(
-            "X,delete",
-            "remove",
-            "Remove combatant",
-            show=False,
-            id="combat.remove",
-            tooltip="Leaves the encounter (asks first)",
-        ),
-        Binding("E", "end_combat", "End combat", show=False, id="combat.end"),
-        Binding("o", "decide", "Answer decision", show=False, id="combat.decide"),
-        Binding("y", "redo", "Redo", show=False, id="combat.redo"),
-        Binding("L", "load", "Load example encounter", show=False, id="combat.load"),
-    ]
-    """One key per action; the footer shows the turn's usual path, the palette all."""
+    BINDINGS = COMBAT_KEYS
+    """One key per action (combat_keys.py); the footer shows the turn's usual path."""
 
     def __init__(self) -> None:
         super().__init__()
