@@ -81,6 +81,14 @@ class AttackDraft:
         shots = max(1, min(rate, current + delta))
         return replace(self, shots=None if shots == rate else shots)
 
+    def toggled_throw(self) -> AttackDraft:
+        """Throw the weapon or not (R-ATK-1): the shots start over from its charges."""
+        return replace(self, throw=not self.throw, shots=None)
+
+    def toggled_grapple(self) -> AttackDraft:
+        """Grapple with bare hands or not (R-ATK-17): no style, no shots of a weapon."""
+        return replace(self, grapple=not self.grapple, style=None, shots=None)
+
     def next_hand(self) -> AttackDraft:
         return replace(self, hand=HANDS[_step(HANDS, self.hand)])
 

@@ -1,0 +1,201 @@
+"""What the combat screen asks in its dialogs, built from the encounter: the menus
+(where to move, which action and then which weapon, how many actions to declare,
+whether to end combat or remove someone), suppressive fire, and the dialog for the
+decision the session waits on.
+
+Each builder only reads: it returns the menu (or the dialog) and the screen pushes it
+and applies the answer, so a key handler stays one call to the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from textual.screen import ModalScreen
+
+from ...campaign.combat import (
+    ACTIONS,
+    CloseIn,
+    DeclareActions,
+    EndCombat,
+    Option,
+    PendingCombatRerolls,
+    RemoveCombatant,
+    SpendCombatRerolls,
+    Suppress,
+    SuppressPlan,
+    TakeAction,
+    plan_suppress,
+    routes,
+)
+from ...campaign.encounter import Combatant, Encounter
+from ...packs.model import Catalog
+from ...rules import RangeBand
+from ...session import PendingRerolls, SpendRerolls
+from ..widgets.attack_draft import AttackDraft
+from .decision_dialog import DecisionDialog
+from .reroll_dialog import RerollDialog
+from .suppress_dialog import SuppressDialog
+
+if TYPE_CHECKING:
+    from ...session import Command, Decision
+
+TITLES = {
+    "PendingDive": "Dive for cover? (R-ATK-5)",
+    "PendingChartChoice": "Severe Wound chart (§7)",
+    "PendingSidekick": "Sidekick rules (R-CHAR-8)",
+}
+"""Dialog titles by kind of decision (re-rolls have their own dialog); else "Decision"."""
+
+ESCAPE_BONUS = (0, 1, 2, 3, -1)
+"""Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
+
+DECLARE = range(2, 6)
+"""Action counts ``x`` offers a Hero at the start of its turn (R-ACT-3)."""
+
+
+class Menu(NamedTuple):
+    """A decision dialog's title, question and options: ``DecisionDialog(*menu)``."""
+
+    title: str
+    question: str
+    options: list[Option[Any]]
+
+
+def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
+    """R-ACT-2: each zone with what reaches it this turn (a Move, or Move+Run for a zone
+    at Short; farther: close in one band); ``run``: Move+Run to any zone. None: there is
+    no other zone.
+    """
+    options: list[Option[Any]] = []
+    for route in routes(enc, mover.id):
+        band = route.band.label if route.band is not None else "no band set"
+        key = str(len(options) + 1) if len(options) < 9 else ""
+        if route.band is not None and route.band > RangeBand.SHORT:  # R-ACT-2: a band nearer
+            label = f"{route.move.zone} ({band}): close in one band, Move + Run"
+            options.append(Option(key, label, CloseIn(mover.id, route.move.zone)))
+            continue
+        label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
+        label = label if route.possible or run else f"✗ {label}"  # picking it says why
+        options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
+    if not options:
+        return None
+    if run:
+        question = f"{mover.name} in {mover.zone}: Move+Run (one band) to which zone? (R-ACT-2)"
+    else:
+        question = (
+            f"{mover.name} in {mover.zone}: to which zone? A Move covers half a band,"
+            " Move + Run one band (R-ACT-2)"
+        )
+    return Menu("Move (R-ACT-2)", question, options)
+
+
+def action_menu(actor: Combatant) -> Menu:
+    """R-ACT-2/5/6: every action with its cost; :func:`detail_menu` asks what it needs."""
+    options: list[Option[Any]] = []
+    for index, (action, kind) in enumerate(ACTIONS.items()):
+        key = str(index + 1) if index < 9 else "abcdefghij"[index - 9]
+        cost = kind.cost
+        price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
+        label = f"{action} ({price}): {kind.hint}"
+        options.append(Option(key, label, TakeAction(actor.id, action)))
+    question = f"{actor.name}: which action? (attacks, moves and cover have their own keys)"
+    return Menu("Actions (R-ACT-2)", question, options)
+
+
+def detail_menu(actor: Combatant, command: TakeAction, catalog: Catalog) -> Menu | None:
+    """The weapon (or the Escape Artist bonus) an action needs; None: it needs none."""
+    if command.action == "break-free":
+        options = [
+            Option(str(i + 1), f"{bonus:+d}", replace(command, bonus=bonus))
+            for i, bonus in enumerate(ESCAPE_BONUS)
+        ]
+        question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
+        return Menu("Break free (R-ATK-17)", question, options)
+    if not ACTIONS[command.action].weapon or not actor.weapons:
+        return None
+    names = catalog.weapons
+    options = [
+        Option(
+            str(i + 1),
+            names[w.id].name if w.id in names else w.id,
+            replace(command, weapon=w.id),
+        )
+        for i, w in enumerate(actor.weapons[:8])
+    ]
+    if command.action == "interact":
+        options.append(Option("0", "other equipment nearby", command))
+    question = f"{actor.name}: {command.action} which weapon?"
+    return Menu(f"{command.action.title()} (R-ACT-5)", question, options)
+
+
+def declare_menu() -> Menu:
+    """R-ACT-3: how many actions this turn (each beyond two costs −1 on every action)."""
+    options: list[Option[Any]] = [
+        Option(str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n))
+        for n in DECLARE
+    ]
+    question = "How many actions this turn? (Heroes, before the first action)"
+    return Menu("Declare actions (R-ACT-3)", question, options)
+
+
+def end_combat_menu(enc: Encounter) -> Menu:
+    """Ending hands the party back and cannot be continued: say who still stands."""
+    standing: dict[str, int] = {}
+    for c in enc.combatants:
+        if c.standing:
+            standing[c.side] = standing.get(c.side, 0) + 1
+    still = ", ".join(f"{side} {n}" for side, n in standing.items()) or "nobody"
+    end = Option("y", "yes: end combat (the party keeps what the fight left)", EndCombat())
+    question = f"End combat in round {enc.round}? Still standing: {still}. (u undoes it)"
+    return Menu("End combat", question, [end])
+
+
+def remove_menu(chosen: Combatant) -> Menu:
+    """Someone leaves the encounter (fled, added by mistake): y confirms, Esc keeps them."""
+    leave = Option("y", f"yes: {chosen.name} leaves", RemoveCombatant(chosen.id))
+    question = f"Remove {chosen.name} from the encounter? (u undoes it; Esc keeps it)"
+    return Menu("Remove combatant", question, [leave])
+
+
+def suppress_dialog(
+    enc: Encounter, catalog: Catalog, shooter: Combatant, aimed: AttackDraft | None
+) -> SuppressDialog | str:
+    """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating,
+    at the aimed target if any; a string says why the shooter cannot.
+    """
+    weapons = catalog.weapons
+    able = [w.id for w in shooter.weapons if w.id in weapons and weapons[w.id].suppression]
+    if not able:
+        return f"{shooter.name} has no weapon with a Suppression rating"
+    chosen = aimed.weapon if aimed and aimed.weapon in able else able[0]
+
+    def replan(command: Suppress) -> SuppressPlan:
+        return plan_suppress(enc, command, catalog)
+
+    plan = replan(Suppress(shooter.id, chosen, (aimed.target,) if aimed else ()))
+    return SuppressDialog.from_plan(plan, replan)
+
+
+def pending_dialog(
+    pending: Decision,
+) -> tuple[ModalScreen[Any], Callable[[Any], Command | None]]:
+    """The dialog that answers ``pending``, and how its answer becomes a command (None:
+    the GM closed it and the decision still waits).
+    """
+    if isinstance(pending, PendingRerolls | PendingCombatRerolls):  # R-TASK-6: any split
+        spend = SpendRerolls if isinstance(pending, PendingRerolls) else SpendCombatRerolls
+        pools = (
+            f"Free {pending.free}, then Luck {pending.luck}, then Clues {pending.clues} (R-CHAR-9)"
+            if isinstance(pending, PendingCombatRerolls)
+            else ""
+        )
+
+        def split(chosen: tuple[int, int] | None) -> Command | None:
+            return None if chosen is None else spend(*chosen)
+
+        return RerollDialog(pending, pools=pools, reopen="o"), split
+    title = TITLES.get(type(pending).__name__, "Decision")
+    return DecisionDialog(title, pending.question, pending.options, reopen="o"), lambda c: c
