@@ -16,22 +16,14 @@ from textual.widgets import Label
 from ..widgets.keybar import KeyBar
 from ..widgets.range_board import RangeBoard
 from . import FollowsSession
+from .help_text import help_markdown
 
 
 class BoardScreen(FollowsSession, ModalScreen[None]):
     """Zones with who stands in them by side, then the band between each pair."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Range board
-Each zone with who stands there (side and count), then the band between every pair
-of zones (R-COMBAT-2); ▸ marks the selected combatant's zone. F7 sets the bands.
-
-| key | does |
-| --- | --- |
-| PgUp PgDn | scroll a long board |
-| Esc or b | back to the fight |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("escape,b", "dismiss(None)", "Close", id="board.close"),

@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import SessionReady, SessionScreen, set_border_titles
+from .help_text import help_markdown
 from .picker import PickerScreen
 
 if TYPE_CHECKING:
@@ -47,34 +48,7 @@ def _party() -> ModuleType:
 class CampaignScreen(SessionScreen):
     """Party, roster and scene notes; F1 for the keys."""
 
-    HELP = """\
-## Campaign (home)
-| key | does |
-| --- | --- |
-| Tab | move between party and roster |
-| e | edit the scene notes (Esc closes and keeps them) |
-| a | add a pre-made Hero from the packs to the party |
-| x | remove the highlighted Hero from the party |
-| + / − | grant or take back a Clue (R-CHAR-9: Clues start at 0) |
-| r | add a sidekick or minion type to the roster |
-| d | drop the highlighted roster entry |
-| W | damage to the highlighted Hero between fights (a fall: d6 per 20 ft, R-OTHER-6) |
-| N | new adventure (asks first): every Hero heals 1 wound, Luck refills (R-WOUND-7, R-CHAR-9) |
-| S | save the campaign (the first time, name it: `saves/<name>.toml`) |
-| O | open a saved campaign: the recent ones, newest first |
-| C | new campaign (asks first if anything is unsaved) |
-| u / y | undo / redo |
-
-The app opens here. An evening: add the party here (`a`), build the fight in the F7
-encounter builder (zones, bands, minions, `p` puts the party in, `s` starts), run it on
-F4, and end it there (`E`). Party Heroes bring their Luck, Clues, wounds and scars into
-a fight and take them back out when combat ends. Between fights a Hero takes a fall's
-damage here (`W`; past −2 it rolls on the chart) and F5 rolls the chart for any Hero.
-
-`S` saves everything — the party, the fight mid-round, a question still waiting, the
-log, the dice and the undo history — so `O` resumes it exactly. The title shows the
-file, and "unsaved" while there are changes. Save as… is in the palette (ctrl+p).
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("a", "add_hero", "Add hero", id="campaign.add-hero"),

@@ -25,6 +25,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
+from .help_text import help_markdown
 
 OVERFLOWS = [(str(n), n) for n in range(22)]
 """0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
@@ -47,23 +48,7 @@ class ChartScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Tall terminals frame the §7 panel; at 24 rows every row of it holds text."""
 
-    HELP = """\
-## Severe Wound chart (§7)
-Roll **d10 + overflow + 2 × earlier severe wounds**: overflow is how far the final
-wound's damage went past Health (R-DMG-2). A d10 is uniform, so the odds are exact.
-Both 13 rows are kept (erratum): on a 13 the GM picks one, or rolls 50/50.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | highlight a row: its full text shows below the table |
-| h | next Hero (Heroes and Sidekicks playing as Heroes) |
-| + − | overflow past Health (or Tab to a field and ← →) |
-| r | roll on the chart for the Hero (a 13 asks which row) |
-| u / y | undo / redo (the same die comes up again on redo) |
-
-Marks: **▶** the Hero's newest result, **✓** an earlier one; (unconscious) and
-(dead) are written out in the result.
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("r", "roll", "Roll chart", id="chart.roll"),

@@ -56,6 +56,7 @@ from .combat_keys import COMBAT_KEYS
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
+from .help_text import help_markdown
 from .pools_dialog import PoolsDialog
 from .sheet import SheetScreen
 
@@ -75,7 +76,7 @@ class CombatScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Below 100 columns the range board hides; below 30 rows the header does."""
 
-    HELP = Path(__file__).with_name("combat_help.md").read_text(encoding="utf-8")
+    HELP = help_markdown(__name__)
     """F1: the keys, the attack options and the rules a GM looks up mid-fight."""
 
     BINDINGS = COMBAT_KEYS

@@ -18,6 +18,7 @@ from ...campaign.combat import SetCondition
 from ...campaign.conditions import CONDITIONS
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
+from .help_text import help_markdown
 
 BODY = {
     "prone": (False, "knocked down or dived: an action to stand up (R-ACT-6)"),
@@ -43,18 +44,7 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
     """↑↓ pick a condition, ←→ or a digit set its level, Enter applies the changes."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Conditions (§8)
-Every condition the GM may set, with its current level. Changed rows are listed at the
-bottom; Enter applies them all as one step (one `u` undoes them).
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | previous / next condition |
-| ← → or a digit | its level (0 clears it) |
-| Enter | apply the changes |
-| Esc | back without changing anything |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("enter", "apply", "Apply", id="conditions.apply"),

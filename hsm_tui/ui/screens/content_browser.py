@@ -28,6 +28,7 @@ from ..widgets.entry_card import (
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import set_border_titles
+from .help_text import help_markdown
 
 
 @dataclass(frozen=True)
@@ -102,19 +103,7 @@ class ContentBrowserScreen(Screen[None]):
 
     CSS_PATH = "../styles/content.tcss"
 
-    HELP = """\
-## Content browser
-| key | does |
-| --- | --- |
-| / | search the entries of the current kind (see below for what it matches) |
-| ↑ ↓ | move in a list · Tab / ← → move between the lists |
-| Esc | clear the search and leave the box (Enter leaves it and keeps the filter) |
-| F2 / F3 | task roller / content browser |
-
-**Search** matches an entry's name and id, and besides: a character's tags, text,
-skills, talents, advantages and drawbacks; a weapon's kind, skill and text; a chart
-row's text; a problem's file and message.
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="content.search"),

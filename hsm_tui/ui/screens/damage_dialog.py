@@ -24,6 +24,7 @@ from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .conditions_dialog import choices
+from .help_text import help_markdown
 
 MOST = 99
 """The largest amount the dialog takes (a fall is d6 per 20 ft, R-OTHER-6)."""
@@ -36,21 +37,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
     """Type the damage, toggle non-lethal, Enter applies it to the combatant."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = f"""\
-## Damage (R-OTHER-6, R-DMG-2)
-Damage the GM rolled outside an attack: a fall (d6 per 20 ft), a blast, a trap. Each
-time it exceeds another multiple of Health the combatant takes one wound step
-(R-DMG-2): a Minion is taken out by the first (R-WOUND-2), a Hero moves down its track
-and rolls on the Severe Wound chart past −2 (R-WOUND-1, R-WOUND-5). Non-lethal damage is
-measured against Stamina and moves its own marker (R-WOUND-6).
-
-| key | does |
-| --- | --- |
-| 0–9 | the damage rolled ({WHOLE}) |
-| ctrl+n | non-lethal on / off (or ↓ to the field, then ← → or 0 / 1) |
-| Enter | apply the damage (`u` on the combat screen undoes it) |
-| Esc | back without damage |
-"""
+    HELP = help_markdown(__name__, whole=WHOLE)
 
     BINDINGS = [
         Binding("enter", "apply", "Apply damage", priority=True, id="damage.apply"),

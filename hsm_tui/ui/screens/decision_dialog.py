@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...campaign.combat import Option
 from ..widgets.keybar import KeyBar
+from .help_text import help_markdown
 
 
 def bind_escape(screen: Screen, reopen: str) -> None:
@@ -36,18 +37,7 @@ class DecisionDialog(ModalScreen[Any]):
     """Pick an option by its key, or highlight it and press Enter."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Decision
-Each answer has its own key, shown before it.
-
-- **its key** chooses that answer
-- **↑ ↓ then Enter** chooses the highlighted one
-- **Esc** closes without choosing
-
-A decision the fight waits for (dive for cover, a 13 on the chart, a Sidekick's rules)
-stays waiting after Esc: nothing else happens until it is answered, and the key bar
-names the key that asks again (Enter or **o** on the combat screen).
-"""
+    HELP = help_markdown(__name__)
     """A list, not a table: a table's narrow first column wrapped one word a line at 80×24."""
 
     BINDINGS = [

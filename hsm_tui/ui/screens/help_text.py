@@ -7,9 +7,11 @@ from __future__ import annotations
 from importlib.resources import files
 
 
-def help_markdown(module_name: str) -> str:
+def help_markdown(module_name: str, **values: object) -> str:
     """The help text for the screen module ``module_name`` (pass ``__name__``): the file
     named like the module, ``…screens.encounter_builder`` → ``encounter_builder.md``.
+    ``values`` fill its ``{name}`` fields, so a limit the engine sets is said once.
     """
     package, _, module = module_name.rpartition(".")
-    return files(package).joinpath(f"{module}.md").read_text(encoding="utf-8")
+    text = files(package).joinpath(f"{module}.md").read_text(encoding="utf-8")
+    return text.format(**values) if values else text

@@ -24,6 +24,7 @@ from ...session import LogEntry
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
+from .help_text import help_markdown
 
 
 def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
@@ -59,17 +60,7 @@ class LogScreen(SessionScreen):
     """Every log entry with the lines that explain it; `/` filters, `x` exports."""
 
     CSS_PATH = "../styles/chart_log.tcss"
-    HELP = """\
-## Session log
-Every roll and decision of this session with the lines that explain it, oldest first.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ PgUp PgDn Home End | scroll (End follows new entries again) |
-| / | search titles and lines as you type |
-| Esc | clear the search |
-| x | export the whole log as Markdown to `saves/session-log-….md` (or the `HSM_SAVES` folder) |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="log.search"),

@@ -14,6 +14,7 @@ from ...campaign.party import MAX_NAME, campaign_name
 from ...persistence.store import file_name
 from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
+from .help_text import help_markdown
 
 
 def name_problem(text: str) -> str:
@@ -29,16 +30,7 @@ class NameDialog(ModalScreen[str | None]):
     """Type the name; the file it will be saved as shows beside it."""
 
     CSS_PATH = "../styles/dialogs.tcss"
-    HELP = f"""\
-## Campaign name
-| key | does |
-| --- | --- |
-| type | the campaign's name (1 to {MAX_NAME} characters) |
-| Enter | save under this name |
-| Esc | back, nothing saved |
-
-The file is named after the campaign, in `saves/` (or the folder `HSM_SAVES` names).
-"""
+    HELP = help_markdown(__name__, max_name=MAX_NAME)
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", id="name.cancel"),

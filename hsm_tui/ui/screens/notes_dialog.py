@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
 from ..widgets.keybar import KeyBar
+from .help_text import help_markdown
 
 
 class NotesDialog(ModalScreen[str]):
@@ -18,13 +19,7 @@ class NotesDialog(ModalScreen[str]):
 
     CSS_PATH = "../styles/dialogs.tcss"
 
-    HELP = """\
-## Scene notes
-| key | does |
-| --- | --- |
-| type | edit the notes (arrows, Home/End, ctrl+z undoes typing) |
-| Esc | close and keep the notes (`u` on the home screen takes them back) |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("escape", "close", "Keep and close", id="notes.close"),

@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.keybar import KeyBar
+from .help_text import help_markdown
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -22,15 +23,7 @@ class PickerScreen(ModalScreen[Any]):
 
     CSS_PATH = "../styles/dialogs.tcss"
 
-    HELP = """\
-## Pick
-| key | does |
-| --- | --- |
-| type | filter by name |
-| ↑ ↓ | move |
-| Enter | pick the highlighted item |
-| Esc | cancel |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", id="picker.cancel"),

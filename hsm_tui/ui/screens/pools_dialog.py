@@ -15,6 +15,7 @@ from textual.widgets import Label
 from ...campaign.combat import SetPools
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
+from .help_text import help_markdown
 
 MOST = 99
 """The engine's upper bound for either pool."""
@@ -24,18 +25,7 @@ class PoolsDialog(ModalScreen[SetPools | None]):
     """Two steppers: Luck and Clues; Enter sets both."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Luck and Clues (R-CHAR-9)
-Spendable pools, one re-roll per point. A Hero's Luck starts each adventure at its Luck
-trait; Clues start at 0 and are granted by the GM. Minions have neither.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | Luck / Clues |
-| ← → or a digit | change the pool |
-| Enter | set both pools |
-| Esc | back without changing anything |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("enter", "apply", "Set pools", id="pools.apply"),

@@ -16,6 +16,7 @@ from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .decision_dialog import bind_escape
+from .help_text import help_markdown
 
 
 class Rerolls(Protocol):
@@ -41,21 +42,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
 
     CSS_PATH = "../styles/tasks.tcss"
 
-    HELP = """\
-## Re-rolls (R-TASK-6)
-All re-rolls are rolled at once, after the first roll; the best d10 and the best Hero die
-are kept. The fields start at the split with the best odds of success (hits); a Hero-die
-re-roll may turn a ✗ Misfortune away or bring a ★ Fortune. The split never asks for more
-than is available: at the limit, → on one die moves a re-roll over from the other.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | d10 / Hero die field |
-| ← → or a digit | how many re-rolls go to that die (taken from the other die at the limit) |
-| Enter | re-roll |
-| k | keep the first roll (spend nothing) |
-| Esc | close, deciding later (`e` on the task roller, `o` in combat reopens it) |
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("enter", "confirm", "Re-roll", id="reroll.confirm"),

@@ -22,6 +22,7 @@ from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
 from ..widgets.keybar import KeyBar
 from . import FollowsSession
+from .help_text import help_markdown
 
 MARKS = {
     "dodging": "Dodge: may re-roll Defense until its next turn (R-ACT-2)",
@@ -57,20 +58,7 @@ class SheetScreen(FollowsSession, ModalScreen[None]):
     """Traits, ratings, weapons, wounds, Fear, conditions, pools and chart results."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Character sheet
-The selected combatant's live state: it follows every change the session announces.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | previous / next combatant |
-| PgUp PgDn | scroll a long sheet |
-| Esc or v | back to the fight |
-
-**Wounds**: a Hero's track is clean → −1 → −2 → severe (R-WOUND-1); a Minion's is
-up → out (R-WOUND-2). Non-lethal damage moves its own track (R-WOUND-6). Fear at or
-above Morale means a Fear check at the start of its turn (R-FEAR-1).
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("escape,v", "dismiss(None)", "Close", id="sheet.close"),

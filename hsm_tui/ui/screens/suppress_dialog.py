@@ -21,6 +21,7 @@ from textual.widgets import Label, OptionList, Static
 
 from ...campaign.combat import Suppress, SuppressPlan, SuppressTarget
 from ..widgets.keybar import KeyBar
+from .help_text import help_markdown
 
 
 @dataclass(frozen=True)
@@ -48,25 +49,7 @@ class SuppressDialog(ModalScreen[Suppress | None]):
     """Space ticks a target, ``v`` marks it diving, Enter fires."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = """\
-## Suppressive fire (R-ATK-16)
-Needs N charges (rating `N/die`) and is the only ranged attack of the turn. Up to N
-targets in a cone. A target may dive for cover (safe, Prone, −1 action next turn); the
-others roll Defense + cover + 2, and a die above it is a hit: d4 damage and 1 more Fear.
-Then every target gains the Fear die at Short, one fewer at Medium, two fewer at Long.
-
-| key | does |
-| --- | --- |
-| ↑ ↓ | highlight a target |
-| space | tick / untick it |
-| v | it dives for cover (ticks it too) |
-| PgUp PgDn | scroll the odds under the list |
-| Enter | fire |
-| Esc | back without firing |
-
-Under the list: the exact odds for the cone as ticked — each target's Defense and
-chance of a hit (or its dive), the Fear it gains, and the chance of any hit.
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("space", "toggle", "Tick", id="suppress.tick"),

@@ -29,6 +29,7 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
+from .help_text import help_markdown
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
@@ -103,41 +104,7 @@ class TaskRollerScreen(SessionScreen):
 
     CSS_PATH = "../styles/tasks.tcss"
 
-    HELP = """\
-## Task roller
-| key | does |
-| --- | --- |
-| ↑ ↓ / Tab | move between fields |
-| ← → / − + / digit | change the field |
-| PgUp PgDn | scroll the odds panel (a roller's skills and Advantages) |
-| r / Enter | roll the task |
-| e | spend re-rolls on the last roll (free ones first, then Luck, then Clues) |
-| k | keep the last roll as it fell (no re-rolls): other screens can act again |
-| o | opposed task: the first o holds this task as side A, the second rolls A against this one |
-| g / G | group task: g adds this task to the group, G rolls the group |
-| n | what the group needs: any, half or all |
-| Esc | drop the held opposed / group tasks |
-| u / y | undo / redo (dice included): an undone opposed or group roll holds its tasks again |
-| F1 ? | this help · q quits |
-
-**Who** picks a party Hero or a combatant: its rank, trait scores, wound marker
-(R-WOUND-3) and condition penalties (§8) fill in, and its Luck and Clues can pay for
-re-rolls (R-CHAR-9). **Rank** is then the roller's own: shown "(own)" and locked
-(R-CHAR-1); it is free for anyone. A Sidekick plays by the rules picked for the encounter
-(R-CHAR-8); if none are picked yet, its first roll here asks: Hero or Minion. Picking
-another trait fills in the roller's score for it and leaves the other fields as set.
-**Skill** offers the roller's skills by name, then a bare number for one its sheet does
-not list (R-CHAR-6). **Talent** offers the roller's Talents (no/yes for anyone): a
-relevant one adds +1 to the TN and one free re-roll (R-CHAR-5).
-A Minion has no Talents: the field is shut. **Re-rolls** are the other free ones: an
-Advantage (listed under the odds), Aim (R-TASK-6).
-
-The lines under the odds show the held opposed side, the held group and re-rolls waiting.
-
-Opposed tasks: one success beats a failure; both succeed: the larger margin (TN − d10)
-wins, then the higher Hero die; otherwise a stand-off. Group tasks succeed when enough
-of the rollers succeed (any, half or all).
-"""
+    HELP = help_markdown(__name__)
 
     BINDINGS = [
         Binding("r,enter", "roll", "Roll", id="task.roll"),
