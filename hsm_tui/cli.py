@@ -18,9 +18,10 @@ from typing import Any, NoReturn
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import Cover, Rank
+from .rules.rerolls import MAX_FREE_REROLLS
 
 MAX_DICE = 50
-MAX_REROLLS = 10
+
 MAX_HEALTH = 100
 
 
@@ -91,7 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
         "default": "hero",
         "help": "roller's rank (default hero)",
     }
-    rerolls = {"type": _int_at_least(0, MAX_REROLLS), "default": 0, "help": "re-rolls available"}
+    rerolls = {
+        "type": _int_at_least(0, MAX_FREE_REROLLS),
+        "default": 0,
+        "help": "re-rolls available",
+    }
 
     task = odds.add_parser("task", help="chance a task succeeds (R-TASK-7)")
     task.add_argument("--tn", type=_whole, required=True, help="target number")

@@ -101,3 +101,33 @@ def test_the_combat_engine_has_no_hidden_recursion() -> None:
     (``damage.resolve``) steps through them, and each step is a plain function.
     """
     assert cycle(calls(PACKAGE / "campaign" / "combat")) == []
+
+
+ENGINE = ("rules", "campaign", "packs", "persistence", "session.py", "simulate.py")
+
+
+def constants(path: Path) -> set[str]:
+    """The module-level UPPER_CASE names ``path`` assigns (its constants)."""
+    names = set()
+    for node in ast.parse(path.read_text()).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        names |= {t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()}
+    return names
+
+
+def test_no_screen_defines_a_rule_constant_the_engine_has() -> None:
+    """The engine answers, the screen asks: a limit or a list of choices the engine
+    checks (re-rolls, modifiers, hands, kinds …) is imported by a screen, never copied.
+    """
+    engine: dict[str, str] = {}
+    for part in ENGINE:
+        for path in (PACKAGE / part).rglob("*.py") if "." not in part else [PACKAGE / part]:
+            engine |= dict.fromkeys(constants(path), module_name(path))
+    copied = {
+        f"{module_name(path)}.{name} (the engine's is {engine[name]}.{name})"
+        for path in (PACKAGE / "ui").rglob("*.py")
+        for name in constants(path) & engine.keys()
+    }
+    assert sorted(copied) == []

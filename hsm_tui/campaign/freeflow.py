@@ -14,12 +14,9 @@ from dataclasses import dataclass
 from ..rules import PoolRoll, Rank, RulesError, TargetNumber, roll_task, task_odds
 from ..rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from ..rules.odds import PoolOdds, percent
-from ..rules.rerolls import first_offer, spend_rerolls
+from ..rules.rerolls import MAX_FREE_REROLLS, first_offer, spend_rerolls
 from ..rules.tasks import paid_text
 from .combat import GM, LogLines
-
-MAX_FREE_REROLLS = 10
-"""Talents, Advantages and Aim never come near this; the exact odds grow with the count."""
 
 MAX_GROUP = 20
 """The most characters one group task rolls for."""

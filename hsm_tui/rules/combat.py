@@ -111,6 +111,15 @@ def attack_tn(
     return TargetNumber((Modifier(rating_name, rating),)).plus(*mods)
 
 
+SEVERELY = 3
+"""A Hero's wound marker once severely wounded: −1, −2, then severe (R-WOUND-1)."""
+
+
+def severely_wounded(wounds: int) -> bool:
+    """R-WOUND-1: the marker has passed −2 (a severe wound, the chart rolled)."""
+    return wounds >= SEVERELY
+
+
 def wound_penalty(wounds: int) -> int:
     """R-WOUND-3: the marker's number applies to every TN (−1, then −2), once per roll."""
     return -min(max(wounds, 0), 2)
@@ -152,16 +161,18 @@ def apply_wound_steps(
         raise RulesError("a Sidekick takes wounds as a Hero or a Minion: the GM picks (R-CHAR-8)")
     if not lethal:
         start = max(nonlethal, wounds)  # continues from the lethal marker
-        taken = min(steps, 3 - start)
+        taken = min(steps, SEVERELY - start)
         if taken <= 0:
             return WoundResult(0, wounds, nonlethal, False, False, True, 0)
         track = start + taken
-        return WoundResult(taken, wounds, track, False, False, track >= 3, overflows[taken - 1])
-    if wounds >= 3:  # already severely wounded: another severe wound
-        return WoundResult(1, 3, nonlethal, False, True, False, overflows[0])
-    taken = min(steps, 3 - wounds)
+        out = severely_wounded(track)  # past −2 non-lethal: unconscious (R-WOUND-6)
+        return WoundResult(taken, wounds, track, False, False, out, overflows[taken - 1])
+    if severely_wounded(wounds):  # already severely wounded: another severe wound
+        return WoundResult(1, SEVERELY, nonlethal, False, True, False, overflows[0])
+    taken = min(steps, SEVERELY - wounds)
     after = wounds + taken
-    return WoundResult(taken, after, nonlethal, False, after >= 3, False, overflows[taken - 1])
+    severe = severely_wounded(after)
+    return WoundResult(taken, after, nonlethal, False, severe, False, overflows[taken - 1])
 
 
 def severe_wound_modifier(overflow: int, earlier_severe: int) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
@@ -18,16 +20,22 @@ from hsm_tui.campaign.combat import (
     PendingCombatRerolls,
     SetPools,
     StartCombat,
+    TakeAction,
     group_target,
     held_weapon,
     next_attacker,
+    next_cover,
     ready_weapon,
+    reloadable,
+    suppression_weapons,
+    zone_name_refusal,
 )
 from hsm_tui.campaign.combat.gear import FISTS, charged, edit_weapon
 from hsm_tui.campaign.combat.wounds import dive, take_wound
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.persistence import store
 from hsm_tui.rules import Cover
+from hsm_tui.rules.combat import severely_wounded
 from hsm_tui.session import Session
 from tests.campaign import edit, pack, play, refused
 from tests.campaign.test_combat_engine import R1, K, duel, to_raiders
@@ -141,3 +149,50 @@ def test_r_atk_7_damage_from_outside_an_attack_wounds_the_same_way_as_a_hit() ->
     before = s.encounter.get(K)
     s.apply(ApplyDamage(K, 13))
     assert s.encounter.get(K) == take_wound(before, 13, False)[0]
+
+
+# -- limits and choices a screen asks the engine for ------------------------------------------
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"rerolls": 50}, r"free re-rolls are 0 to 10, not 50"),
+        ({"rerolls": -1}, r"free re-rolls are 0 to 10"),
+        ({"modifier": 40}, r"the modifier is −9 to \+9, not 40"),
+        ({"modifier": -10}, r"the modifier is −9 to \+9"),
+        ({"hand": "third"}, "a hand is main or off"),
+        ({"reaction": "panic"}, "a reaction is standby or zone-of-control"),
+    ],
+)
+def test_r_task_6_r_atk_11_the_engine_refuses_an_attack_out_of_range_from_any_screen(
+    options: dict[str, object], match: str
+) -> None:
+    """``Attack(rerolls=50, modifier=40)`` used to roll at TN 48: the limits lived only in
+    the combat screen's draft.
+    """
+    refused(duel(), Attack(K, R1, "assault-laser", **options), match)  # type: ignore[arg-type]
+
+
+def test_r_atk_6_cover_steps_none_light_medium_heavy_and_round() -> None:
+    assert [next_cover(c) for c in Cover] == [Cover.LIGHT, Cover.MEDIUM, Cover.HEAVY, Cover.NONE]
+
+
+def test_r_combat_2_a_zone_name_is_refused_whatever_its_case_and_spaces() -> None:
+    assert zone_name_refusal(("ruins",), " Ruins ") == "zone 'ruins' already exists"
+    assert zone_name_refusal(("ruins",), "  ") == "a zone needs a name"
+    assert zone_name_refusal(("ruins",), "ridge") == ""
+    s = duel()
+    refused(s, AddZone("RIDGE"), "zone 'ridge' already exists")
+
+
+def test_r_act_5_reloadable_and_r_atk_16_suppression_weapons_follow_the_cards() -> None:
+    s = duel()
+    play(s, AddCombatants("minion", "pirate-boarder", "pirates", "dig"), 5)  # initiative
+    kestrel, boarder = s.encounter.get(K), s.encounter.get("pirate-boarder-1")
+    assert reloadable(boarder, s.catalog) == ("boarding-scattergun",)  # the cutlass: no
+    assert reloadable(kestrel, s.catalog) == ()  # lasers recharge on their own (R-ATK-3)
+    assert suppression_weapons(kestrel, s.catalog) == ("assault-laser", "laser-pistol")
+    refused(s, TakeAction(K, "reload", "assault-laser"), "is not reloaded")
+
+
+def test_r_wound_1_severely_wounded_is_past_minus_two() -> None:
+    assert [severely_wounded(w) for w in range(5)] == [False, False, False, True, True]

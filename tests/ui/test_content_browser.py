@@ -11,7 +11,8 @@ from textual.widgets import OptionList, Static
 
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
-from hsm_tui.ui.screens.content_browser import KINDS, ContentBrowserScreen
+from hsm_tui.ui.screens.content_browser import TABS as KINDS
+from hsm_tui.ui.screens.content_browser import ContentBrowserScreen
 
 SEED = 7
 

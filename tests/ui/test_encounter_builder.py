@@ -837,3 +837,16 @@ def test_snapshot_picker_with_the_roster(snap_compare) -> None:
     app.session.apply(AddToRoster("sidekick", "pirate-first-mate"))
     app.session.apply(AddToRoster("minion", "pirate-raider"))
     assert snap_compare(app, terminal_size=(80, 24), press=["f7"])
+
+
+async def test_zone_name_check_is_the_engines_whatever_the_case() -> None:
+    """Issue 17: typing ``Ruins`` beside a zone ``ruins`` showed "✓ Enter adds", then the
+    engine refused Enter. The field now asks the engine, so both say the same.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await _keys(pilot, "z", *"ruins", "enter", "z", *" Ruins")
+        assert "✗ zone 'ruins' already exists" in _text(app, "#builder-zone-msg")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.zones == ("ruins",)

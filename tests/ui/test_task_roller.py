@@ -196,7 +196,7 @@ def test_trait_choices_cover_all_seven_traits() -> None:
     app = _app()
     screen = TaskRollerScreen()
     assert app and screen
-    from hsm_tui.ui.screens.task_roller import TRAITS
+    from hsm_tui.ui.screens.task_roller import TRAIT_CHOICES as TRAITS
 
     assert [t for _, t in TRAITS] == list(Trait)
 

@@ -26,8 +26,12 @@ This module holds the handler tables and the names screens and the session use.
 
 from __future__ import annotations
 
-from .actions import ACTIONS, ActionKind, take_action
+from .actions import ACTIONS, ActionKind, reloadable, take_action
 from .aiming import (
+    HANDS,
+    LOCATIONS,
+    MAX_MODIFIER,
+    REACTIONS,
     AttackPlan,
     Firepower,
     action_refusal,
@@ -37,7 +41,7 @@ from .aiming import (
     within_charges,
 )
 from .attack import attack, spend_combat_rerolls
-from .chart import SEVERELY, RowOdds, chart_odds
+from .chart import RowOdds, chart_odds
 from .commands import (
     GM,
     AddCombatants,
@@ -82,18 +86,21 @@ from .outcome import (
 )
 from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
 from .setup import (
+    COMBATANT_KINDS,
     add_combatants,
     add_zone,
     clear_encounter,
     decide_sidekick,
+    next_cover,
     pools_refusal,
     remove_combatant,
     set_band,
     set_condition,
     set_cover,
     set_pools,
+    zone_name_refusal,
 )
-from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress
+from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress, suppression_weapons
 from .turns import actor_name, carried_losses
 from .wounds import damage_outcome
 
@@ -131,12 +138,16 @@ ANSWERS = {
 __all__ = [
     "ACTIONS",
     "ANSWERS",
+    "COMBATANT_KINDS",
     "FIGHT_MARKS",
     "FISTS",
     "GM",
     "HANDLERS",
+    "HANDS",
+    "LOCATIONS",
+    "MAX_MODIFIER",
     "NO_BAND",
-    "SEVERELY",
+    "REACTIONS",
     "TOO_FAR",
     "ActionKind",
     "AddCombatants",
@@ -192,13 +203,17 @@ __all__ = [
     "move_refusal",
     "nearest_enemies",
     "next_attacker",
+    "next_cover",
     "plan_attack",
     "plan_suppress",
     "pools_refusal",
     "ready_weapon",
+    "reloadable",
     "routes",
     "spend_combat_rerolls",
     "suppress",
+    "suppression_weapons",
     "weapon_style",
     "within_charges",
+    "zone_name_refusal",
 ]

@@ -77,7 +77,7 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
     if action == "full-defense" and c.rules_rank is not Rank.HERO:
         raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
     if action == "reload":
-        if weapon is None or not cat.weapons[weapon.id].reload or weapon.power is None:
+        if weapon is None or weapon.id not in reloadable(c, cat):
             raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
         text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
     if action == "break-free" and "grappled" not in c.conditions:
@@ -119,3 +119,14 @@ def _break_free(
     if me > them:
         return with_condition(c, "grappled", 0), [line + ": free"]
     return c, [line + ": still held"]
+
+
+def reloadable(c: Combatant, cat: Catalog) -> tuple[str, ...]:
+    """The weapons ``c`` may Reload (R-ACT-5): those whose card reloads and that hold
+    charges; the others recharge on their own or have none.
+    """
+    return tuple(
+        w.id
+        for w in c.weapons
+        if w.id in cat.weapons and cat.weapons[w.id].reload and w.power is not None
+    )

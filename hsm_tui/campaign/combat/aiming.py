@@ -22,12 +22,25 @@ from ...rules import (
 from ...rules.combat import FIGHTING_STYLES, AttackSituation, attack_dice, attack_tn
 from ...rules.dice import parse
 from ...rules.odds import PoolOdds, percent, wound_odds
+from ...rules.rerolls import MAX_FREE_REROLLS
 from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack
 from .gear import FISTS
 from .turns import current_turn, spend_action
 from .wounds import damage_expr, defense_tn, health_against, opponents
+
+MAX_MODIFIER = 9
+"""The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
+
+LOCATIONS = ("head", "limb")
+"""R-ATK-10: where a called shot aims (the head adds a d8; a limb tests Stamina)."""
+
+HANDS = ("main", "off")
+"""R-ATK-11 two weapons: the main hand (−2), then the off hand (−3) in the same action."""
+
+REACTIONS = ("standby", "zone-of-control")
+"""Attacks out of turn, with no action spent: Standby (R-ACT-2), a zone of control (R-OTHER-4)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +129,10 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"{target.name} is already out of the fight")
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
+    if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
+        raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
+    if abs(cmd.modifier) > MAX_MODIFIER:
+        raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
     _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
     fire, style, damage = _armed(enc, attacker, cmd, cat)
     weapon, state = fire.weapon, fire.state
@@ -129,7 +146,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         band = RangeBand.MELEE
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
-    if cmd.location not in ("", "head", "limb") or (cmd.location and not cmd.called_shot):
+    if cmd.location not in ("", *LOCATIONS) or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd)
     if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
@@ -300,7 +317,7 @@ def _hand_modifiers(
     """
     if not cmd.hand:
         return []
-    if cmd.hand not in ("main", "off"):
+    if cmd.hand not in HANDS:
         raise RulesError("a hand is main or off (R-ATK-11)")
     if weapon.two_handed:
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
@@ -328,7 +345,7 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
         if attacker.group == turn.actor:
             raise RulesError("zone of control stops an opponent passing by on its turn")
         return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
-    if cmd.reaction:
+    if cmd.reaction not in ("", *REACTIONS):
         raise RulesError("a reaction is standby or zone-of-control")
     if cmd.hand == "off":  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)

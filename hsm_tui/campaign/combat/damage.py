@@ -14,11 +14,12 @@ from enum import Enum
 
 from ...packs import Catalog
 from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_defense
+from ...rules.combat import SEVERELY
 from ...rules.rerolls import spend_free
 from ...rules.tasks import wound_steps
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
-from .chart import SEVERELY, apply_chart_row, severe_wound
+from .chart import apply_chart_row, severe_wound
 from .commands import AnswerDive, ApplyDamage, ChooseChartRow, RollChart
 from .outcome import (
     AttackState,

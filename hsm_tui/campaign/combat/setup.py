@@ -6,6 +6,7 @@ leaves, and clearing the encounter for the next fight.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ...packs import Catalog, Character
 from ...rules import Cover, Derived, RangeBand, Rank, RulesError
@@ -43,8 +44,12 @@ def cover_named(name: str) -> Cover:
         raise RulesError(f"unknown cover {name!r} (none, light, medium, heavy)") from None
 
 
+COMBATANT_KINDS = ("hero", "sidekick", "minion")
+"""What joins an encounter from the packs (R-CHAR-1: Heroes, Sidekicks and Minions)."""
+
+
 def _entry(catalog: Catalog, kind: str, entry: str) -> Character:
-    if kind not in ("minion", "sidekick", "hero"):
+    if kind not in COMBATANT_KINDS:
         raise RulesError(f"unknown kind {kind!r} (minion, sidekick or hero)")
     table = catalog.kind(kind)
     if entry not in table:
@@ -66,12 +71,22 @@ def _unique_id(encounter: Encounter, base: str) -> str:
 
 
 # -- handlers ------------------------------------------------------------------------
+def zone_name_refusal(zones: Sequence[str], name: str) -> str:
+    """Why a new zone may not take ``name``, "" if it may: a name is needed, and one that
+    matches a zone whatever its case and spaces is that zone (``Encounter.zone_named``).
+    """
+    wanted = name.strip().casefold()
+    if not wanted:
+        return "a zone needs a name"
+    same = next((zone for zone in zones if zone.casefold() == wanted), None)
+    return f"zone {same!r} already exists" if same is not None else ""
+
+
 def add_zone(enc: Encounter, cmd: AddZone, _rng: random.Random, _cat: Catalog) -> Outcome:
     name = cmd.name.strip()
-    if not name:
-        raise RulesError("a zone needs a name")
-    if any(zone.casefold() == name.casefold() for zone in enc.zones):
-        raise RulesError(f"zone {enc.zone_named(name)!r} already exists")
+    refusal = zone_name_refusal(enc.zones, name)
+    if refusal:
+        raise RulesError(refusal)
     return Outcome(evolve(enc, zones=(*enc.zones, name)), (LogLines(f"Zone {name}", ()),))
 
 
@@ -139,6 +154,11 @@ def _join_initiative(
         when = "this round" if slot > index else "from next round"
         lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
     return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)
+
+
+def next_cover(cover: Cover) -> Cover:
+    """The cover one key press steps to: none → light → medium → heavy → none (R-ATK-6)."""
+    return Cover((int(cover) + 1) % len(Cover))
 
 
 def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -160,6 +160,13 @@ class SuppressPlan:
         return tuple(lines)
 
 
+def suppression_weapons(c: Combatant, cat: Catalog) -> tuple[str, ...]:
+    """The weapons ``c`` carries that can lay down suppressive fire (a Suppression
+    rating on the card, R-ATK-16); whether it may fire now is :func:`plan_suppress`'s.
+    """
+    return tuple(w.id for w in c.weapons if w.id in cat.weapons and cat.weapons[w.id].suppression)
+
+
 def plan_suppress(enc: Encounter, cmd: Suppress, cat: Catalog) -> SuppressPlan:
     """Every check and number of suppressive fire (R-ATK-16), without spending the action
     or rolling. Raises RulesError only for a weapon that cannot lay any down; every other

@@ -17,6 +17,7 @@ from textual.containers import Horizontal
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...rules.combat import severely_wounded
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import SessionReady, SessionScreen, set_border_titles
@@ -117,7 +118,11 @@ class CampaignScreen(SessionScreen):
         party.clear_options()
         chart = {r.id: r.name for r in self.session.catalog.chart}
         for m in campaign.party:
-            wounds = "severe" if m.wounds >= 3 else (f"−{m.wounds}" if m.wounds else "clean")
+            wounds = (
+                "severe"
+                if severely_wounded(m.wounds)
+                else (f"−{m.wounds}" if m.wounds else "clean")
+            )
             wounds = "DEAD" if m.dead else wounds
             scars = (
                 f" · {len(m.chart)} on the chart, last {chart.get(m.chart[-1], m.chart[-1])}"

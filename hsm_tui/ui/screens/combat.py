@@ -23,13 +23,16 @@ from ...campaign.combat import (
     StartCombat,
     TakeAction,
     group_attack,
-    nearest_enemies,
+    group_target,
+    next_attacker,
+    next_cover,
     pools_refusal,
+    reloadable,
 )
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
-from ...rules import Cover, RulesError
+from ...rules import RulesError
 from ...session import Batch, Command
 from ...simulate import encounter_commands, read_encounter
 from ..widgets.attack_draft import AttackDraft
@@ -263,16 +266,10 @@ class CombatScreen(SessionScreen):
             self.refresh_from_session()
 
     def _next_attacker(self, attacker: str) -> None:
-        """In a group's turn, move on to the next member that has not attacked yet."""
-        enc, turn = self.enc, self.enc.turn
-        if turn is None or self.selected != attacker:
-            return
-        members = enc.members(turn.actor)
-        ready = [m for m in members if turn.left(m.id) and "attack" not in turn.used_by(m.id)]
-        if len(members) > 1 and ready:
-            ids = [m.id for m in members]
-            after = [m for m in ready if ids.index(m.id) > ids.index(attacker)]
-            self.selected = (after or ready)[0].id
+        """In a group's turn, move on to the member the engine says attacks next."""
+        following = next_attacker(self.enc, attacker) if self.selected == attacker else None
+        if following is not None:
+            self.selected = following
 
     def action_group(self) -> None:
         """Every member of the acting group that can still attack fires its first weapon
@@ -283,11 +280,7 @@ class CombatScreen(SessionScreen):
         if enc.turn is None:
             self.notify("No turn is under way: s starts combat", severity="warning")
             return
-        members = enc.members(enc.turn.actor)
-        target = self.draft.target if self.draft else None
-        if target is None and members:
-            nearest = nearest_enemies(enc, members[0])
-            target = nearest[0].id if nearest else None
+        target = group_target(enc, self.draft.target if self.draft else None)
         attacks = group_attack(enc, target, self.session.catalog) if target else ()
         if target is None:
             self.notify("No standing enemy to attack", severity="warning")
@@ -426,13 +419,12 @@ class CombatScreen(SessionScreen):
         actor = self._acting("reload")
         if actor is None:
             return
-        weapons = self.session.catalog.weapons
-        reloadable = [w.id for w in actor.weapons if w.id in weapons and weapons[w.id].reload]
-        if not reloadable:
+        weapons = reloadable(actor, self.session.catalog)
+        if not weapons:
             self.notify(f"{actor.name} has no weapon that reloads", severity="warning")
             return
         aimed = self.draft.weapon if self.draft else None
-        self._apply(TakeAction(actor.id, "reload", aimed if aimed in reloadable else reloadable[0]))
+        self._apply(TakeAction(actor.id, "reload", aimed if aimed in weapons else weapons[0]))
 
     def action_declare(self) -> None:
         """R-ACT-3: how many actions this turn; the engine refuses Minions and late calls."""
@@ -444,8 +436,7 @@ class CombatScreen(SessionScreen):
     def action_cover(self) -> None:
         chosen = self._acting("take cover")
         if chosen is not None:
-            following = Cover((int(chosen.cover) + 1) % len(Cover))
-            self._apply(SetCover(chosen.id, following.label))
+            self._apply(SetCover(chosen.id, next_cover(chosen.cover).label))
 
     def action_start(self) -> None:
         self._apply(StartCombat())

@@ -29,6 +29,7 @@ from ...campaign.combat import (
     TakeAction,
     plan_suppress,
     routes,
+    suppression_weapons,
 )
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
@@ -166,8 +167,7 @@ def suppress_dialog(
     """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating,
     at the aimed target if any; a string says why the shooter cannot.
     """
-    weapons = catalog.weapons
-    able = [w.id for w in shooter.weapons if w.id in weapons and weapons[w.id].suppression]
+    able = suppression_weapons(shooter, catalog)
     if not able:
         return f"{shooter.name} has no weapon with a Suppression rating"
     chosen = aimed.weapon if aimed and aimed.weapon in able else able[0]

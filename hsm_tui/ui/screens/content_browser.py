@@ -95,7 +95,7 @@ def _items(kind: str, content: LoadResult) -> list[Item]:
     ]
 
 
-KINDS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problems")
+TABS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problems")
 
 
 class ContentBrowserScreen(Screen[None]):
@@ -137,7 +137,7 @@ class ContentBrowserScreen(Screen[None]):
             {"#content-kinds": "Kinds", "#content-entries": "Entries", "#content-card": "Card"},
         )
         kinds = self.query_one("#content-kinds", OptionList)
-        for kind in KINDS:
+        for kind in TABS:
             count = len(_items(kind, self.content))
             label = f"{kind.title()} {count}"
             if kind == "problems" and any(p.is_error for p in self.content.problems):
@@ -149,7 +149,7 @@ class ContentBrowserScreen(Screen[None]):
     @property
     def kind(self) -> str:
         kinds = self.query_one("#content-kinds", OptionList)
-        return KINDS[kinds.highlighted or 0]
+        return TABS[kinds.highlighted or 0]
 
     def _visible(self) -> list[Item]:
         needle = self.query_one("#content-search", Input).value.strip().lower()

@@ -29,11 +29,12 @@ from ...campaign.combat import (
     SetBand,
     SetCover,
     StartCombat,
+    next_cover,
 )
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
-from ...rules import Cover, Rank
+from ...rules import Rank
 from ...simulate import EncounterSpec, Forecast
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
@@ -321,8 +322,7 @@ class EncounterBuilderScreen(SessionScreen):
     def action_cover(self) -> None:
         c = self._chosen("change its cover")
         if c is not None:
-            following = Cover((int(c.cover) + 1) % len(Cover))
-            self._apply(SetCover(c.id, following.label))
+            self._apply(SetCover(c.id, next_cover(c.cover).label))
 
     def action_remove(self) -> None:
         """The highlighted combatant leaves (added by mistake, or gone); the highlight

@@ -13,12 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from ...campaign.combat import SetPools
+from ...campaign.encounter import MAX_POOL
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .help_text import help_markdown
-
-MOST = 99
-"""The engine's upper bound for either pool."""
 
 
 class PoolsDialog(ModalScreen[SetPools | None]):
@@ -44,7 +42,7 @@ class PoolsDialog(ModalScreen[SetPools | None]):
         self.clues = clues
 
     def compose(self) -> ComposeResult:
-        numbers = [(str(n), n) for n in range(MOST + 1)]
+        numbers = [(str(n), n) for n in range(MAX_POOL + 1)]
         with Vertical(id="pools-box", classes="dialog-box"):
             yield Label(f"[b]Pools of {self.name_text}[/b] (R-CHAR-9)")
             yield Stepper("Luck", numbers, self.luck, id="pools-luck")

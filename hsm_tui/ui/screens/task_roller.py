@@ -17,6 +17,7 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
+from ...campaign.freeflow import MAX_GROUP
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
@@ -35,7 +36,7 @@ from .reroll_dialog import RerollDialog
 DOUBLE = None
 RANKS = [("Hero", Rank.HERO), ("Minion", Rank.MINION)]
 """The Rank field's choices for "anyone" (a named roller brings its own, R-CHAR-1)."""
-TRAITS = [(t.value.title(), t) for t in Trait]
+TRAIT_CHOICES = [(t.value.title(), t) for t in Trait]
 SCORE_OF = {"trait1": "score1", "trait2": "score2"}
 """Each trait field's score field."""
 SCORES = [(str(n), n) for n in range(1, 5)]
@@ -137,10 +138,10 @@ class TaskRollerScreen(SessionScreen):
             with Vertical(id="task-form"):
                 yield Stepper("Who", [("anyone", "")], "", id="who")
                 yield Stepper("Rank", RANKS, id="rank")
-                yield Stepper("Trait 1", TRAITS, Trait.AGILITY, id="trait1")
+                yield Stepper("Trait 1", TRAIT_CHOICES, Trait.AGILITY, id="trait1")
                 yield Stepper("  score", SCORES, 2, id="score1")
                 yield Stepper(
-                    "Trait 2", [*TRAITS, ("(double 1)", DOUBLE)], Trait.SENSES, id="trait2"
+                    "Trait 2", [*TRAIT_CHOICES, ("(double 1)", DOUBLE)], Trait.SENSES, id="trait2"
                 )
                 yield Stepper("  score", SCORES, 2, id="score2")
                 yield Stepper("Skill", skill_choices(None), id="skill")
@@ -410,8 +411,8 @@ class TaskRollerScreen(SessionScreen):
         self.refresh_odds()
 
     def action_group_add(self) -> None:
-        if len(self._group) >= 20:
-            self.notify("A group task has at most 20 rollers", severity="warning")
+        if len(self._group) >= MAX_GROUP:
+            self.notify(f"A group task has at most {MAX_GROUP} rollers", severity="warning")
             return
         if self._rules_asked(self.action_group_add):
             return

@@ -9,25 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from ...campaign.combat import Attack
+from ...campaign.combat import HANDS, LOCATIONS, MAX_MODIFIER, REACTIONS, Attack
+from ...rules.combat import FIGHTING_STYLES
+from ...rules.rerolls import MAX_FREE_REROLLS
 
-STYLES = ("wild", "power", "agile")
+STYLE_STEPS = tuple(style.value for style in FIGHTING_STYLES)
 """R-ATK-1 fighting styles, in the order ``s`` steps through them."""
 
-CALLED = (("", False), ("", True), ("head", True), ("limb", True))
+CALLED_STEPS = (("", False), ("", True), *((where, True) for where in LOCATIONS))
 """R-ATK-10 steps of ``k``: no called shot → called shot → at the head → at a limb."""
 
-HANDS = ("", "main", "off")
+HAND_STEPS = ("", *HANDS)
 """R-ATK-11 two weapons: one weapon, then the main hand, then the off hand."""
 
-REACTIONS = ("", "standby", "zone-of-control")
+REACTION_STEPS = ("", *REACTIONS)
 """An attack on its own turn, from Standby (R-ACT-2) or a zone of control (R-OTHER-4)."""
-
-MAX_REROLLS = 3
-"""Free re-rolls a GM grants for one attack (a Talent, an Advantage; R-TASK-6)."""
-
-MAX_MODIFIER = 9
-"""The situational modifier steps from −9 to +9: beyond that a roll is never in doubt."""
 
 
 def _step(values: tuple[object, ...], current: object) -> int:
@@ -65,10 +61,10 @@ class AttackDraft:
         return replace(self, weapon=weapon, style=None, shots=None, damage_choice=None)
 
     def next_style(self, current: str) -> AttackDraft:
-        return replace(self, style=STYLES[_step(STYLES, current)])
+        return replace(self, style=STYLE_STEPS[_step(STYLE_STEPS, current)])
 
     def next_called(self) -> AttackDraft:
-        location, called = CALLED[_step(CALLED, (self.location, self.called_shot))]
+        location, called = CALLED_STEPS[_step(CALLED_STEPS, (self.location, self.called_shot))]
         return replace(self, location=location, called_shot=called)
 
     def shifted(self, delta: int) -> AttackDraft:
@@ -90,13 +86,13 @@ class AttackDraft:
         return replace(self, grapple=not self.grapple, style=None, shots=None)
 
     def next_hand(self) -> AttackDraft:
-        return replace(self, hand=HANDS[_step(HANDS, self.hand)])
+        return replace(self, hand=HAND_STEPS[_step(HAND_STEPS, self.hand)])
 
     def next_reaction(self) -> AttackDraft:
-        return replace(self, reaction=REACTIONS[_step(REACTIONS, self.reaction)])
+        return replace(self, reaction=REACTION_STEPS[_step(REACTION_STEPS, self.reaction)])
 
     def next_rerolls(self) -> AttackDraft:
-        return replace(self, rerolls=(self.rerolls + 1) % (MAX_REROLLS + 1))
+        return replace(self, rerolls=(self.rerolls + 1) % (MAX_FREE_REROLLS + 1))
 
     def next_damage(self, count: int) -> AttackDraft:
         """The card's damage, then each of its ``count`` options (the Sonic Relik)."""

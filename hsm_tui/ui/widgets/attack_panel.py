@@ -24,6 +24,7 @@ from ...campaign.combat import (
     firepower,
     nearest_enemies,
     plan_attack,
+    ready_weapon,
     weapon_style,
     within_charges,
 )
@@ -113,15 +114,15 @@ class AttackPanel(Widget):
             why = down_reason(attacker)
             self.notify(f"{attacker.name} is {why}: no attack", severity="warning")
             return
-        if not attacker.weapons:
+        weapon = ready_weapon(attacker)
+        if weapon is None:
             self.notify(f"{attacker.name} carries no weapon", severity="warning")
             return
         targets = nearest_enemies(self._enc, attacker)
         if not targets:
             self.notify(f"{attacker.name} has no standing enemy to attack", severity="warning")
             return
-        held = [w for w in attacker.weapons if not (w.dropped or w.stuck)] or attacker.weapons
-        self._set(self._fitted(AttackDraft(attacker.id, targets[0].id, held[0].id)))
+        self._set(self._fitted(AttackDraft(attacker.id, targets[0].id, weapon.id)))
 
     def retarget(self, delta: int) -> None:
         """The next (or previous) standing enemy, nearest first."""

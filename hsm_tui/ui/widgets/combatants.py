@@ -15,6 +15,7 @@ from textual.strip import Strip
 
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Cover, Derived, Rank
+from ...rules.combat import severely_wounded
 from .initiative import fit
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
@@ -33,7 +34,7 @@ def wound_text(c: Combatant) -> str:
         return "unc"
     parts = []
     if c.wounds:
-        parts.append("sev" if c.wounds >= 3 else f"−{c.wounds}")
+        parts.append("sev" if severely_wounded(c.wounds) else f"−{c.wounds}")
     if c.nonlethal:
         parts.append(f"s−{c.nonlethal}")
     return " ".join(parts) or "–"

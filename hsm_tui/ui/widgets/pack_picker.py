@@ -20,13 +20,11 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...campaign.combat import COMBATANT_KINDS
 from ...campaign.encounter import Encounter
 from ...packs import Catalog
 from .side_field import SideField
 from .stepper import Stepper
-
-KINDS = ("hero", "sidekick", "minion")
-"""Pack kinds a combatant comes from, in the order the picker lists them."""
 
 KIND_MARK = {"hero": "H", "sidekick": "S", "minion": "M"}
 """One letter per kind in the picker, so the kind reads without colour."""
@@ -70,7 +68,12 @@ def pack_entries(catalog: Catalog, roster: Iterable[tuple[str, str]] = ()) -> li
     first, foes last). A roster entry whose pack is not loaded is left out.
     """
     kept = [(kind, entry) for kind, entry in roster if entry in catalog.kind(kind)]
-    rest = [(k, c.id) for k in KINDS for c in catalog.kind(k).values() if (k, c.id) not in kept]
+    rest = [
+        (k, c.id)
+        for k in COMBATANT_KINDS
+        for c in catalog.kind(k).values()
+        if (k, c.id) not in kept
+    ]
     found = []
     for kind, entry in [*kept, *rest]:
         c = catalog.kind(kind)[entry]
@@ -142,7 +145,7 @@ class PackPicker(Vertical):
         yield PackList(id="builder-entries")
         yield Static(id="builder-entry-info")
         yield Stepper("Count", COUNTS, 1, id="builder-count")
-        yield SideField(KINDS)
+        yield SideField(COMBATANT_KINDS)
         yield Stepper("Zone", NO_ZONE, id="builder-zone")
 
     @property

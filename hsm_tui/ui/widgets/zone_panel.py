@@ -16,17 +16,13 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...campaign.combat import zone_name_refusal
 from ...campaign.encounter import Encounter
 
 
 def zone_problem(name: str, zones: Sequence[str]) -> str | None:
-    """Why a zone name would be refused (the engine's own reasons), checked as typed."""
-    name = name.strip()
-    if not name:
-        return "a zone needs a name"
-    if name in zones:
-        return f"zone {name!r} already exists"
-    return None
+    """Why the engine would refuse the zone name (its own words), checked as typed."""
+    return zone_name_refusal(zones, name) or None
 
 
 class ZoneName(Validator):
