@@ -11,7 +11,6 @@ that campaign files can save it and a seed plus the command list replays it.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -23,25 +22,18 @@ from .campaign.combat import (
     ANSWERS,
     HANDLERS,
     AddCombatants,
-    AnswerDive,
     ApplyDamage,
     ChooseChartRow,
     ClearEncounter,
     CombatCommand,
-    DecideSidekick,
     EndCombat,
     Outcome,
-    Pending,
     PendingChartChoice,
-    PendingCombatRerolls,
-    PendingDive,
-    PendingSidekick,
     RemoveCombatant,
     RollChart,
-    SpendCombatRerolls,
     StartCombat,
 )
-from .campaign.encounter import MAX_POOL, Combatant, Encounter
+from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import (
     PendingRerolls,
     Purse,
@@ -53,163 +45,20 @@ from .campaign.freeflow import (
 from .campaign.party import (
     PARTY,
     AddParty,
-    AddToRoster,
     Campaign,
     CampaignCommand,
     NewAdventure,
-    RemoveFromRoster,
-    SetScene,
 )
 from .packs import Catalog, LoadResult, content_dirs, load
-from .persistence import codec
+from .persistence import codec, snapshot
 from .rules import Rank, RulesError
-
-GM = "gm"
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    """One explained event: who, what, and the lines that show how it came out."""
-
-    seq: int
-    issuer: str
-    title: str
-    lines: tuple[str, ...]
-    visibility: str = "public"
-
-
-@dataclass(frozen=True)
-class Batch:
-    """Several commands as one undo step (a Minion group's attacks, an encounter's set-up).
-
-    Each command the rules refuse is skipped with its reason in the log (a group's later
-    attacks on a target already taken out); the batch is refused only if none applies.
-    A command that leaves a decision pending parks the rest in ``Session.queue``; they
-    run as soon as the decision is answered.
-    """
-
-    commands: tuple[Command, ...]
-    issuer: str = GM
-
-
-Command = (
-    RollTask
-    | SpendRerolls
-    | RollOpposed
-    | RollGroup
-    | CombatCommand
-    | CampaignCommand
-    | AddParty
-    | Batch
-)
-Decision = PendingRerolls | Pending
-
-#: While a decision is pending only these commands are taken, so none is silently dropped.
-#: A new task roll is accepted over pending re-rolls: the first roll then stands as rolled.
-ACCEPTS: dict[type, tuple[type, ...]] = {
-    PendingRerolls: (SpendRerolls, RollTask),
-    PendingDive: (AnswerDive,),
-    PendingChartChoice: (ChooseChartRow,),
-    PendingSidekick: (DecideSidekick,),
-    PendingCombatRerolls: (SpendCombatRerolls,),
-}
-
-
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster)
-"""Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything a command may change, as plain values."""
-
-    log: tuple[LogEntry, ...]
-    pending: Decision | None
-    encounter: Encounter
-    queue: tuple[Command, ...] = ()
-    campaign: Campaign = field(default_factory=Campaign)
-    rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
+from .state import ACCEPTS, ANY_TIME, GM, Batch, Command, Decision, LogEntry, Snapshot
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
     """Replacing the whole campaign is the GM's alone (players will join over SSH)."""
     if issuer != GM:
         raise RulesError(f"{issuer!r} may not {what}: only the GM may")
-
-
-@functools.cache
-def _known() -> dict[str, type]:
-    """The classes a campaign file may name (built on first save or load)."""
-    return codec.registry(Snapshot, Command)
-
-
-BOUNDS = {
-    "luck": (0, MAX_POOL),
-    "clues": (0, MAX_POOL),
-    "wounds": (0, 3),
-    "nonlethal": (0, 3),
-    "severe": (0, 99),
-    "fear": (0, 999),
-    "lose_actions": (0, 9),
-}
-"""What the engine's commands keep a Hero's or combatant's counters within; a file is
-checked against them so a hand edit (Luck −5) is refused at the door, not mid-roll."""
-
-
-def _check_bounds(snap: Snapshot, where: str) -> None:
-    people = [
-        *((f"{where}.campaign.party[{i}]", m) for i, m in enumerate(snap.campaign.party)),
-        *(
-            (f"{where}.encounter.combatants[{i}]", c)
-            for i, c in enumerate(snap.encounter.combatants)
-        ),
-    ]
-    for at, person in people:
-        for name, (low, high) in BOUNDS.items():
-            value = getattr(person, name, None)
-            if value is not None and not low <= value <= high:
-                raise codec.DataError(f"{at}.{name}", f"{value} is outside {low} to {high}")
-        for j, w in enumerate(getattr(person, "weapons", ())):
-            if w.charges is not None and not 0 <= w.charges <= (w.power or 0):
-                problem = f"{w.charges} charges is outside 0 to its power {w.power}"
-                raise codec.DataError(f"{at}.weapons[{j}].charges", problem)
-
-
-def _snapshot_data(snap: Snapshot) -> dict[str, Any]:
-    version, internal, gauss = snap.rng_state
-    data = codec.to_data(replace(snap, rng_state=None), Snapshot)
-    data["rng_state"] = {"version": version, "internal": list(internal)}
-    if gauss is not None:
-        data["rng_state"]["gauss"] = gauss
-    return data
-
-
-def _snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
-    if not isinstance(data, dict):
-        raise codec.DataError(where, "missing, or not a table")
-    rng = data.get("rng_state")
-    if not isinstance(rng, dict):
-        raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
-    gauss = rng.get("gauss")
-    if gauss is not None:
-        gauss = codec.from_data(gauss, float, known, f"{where}.rng_state.gauss")
-    state = (
-        codec.from_data(rng.get("version"), int, known, f"{where}.rng_state.version"),
-        codec.from_data(rng.get("internal"), tuple[int, ...], known, f"{where}.rng_state.internal"),
-        gauss,
-    )
-    dice = random.Random()
-    try:
-        dice.setstate(state)
-    except (TypeError, ValueError, OverflowError):
-        usable = False
-    else:
-        usable = dice.getstate() == state  # setstate takes words past 32 bits, cut short
-    if not usable:
-        problem = "not a dice state this Python can use"
-        raise codec.DataError(f"{where}.rng_state", problem) from None
-    rest = {k: v for k, v in data.items() if k != "rng_state"}
-    return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)
 
 
 @dataclass
@@ -570,10 +419,13 @@ class Session:
         history as the state before the first undoable command plus the commands since,
         so a loaded campaign undoes exactly as far back as this one could.
         """
-        data: dict[str, Any] = {"seed": self.seed, "state": _snapshot_data(self._snapshot())}
+        data: dict[str, Any] = {
+            "seed": self.seed,
+            "state": snapshot.snapshot_data(self._snapshot()),
+        }
         if self._undo:
             data["undo"] = {
-                "start": _snapshot_data(self._undo[0][0]),
+                "start": snapshot.snapshot_data(self._undo[0][0]),
                 "commands": [codec.to_data(c, Command) for _, c in self._undo],
             }
         data["redo"] = [codec.to_data(c, Command) for c in self._redo]
@@ -589,15 +441,15 @@ class Session:
         answer says which.
         """
         _only_the_gm(issuer, "open a campaign")
-        known = _known()
+        known = snapshot.known()
         seed = codec.from_data(data.get("seed"), int, known, "seed")
-        now = _snapshot_from(data.get("state"), known, "state")
+        now = snapshot.snapshot_from(data.get("state"), known, "state")
         undo = data.get("undo", {})
         if not isinstance(undo, dict):
             raise codec.DataError("undo", "expected a table")
-        start = _snapshot_from(undo.get("start", data.get("state")), known, "undo.start")
-        _check_bounds(now, "state")
-        _check_bounds(start, "undo.start")
+        start = snapshot.snapshot_from(undo.get("start", data.get("state")), known, "undo.start")
+        snapshot.check_bounds(now, "state")
+        snapshot.check_bounds(start, "undo.start")
         commands = codec.from_data(undo.get("commands", []), list[Command], known, "undo.commands")
         redo = codec.from_data(data.get("redo", []), list[Command], known, "redo")
         self.seed = seed

@@ -1,0 +1,89 @@
+"""A session's snapshot as campaign-file data and back (hsm_tui/state.py): the codec for
+the state, the dice state written apart, and counters checked at the door.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import replace
+from typing import Any
+
+from ..campaign.encounter import MAX_POOL
+from ..state import Command, Snapshot
+from . import codec
+
+
+@functools.cache
+def known() -> dict[str, type]:
+    """The classes a campaign file may name (built on first save or load)."""
+    return codec.registry(Snapshot, Command)
+
+
+BOUNDS = {
+    "luck": (0, MAX_POOL),
+    "clues": (0, MAX_POOL),
+    "wounds": (0, 3),
+    "nonlethal": (0, 3),
+    "severe": (0, 99),
+    "fear": (0, 999),
+    "lose_actions": (0, 9),
+}
+"""What the engine's commands keep a Hero's or combatant's counters within; a file is
+checked against them so a hand edit (Luck −5) is refused at the door, not mid-roll."""
+
+
+def check_bounds(snap: Snapshot, where: str) -> None:
+    people = [
+        *((f"{where}.campaign.party[{i}]", m) for i, m in enumerate(snap.campaign.party)),
+        *(
+            (f"{where}.encounter.combatants[{i}]", c)
+            for i, c in enumerate(snap.encounter.combatants)
+        ),
+    ]
+    for at, person in people:
+        for name, (low, high) in BOUNDS.items():
+            value = getattr(person, name, None)
+            if value is not None and not low <= value <= high:
+                raise codec.DataError(f"{at}.{name}", f"{value} is outside {low} to {high}")
+        for j, w in enumerate(getattr(person, "weapons", ())):
+            if w.charges is not None and not 0 <= w.charges <= (w.power or 0):
+                problem = f"{w.charges} charges is outside 0 to its power {w.power}"
+                raise codec.DataError(f"{at}.weapons[{j}].charges", problem)
+
+
+def snapshot_data(snap: Snapshot) -> dict[str, Any]:
+    version, internal, gauss = snap.rng_state
+    data = codec.to_data(replace(snap, rng_state=None), Snapshot)
+    data["rng_state"] = {"version": version, "internal": list(internal)}
+    if gauss is not None:
+        data["rng_state"]["gauss"] = gauss
+    return data
+
+
+def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
+    if not isinstance(data, dict):
+        raise codec.DataError(where, "missing, or not a table")
+    rng = data.get("rng_state")
+    if not isinstance(rng, dict):
+        raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
+    gauss = rng.get("gauss")
+    if gauss is not None:
+        gauss = codec.from_data(gauss, float, known, f"{where}.rng_state.gauss")
+    state = (
+        codec.from_data(rng.get("version"), int, known, f"{where}.rng_state.version"),
+        codec.from_data(rng.get("internal"), tuple[int, ...], known, f"{where}.rng_state.internal"),
+        gauss,
+    )
+    dice = random.Random()
+    try:
+        dice.setstate(state)
+    except (TypeError, ValueError, OverflowError):
+        usable = False
+    else:
+        usable = dice.getstate() == state  # setstate takes words past 32 bits, cut short
+    if not usable:
+        problem = "not a dice state this Python can use"
+        raise codec.DataError(f"{where}.rng_state", problem) from None
+    rest = {k: v for k, v in data.items() if k != "rng_state"}
+    return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)

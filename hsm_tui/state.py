@@ -1,0 +1,104 @@
+"""What a session holds and takes, as plain data: the commands a view may send (one
+union, so a campaign file can name any of them), the log entries, the decision a command
+may leave waiting, and the snapshot of everything a command may change (undo, files).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .campaign.combat import (
+    AnswerDive,
+    ChooseChartRow,
+    CombatCommand,
+    DecideSidekick,
+    Pending,
+    PendingChartChoice,
+    PendingCombatRerolls,
+    PendingDive,
+    PendingSidekick,
+    SpendCombatRerolls,
+)
+from .campaign.encounter import Encounter
+from .campaign.freeflow import (
+    PendingRerolls,
+    RollGroup,
+    RollOpposed,
+    RollTask,
+    SpendRerolls,
+)
+from .campaign.party import (
+    AddParty,
+    AddToRoster,
+    Campaign,
+    CampaignCommand,
+    RemoveFromRoster,
+    SetScene,
+)
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One explained event: who, what, and the lines that show how it came out."""
+
+    seq: int
+    issuer: str
+    title: str
+    lines: tuple[str, ...]
+    visibility: str = "public"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Several commands as one undo step (a Minion group's attacks, an encounter's set-up).
+
+    Each command the rules refuse is skipped with its reason in the log (a group's later
+    attacks on a target already taken out); the batch is refused only if none applies.
+    A command that leaves a decision pending parks the rest in ``Session.queue``; they
+    run as soon as the decision is answered.
+    """
+
+    commands: tuple[Command, ...]
+    issuer: str = GM
+
+
+Command = (
+    RollTask
+    | SpendRerolls
+    | RollOpposed
+    | RollGroup
+    | CombatCommand
+    | CampaignCommand
+    | AddParty
+    | Batch
+)
+Decision = PendingRerolls | Pending
+
+#: While a decision is pending only these commands are taken, so none is silently dropped.
+#: A new task roll is accepted over pending re-rolls: the first roll then stands as rolled.
+ACCEPTS: dict[type, tuple[type, ...]] = {
+    PendingRerolls: (SpendRerolls, RollTask),
+    PendingDive: (AnswerDive,),
+    PendingChartChoice: (ChooseChartRow,),
+    PendingSidekick: (DecideSidekick,),
+    PendingCombatRerolls: (SpendCombatRerolls,),
+}
+
+
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster)
+"""Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a command may change, as plain values."""
+
+    log: tuple[LogEntry, ...]
+    pending: Decision | None
+    encounter: Encounter
+    queue: tuple[Command, ...] = ()
+    campaign: Campaign = field(default_factory=Campaign)
+    rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
