@@ -52,13 +52,14 @@ from .campaign.party import (
 from .packs import Catalog, LoadResult, content_dirs, load
 from .persistence import codec, snapshot
 from .rules import Rank, RulesError
+from .rules.errors import DecisionPending, NotPermitted
 from .state import ACCEPTS, ANY_TIME, GM, Batch, Command, Decision, LogEntry, Snapshot
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
     """Replacing the whole campaign is the GM's alone (players will join over SSH)."""
     if issuer != GM:
-        raise RulesError(f"{issuer!r} may not {what}: only the GM may")
+        raise NotPermitted(f"{issuer!r} may not {what}: only the GM may")
 
 
 @dataclass
@@ -155,10 +156,10 @@ class Session:
 
     def _dispatch(self, command: Command) -> None:
         if command.issuer != GM:
-            raise RulesError(f"{command.issuer!r} may not do that: only the GM rolls here")
+            raise NotPermitted(f"{command.issuer!r} may not do that: only the GM rolls here")
         pending = self.pending
         if pending is not None and not isinstance(command, (*ACCEPTS[type(pending)], *ANY_TIME)):
-            raise RulesError(f"answer the pending question first: {pending.question}")
+            raise DecisionPending(f"answer the pending question first: {pending.question}")
         if isinstance(command, Batch):
             self._batch(command)
             return

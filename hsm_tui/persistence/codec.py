@@ -203,10 +203,16 @@ def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
 
 
 def _enum(data: Any, kind: type[Enum], where: str) -> Enum:
+    """A member by its lower-case name (``zone_of_control``, as written) or, for a text
+    enum, by its value (``zone-of-control``, as files before it was an enum held it).
+    """
     names = [m.name.lower() for m in kind]
-    if not isinstance(data, str) or data.lower() not in names:
-        raise DataError(where, f"expected one of {', '.join(names)}, found {data!r}")
-    return kind[data.upper()]
+    if isinstance(data, str) and data.lower() in names:
+        return kind[data.upper()]
+    by_value = {m.value: m for m in kind if isinstance(m.value, str)}
+    if isinstance(data, str) and data in by_value:
+        return by_value[data]
+    raise DataError(where, f"expected one of {', '.join(names)}, found {data!r}")
 
 
 def _join(where: str, key: str) -> str:

@@ -36,3 +36,15 @@ class DiceSyntaxError(RulesError):
 
 class UnknownTraitError(RulesError):
     """An expression names a trait the roller has no value for."""
+
+
+class DecisionPending(RulesError):
+    """A command refused because a decision waits for its answer first: a view says where
+    that question is answered (it may have been asked on another screen).
+    """
+
+
+class NotPermitted(RulesError):
+    """A command from someone who may not issue it (opening or replacing a campaign is
+    the GM's alone): refused whatever the state of the game.
+    """

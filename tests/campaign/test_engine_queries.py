@@ -17,7 +17,12 @@ from hsm_tui.campaign.combat import (
     ApplyDamage,
     Attack,
     DeclareActions,
+    EndTurn,
+    Hand,
+    Kind,
+    Location,
     PendingCombatRerolls,
+    Reaction,
     SetPools,
     StartCombat,
     TakeAction,
@@ -33,9 +38,10 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.campaign.combat.gear import FISTS, charged, edit_weapon
 from hsm_tui.campaign.combat.wounds import dive, take_wound
 from hsm_tui.campaign.encounter import WeaponState
-from hsm_tui.persistence import store
+from hsm_tui.persistence import codec, store
 from hsm_tui.rules import Cover
 from hsm_tui.rules.combat import severely_wounded
+from hsm_tui.rules.errors import DecisionPending, NotPermitted
 from hsm_tui.session import Session
 from tests.campaign import edit, pack, play, refused
 from tests.campaign.test_combat_engine import R1, K, duel, to_raiders
@@ -196,3 +202,35 @@ def test_r_act_5_reloadable_and_r_atk_16_suppression_weapons_follow_the_cards() 
 
 def test_r_wound_1_severely_wounded_is_past_minus_two() -> None:
     assert [severely_wounded(w) for w in range(5)] == [False, False, False, True, True]
+
+
+# -- typed values and specific refusals --------------------------------------------------
+def test_r_atk_11_r_other_4_hand_reaction_location_kind_are_documented_enums() -> None:
+    for kind in (Hand, Reaction, Location, Kind):
+        assert all(member.__doc__ for member in kind), kind
+    assert Attack(K, R1, "dagger", hand="main") == Attack(K, R1, "dagger", hand=Hand.MAIN)
+    assert tuple(Reaction) == ("", "standby", "zone-of-control")
+
+
+def test_a_campaign_file_reads_these_enums_by_name_and_by_their_old_text() -> None:
+    """Files written before these were enums hold the text (``zone-of-control``, ``""``);
+    the codec now writes the member's name and reads either.
+    """
+    known = codec.registry(Attack)
+    aimed = Attack(K, R1, "dagger", hand=Hand.OFF, reaction=Reaction.ZONE_OF_CONTROL)
+    data = codec.to_data(aimed, Attack)
+    assert (data["hand"], data["reaction"], data["location"]) == ("off", "zone_of_control", "none")
+    assert codec.from_data(data, Attack, known) == aimed
+    old = {**data, "hand": "", "reaction": "zone-of-control", "location": ""}
+    assert codec.from_data(old, Attack, known) == replace(aimed, hand=Hand.ONE)
+    with pytest.raises(codec.DataError, match="expected one of one, main, off"):
+        codec.from_data({**data, "hand": "third"}, Attack, known)
+
+
+def test_a_command_refused_for_a_waiting_question_says_so_by_its_class() -> None:
+    s = duel()
+    play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)  # a hit: dive for cover?
+    with pytest.raises(DecisionPending, match="answer the pending question first"):
+        s.apply(EndTurn())
+    with pytest.raises(NotPermitted, match="only the GM"):
+        s.apply(AnswerDive("none", issuer="kara"))

@@ -28,10 +28,7 @@ from __future__ import annotations
 
 from .actions import ACTIONS, ActionKind, reloadable, take_action
 from .aiming import (
-    HANDS,
-    LOCATIONS,
     MAX_MODIFIER,
-    REACTIONS,
     AttackPlan,
     Firepower,
     action_refusal,
@@ -57,7 +54,11 @@ from .commands import (
     DeclareActions,
     EndCombat,
     EndTurn,
+    Hand,
+    Kind,
+    Location,
     Move,
+    Reaction,
     RemoveCombatant,
     RollChart,
     SetBand,
@@ -86,7 +87,6 @@ from .outcome import (
 )
 from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
 from .setup import (
-    COMBATANT_KINDS,
     add_combatants,
     add_zone,
     clear_encounter,
@@ -138,16 +138,12 @@ ANSWERS = {
 __all__ = [
     "ACTIONS",
     "ANSWERS",
-    "COMBATANT_KINDS",
     "FIGHT_MARKS",
     "FISTS",
     "GM",
     "HANDLERS",
-    "HANDS",
-    "LOCATIONS",
     "MAX_MODIFIER",
     "NO_BAND",
-    "REACTIONS",
     "TOO_FAR",
     "ActionKind",
     "AddCombatants",
@@ -166,6 +162,9 @@ __all__ = [
     "EndCombat",
     "EndTurn",
     "Firepower",
+    "Hand",
+    "Kind",
+    "Location",
     "LogLines",
     "Move",
     "Option",
@@ -175,6 +174,7 @@ __all__ = [
     "PendingCombatRerolls",
     "PendingDive",
     "PendingSidekick",
+    "Reaction",
     "RemoveCombatant",
     "RollChart",
     "Route",

@@ -25,22 +25,13 @@ from ...rules.odds import PoolOdds, percent, wound_odds
 from ...rules.rerolls import MAX_FREE_REROLLS
 from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
-from .commands import Attack
+from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
 from .turns import current_turn, spend_action
 from .wounds import damage_expr, defense_tn, health_against, opponents
 
 MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
-
-LOCATIONS = ("head", "limb")
-"""R-ATK-10: where a called shot aims (the head adds a d8; a limb tests Stamina)."""
-
-HANDS = ("main", "off")
-"""R-ATK-11 two weapons: the main hand (−2), then the off hand (−3) in the same action."""
-
-REACTIONS = ("standby", "zone-of-control")
-"""Attacks out of turn, with no action spent: Standby (R-ACT-2), a zone of control (R-OTHER-4)."""
 
 
 @dataclass(frozen=True)
@@ -146,13 +137,13 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         band = RangeBand.MELEE
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
-    if cmd.location not in ("", *LOCATIONS) or (cmd.location and not cmd.called_shot):
+    if cmd.location not in tuple(Location) or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd)
     if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
         extra.append(Modifier("grappling it", 1))
     dice = fire.rate
-    if cmd.reaction == "zone-of-control" and attacker.zone != target.zone:
+    if cmd.reaction == Reaction.ZONE_OF_CONTROL and attacker.zone != target.zone:
         raise RulesError("zone of control stops someone passing within Melee (same zone)")
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
@@ -317,14 +308,14 @@ def _hand_modifiers(
     """
     if not cmd.hand:
         return []
-    if cmd.hand not in HANDS:
+    if cmd.hand not in tuple(Hand):
         raise RulesError("a hand is main or off (R-ATK-11)")
     if weapon.two_handed:
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
     turn = enc.turn
-    if cmd.hand == "off" and (turn is None or attacker.id not in turn.offhand):
+    if cmd.hand == Hand.OFF and (turn is None or attacker.id not in turn.offhand):
         raise RulesError("the off hand attacks right after a main-hand attack (R-ATK-11)")
-    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == "main" else -3)]
+    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == Hand.MAIN else -3)]
 
 
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
@@ -332,12 +323,12 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
     turn = current_turn(enc)
     if not attacker.standing:
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
-    if cmd.reaction == "standby":  # R-ACT-2 Standby: act when someone comes within Short
+    if cmd.reaction == Reaction.STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
         if "standby" not in attacker.conditions:
             raise RulesError(f"{attacker.name} is not on Standby")
         kept = tuple(m for m in attacker.conditions if m != "standby")
         return enc.with_combatant(evolve(attacker, conditions=kept))
-    if cmd.reaction == "zone-of-control":  # R-OTHER-4: a Hero, once per turn
+    if cmd.reaction == Reaction.ZONE_OF_CONTROL:  # R-OTHER-4: a Hero, once per turn
         if attacker.rules_rank is not Rank.HERO:
             raise RulesError("zone of control is for Heroes (R-OTHER-4)")
         if attacker.id in turn.reactions:
@@ -345,13 +336,13 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
         if attacker.group == turn.actor:
             raise RulesError("zone of control stops an opponent passing by on its turn")
         return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
-    if cmd.reaction not in ("", *REACTIONS):
+    if cmd.reaction not in tuple(Reaction):
         raise RulesError("a reaction is standby or zone-of-control")
-    if cmd.hand == "off":  # the same action as the main-hand attack (R-ATK-11)
+    if cmd.hand == Hand.OFF:  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)
         return evolve(enc, turn=evolve(turn, offhand=kept))
     enc = spend_action(enc, attacker, "attack")
-    if cmd.hand == "main":
+    if cmd.hand == Hand.MAIN:
         turn = current_turn(enc)
         enc = evolve(enc, turn=evolve(turn, offhand=(*turn.offhand, attacker.id)))
     return enc

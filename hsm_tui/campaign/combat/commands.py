@@ -6,11 +6,56 @@ class keeps its name wherever it lives).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 GM = "gm"
 
 
 # -- commands ------------------------------------------------------------------------
+class Kind(StrEnum):
+    """What joins an encounter from the packs (R-CHAR-1)."""
+
+    HERO = "hero"
+    """A Hero: rolls the Hero die, has Luck and Clues, wound track −1, −2, severe."""
+    SIDEKICK = "sidekick"
+    """A Sidekick: plays as a Hero or a Minion, the GM decides when it first matters."""
+    MINION = "minion"
+    """A Minion: same-type Minions share one initiative roll; out at the first wound."""
+
+
+class Hand(StrEnum):
+    """R-ATK-11: the hand an attack uses when a combatant fights with two weapons."""
+
+    ONE = ""
+    """One weapon: no two-weapon penalty."""
+    MAIN = "main"
+    """The main hand: −2; the off hand may follow in the same action."""
+    OFF = "off"
+    """The off hand: −3, right after a main-hand attack, with no action of its own."""
+
+
+class Reaction(StrEnum):
+    """When an attack is made: on the attacker's turn, or out of it with no action spent."""
+
+    NONE = ""
+    """On its own turn, spending an Attack action (R-ACT-1)."""
+    STANDBY = "standby"
+    """From Standby, when someone comes within Short (R-ACT-2)."""
+    ZONE_OF_CONTROL = "zone-of-control"
+    """A Hero stopping someone passing within Melee, once per turn (R-OTHER-4)."""
+
+
+class Location(StrEnum):
+    """R-ATK-10: where a called shot aims."""
+
+    NONE = ""
+    """No called shot, or one at the body."""
+    HEAD = "head"
+    """The head: each hit through adds a d8 to its damage."""
+    LIMB = "limb"
+    """A limb: Stamina minus the damage, or the limb is useless."""
+
+
 @dataclass(frozen=True)
 class AddZone:
     name: str
@@ -29,7 +74,7 @@ class SetBand:
 class AddCombatants:
     """Put ``count`` of a pack's minion / sidekick / hero into a zone on a side."""
 
-    kind: str  # minion, sidekick, hero
+    kind: Kind
     entry: str
     side: str
     zone: str
@@ -124,12 +169,12 @@ class Attack:
     modifier: int = 0
     shots: int | None = None  # fewer than the rate of fire, e.g. to save charges
     rerolls: int = 0  # free re-rolls granted for this roll: Talent, Advantage (R-TASK-6)
-    location: str = ""  # a called shot's "head" (+d8 damage) or "limb" (R-ATK-10)
-    hand: str = ""  # two weapons: "main" (−2), then "off" (−3) in the same action (R-ATK-11)
+    location: Location = Location.NONE  # a called shot's head (+d8 damage) or limb
+    hand: Hand = Hand.ONE  # two weapons: main (−2), then off (−3) in the same action
     throw: bool = False  # throw the weapon: Agile rating, Short range (R-ATK-1 Throw)
     damage_choice: int | None = None  # which of the card's damage options (Sonic Relik)
     grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
-    reaction: str = ""  # "standby" or "zone-of-control": out of turn, no action spent
+    reaction: Reaction = Reaction.NONE  # out of turn, no action spent
     or_nearest: bool = False  # a group's attack: the target down by then, the nearest enemy
     issuer: str = GM
 

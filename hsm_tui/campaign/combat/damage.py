@@ -20,7 +20,7 @@ from ...rules.tasks import wound_steps
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .chart import apply_chart_row, severe_wound
-from .commands import AnswerDive, ApplyDamage, ChooseChartRow, RollChart
+from .commands import AnswerDive, ApplyDamage, ChooseChartRow, Location, Reaction, RollChart
 from .outcome import (
     AttackState,
     LogLines,
@@ -162,7 +162,7 @@ def _damage(
         target = wounded
         if target.standing:  # R-ATK-7: one more Fear per hit through
             target = evolve(target, fear=target.fear + 1)
-        if state.location == "limb" and target.standing and total > 0:
+        if state.location == Location.LIMB and target.standing and total > 0:
             target, line = _limb_check(target, total, rng)
             lines.append(line)
         if result.severe:
@@ -174,7 +174,8 @@ def _damage(
                 enc = enc.with_combatant(target)
                 return enc, [LogLines(f"{target.name} defends", tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
-    if state.reaction == "zone-of-control" and state.hits and target.standing and not stopped:
+    passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
+    if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
     target, end_lines = after_attack(target, state)

@@ -13,7 +13,14 @@ from ...rules.odds import suggest_split
 from ...rules.rerolls import first_offer
 from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter
-from .commands import AnswerDive, ChooseChartRow, DecideSidekick, SpendCombatRerolls
+from .commands import (
+    AnswerDive,
+    ChooseChartRow,
+    DecideSidekick,
+    Location,
+    Reaction,
+    SpendCombatRerolls,
+)
 
 
 @dataclass(frozen=True)
@@ -193,10 +200,10 @@ class AttackState:
     style: str | None = None
     fear_before: int = 0  # the target's Fear before this attack (R-FEAR-2: 2× Morale)
     damage: str = ""  # the damage rolled instead of the card's (thrown, an option, grapple)
-    location: str = ""  # called shot at the head or a limb (R-ATK-10)
+    location: Location = Location.NONE  # a called shot at the head or a limb (R-ATK-10)
     grapple: bool = False  # hits grab instead of wounding (R-ATK-17)
     spill: str = ""  # an ally in the melee who takes one hit (R-ATK-13)
-    reaction: str = ""  # zone of control: a hit slows the mover (R-OTHER-4)
+    reaction: Reaction = Reaction.NONE  # zone of control: a hit slows the mover (R-OTHER-4)
     thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
     queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
 

@@ -18,6 +18,7 @@ from .commands import (
     AddZone,
     ClearEncounter,
     DecideSidekick,
+    Kind,
     RemoveCombatant,
     SetBand,
     SetCondition,
@@ -44,12 +45,8 @@ def cover_named(name: str) -> Cover:
         raise RulesError(f"unknown cover {name!r} (none, light, medium, heavy)") from None
 
 
-COMBATANT_KINDS = ("hero", "sidekick", "minion")
-"""What joins an encounter from the packs (R-CHAR-1: Heroes, Sidekicks and Minions)."""
-
-
 def _entry(catalog: Catalog, kind: str, entry: str) -> Character:
-    if kind not in COMBATANT_KINDS:
+    if kind not in tuple(Kind):
         raise RulesError(f"unknown kind {kind!r} (minion, sidekick or hero)")
     table = catalog.kind(kind)
     if entry not in table:

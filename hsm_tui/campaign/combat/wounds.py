@@ -13,6 +13,7 @@ from ...rules.combat import WoundResult, apply_wound_steps
 from ...rules.tasks import wound_steps
 from ..conditions import penalty, wound_marker
 from ..encounter import Combatant, Encounter, evolve
+from .commands import Location
 from .outcome import AttackState
 from .turns import lose_next_turn
 
@@ -60,7 +61,7 @@ def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -
     expr = damage or weapon.damage.source
     if style == Rating.POWER.value:
         expr += "+strdie"
-    return expr + "+1d8" if location == "head" else expr
+    return expr + "+1d8" if location == Location.HEAD else expr
 
 
 def health_against(target: Combatant, weapon: Weapon) -> int:

@@ -88,13 +88,15 @@ class SessionScreen(FollowsSession, Screen[None]):
     """
 
     def _apply(self, command: Command) -> bool:
-        from ...rules.errors import RulesError  # the engine loads after the first frame
+        # the engine loads after the first frame
+        from ...rules.errors import DecisionPending, RulesError
 
         try:
             self.session.apply(command)
         except RulesError as err:
+            where = self._where_to_answer() if isinstance(err, DecisionPending) else ""
             self.app.clear_notifications()  # one refusal at a time: a stack hid the screen
-            self.notify(f"{err}{self._where_to_answer()}", title="Refused", severity="error")
+            self.notify(f"{err}{where}", title="Refused", severity="error")
             return False
         self.after_apply()
         return True

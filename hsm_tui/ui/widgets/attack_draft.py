@@ -9,20 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from ...campaign.combat import HANDS, LOCATIONS, MAX_MODIFIER, REACTIONS, Attack
+from ...campaign.combat import MAX_MODIFIER, Attack, Hand, Location, Reaction
 from ...rules.combat import FIGHTING_STYLES
 from ...rules.rerolls import MAX_FREE_REROLLS
 
 STYLE_STEPS = tuple(style.value for style in FIGHTING_STYLES)
 """R-ATK-1 fighting styles, in the order ``s`` steps through them."""
 
-CALLED_STEPS = (("", False), ("", True), *((where, True) for where in LOCATIONS))
+CALLED_STEPS = (
+    (Location.NONE, False),
+    (Location.NONE, True),
+    (Location.HEAD, True),
+    (Location.LIMB, True),
+)
 """R-ATK-10 steps of ``k``: no called shot → called shot → at the head → at a limb."""
 
-HAND_STEPS = ("", *HANDS)
+HAND_STEPS = tuple(Hand)
 """R-ATK-11 two weapons: one weapon, then the main hand, then the off hand."""
 
-REACTION_STEPS = ("", *REACTIONS)
+REACTION_STEPS = tuple(Reaction)
 """An attack on its own turn, from Standby (R-ACT-2) or a zone of control (R-OTHER-4)."""
 
 
@@ -45,12 +50,12 @@ class AttackDraft:
     modifier: int = 0
     shots: int | None = None
     rerolls: int = 0
-    location: str = ""
-    hand: str = ""
+    location: Location = Location.NONE
+    hand: Hand = Hand.ONE
     throw: bool = False
     damage_choice: int | None = None
     grapple: bool = False
-    reaction: str = ""
+    reaction: Reaction = Reaction.NONE
 
     def command(self) -> Attack:
         return Attack(**{f.name: getattr(self, f.name) for f in fields(self)})

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...campaign.combat import COMBATANT_KINDS
+from ...campaign.combat import Kind
 from ...campaign.encounter import Encounter
 from ...packs import Catalog
 from .side_field import SideField
@@ -69,10 +69,7 @@ def pack_entries(catalog: Catalog, roster: Iterable[tuple[str, str]] = ()) -> li
     """
     kept = [(kind, entry) for kind, entry in roster if entry in catalog.kind(kind)]
     rest = [
-        (k, c.id)
-        for k in COMBATANT_KINDS
-        for c in catalog.kind(k).values()
-        if (k, c.id) not in kept
+        (k, c.id) for k in tuple(Kind) for c in catalog.kind(k).values() if (k, c.id) not in kept
     ]
     found = []
     for kind, entry in [*kept, *rest]:
@@ -145,7 +142,7 @@ class PackPicker(Vertical):
         yield PackList(id="builder-entries")
         yield Static(id="builder-entry-info")
         yield Stepper("Count", COUNTS, 1, id="builder-count")
-        yield SideField(COMBATANT_KINDS)
+        yield SideField(tuple(Kind))
         yield Stepper("Zone", NO_ZONE, id="builder-zone")
 
     @property
