@@ -30,6 +30,9 @@ from .gear import FISTS
 from .turns import current_turn, spend_action
 from .wounds import damage_expr, defense_tn, health_against, opponents
 
+_LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
+"""The values a command may name (text compares equal to its member): checked per attack."""
+
 MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
 
@@ -137,7 +140,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         band = RangeBand.MELEE
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
-    if cmd.location not in tuple(Location) or (cmd.location and not cmd.called_shot):
+    if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd)
     if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
@@ -308,7 +311,7 @@ def _hand_modifiers(
     """
     if not cmd.hand:
         return []
-    if cmd.hand not in tuple(Hand):
+    if cmd.hand not in _HANDS:
         raise RulesError("a hand is main or off (R-ATK-11)")
     if weapon.two_handed:
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
@@ -336,7 +339,7 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
         if attacker.group == turn.actor:
             raise RulesError("zone of control stops an opponent passing by on its turn")
         return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
-    if cmd.reaction not in tuple(Reaction):
+    if cmd.reaction not in _REACTIONS:
         raise RulesError("a reaction is standby or zone-of-control")
     if cmd.hand == Hand.OFF:  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)

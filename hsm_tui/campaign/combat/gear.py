@@ -25,8 +25,11 @@ def edit_weapon(c: Combatant, weapon: str, **changes: Any) -> Combatant:
     """``c`` with the weapon it carries named ``weapon`` changed; ``c`` as it is when it
     carries none (fists it does not list, say).
     """
-    weapons = tuple(evolve(w, **changes) if w.id == weapon else w for w in c.weapons)
-    return c if weapons == c.weapons else evolve(c, weapons=weapons)
+    if all(w.id != weapon for w in c.weapons):
+        return c
+    return evolve(
+        c, weapons=tuple(evolve(w, **changes) if w.id == weapon else w for w in c.weapons)
+    )
 
 
 def charged(c: Combatant, weapon: str, delta: int) -> Combatant:
@@ -74,15 +77,12 @@ def handle_weapon(
     raise RulesError(f"{name} is neither stuck nor dropped")
 
 
-def recharged(c: Combatant) -> Combatant:
-    """R-ATK-3 at the end of ``c``'s turn: each weapon not fired regains 1 charge, up to
+def recharged(w: WeaponState) -> WeaponState:
+    """R-ATK-3 at the end of its holder's turn: a weapon not fired regains 1 charge, up to
     its power; a fired one is ready to recharge from the next turn.
     """
-    weapons = []
-    for w in c.weapons:
-        if w.fired:
-            w = evolve(w, fired=False)
-        elif w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
-            w = evolve(w, charges=w.charges + 1)
-        weapons.append(w)
-    return evolve(c, weapons=tuple(weapons))
+    if w.fired:
+        return evolve(w, fired=False)
+    if w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
+        return evolve(w, charges=w.charges + 1)
+    return w

@@ -228,7 +228,7 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         calmer, note = panic_check(member, rng)
         calmer, bleeding = bleed_out(calmer)
         lines += [line for line in (note, bleeding) if line]
-        changed = evolve(recharged(calmer), fear=fear)
+        changed = evolve(calmer, weapons=tuple(map(recharged, calmer.weapons)), fear=fear)
         if changed != member:
             enc = enc.with_combatant(changed)
     for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
