@@ -11,6 +11,7 @@ that campaign files can save it and a seed plus the command list replays it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -53,7 +54,10 @@ from .packs import Catalog, LoadResult, content_dirs, load
 from .persistence import codec, snapshot
 from .rules import Rank, RulesError
 from .rules.errors import DecisionPending, NotPermitted
+from .seats import GM_SEAT, Role, Seat, answered_by, refusal, stamped
 from .state import ACCEPTS, ANY_TIME, GM, Batch, Command, Decision, LogEntry, Snapshot
+
+LOG = logging.getLogger(__name__)
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
@@ -84,8 +88,13 @@ class Session:
         self.rng = random.Random(self.seed)
         self._undo: list[tuple[Snapshot, Command]] = []
         self._redo: list[Command] = []
-        self._subscribers: list[Callable[[Session], None]] = []
+        self._subscribers: list[Callable[[Event], None]] = []
         self._saved = self._snapshot()
+        self.seats: dict[str, Seat] = {}
+        """The seats views sit at, by issuer: a command from any other issuer but the GM's
+        is refused (the players file and ``hsm serve`` will fill this)."""
+        self.events = 0
+        """How many changes views have been told of (an event's sequence number)."""
 
     # -- saved or not ------------------------------------------------------------
     @property
@@ -113,21 +122,71 @@ class Session:
         self._notify()
 
     # -- views -------------------------------------------------------------------
-    def subscribe(self, callback: Callable[[Session], None]) -> Callable[[], None]:
-        """Call ``callback(session)`` after every change; returns the unsubscribe."""
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        """Call ``callback(event)`` after every change; returns the unsubscribe (which
+        may be called more than once, as a view that closes and drops both may).
+        """
         self._subscribers.append(callback)
-        return lambda: self._subscribers.remove(callback)
 
-    def _notify(self) -> None:
+        def unsubscribe() -> None:
+            if callback in self._subscribers:
+                self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self, change: str = "") -> None:
+        """Tell every view, each on its own: a view that raises is logged and dropped, the
+        others still hear of the change, and the change itself stands.
+        """
+        self.events += 1
+        event = Event(self.events, change, self.waiting_for, self)
         for callback in list(self._subscribers):
-            callback(self)
+            try:
+                callback(event)
+            except Exception:
+                LOG.exception("a view failed on event %d and was dropped", event.seq)
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+    @property
+    def waiting_for(self) -> str:
+        """The issuer of the seat whose answer the waiting decision needs ("" when none
+        waits): the player whose hero it is if one sits at the table, else the GM.
+        """
+        if self.pending is None:
+            return ""
+        who = answered_by(self.pending)
+        seats = (s for s in self.seats.values() if s.plays(self.encounter, who))
+        return next((s.issuer for s in seats), GM)
+
+    # -- seats ---------------------------------------------------------------------
+    def seated(self, seat: Seat) -> SeatedSession:
+        """A view's handle on this session for ``seat``: it stamps the seat on every
+        command it sends, so a view cannot forget (or choose) whose command it is.
+        """
+        if seat.role is not Role.GM:
+            self.seats[seat.issuer] = seat
+        return SeatedSession(self, seat)
+
+    def _seat_of(self, issuer: str) -> Seat:
+        if issuer == GM:
+            return GM_SEAT
+        if issuer not in self.seats:
+            raise NotPermitted(f"{issuer!r} may not do that: only the GM rolls here")
+        return self.seats[issuer]
 
     # -- commands ----------------------------------------------------------------
     def apply(self, command: Command) -> None:
-        """Apply ``command`` or refuse it with a RulesError, changing nothing."""
+        """Apply ``command`` or refuse it with a RulesError, changing nothing. Its issuer's
+        seat must be allowed it (:func:`hsm_tui.seats.refusal`); the GM's always is.
+        """
+        seat = self._seat_of(command.issuer)
+        why = refusal(seat, command, self.encounter, self.pending)
+        if why:
+            raise NotPermitted(why)
         self._apply(command)
         self._redo.clear()
-        self._notify()
+        self._notify(type(command).__name__)
 
     def rename(self, text: str, issuer: str = GM) -> None:
         """Name the campaign. Not a command: the name is the campaign's, not a moment's,
@@ -155,8 +214,6 @@ class Session:
         self.history.append(command)
 
     def _dispatch(self, command: Command) -> None:
-        if command.issuer != GM:
-            raise NotPermitted(f"{command.issuer!r} may not do that: only the GM rolls here")
         pending = self.pending
         if pending is not None and not isinstance(command, (*ACCEPTS[type(pending)], *ANY_TIME)):
             raise DecisionPending(f"answer the pending question first: {pending.question}")
@@ -394,24 +451,26 @@ class Session:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def undo(self) -> Command:
-        """Undo the last command, dice included (the RNG goes back too)."""
+    def undo(self, issuer: str = GM) -> Command:
+        """Undo the last command, dice included (the RNG goes back too): the GM's alone."""
+        _only_the_gm(issuer, "undo")
         if not self._undo:
             raise RulesError("nothing to undo")
         snap, command = self._undo.pop()
         self._restore(snap)
         self.history.pop()
         self._redo.append(command)
-        self._notify()
+        self._notify("undo")
         return command
 
-    def redo(self) -> Command:
-        """Re-apply the last undone command; it rolls the very same dice."""
+    def redo(self, issuer: str = GM) -> Command:
+        """Re-apply the last undone command; it rolls the very same dice: the GM's alone."""
+        _only_the_gm(issuer, "redo")
         if not self._redo:
             raise RulesError("nothing to redo")
         command = self._redo.pop()
         self._apply(command)
-        self._notify()
+        self._notify("redo")
         return command
 
     # -- campaign files (plain data; hsm_tui/persistence/store.py does the file) ------------
@@ -496,3 +555,38 @@ class Session:
         for command in commands:
             session.apply(command)
         return session
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a view hears after a change: its sequence number, what changed (a command's
+    name, ``undo``, ``redo``, or "" for a whole new state), whose answer a waiting
+    decision needs, and the session to read.
+    """
+
+    seq: int
+    change: str
+    waiting_for: str
+    session: Session
+
+
+@dataclass(frozen=True)
+class SeatedSession:
+    """A view's handle on the one Session, bound to the seat it serves: what it sends is
+    stamped with that seat and checked by the seat policy; undo and redo are the GM's.
+    """
+
+    session: Session
+    seat: Seat
+
+    def apply(self, command: Command) -> None:
+        self.session.apply(stamped(command, self.seat))
+
+    def undo(self) -> Command:
+        return self.session.undo(self.seat.issuer)
+
+    def redo(self) -> Command:
+        return self.session.redo(self.seat.issuer)
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        return self.session.subscribe(callback)

@@ -916,7 +916,7 @@ def test_new_campaign_resets_everything_but_the_packs(tmp_path: Path) -> None:
     assert session.pending and session.queue and session.can_redo
     content = session.content
     seen: list[Session] = []
-    session.subscribe(seen.append)
+    session.subscribe(lambda event: seen.append(event.session))
 
     session.new_campaign()
     assert seen == [session]

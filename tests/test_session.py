@@ -98,7 +98,7 @@ def test_replay_rebuilds_the_exact_state() -> None:
 def test_subscribers_are_notified_and_can_leave() -> None:
     session = Session(seed=1)
     seen: list[int] = []
-    unsubscribe = session.subscribe(lambda s: seen.append(len(s.log)))
+    unsubscribe = session.subscribe(lambda event: seen.append(len(event.session.log)))
     session.apply(_roll())
     session.undo()
     unsubscribe()

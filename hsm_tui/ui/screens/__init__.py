@@ -13,7 +13,7 @@ from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ...campaign.combat import Option
-    from ...session import Command, LogEntry, Session
+    from ...session import Command, Event, LogEntry, Session
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -60,7 +60,7 @@ class FollowsSession:
         own = self.app
         self._stale_refresh: Callable[[], None] | None = None
 
-        def changed(_session: Session) -> None:
+        def changed(_event: Event) -> None:
             if self not in own.screen_stack:  # another mode's screen: catch up when shown
                 self._stale_refresh = refresh
             elif self.app is own:
