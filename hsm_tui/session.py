@@ -139,6 +139,8 @@ class Session:
         others still hear of the change, and the change itself stands.
         """
         self.events += 1
+        if not self._subscribers:  # a forecast's or a replay's session: nobody to tell
+            return
         event = Event(self.events, change, self.waiting_for, self)
         for callback in list(self._subscribers):
             try:

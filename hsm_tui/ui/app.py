@@ -18,7 +18,8 @@ from .screens import SessionReady
 
 if TYPE_CHECKING:
     from ..packs import LoadResult
-    from ..session import Session
+    from ..seats import Seat
+    from ..session import SeatedSession, Session
 
 
 def _lazy(module: str, name: str) -> Callable[[], Screen]:
@@ -113,11 +114,16 @@ class HsmApp(App[None]):
         session: Session | None = None,
         content: Sequence[str | Path] = (),
         seed: int | None = None,
+        seat: Seat | None = None,
     ) -> None:
         super().__init__()
         self._session = session
         self._seed = seed
         self.content_extra = tuple(content)
+        self.seat = seat
+        """Who sits at this app (None: the GM at the local terminal); every command the
+        screens send goes out as this seat's (:attr:`table`)."""
+        self._table: SeatedSession | None = None
 
     @property
     def session(self) -> Session:
@@ -129,6 +135,15 @@ class HsmApp(App[None]):
 
             self._session = Session() if self._seed is None else Session(seed=self._seed)
         return self._session
+
+    @property
+    def table(self) -> SeatedSession:
+        """This app's handle on the session: it stamps :attr:`seat` on every command."""
+        if self._table is None:
+            from ..seats import GM_SEAT
+
+            self._table = self.session.seated(self.seat or GM_SEAT)
+        return self._table
 
     @property
     def content(self) -> LoadResult:

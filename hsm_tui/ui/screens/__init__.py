@@ -13,7 +13,7 @@ from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ...campaign.combat import Option
-    from ...session import Command, Event, LogEntry, Session
+    from ...session import Command, Event, LogEntry, SeatedSession, Session
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -47,6 +47,11 @@ class FollowsSession:
     @property
     def session(self) -> Session:
         return self.app.session  # type: ignore[attr-defined]
+
+    @property
+    def table(self) -> SeatedSession:
+        """The app's seat-bound handle: what a screen sends goes out as its seat's."""
+        return self.app.table  # type: ignore[attr-defined]
 
     def follow_session(self, refresh: Callable[[], None]) -> None:
         """Run ``refresh`` after every session change until this screen unmounts.
@@ -92,7 +97,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         from ...rules.errors import DecisionPending, RulesError
 
         try:
-            self.session.apply(command)
+            self.table.apply(command)
         except RulesError as err:
             where = self._where_to_answer() if isinstance(err, DecisionPending) else ""
             self.app.clear_notifications()  # one refusal at a time: a stack hid the screen
@@ -150,10 +155,10 @@ class SessionScreen(FollowsSession, Screen[None]):
             self.choose("Severe Wound chart: 13", pending.question, pending.options, reopen)
 
     def action_undo(self) -> None:
-        self._history(self.session.undo, "Undone")
+        self._history(self.table.undo, "Undone")
 
     def action_redo(self) -> None:
-        self._history(self.session.redo, "Redone")
+        self._history(self.table.redo, "Redone")
 
     def _history(self, step: Callable[[], Command], verb: str) -> None:
         from ...rules.errors import RulesError

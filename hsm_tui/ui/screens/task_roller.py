@@ -355,10 +355,10 @@ class TaskRollerScreen(SessionScreen):
         return True
 
     def action_undo(self) -> None:
-        self._history(partial(self._held_after, self.session.undo, undone=True), "Undone")
+        self._history(partial(self._held_after, self.table.undo, undone=True), "Undone")
 
     def action_redo(self) -> None:
-        self._history(partial(self._held_after, self.session.redo, undone=False), "Redone")
+        self._history(partial(self._held_after, self.table.redo, undone=False), "Redone")
 
     def _held_after(self, step: Callable[[], Command], undone: bool) -> Command:
         """Undo or redo ``step``, and the held tasks with it: they are this screen's draft,
