@@ -54,10 +54,30 @@ from .packs import Catalog, LoadResult, content_dirs, load
 from .persistence import codec, snapshot
 from .rules import Rank, RulesError
 from .rules.errors import DecisionPending, NotPermitted
-from .seats import GM_SEAT, Role, Seat, answered_by, refusal, stamped
-from .state import ACCEPTS, ANY_TIME, GM, Batch, Command, Decision, LogEntry, Snapshot
+from .seated import Event, SeatedSession
+from .seats import GM_SEAT, Role, Seat, answered_by, refusal
+from .state import (
+    ACCEPTS,
+    ANY_TIME,
+    GM,
+    Batch,
+    Command,
+    Decision,
+    LogEntry,
+    OpenEntry,
+    Snapshot,
+)
+from .views import OPEN, PUBLIC, TableView, entry_visibility, view_for
 
 LOG = logging.getLogger(__name__)
+
+
+def _unseen(snap: Snapshot) -> Snapshot:
+    """``snap`` without who may see each log entry: that is derived from the commands by
+    the seat rules of the day, so a replay re-derives it rather than matching a file
+    written under older rules (its undo history is kept, its entries re-marked).
+    """
+    return replace(snap, log=tuple(replace(e, visibility="") for e in snap.log))
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
@@ -161,6 +181,10 @@ class Session:
         seats = (s for s in self.seats.values() if s.plays(self.encounter, who))
         return next((s.issuer for s in seats), GM)
 
+    def view(self, seat: Seat) -> TableView:
+        """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
+        return view_for(seat, self.encounter, self.party_now(), self.log, self.waiting_for)
+
     # -- seats ---------------------------------------------------------------------
     def seated(self, seat: Seat) -> SeatedSession:
         """A view's handle on this session for ``seat``: it stamps the seat on every
@@ -222,7 +246,9 @@ class Session:
         if isinstance(command, Batch):
             self._batch(command)
             return
-        if isinstance(command, AddParty):
+        if isinstance(command, OpenEntry):
+            self._open_entry(command)
+        elif isinstance(command, AddParty):
             self._add_party(command)
         elif isinstance(command, CampaignCommand):
             if isinstance(command, NewAdventure) and self.encounter.active:
@@ -237,7 +263,7 @@ class Session:
             self.campaign, self.encounter = party.through_encounter(
                 self.campaign, self.encounter, change
             )
-            self._add_log(command.issuer, titles[0], ())
+            self._add_log(command.issuer, titles[0], (), entry_visibility(command))
         elif isinstance(command, RollTask | RollOpposed | RollGroup | SpendRerolls):
             self._freeflow(command)
         else:
@@ -330,7 +356,7 @@ class Session:
         return replace(outcome, encounter=self.encounter)
 
     def _combat(self, command: CombatCommand) -> None:
-        before = self.encounter
+        before, asked = self.encounter, self.pending
         who = self._outside_encounter(command)
         if who is not None:
             outcome = self._on_party_hero(command, who)
@@ -350,8 +376,9 @@ class Session:
             self.campaign = party.carried_out(self.campaign, before)
         elif isinstance(command, StartCombat) and outcome.pending is not None:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
+        seen = entry_visibility(command, before, self.encounter, asked)
         for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines)
+            self._add_log(command.issuer, entry.title, entry.lines, seen)
         self.pending = outcome.pending
 
     def party_now(self) -> Campaign:
@@ -429,8 +456,19 @@ class Session:
             )
         self.pending = outcome.pending
 
-    def _add_log(self, issuer: str, title: str, lines: Iterable[str]) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines))
+    def _open_entry(self, command: OpenEntry) -> None:
+        if not 1 <= command.seq <= len(self.log):
+            raise RulesError(f"no log entry {command.seq}")
+        if self.log[command.seq - 1].visibility == OPEN:
+            raise RulesError(f"log entry {command.seq} is already open to everyone")
+        self.log = tuple(
+            replace(e, visibility=OPEN) if e.seq == command.seq else e for e in self.log
+        )
+
+    def _add_log(
+        self, issuer: str, title: str, lines: Iterable[str], visibility: str = PUBLIC
+    ) -> LogEntry:
+        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), visibility)
         self.log = (*self.log, entry)
         return entry
 
@@ -523,7 +561,7 @@ class Session:
                 self._apply(command)
         except Exception:  # a file's commands may fail any way: then drop them
             kept = False
-        if not kept or self._snapshot() != now:
+        if not kept or _unseen(self._snapshot()) != _unseen(now):
             self._restore(now)
             self._undo, self.history, redo = [], [], []
             kept = False
@@ -557,38 +595,3 @@ class Session:
         for command in commands:
             session.apply(command)
         return session
-
-
-@dataclass(frozen=True)
-class Event:
-    """What a view hears after a change: its sequence number, what changed (a command's
-    name, ``undo``, ``redo``, or "" for a whole new state), whose answer a waiting
-    decision needs, and the session to read.
-    """
-
-    seq: int
-    change: str
-    waiting_for: str
-    session: Session
-
-
-@dataclass(frozen=True)
-class SeatedSession:
-    """A view's handle on the one Session, bound to the seat it serves: what it sends is
-    stamped with that seat and checked by the seat policy; undo and redo are the GM's.
-    """
-
-    session: Session
-    seat: Seat
-
-    def apply(self, command: Command) -> None:
-        self.session.apply(stamped(command, self.seat))
-
-    def undo(self) -> Command:
-        return self.session.undo(self.seat.issuer)
-
-    def redo(self) -> Command:
-        return self.session.redo(self.seat.issuer)
-
-    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
-        return self.session.subscribe(callback)

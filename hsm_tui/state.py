@@ -65,8 +65,19 @@ class Batch:
     issuer: str = GM
 
 
+@dataclass(frozen=True)
+class OpenEntry:
+    """The GM opens a log entry to every seat, lines and all (a roll made in secret,
+    a note): the players saw its title alone, or nothing.
+    """
+
+    seq: int
+    issuer: str = GM
+
+
 Command = (
-    RollTask
+    OpenEntry
+    | RollTask
     | SpendRerolls
     | RollOpposed
     | RollGroup
@@ -88,7 +99,7 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster)
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry)
 """Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
 
 

@@ -80,6 +80,15 @@ class AddCombatants:
     zone: str
     count: int = 1
     player: bool = False
+    hidden: bool = False  # hidden from the players until revealed (an ambush)
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Show the players a hidden combatant, and the rest of its group with it."""
+
+    combatant: str
     issuer: str = GM
 
 
@@ -285,6 +294,7 @@ CombatCommand = (
     AddZone
     | SetBand
     | AddCombatants
+    | Reveal
     | SetCover
     | SetPools
     | SetCondition

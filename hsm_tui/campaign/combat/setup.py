@@ -20,6 +20,7 @@ from .commands import (
     DecideSidekick,
     Kind,
     RemoveCombatant,
+    Reveal,
     SetBand,
     SetCondition,
     SetCover,
@@ -121,6 +122,7 @@ def add_combatants(enc: Encounter, cmd: AddCombatants, rng: random.Random, cat: 
                 size=entry.size,
                 luck=entry.traits.luck if entry.rank is Rank.HERO else 0,
                 entry=entry.id,
+                hidden=cmd.hidden,
             )
         )
     enc = evolve(enc, combatants=(*enc.combatants, *added))
@@ -151,6 +153,18 @@ def _join_initiative(
         when = "this round" if slot > index else "from next round"
         lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
     return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)
+
+
+def reveal(enc: Encounter, cmd: Reveal, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """The GM shows the players a hidden combatant and the rest of its group."""
+    c = enc.get(cmd.combatant)
+    group = [m for m in enc.combatants if m.group == c.group and m.hidden]
+    if not group:
+        raise RulesError(f"{c.name} is not hidden from the players")
+    for m in group:
+        enc = enc.with_combatant(evolve(m, hidden=False))
+    names = ", ".join(m.name for m in group)
+    return Outcome(enc, (LogLines(f"Revealed: {names}", ()),))
 
 
 def next_cover(cover: Cover) -> Cover:

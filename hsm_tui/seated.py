@@ -1,0 +1,55 @@
+"""A view's hold on the one Session (issue 21): the events it hears, and the handle that
+sends its commands as its seat's. Many views (the GM's terminal, each SSH connection)
+share one Session, one process, one loop; none holds state the Session needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .seats import Seat, stamped
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .state import Command
+    from .views import TableView
+
+
+@dataclass(frozen=True)
+class Event:
+    """What a view hears after a change: its sequence number, what changed (a command's
+    name, ``undo``, ``redo``, or "" for a whole new state), whose answer a waiting
+    decision needs, and the session to read.
+    """
+
+    seq: int
+    change: str
+    waiting_for: str
+    session: Session
+
+
+@dataclass(frozen=True)
+class SeatedSession:
+    """A view's handle on the one Session, bound to the seat it serves: what it sends is
+    stamped with that seat and checked by the seat policy; undo and redo are the GM's.
+    """
+
+    session: Session
+    seat: Seat
+
+    def apply(self, command: Command) -> None:
+        self.session.apply(stamped(command, self.seat))
+
+    def undo(self) -> Command:
+        return self.session.undo(self.seat.issuer)
+
+    def redo(self) -> Command:
+        return self.session.redo(self.seat.issuer)
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]:
+        return self.session.subscribe(callback)
+
+    def view(self) -> TableView:
+        return self.session.view(self.seat)

@@ -1,0 +1,198 @@
+"""What each seat may see (issue 21, part 2): one pure projection of the session's state
+for a seat, so a player's screens read only facts the player may know and a check
+forgotten in a screen cannot leak a secret.
+
+A player sees their own hero in full (sheet, pools, wounds), the party's names and
+wounds, the zones and bands, the initiative order, whose turn it is, and the combatants
+the GM has revealed, each enemy's wounds as a word (unhurt, wounded, down). Of the log
+they see the public entries: in full when the entry is their hero's own (its title
+names the hero first, as every engine title names its actor) or the GM opened it, else
+the title alone (a GM roll's TN, a Minion's Health and Defense stay with the GM). They
+never see scene notes, the roster, hidden combatants or entries about them, or any
+Minion's traits. A watcher sees what a player without a hero sees. The GM sees it all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, is_dataclass, replace
+
+from .campaign.combat import AddCombatants, Reveal, StartCombat, actor_name
+from .campaign.encounter import Combatant, Encounter
+from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
+from .rules import Cover, Rank
+from .rules.combat import severely_wounded
+from .seats import Role, Seat
+from .state import Command, Decision, LogEntry
+
+PUBLIC = "public"
+"""A log entry every seat sees (its lines as :func:`view_for` allows)."""
+GM_ONLY = "gm"
+"""A log entry only the GM sees: about a hidden combatant, or the GM's own notes."""
+OPEN = "open"
+"""A log entry the GM opened to every seat, lines and all."""
+
+GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster)
+"""Commands whose log entries are the GM's alone (notes, the roster)."""
+
+
+def entry_visibility(
+    command: Command,
+    before: Encounter | None = None,
+    after: Encounter | None = None,
+    pending: Decision | None = None,
+) -> str:
+    """Who may see the log entries ``command`` writes: the GM alone when they are about a
+    combatant hidden from the players (named by the command or the decision it answers,
+    or taking the turn, before or after it) or are the GM's notes.
+    """
+    if isinstance(command, GM_NOTES):
+        return GM_ONLY
+    if before is None or after is None or isinstance(command, Reveal):
+        return PUBLIC
+    hidden = [c for enc in (before, after) for c in enc.combatants if c.hidden]
+    if not hidden:
+        return PUBLIC
+    if isinstance(command, StartCombat | AddCombatants):
+        return GM_ONLY  # initiative lists every group; a hidden arrival is the news itself
+    named = _words(command) | _words(pending)
+    turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
+    if any(c.id in named or c.group in turns for c in hidden):
+        return GM_ONLY
+    return PUBLIC
+
+
+def _words(record: object) -> set[str]:
+    """Every text a command or decision holds, nested records included: the ids of the
+    combatants it is about are among them.
+    """
+    if not is_dataclass(record):
+        return set()
+    found: set[str] = set()
+    for value in vars(record).values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            found |= {item} if isinstance(item, str) else _words(item)
+    return found
+
+
+@dataclass(frozen=True)
+class SeenCombatant:
+    """A combatant as a seat sees it: where it is and how it fares, not its numbers."""
+
+    id: str
+    name: str
+    side: str
+    zone: str
+    cover: Cover
+    hero: bool  # a Hero (or a Sidekick playing as one)
+    state: str  # the wound marker for the party's Heroes; else unhurt, wounded or down
+    conditions: tuple[str, ...]
+    prone: bool
+    acting: bool
+
+
+@dataclass(frozen=True)
+class SeenMember:
+    """A party Hero as the table sees it: name and wounds."""
+
+    entry: str
+    name: str
+    wounds: str
+    dead: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything one seat may see of the session now."""
+
+    seat: Seat
+    active: bool
+    round: int
+    turn: str  # whose turn, by name ("" outside a fight)
+    waiting_for: str  # the issuer whose answer a decision needs ("" when none waits)
+    zones: tuple[str, ...]
+    bands: tuple[tuple[str, str, str], ...]
+    order: tuple[str, ...]  # the initiative order, by name
+    combatants: tuple[SeenCombatant, ...]
+    party: tuple[SeenMember, ...]
+    log: tuple[LogEntry, ...]
+    hero: Combatant | None = None  # the seat's own hero in the fight, in full
+    member: PartyMember | None = None  # the seat's own hero in the campaign, in full
+    scene: str = ""  # the GM's scene notes (the GM's view only)
+
+
+def wound_word(c: Combatant) -> str:
+    """How an enemy fares, in a word: its wound track is the GM's."""
+    if not c.standing:
+        return "down"
+    return "wounded" if c.wounds or c.nonlethal else "unhurt"
+
+
+def marker(wounds: int) -> str:
+    """A Hero's wound marker (R-WOUND-1): clean, −1, −2, severe."""
+    if severely_wounded(wounds):
+        return "severe"
+    return f"−{wounds}" if wounds else "clean"
+
+
+def view_for(
+    seat: Seat,
+    enc: Encounter,
+    campaign: Campaign,
+    log: tuple[LogEntry, ...],
+    waiting_for: str = "",
+) -> TableView:
+    """What ``seat`` may see of this state (see the module's docstring)."""
+    gm = seat.role is Role.GM
+    shown = [c for c in enc.combatants if gm or not c.hidden]
+    acting = enc.turn.actor if enc.turn is not None else ""
+    party = {m.entry for m in campaign.party}
+    hidden_groups = {c.group for c in enc.combatants if c.hidden and not gm}
+    order = tuple(actor_name(enc, r.actor) for r in enc.order if r.actor not in hidden_groups)
+    mine = next((c for c in enc.combatants if seat.hero and c.entry == seat.hero), None)
+    if mine is not None and not gm:  # whom it fights in melee: only foes it may see
+        hidden = {c.id for c in enc.combatants if c.hidden}
+        mine = replace(mine, engaged=tuple(e for e in mine.engaged if e not in hidden))
+    member = next((m for m in campaign.party if m.entry == seat.hero), None)
+    return TableView(
+        seat=seat,
+        active=enc.active,
+        round=enc.round,
+        turn="" if acting in hidden_groups or not acting else actor_name(enc, acting),
+        waiting_for=waiting_for,
+        zones=enc.zones,
+        bands=tuple((a, b, band.label) for a, b, band in enc.bands),
+        order=order,
+        combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
+        party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
+        log=tuple(e for e in (_entry(e, seat, mine) for e in log) if e is not None),
+        hero=mine if not gm else None,
+        member=member if not gm else None,
+        scene=campaign.scene if gm else "",
+    )
+
+
+def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
+    hero = Rank.HERO in (c.rank, c.plays_as)
+    state = marker(c.wounds) if known and hero else wound_word(c)
+    if known and hero and not c.standing:
+        state = "dead" if c.out else "unconscious"
+    return SeenCombatant(
+        c.id, c.name, c.side, c.zone, c.cover, hero, state, c.conditions, c.prone, acting
+    )
+
+
+def _entry(entry: LogEntry, seat: Seat, mine: Combatant | None) -> LogEntry | None:
+    """The entry as ``seat`` may read it: whole, its title alone, or not at all."""
+    if seat.role is Role.GM or entry.visibility == OPEN or entry.issuer == seat.issuer:
+        return entry
+    if entry.visibility == GM_ONLY:
+        return None
+    if mine is not None and _names_first(entry.title, mine.name):
+        return entry
+    return LogEntry(entry.seq, entry.issuer, entry.title, (), entry.visibility)
+
+
+def _names_first(title: str, name: str) -> bool:
+    """Whether the engine's title is about ``name`` (it names its actor first)."""
+    return title == name or title.startswith((f"{name} ", f"{name}:", f"{name}'s"))

@@ -1,0 +1,184 @@
+"""What each seat may see (issue 21, part 2; hsm_tui/views.py): a player's projection
+holds no fact that is the GM's alone, whatever the fight has done.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
+    AnswerDive,
+    Attack,
+    EndTurn,
+    Reveal,
+    SetBand,
+    SetPools,
+    StartCombat,
+)
+from hsm_tui.campaign.party import AddHero, AddToRoster, SetScene
+from hsm_tui.persistence import store
+from hsm_tui.rules import Derived, RulesError
+from hsm_tui.seats import GM_SEAT, Role, Seat
+from hsm_tui.session import Session
+from hsm_tui.state import OpenEntry
+from hsm_tui.views import GM_ONLY, OPEN, view_for
+from tests.campaign import pack, play
+from tests.campaign.test_combat_engine import R1, duel
+
+KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")
+WATCHER = Seat(Role.WATCHER, "wes")
+K = "kestrel-vance-1"
+NOTE = "The zealots' leader is the governor's own sister"
+
+
+def ambush(seed: int = 2) -> Session:
+    """Kestrel and Mireille at the dig; two raiders in the open, three hounds hidden."""
+    s = Session(seed=seed, content=pack())
+    for command in (
+        AddHero("kestrel-vance"),
+        AddHero("mireille-ashdown"),
+        SetScene(NOTE),
+        AddToRoster("minion", "corporate-trooper"),
+        AddZone("dig"),
+        AddZone("ridge"),
+        SetBand("dig", "ridge", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "dig", player=True),
+        AddCombatants("hero", "mireille-ashdown", "heroes", "dig", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "ridge", count=2),
+        AddCombatants("minion", "xeno-hound", "hounds", "ridge", count=3, hidden=True),
+        StartCombat(),
+    ):
+        s.apply(command)
+    return s
+
+
+def text(view: object) -> str:
+    """Every string a view holds, as one text to search for secrets."""
+    return repr(view)
+
+
+def test_a_player_sees_the_party_the_board_and_the_revealed_foes_only() -> None:
+    s = ambush()
+    view = s.view(KARA)
+    names = {c.name for c in view.combatants}
+    assert {"Kestrel Vance", "Mireille Ashdown", "Pirate raider 1", "Pirate raider 2"} == names
+    assert not any("hound" in n.lower() for n in (*names, *view.order))
+    assert view.zones == ("dig", "ridge") and view.bands == (("dig", "ridge", "short"),)
+    assert view.hero is not None and view.hero.id == K  # her own sheet, in full
+    assert view.member is not None and view.member.entry == "kestrel-vance"
+    assert view.scene == "" and NOTE not in text(view) and "corporate" not in text(view)
+    assert "xeno" not in text(view).lower() and "hound" not in text(view).lower()
+
+
+def test_the_gm_sees_everything_and_a_revealed_group_joins_the_players_view() -> None:
+    s = ambush()
+    gm = s.view(GM_SEAT)
+    assert sum("hound" in c.name.lower() for c in gm.combatants) == 3
+    assert gm.scene == NOTE and any(e.visibility == GM_ONLY for e in gm.log)
+    s.apply(Reveal("xeno-hound-1"))
+    seen = s.view(KARA)
+    assert sum("hound" in c.name.lower() for c in seen.combatants) == 3
+    assert (
+        seen.log[-1].title == "Revealed: Feral xeno-hound 1, Feral xeno-hound 2, Feral xeno-hound 3"
+    )
+    assert not any("hound" in e.title.lower() for e in seen.log[:-1])  # earlier stays the GM's
+
+
+def test_a_player_reads_their_heros_entries_whole_and_the_gms_rolls_by_title() -> None:
+    s = duel()
+    play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)  # a hit: the raider may dive
+    play(s, AnswerDive("none"), 9, 2)  # through Defense: damage
+    seen = {e.title: e.lines for e in s.view(KARA).log}
+    gm = {e.title: e.lines for e in s.log}
+    attack = "Kestrel Vance attacks Pirate raider 1"
+    assert seen[attack] == gm[attack] and any(x.startswith("TN ") for x in seen[attack])
+    assert gm["Pirate raider 1 defends"] and seen["Pirate raider 1 defends"] == ()
+    assert "Pirate raider 1 defends" in {e.title for e in s.view(WATCHER).log}
+
+
+def test_enemies_show_a_word_for_their_wounds_and_no_traits() -> None:
+    s = ambush()
+    raider = next(c for c in s.view(KARA).combatants if c.name == "Pirate raider 1")
+    assert raider.state == "unhurt" and not hasattr(raider, "traits")
+    health = s.encounter.get("pirate-raider-1").traits[Derived.HEALTH]
+    assert f"Health {health}" not in text(s.view(KARA))
+
+
+def test_the_gm_opens_an_entry_to_every_seat() -> None:
+    s = ambush()
+    hidden = next(e for e in s.log if e.visibility == GM_ONLY)
+    s.apply(OpenEntry(hidden.seq))
+    assert s.log[hidden.seq - 1].visibility == OPEN
+    assert any(e.seq == hidden.seq and e.lines == hidden.lines for e in s.view(KARA).log)
+    try:
+        s.apply(OpenEntry(hidden.seq))
+    except RulesError as refused:
+        assert "already open" in str(refused)
+    else:
+        raise AssertionError("opening twice must be refused")
+
+
+# -- property: nothing in a player's projection is the GM's alone ---------------------------
+ACTIONS = st.lists(st.integers(min_value=0, max_value=10_000), min_size=5, max_size=60)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=50), picks=ACTIONS)
+def test_no_gm_only_fact_reaches_a_player_in_any_fight(seed: int, picks: list[int]) -> None:
+    """Random fights with a hidden group: a player's and a watcher's projections never
+    hold a hidden combatant's name or id, the scene notes, the roster, a Minion's Health or
+    Defense TN line, or a GM-only entry.
+    """
+    s = ambush(seed)
+    s.apply(SetPools(K, luck=2))
+    rng = random.Random(seed)
+    for pick in picks:
+        enc = s.encounter
+        if s.pending is not None:
+            options = s.pending.options
+            s.apply(options[pick % len(options)].command)
+            continue
+        if enc.turn is None:
+            break
+        members = [c for c in enc.combatants if c.group == enc.turn.actor and c.standing]
+        foes = [c for c in enc.combatants if members and c.side != members[0].side]
+        command = EndTurn()
+        if members and foes and pick % 3:
+            me, foe = members[0], rng.choice(foes)
+            command = Attack(me.id, foe.id, me.weapons[0].id) if me.weapons else EndTurn()
+        try:
+            s.apply(command)
+        except RulesError:
+            s.apply(EndTurn()) if s.pending is None else None
+    hidden = [n for c in s.encounter.combatants if c.hidden for n in (c.name, c.id)]
+    for seat in (KARA, WATCHER):
+        seen = text(view_for(seat, s.encounter, s.party_now(), s.log, s.waiting_for))
+        assert not any(name in seen for name in hidden)
+        assert NOTE not in seen and "corporate-trooper" not in seen
+        shown = view_for(seat, s.encounter, s.party_now(), s.log).log
+        assert all(e.visibility != GM_ONLY for e in shown)
+        with_lines = [e for e in shown if e.lines]  # the GM's rolls show their title alone
+        assert all(
+            e.visibility == OPEN or e.issuer == seat.issuer or e.title.startswith("Kestrel")
+            for e in with_lines
+        )
+
+
+def test_a_file_from_before_seats_keeps_its_undo_and_re_marks_its_entries(tmp_path: Path) -> None:
+    """Files written before entries had a visibility hold every entry as public; opening
+    one replays its history and marks the GM's notes as the GM's (undo kept).
+    """
+    s = ambush()
+    path = store.save(s, tmp_path / "old.toml")
+    old = path.read_text().replace('visibility = "gm"', 'visibility = "public"')
+    path.write_text(old)
+    opened = Session(content=pack())
+    assert store.load(opened, path).startswith("undo history kept")
+    assert [e.visibility for e in opened.log] == [e.visibility for e in s.log]
+    assert GM_ONLY in {e.visibility for e in opened.log}
