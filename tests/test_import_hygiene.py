@@ -34,7 +34,8 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "package", ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign"]
+    "package",
+    ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign", "hsm_tui.share"],
 )
 def test_every_engine_module_imports_without_textual_or_rich(package: str):
     assert ui_modules_after_import(package, walk=True) == []

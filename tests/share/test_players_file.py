@@ -1,0 +1,139 @@
+"""The players file (issue 21 contract): [[seat]] tables with user, role, hero and keys;
+a bad file names the file, the line and the key at fault, and is refused whole.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from hsm_tui.seats import Role, Seat
+from hsm_tui.share.players import PlayersFileError, key_problem, read_players
+
+
+def key(n: int, kind: str = "ssh-ed25519") -> str:
+    """A well-formed OpenSSH public key line (the key bytes are made up)."""
+    name = kind.encode()
+    blob = len(name).to_bytes(4, "big") + name + (32).to_bytes(4, "big") + bytes([n]) * 32
+    return f"{kind} {base64.b64encode(blob).decode()} user{n}@host"
+
+
+GOOD = f"""
+[[seat]]
+user = "gm"
+role = "gm"
+keys = ["{key(1)}"]
+
+[[seat]]
+user = "kara"
+role = "player"
+hero = "kestrel-vance"
+keys = ["{key(2)}", "{key(3, "ssh-rsa")}"]
+
+[[seat]]
+user = "wes"
+role = "watcher"
+keys = ["{key(4)}"]
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "players.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_good_file_gives_each_seat_and_its_keys(tmp_path: Path) -> None:
+    seats = read_players(write(tmp_path, GOOD), party=["kestrel-vance", "roan-maddox"])
+    assert [e.seat for e in seats] == [
+        Seat(Role.GM, "gm"),
+        Seat(Role.PLAYER, "kara", "kestrel-vance"),
+        Seat(Role.WATCHER, "wes"),
+    ]
+    assert seats[1].keys == (key(2), key(3, "ssh-rsa"))
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (('role = "watcher"', 'role = "spy"'), ":15: key seat[2].role: expected one of gm, player"),
+        (('user = "kara"', 'user = "Kara Vance"'), ":8: key seat[1].user: expected an SSH user"),
+        (('hero = "kestrel-vance"\n', ""), ":7: key seat[1].hero: a player's seat names"),
+        (('user = "wes"', 'user = "kara"'), ":14: key seat[2].user: 'kara' has a seat already"),
+        (('hero = "kestrel-vance"', 'hero = "zed"'), "key seat[1].hero: 'zed' is not in the party"),
+        (('role = "gm"', 'role = "gm"\nhero = "x"'), "key seat[0].hero: only a player plays"),
+        (('user = "wes"', 'shoe = 1\nuser = "wes"'), ":14: key seat[2].shoe: unknown key"),
+    ],
+)
+def test_each_problem_names_the_file_line_and_key(
+    tmp_path: Path, change: tuple[str, str], expected: str
+) -> None:
+    path = write(tmp_path, GOOD.replace(*change, 1))
+    with pytest.raises(PlayersFileError) as refused:
+        read_players(path, party=["kestrel-vance"])
+    assert str(path) in str(refused.value) and expected in str(refused.value)
+
+
+def test_one_key_opens_one_seat_only(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace(key(4), key(2)))
+    with pytest.raises(PlayersFileError, match=r"seat\[2\]\.keys\[0\]: this key opens 'kara'"):
+        read_players(path)
+
+
+def test_every_problem_is_listed_not_just_the_first(tmp_path: Path) -> None:
+    bad = GOOD.replace('role = "watcher"', 'role = "spy"').replace('user = "gm"', 'user = ""')
+    with pytest.raises(PlayersFileError) as refused:
+        read_players(write(tmp_path, bad))
+    assert len(str(refused.value).splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ("ssh-ed25519", "expected 'TYPE KEY"),
+        ("ssh-dss AAAA", "expected 'TYPE KEY"),
+        ("ssh-ed25519 not*base64", "not base64"),
+        (key(5, "ssh-rsa").replace("ssh-rsa ", "ssh-ed25519 ", 1), "not a ssh-ed25519 key"),
+        (7, "expected a public key line"),
+    ],
+)
+def test_a_key_line_is_checked_before_any_client_connects(line: object, why: str) -> None:
+    assert why in key_problem(line)
+    assert key_problem(key(6)) == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[[seat]\n", "not valid TOML"),
+        (b"\xff\xfe[[seat]]", ":1: not UTF-8 text"),
+        (b'seat = "everyone"', "key seat: expected [[seat]] tables"),
+        (b"[server]\nport = 22", "key server: unknown key"),
+    ],
+)
+def test_a_broken_file_is_refused_with_a_message_never_a_traceback(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "players.toml"
+    path.write_bytes(content)
+    with pytest.raises(PlayersFileError, match=re.escape(message)):
+        read_players(path)
+
+
+def test_only_a_regular_file_of_sane_size_is_read(tmp_path: Path) -> None:
+    with pytest.raises(PlayersFileError, match="cannot open"):
+        read_players(tmp_path / "missing.toml")
+    with pytest.raises(PlayersFileError, match="not a regular file"):
+        read_players(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(PlayersFileError, match="not a regular file"):
+        read_players(fifo)  # would hang a reader that opened it
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"#" * (2 << 20))
+    with pytest.raises(PlayersFileError, match="too large"):
+        read_players(huge)
