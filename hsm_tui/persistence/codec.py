@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
+import tomllib
 import types
 import typing
 from enum import Enum
@@ -217,3 +218,15 @@ def _enum(data: Any, kind: type[Enum], where: str) -> Enum:
 
 def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
+
+
+def parse_toml(text: str, what: str) -> dict[str, Any]:
+    """``text`` parsed as TOML, or a ValueError in a reader's words: where the syntax
+    breaks, or that it nests too deeply to be ``what`` (``a campaign``).
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise ValueError(f"not {what}: nested too deeply") from None

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import tempfile
-import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -23,7 +22,7 @@ import tomli_w
 
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
-from .codec import DataError, from_data
+from .codec import DataError, from_data, parse_toml
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -133,11 +132,9 @@ def read(path: Path) -> dict[str, Any]:
     if not text.strip():
         raise CampaignFileError(f"{path}: the file is empty (not a campaign)")
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CampaignFileError(f"{path}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
+        data = parse_toml(text, "a campaign")
+    except ValueError as err:
+        raise CampaignFileError(f"{path}: {err}") from None
     if data.get("format") != FORMAT:
         raise CampaignFileError(f"{path}: not an hsm-tui campaign (key 'format' is not {FORMAT!r})")
     version = data.get("format_version")

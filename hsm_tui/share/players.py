@@ -19,13 +19,13 @@ import base64
 import binascii
 import re
 import stat
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..packs.toml_lines import LineIndex
+from ..persistence.codec import parse_toml
 from ..seats import Role, Seat
 
 MAX_BYTES = 1 << 20
@@ -120,11 +120,9 @@ def _load(path: Path) -> tuple[dict[str, Any], LineIndex]:
         line = path.read_bytes()[: err.start].count(b"\n") + 1
         raise PlayersFileError(f"{path}:{line}: not UTF-8 text") from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise PlayersFileError(f"{path}: not valid TOML: {err}") from None
-    except RecursionError:
-        raise PlayersFileError(f"{path}: not a players file: nested too deeply") from None
+        data = parse_toml(text, "a players file")
+    except ValueError as err:
+        raise PlayersFileError(f"{path}: {err}") from None
     return data, LineIndex(text)
 
 
