@@ -1,0 +1,83 @@
+"""The GM's keys for a shared session's secrets (issue 21), driven with Pilot: add a
+group hidden from the players (F7 ``h``), reveal it (F4 ``V``), open a GM-only log
+entry to every seat (F6 ``o``). What each seat then sees is the engine's (views.py).
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.widgets.combatants import CombatantTable
+
+SEED = 7
+RAIDER = "pirate-raider-1"
+
+
+def _ambush() -> Session:
+    """Kestrel on the ridge; three Pirate raiders hidden in the ruins (an ambush)."""
+    session = Session(seed=SEED)
+    session.load_content()
+    for command in (
+        AddZone("ridge"),
+        AddZone("ruins"),
+        SetBand("ridge", "ruins", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "ruins", count=3, hidden=True),
+    ):
+        session.apply(command)
+    return session
+
+
+async def _keys(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+def _errors(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications if n.severity == "error"]
+
+
+# -- F4: the combat table marks them, V reveals the group -----------------------------
+async def _on_a_raider(pilot: Pilot) -> CombatScreen:
+    """F4, then ↓ from Kestrel to the first (hidden) raider."""
+    await _keys(pilot, "f4", "down")
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen) and screen.selected == RAIDER
+    return screen
+
+
+async def test_combat_table_marks_hidden_combatants_in_name_and_conditions() -> None:
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _on_a_raider(pilot)
+        table = screen.query_one(CombatantTable)
+        assert str(table.get_cell(RAIDER, "Name")).rstrip().endswith("◌")
+        assert str(table.get_cell(RAIDER, "Cond.")).strip() == "hidden"
+        assert "◌" not in str(table.get_cell("kestrel-vance-1", "Name"))
+        assert str(table.get_cell("kestrel-vance-1", "Cond.")).strip() == "–"
+
+
+async def test_v_reveals_the_selected_group_and_the_engine_refuses_it_twice() -> None:
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _on_a_raider(pilot)
+        await _keys(pilot, "V")
+        assert not any(c.hidden for c in app.session.encounter.combatants)
+        assert app.session.log[-1].title == (
+            "Revealed: Pirate raider 1, Pirate raider 2, Pirate raider 3"
+        )
+        table = screen.query_one(CombatantTable)
+        assert "◌" not in str(table.get_cell(RAIDER, "Name"))
+        assert _errors(app) == []
+        await _keys(pilot, "V")
+        [refusal] = _errors(app)
+        assert "is not hidden" in refusal
+
+
+def test_snapshot_combat_with_a_hidden_group_80x24(snap_compare) -> None:
+    """The ◌ after the hidden raiders' names and *hidden* in their Cond. column."""
+    assert snap_compare(HsmApp(_ambush()), terminal_size=(80, 24), press=["f4", "down"])
