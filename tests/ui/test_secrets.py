@@ -11,7 +11,10 @@ from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
 from hsm_tui.ui.widgets.combatants import CombatantTable
+from hsm_tui.ui.widgets.pack_picker import PackPicker
+from tests.ui.test_encounter_builder import _rows
 
 SEED = 7
 RAIDER = "pirate-raider-1"
@@ -39,6 +42,43 @@ async def _keys(pilot: Pilot, *keys: str) -> None:
 
 def _errors(app: HsmApp) -> list[str]:
     return [n.message for n in app._notifications if n.severity == "error"]
+
+
+def _notes(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+# -- F7: h adds the next entries hidden ------------------------------------------------
+async def test_h_adds_the_next_entries_hidden_until_pressed_again() -> None:
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddZone("ruins"))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f7")
+        assert isinstance(app.screen, EncounterBuilderScreen)
+        picker = app.screen.query_one(PackPicker)
+        assert picker.border_title == "Add (Enter)"
+        await _keys(pilot, "h")
+        assert picker.hidden and "hidden" in str(picker.border_title)
+        assert "join hidden from the players" in _notes(app)[-1]
+        await _keys(pilot, "slash", *"raider", "escape", "2", "enter")
+        await _keys(pilot, "h")  # seen again: the next entry joins in the open
+        assert not picker.hidden and picker.border_title == "Add (Enter)"
+        await _keys(pilot, "slash", *"kestrel", "enter")
+        hidden = {c.id: c.hidden for c in app.session.encounter.combatants}
+        assert hidden == {
+            "pirate-raider-1": True,
+            "pirate-raider-2": True,
+            "kestrel-vance-1": False,
+        }
+        rows = _rows(app, "#builder-roster")
+        marked = [r.split()[0:3] for r in rows if "◌" in r]  # the name shortened at 80 columns
+        assert marked == [["P.", "raid…", "1"], ["P.", "raid…", "2"]]
+        assert any("Kestrel" in r and "◌" not in r for r in rows)
+        await _keys(pilot, "right", "up")  # the encounter list: from Kestrel up to raider 2
+        subtitle = str(app.screen.query_one("#builder-roster").border_subtitle)
+        assert subtitle.startswith("Minion, hidden ◌")
 
 
 # -- F4: the combat table marks them, V reveals the group -----------------------------
