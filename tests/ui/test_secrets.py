@@ -8,13 +8,18 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand
+from hsm_tui.campaign.party import SetScene
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
+from hsm_tui.ui.screens.log import LogScreen
 from hsm_tui.ui.widgets.combatants import CombatantTable
+from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.pack_picker import PackPicker
+from hsm_tui.views import GM_ONLY, OPEN, PUBLIC
 from tests.ui.test_encounter_builder import _rows
+from tests.ui.test_log_screen import _body
 
 SEED = 7
 RAIDER = "pirate-raider-1"
@@ -121,3 +126,48 @@ async def test_v_reveals_the_selected_group_and_the_engine_refuses_it_twice() ->
 def test_snapshot_combat_with_a_hidden_group_80x24(snap_compare) -> None:
     """The ◌ after the hidden raiders' names and *hidden* in their Cond. column."""
     assert snap_compare(HsmApp(_ambush()), terminal_size=(80, 24), press=["f4", "down"])
+
+
+# -- F6: GM-only entries are marked, o opens one to every seat ------------------------
+def _keybar(app: HsmApp) -> str:
+    return " ".join(str(app.screen.query_one(KeyBar).render()).split())
+
+
+async def test_o_opens_the_newest_gm_only_entry_shown_to_every_seat() -> None:
+    session = _ambush()
+    session.apply(SetScene("The raiders wait behind the dig's spoil heaps"))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6")
+        assert isinstance(app.screen, LogScreen)
+        log = app.session.log
+        assert [e.visibility for e in log] == [PUBLIC] * 4 + [GM_ONLY] * 2
+        body = _body(app)
+        assert "#4 1 × Kestrel Vance join" in body
+        assert "#5 [GM only] 3 × Pirate raider join pirates in ruins" in body
+        assert "#6 [GM only] Scene notes updated" in body
+        assert "o Open to all" in _keybar(app)
+        await _keys(pilot, "slash", *"raider", "enter", "o")  # the search picks #5
+        assert app.session.log[5 - 1].visibility == OPEN
+        assert app.session.log[6 - 1].visibility == GM_ONLY
+        assert _notes(app)[-1] == (
+            "Opened #5 to every seat: 3 × Pirate raider join pirates in ruins"
+        )
+        assert "#5 [open] 3 × Pirate raider join" in _body(app)
+        assert "Open to all" not in _keybar(app)  # nothing GM-only left among the matches
+        await _keys(pilot, "escape", "o")  # the whole log again: the newest, #6
+        assert app.session.log[6 - 1].visibility == OPEN
+        assert "#6 [open] Scene notes updated" in _body(app)
+        assert "Open to all" not in _keybar(app)
+        assert _errors(app) == []
+
+
+async def test_undoing_an_opened_entry_says_so() -> None:
+    """The undo message names what was taken back (not "the re-rolls on …")."""
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6", "o", "f4", "u")
+        assert app.session.log[5 - 1].visibility == GM_ONLY
+        assert _notes(app)[-1] == (
+            "Undone: opening #5 to every seat (3 × Pirate raider join pirates in ruins)"
+        )
