@@ -19,6 +19,7 @@ from ...campaign.combat import (
     CombatCommand,
     EndCombat,
     EndTurn,
+    Reveal,
     SetCover,
     StartCombat,
     TakeAction,
@@ -437,6 +438,14 @@ class CombatScreen(SessionScreen):
         chosen = self._acting("take cover")
         if chosen is not None:
             self._apply(SetCover(chosen.id, next_cover(chosen.cover).label))
+
+    def action_reveal(self) -> None:
+        """Issue 21: the players now see the selected combatant's group (hidden from
+        them until now); the engine refuses one they see already.
+        """
+        chosen = self._acting("reveal")
+        if chosen is not None:
+            self._apply(Reveal(chosen.id))
 
     def action_start(self) -> None:
         self._apply(StartCombat())

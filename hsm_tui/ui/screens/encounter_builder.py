@@ -102,6 +102,14 @@ class EncounterBuilderScreen(SessionScreen):
         Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
         Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
+        Binding(
+            "h",
+            "hidden",
+            "Add hidden",
+            show=False,
+            id="builder.hidden",
+            tooltip="New entries join hidden from the players (h again: seen)",
+        ),
         Binding("u,ctrl+z", "undo", "Undo", id="builder.undo", tooltip="Undo the last change"),
         Binding("y,ctrl+y", "redo", "Redo", show=False, id="builder.redo"),
         Binding("B", "band(-1)", "Previous band", show=False, id="builder.band-back"),
@@ -152,7 +160,6 @@ class EncounterBuilderScreen(SessionScreen):
             {
                 "#builder-zones": "Zones (z)",
                 "#builder-bands": "Bands (b)",
-                "#builder-picker": "Add (Enter)",
                 "#builder-roster": "Encounter",
                 "#builder-forecast": "Forecast (F)",
             },
@@ -267,11 +274,25 @@ class EncounterBuilderScreen(SessionScreen):
             picker.focus_side_name()
         elif zone is None:
             self.notify("Add a zone first (z)", title="Refused", severity="error")
-        elif self._apply(AddCombatants(entry.kind, entry.id, side, zone, picker.count)):
+        elif self._apply(
+            AddCombatants(entry.kind, entry.id, side, zone, picker.count, hidden=picker.hidden)
+        ):
             picker.added(entry.kind, side)
             self.query_one(EncounterList).picked = self.enc.combatants[-1].id
             self.refresh_from_session()  # the new side is a choice now, and shown
             picker.focus_list()  # ready for the next entry (/ or ↑ ↓)
+
+    def action_hidden(self) -> None:
+        """Issue 21: the entries added from now on join hidden from the players (an
+        ambush), until ``h`` again; F4 ``V`` reveals a group when it springs.
+        """
+        picker = self.query_one(PackPicker)
+        picker.hidden = not picker.hidden
+        self.app.clear_notifications()
+        if picker.hidden:
+            self.notify("Entries added now join hidden from the players (◌); h again: seen")
+        else:
+            self.notify("Entries added now join seen by the players")
 
     def action_party(self) -> None:
         """The party's zone is asked when there is a choice, never taken from the picker

@@ -1,7 +1,9 @@
-"""The session log, full screen: read the story so far, search it, export it.
+"""The session log, full screen: read the story so far, search it, export it, and open
+a GM-only entry to every seat of a shared session.
 
 The log itself lives in the session; this screen only renders it (again on every
-change) and writes the Markdown export, the one file it ever touches.
+change), sends the one command it has (``o``: OpenEntry) and writes the Markdown
+export, the one file it ever touches.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from textual.widgets import Input, Static
 from ...logbook import search, to_markdown
 from ...persistence.store import saves_folder
 from ...session import LogEntry
+from ...state import OpenEntry
+from ...views import GM_ONLY
 from ..widgets.keybar import KeyBar
+from ..widgets.roll_log import entry_heading
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
 from .help_text import help_markdown
@@ -40,7 +45,7 @@ def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
 
     parts: list[RenderableType] = []
     for entry in entries:
-        parts.append(marked(Text.assemble((f"#{entry.seq} ", "dim"), (entry.title, "bold"))))
+        parts.append(marked(entry_heading(entry)))
         parts.extend(Padding(marked(Text(line)), (0, 0, 0, 2)) for line in entry.lines)
     return Group(*parts)
 
@@ -66,8 +71,17 @@ class LogScreen(SessionScreen):
         Binding("slash", "search", "Search", id="log.search"),
         Binding("escape", "clear_search", "Clear", id="log.clear"),
         Binding("x", "export", "Export .md", id="log.export"),
+        Binding(
+            "o",
+            "open_entry",
+            "Open to all",
+            id="log.open",
+            tooltip="Open the newest GM-only entry shown to every seat",
+        ),
     ]
-    """/ searches, Esc clears the search, x exports the log as Markdown."""
+    """/ searches, Esc clears the search, x exports the log as Markdown, o opens the
+    newest GM-only entry the search shows to every seat (the key bar names it while
+    there is one)."""
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -87,6 +101,17 @@ class LogScreen(SessionScreen):
     def needle(self) -> str:
         return self.query_one("#log-search", Input).value
 
+    @property
+    def secret(self) -> LogEntry | None:
+        """The entry ``o`` opens: the newest GM-only one the search shows (the screen has
+        no cursor; a search narrows it to an older one)."""
+        shown = search(self.session.log, self.needle)
+        return next((e for e in reversed(shown) if e.visibility == GM_ONLY), None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``o`` is on the key bar only while there is a GM-only entry to open."""
+        return action != "open_entry" or self.secret is not None
+
     def refresh_log(self) -> None:
         log = self.session.log
         shown = search(log, self.needle)
@@ -96,6 +121,7 @@ class LogScreen(SessionScreen):
         view.border_title = f"Log ({len(log)} entries)"
         if self.needle.strip():
             view.border_title = f"Log: {len(shown)} of {len(log)} match “{self.needle.strip()}”"
+        self.refresh_bindings()  # o comes and goes with the GM-only entries shown
         self.call_after_refresh(self._settle_anchor)
 
     def on_resize(self) -> None:
@@ -129,6 +155,15 @@ class LogScreen(SessionScreen):
     def action_clear_search(self) -> None:
         self.query_one("#log-search", Input).value = ""
         self.query_one("#log-view").focus()
+
+    def action_open_entry(self) -> None:
+        """Every seat now sees the entry in full (issue 21); ``u`` on another screen takes
+        it back."""
+        entry = self.secret
+        if entry is None:
+            self.notify("No GM-only entry to open (every seat sees the ones shown)")
+        elif self._apply(OpenEntry(entry.seq)):
+            self.notify(f"Opened #{entry.seq} to every seat: {entry.title}", title="Log")
 
     def action_export(self) -> None:
         """Write the whole log (not just the matches) as Markdown; report the path."""

@@ -23,6 +23,9 @@ NARROW = {"Name": 14, "Side": 4, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 5, "Con
 
 COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cover.HEAVY: "heavy"}
 
+HIDDEN_MARK = "◌"
+"""After the name of a combatant hidden from the players (issue 21), in the builder too."""
+
 
 def wound_text(c: Combatant) -> str:
     """R-WOUND-1/2/6: ``−1``/``−2``/``sev`` (Heroes), ``OUT`` (taken out), ``DEAD`` (a
@@ -47,7 +50,8 @@ def fear_text(c: Combatant) -> str:
 
 
 def condition_text(c: Combatant, in_melee: bool) -> str:
-    marks = [*(["prone"] if c.prone else []), *c.conditions]
+    """``hidden`` (from the players) first, then prone, the §8 conditions, ``melee``."""
+    marks = [*(["hidden"] if c.hidden else []), *(["prone"] if c.prone else []), *c.conditions]
     if in_melee:
         marks.append("melee")
     return ",".join(marks) or "–"
@@ -66,6 +70,15 @@ def rank_text(c: Combatant) -> str:
     if c.rank is Rank.SIDEKICK:
         return f"sk:{c.plays_as.value}" if c.plays_as else "sidekick?"
     return c.rank.value
+
+
+def marked_name(c: Combatant, width: int) -> str:
+    """The name fitted to ``width``, ending in ◌ when the players do not see it yet: the
+    mark is kept whatever the name loses to the width.
+    """
+    if not c.hidden:
+        return fit(c.name, width)
+    return f"{fit(c.name, width - 2)} {HIDDEN_MARK}"
 
 
 SHRINK = ("Cond.", "Name", "Side", "Zone", "Rank")
@@ -241,7 +254,7 @@ class CombatantTable(ScrollView, can_focus=False):
             "▸" if c.id == selected else "◎" if c.id == target else "•" if c.id in acting else " "
         )
         cells = {
-            "Name": mark + fit(c.name, (NARROW["Name"] if compact else 25) - len(mark)),
+            "Name": mark + marked_name(c, (NARROW["Name"] if compact else 25) - len(mark)),
             "Side": c.side,
             **({} if compact else {"Rank": rank_text(c)}),
             "Zone": c.zone,

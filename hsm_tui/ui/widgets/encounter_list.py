@@ -13,13 +13,14 @@ from textual.widgets.option_list import Option
 
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Rank
-from .combatants import COVER_TEXT, wound_text
+from .combatants import COVER_TEXT, HIDDEN_MARK, marked_name, wound_text
 from .initiative import fit
 
 
 def roster_row(c: Combatant, width: int) -> Text:
-    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m); one
-    out of the fight reads ``OUT`` (or ``unc``) in place of its cover, dimmed (R-WOUND-2).
+    """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m), ◌
+    after the name one hidden from the players; one out of the fight reads ``OUT`` (or
+    ``unc``) in place of its cover, dimmed (R-WOUND-2).
     """
     mark = " "
     if c.rank is Rank.SIDEKICK:
@@ -28,7 +29,7 @@ def roster_row(c: Combatant, width: int) -> Text:
     name_w = max(6, width - zone_w - 9)
     return Text.assemble(
         (mark, "bold"),
-        f" {fit(c.name, name_w):<{name_w}} ",
+        f" {marked_name(c, name_w):<{name_w}} ",
         (f"{fit(c.zone, zone_w):<{zone_w}} ", "dim"),
         COVER_TEXT[c.cover] if c.standing else (wound_text(c), "bold"),
         style="" if c.standing else "dim",
@@ -38,12 +39,15 @@ def roster_row(c: Combatant, width: int) -> Text:
 
 
 def rank_note(c: Combatant) -> str:
-    """The highlighted combatant's rank, and for a Sidekick whether its rules are decided."""
+    """The highlighted combatant's rank, for a Sidekick whether its rules are decided, and
+    whether the players see it yet.
+    """
+    hidden = f", hidden {HIDDEN_MARK}" if c.hidden else ""
     if c.rank is not Rank.SIDEKICK:
-        return c.rank.value.title()
+        return c.rank.value.title() + hidden
     if c.plays_as is None:
-        return "Sidekick, rules undecided (d)"
-    return f"Sidekick as {c.plays_as.value.title()}"
+        return f"Sidekick, rules undecided (d){hidden}"
+    return f"Sidekick as {c.plays_as.value.title()}{hidden}"
 
 
 def who_is_there(zone: str, enc: Encounter) -> str:

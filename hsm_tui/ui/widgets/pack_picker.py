@@ -2,7 +2,7 @@
 then how many, on which side and in which zone they join the encounter.
 
 The screen shows it the catalog, the campaign's roster and the encounter; the picker
-says what the GM pointed at (``entry``, ``count``, ``side``, ``zone``) and posts
+says what the GM pointed at (``entry``, ``count``, ``side``, ``zone``, ``hidden``) and posts
 :class:`PackPicker.Submitted` when Enter asks for the entry to be added.
 """
 
@@ -17,12 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...campaign.combat import Kind
 from ...campaign.encounter import Encounter
 from ...packs import Catalog
+from .combatants import HIDDEN_MARK
 from .side_field import SideField
 from .stepper import Stepper
 
@@ -126,6 +128,13 @@ class PackPicker(Vertical):
     @dataclass
     class Submitted(Message):
         """Enter in the search, the entries or a new side's name: add the entry."""
+
+    hidden: var[bool] = var(False)
+    """Entries join hidden from the players (the screen's ``h``), until ``h`` again: an
+    ambush they do not see yet (issue 21). The border title says so while it holds."""
+
+    def watch_hidden(self, hidden: bool) -> None:
+        self.border_title = f"Add hidden {HIDDEN_MARK} (Enter · h)" if hidden else "Add (Enter)"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

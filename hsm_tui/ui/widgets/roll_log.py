@@ -12,6 +12,21 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...session import LogEntry
+from ...views import GM_ONLY, OPEN
+
+SEEN_BY = {GM_ONLY: "[GM only] ", OPEN: "[open] "}
+"""Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
+nothing of it) or opened to every seat (F6 ``o``). A public entry reads as it always did.
+"""
+
+
+def entry_heading(entry: LogEntry) -> Text:
+    """``#5 [GM only] 3 × Pirate raider join …``: number, who sees it, title."""
+    return Text.assemble(
+        (f"#{entry.seq} ", "dim"),
+        (SEEN_BY.get(entry.visibility, ""), "italic"),
+        (entry.title, "bold"),
+    )
 
 
 class RollLog(ScrollView):
@@ -83,7 +98,7 @@ class RollLog(ScrollView):
         console = self.app.console
         options = console.options.update_width(width)
         texts = [
-            Text.assemble((f"#{entry.seq} ", "dim"), (entry.title, "bold")),
+            entry_heading(entry),
             *(Text("  " + line) for line in entry.lines),
         ]
         return [

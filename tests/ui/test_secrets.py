@@ -1,0 +1,173 @@
+"""The GM's keys for a shared session's secrets (issue 21), driven with Pilot: add a
+group hidden from the players (F7 ``h``), reveal it (F4 ``V``), open a GM-only log
+entry to every seat (F6 ``o``). What each seat then sees is the engine's (views.py).
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand
+from hsm_tui.campaign.party import SetScene
+from hsm_tui.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
+from hsm_tui.ui.screens.log import LogScreen
+from hsm_tui.ui.widgets.combatants import CombatantTable
+from hsm_tui.ui.widgets.keybar import KeyBar
+from hsm_tui.ui.widgets.pack_picker import PackPicker
+from hsm_tui.views import GM_ONLY, OPEN, PUBLIC
+from tests.ui.test_encounter_builder import _rows
+from tests.ui.test_log_screen import _body
+
+SEED = 7
+RAIDER = "pirate-raider-1"
+
+
+def _ambush() -> Session:
+    """Kestrel on the ridge; three Pirate raiders hidden in the ruins (an ambush)."""
+    session = Session(seed=SEED)
+    session.load_content()
+    for command in (
+        AddZone("ridge"),
+        AddZone("ruins"),
+        SetBand("ridge", "ruins", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "ruins", count=3, hidden=True),
+    ):
+        session.apply(command)
+    return session
+
+
+async def _keys(pilot: Pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+def _errors(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications if n.severity == "error"]
+
+
+def _notes(app: HsmApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+# -- F7: h adds the next entries hidden ------------------------------------------------
+async def test_h_adds_the_next_entries_hidden_until_pressed_again() -> None:
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddZone("ruins"))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f7")
+        assert isinstance(app.screen, EncounterBuilderScreen)
+        picker = app.screen.query_one(PackPicker)
+        assert picker.border_title == "Add (Enter)"
+        await _keys(pilot, "h")
+        assert picker.hidden and "hidden" in str(picker.border_title)
+        assert "join hidden from the players" in _notes(app)[-1]
+        await _keys(pilot, "slash", *"raider", "escape", "2", "enter")
+        await _keys(pilot, "h")  # seen again: the next entry joins in the open
+        assert not picker.hidden and picker.border_title == "Add (Enter)"
+        await _keys(pilot, "slash", *"kestrel", "enter")
+        hidden = {c.id: c.hidden for c in app.session.encounter.combatants}
+        assert hidden == {
+            "pirate-raider-1": True,
+            "pirate-raider-2": True,
+            "kestrel-vance-1": False,
+        }
+        rows = _rows(app, "#builder-roster")
+        marked = [r.split()[0:3] for r in rows if "◌" in r]  # the name shortened at 80 columns
+        assert marked == [["P.", "raid…", "1"], ["P.", "raid…", "2"]]
+        assert any("Kestrel" in r and "◌" not in r for r in rows)
+        await _keys(pilot, "right", "up")  # the encounter list: from Kestrel up to raider 2
+        subtitle = str(app.screen.query_one("#builder-roster").border_subtitle)
+        assert subtitle.startswith("Minion, hidden ◌")
+
+
+# -- F4: the combat table marks them, V reveals the group -----------------------------
+async def _on_a_raider(pilot: Pilot) -> CombatScreen:
+    """F4, then ↓ from Kestrel to the first (hidden) raider."""
+    await _keys(pilot, "f4", "down")
+    screen = pilot.app.screen
+    assert isinstance(screen, CombatScreen) and screen.selected == RAIDER
+    return screen
+
+
+async def test_combat_table_marks_hidden_combatants_in_name_and_conditions() -> None:
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _on_a_raider(pilot)
+        table = screen.query_one(CombatantTable)
+        assert str(table.get_cell(RAIDER, "Name")).rstrip().endswith("◌")
+        assert str(table.get_cell(RAIDER, "Cond.")).strip() == "hidden"
+        assert "◌" not in str(table.get_cell("kestrel-vance-1", "Name"))
+        assert str(table.get_cell("kestrel-vance-1", "Cond.")).strip() == "–"
+
+
+async def test_v_reveals_the_selected_group_and_the_engine_refuses_it_twice() -> None:
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _on_a_raider(pilot)
+        await _keys(pilot, "V")
+        assert not any(c.hidden for c in app.session.encounter.combatants)
+        assert app.session.log[-1].title == (
+            "Revealed: Pirate raider 1, Pirate raider 2, Pirate raider 3"
+        )
+        table = screen.query_one(CombatantTable)
+        assert "◌" not in str(table.get_cell(RAIDER, "Name"))
+        assert _errors(app) == []
+        await _keys(pilot, "V")
+        [refusal] = _errors(app)
+        assert "is not hidden" in refusal
+
+
+def test_snapshot_combat_with_a_hidden_group_80x24(snap_compare) -> None:
+    """The ◌ after the hidden raiders' names and *hidden* in their Cond. column."""
+    assert snap_compare(HsmApp(_ambush()), terminal_size=(80, 24), press=["f4", "down"])
+
+
+# -- F6: GM-only entries are marked, o opens one to every seat ------------------------
+def _keybar(app: HsmApp) -> str:
+    return " ".join(str(app.screen.query_one(KeyBar).render()).split())
+
+
+async def test_o_opens_the_newest_gm_only_entry_shown_to_every_seat() -> None:
+    session = _ambush()
+    session.apply(SetScene("The raiders wait behind the dig's spoil heaps"))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6")
+        assert isinstance(app.screen, LogScreen)
+        log = app.session.log
+        assert [e.visibility for e in log] == [PUBLIC] * 4 + [GM_ONLY] * 2
+        body = _body(app)
+        assert "#4 1 × Kestrel Vance join" in body
+        assert "#5 [GM only] 3 × Pirate raider join pirates in ruins" in body
+        assert "#6 [GM only] Scene notes updated" in body
+        assert "o Open to all" in _keybar(app)
+        await _keys(pilot, "slash", *"raider", "enter", "o")  # the search picks #5
+        assert app.session.log[5 - 1].visibility == OPEN
+        assert app.session.log[6 - 1].visibility == GM_ONLY
+        assert _notes(app)[-1] == (
+            "Opened #5 to every seat: 3 × Pirate raider join pirates in ruins"
+        )
+        assert "#5 [open] 3 × Pirate raider join" in _body(app)
+        assert "Open to all" not in _keybar(app)  # nothing GM-only left among the matches
+        await _keys(pilot, "escape", "o")  # the whole log again: the newest, #6
+        assert app.session.log[6 - 1].visibility == OPEN
+        assert "#6 [open] Scene notes updated" in _body(app)
+        assert "Open to all" not in _keybar(app)
+        assert _errors(app) == []
+
+
+async def test_undoing_an_opened_entry_says_so() -> None:
+    """The undo message names what was taken back (not "the re-rolls on …")."""
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6", "o", "f4", "u")
+        assert app.session.log[5 - 1].visibility == GM_ONLY
+        assert _notes(app)[-1] == (
+            "Undone: opening #5 to every seat (3 × Pirate raider join pirates in ruins)"
+        )
