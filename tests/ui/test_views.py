@@ -137,3 +137,40 @@ async def test_a_hidden_screen_catches_up_once_when_shown_again(monkeypatch) -> 
         assert len(calls) == 1
         party = app.screen.query_one("#party")
         assert "Clues 3" in str(party.get_option_at_index(0).prompt)
+
+
+async def test_changes_from_another_app_coalesce_into_one_refresh(monkeypatch) -> None:
+    """Issue 21: a burst of changes made in one app (a Batch's commands, a busy player)
+    schedules one refresh in each other view, not one per change.
+    """
+    from textual._context import active_app
+
+    from hsm_tui.campaign.party import GrantClues
+    from hsm_tui.ui.screens.campaign import CampaignScreen
+
+    ran_in: list[object] = []
+    original = CampaignScreen.refresh_from_session
+
+    def spy(screen: CampaignScreen) -> None:
+        ran_in.append(screen.app)
+        original(screen)
+
+    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
+    session = Session(seed=SEED)
+    session.load_content()
+    gm, table_view = HsmApp(session), HsmApp(session)
+    async with gm.run_test(size=SIZE) as a, table_view.run_test(size=SIZE) as b:
+        await _keys(a, "a", *"kestrel", "enter")  # A adds a Hero to the party
+        await _next_frame(b)
+        ran_in.clear()
+        issuing = active_app.set(gm)  # three changes at once, made in A
+        try:
+            for _ in range(3):
+                session.apply(GrantClues("kestrel-vance"))
+        finally:
+            active_app.reset(issuing)
+        await _next_frame(b)
+        await _next_frame(a)
+        assert ran_in.count(gm) == 3 and ran_in.count(table_view) == 1
+        party = table_view.screen.query_one("#party")
+        assert "Clues 3" in str(party.get_option_at_index(0).prompt)

@@ -64,19 +64,26 @@ class FollowsSession:
         Run in this screen's own app: with two views of one session (and SSH later) a
         change made in one app notifies all of them, and Textual's ``self.app`` is the
         app in whose context code runs, so the other views refresh from their own
-        message queues rather than inside the issuing app. Screens of other modes stay
-        mounted but hidden; they refresh once when shown again, not on every command.
+        message queues rather than inside the issuing app, coalesced: however many
+        changes arrive before it runs, one refresh is pending per view. Screens of other
+        modes stay mounted but hidden; they refresh once when shown again.
         """
         own = self.app
         self._stale_refresh: Callable[[], None] | None = None
+        self._refresh_pending = False
+
+        def scheduled() -> None:
+            self._refresh_pending = False
+            refresh()
 
         def changed(_event: Event) -> None:
             if self not in own.screen_stack:  # another mode's screen: catch up when shown
                 self._stale_refresh = refresh
             elif self.app is own:
                 refresh()
-            else:
-                self.call_later(refresh)
+            elif not self._refresh_pending:
+                self._refresh_pending = True
+                self.call_later(scheduled)
 
         self._unfollow = self.session.subscribe(changed)
 
