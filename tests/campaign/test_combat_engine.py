@@ -755,7 +755,11 @@ def test_r_atk_8_not_pinned_at_fear_equal_to_morale_or_in_the_open() -> None:
     assert o.encounter.get(R1).fear == 5 and "pinned" not in o.encounter.get(R1).conditions
 
 
-def test_r_atk_8_fear_from_a_card_on_a_miss_still_pins() -> None:
+def test_r_atk_8_a_melee_blow_pins_nobody_even_with_card_fear() -> None:
+    """Issue 18 #10, R-ATK-8: "After shooting is complete, if the target is behind cover
+    and its Fear is higher than its Morale, it is Pinned" — a cutlass is not shooting.
+    (Card Fear on a miss still pins after shooting: the scripted fight's assault lasers.)
+    """
     s = new_session(
         AddZone("deck"),
         AddCombatants("hero", "roan-maddox", "heroes", "deck", player=True),
@@ -768,7 +772,7 @@ def test_r_atk_8_fear_from_a_card_on_a_miss_still_pins() -> None:
     play(s, Attack("roan-maddox-1", R1, "cutlass"), 9, 5)  # a miss; Special 5: 1 Fear
     raider = s.encounter.get(R1)
     assert raider.fear == 5  # > Morale 4, in light cover
-    assert "pinned" in raider.conditions
+    assert "pinned" not in raider.conditions
 
 
 def test_r_atk_14_flanked_defender_loses_one_per_extra_attacker() -> None:

@@ -170,7 +170,7 @@ def _resolve_attack(
         enc = enc.with_combatant(evolve(target, fear=target.fear + hits))
         lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
-        target, end_lines = after_attack(enc.get(target.id), pending_attack)
+        target, end_lines = after_attack(enc.get(target.id), pending_attack, not melee)
         enc = enc.with_combatant(target)
         return Outcome(enc, (LogLines(title, (*lines, "no hit", *end_lines)),))
     if not melee and target.cover < Cover.HEAVY:

@@ -5,6 +5,7 @@ extra shots, re-rolls, TN and damage bonuses, charges, Fear and conditions.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ...packs import Weapon
 from ...rules import Rank, roll_attack
@@ -65,8 +66,9 @@ def apply_card_effects(
             state = evolve(state, defense_mod=state.defense_mod + amount)
         elif kind is EffectKind.DAMAGE:
             state = evolve(state, damage_bonus=state.damage_bonus + amount)
-        elif kind is EffectKind.TN:
-            recount = sum(roll.die_counts(d) or (d != 10 and d <= tn + amount) for d in roll.kept)
+        elif kind is EffectKind.TN:  # the dice counted again at the better TN, by the
+            # same rule as any roll: below 1 a Hero's d10 of 1 and Hero die make it up
+            recount = replace(roll, target=roll.target + amount).successes
             state = evolve(state, hits=max(state.hits, recount))
         elif kind in (EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE):
             delta = amount if kind is EffectKind.RECHARGE else -amount

@@ -178,7 +178,7 @@ def _damage(
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
-    target, end_lines = after_attack(target, state)
+    target, end_lines = after_attack(target, state, not is_melee(cat, state))
     shown = (*lines, *end_lines)
     return (
         enc.with_combatant(target),
@@ -235,12 +235,15 @@ def _grab(target: Combatant, attacker: Combatant, damage: int) -> tuple[Combatan
     return grabbed, f"grab {damage} vs Strength {strength}: {target.name} is grappled (R-ATK-17)"
 
 
-def after_attack(target: Combatant, state: AttackState) -> tuple[Combatant, list[str]]:
-    """R-ATK-8 Pinned in cover; R-FEAR-2 a Minion reaching 2× Morale in one action panics."""
+def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Combatant, list[str]]:
+    """R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if the target
+    is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
+    one action panics.
+    """
     lines = []
     morale = target.traits[Derived.MORALE]
     marks = set(target.conditions)
-    if target.standing and target.cover is not Cover.NONE and target.fear > morale:
+    if shot and target.standing and target.cover is not Cover.NONE and target.fear > morale:
         marks.add("pinned")
         lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {morale} (R-ATK-8)")
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION

@@ -90,6 +90,12 @@ def _spend_move(enc: Encounter, c: Combatant, cmd: Move) -> Encounter:
     """
     if cmd.zone == c.zone:
         raise RulesError(f"{c.name} is already in {c.zone}")
+    turn = enc.turn
+    if turn is not None and c.id in turn.restricted and not cmd.run:  # §8 Confused
+        raise RulesError(
+            f"{c.name} is Confused and failed its roll: only a Run (Move + Run), not a"
+            " plain Move, or a Hide (§8)"
+        )
     band = enc.zone_band(c.zone, cmd.zone)
     if band > _reach(cmd.run):
         how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"

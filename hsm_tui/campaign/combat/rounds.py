@@ -17,6 +17,7 @@ from ..conditions import (
     start_of_turn,
     trait_roll,
     with_condition,
+    wound_marker,
 )
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
@@ -26,7 +27,9 @@ from .turns import actions_text, actor_name, carried_losses, current_turn, minus
 
 
 def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
-    """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative."""
+    """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative.
+    A Hero's wound marker counts (R-WOUND-3: −1 or −2 "to ALL traits", Initiative too).
+    """
     if enc.active:
         raise RulesError("combat is already under way")
     undecided = [c for c in enc.combatants if c.rank is Rank.SIDEKICK and c.plays_as is None]
@@ -41,19 +44,21 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
         group = enc.get(cid).group
         bonus[group] = bonus.get(group, 0) + n
     surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
-    rolls, seen = [], set()
+    rolls, seen, wound = [], set(), {}
     for c in enc.combatants:
         if c.group in seen or not c.standing:
             continue
         seen.add(c.group)
-        rating = c.traits[Derived.INITIATIVE] + bonus.get(c.group, 0)
+        wound[c.group] = wound_marker(c)
+        rating = c.traits[Derived.INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
         rolls.append(
             InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
         )
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
         f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
-        f" + Initiative {r.rating - bonus.get(r.actor, 0)}"
+        f" + Initiative {r.rating - bonus.get(r.actor, 0) - wound[r.actor]}"
+        + (f" (wound {wound[r.actor]:+d} R-WOUND-3)" if wound[r.actor] else "")
         + (f" ({bonus[r.actor]:+d} R-INIT-3)" if bonus.get(r.actor) else "")
         + f" = {r.total}"
         + (f" (tie re-roll {r.tiebreak[0]})" if r.tiebreak else "")

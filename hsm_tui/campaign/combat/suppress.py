@@ -276,9 +276,8 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         gained = aim.fear(die)
         t = evolve(t, fear=t.fear + gained)
         lines.append(f"{t.name} ({aim.band_label}) gains {gained} Fear")
-        t, more = after_attack(
-            t, AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
-        )
+        fired = AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
+        t, more = after_attack(t, fired, shot=True)
         lines += more
         enc = enc.with_combatant(t)
     head = LogLines(f"{shooter.name} lays down suppressive fire (R-ATK-16)", tuple(lines))
