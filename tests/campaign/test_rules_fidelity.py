@@ -12,9 +12,12 @@ from hsm_tui.campaign.combat import (
     Move,
     SetCondition,
     StartCombat,
+    Suppress,
+    TakeAction,
+    plan_attack,
 )
 from tests.campaign import edit, new_session, play, refused
-from tests.campaign.test_combat_engine import R1, K, duel, last
+from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last
 
 
 def test_s8_confused_failure_allows_a_run_but_not_a_plain_move() -> None:
@@ -57,3 +60,52 @@ def test_r_wound_3_a_heros_wound_marker_lowers_its_initiative() -> None:
     play(s, StartCombat(), 5, 1)
     first = s.log[-2].lines[0]
     assert first == "1. Kestrel Vance: d10 5 + Initiative 8 (wound -1 R-WOUND-3) = 12"
+
+
+def test_r_atk_1_no_wild_attack_after_aiming_or_dodging_this_turn() -> None:
+    """R-ATK-1 Wild: "When doing a wild attack, a character cannot dodge, aim, standby, or
+    interact during the same turn" — before the attack as much as after. (issue 18 #1)
+    """
+    s = duel(raiders_in="ridge")
+    s.apply(TakeAction(K, "aim"))
+    refused(s, Attack(K, R1, "dagger", style="wild"), "took aim this turn: no Wild attack")
+    plain = plan_attack(s.encounter, Attack(K, R1, "dagger", style="agile"), s.catalog)
+    assert plain.free == 1  # Aim still serves an Agile attack
+
+
+def test_s8_a_pinned_shooter_rolls_morale_before_suppressive_fire() -> None:
+    """§8 / R-ATK-8 Pinned: "That target will need to make a successful Morale roll to do
+    anything which exposes it to the attacker, (including shoot back.)" (issue 18 #2)
+    """
+    s = duel()
+    s.apply(SetCondition(K, "pinned"))
+    play(s, Suppress(K, "assault-laser", (R1,)), 10, 2)  # a natural 10: the roll fails
+    title, lines = last(s)
+    assert title == "Kestrel Vance is Pinned"
+    assert lines[0].endswith("fails: the suppressive fire is lost (§8)")
+    assert s.encounter.turn.used_by(K) == ("attack",)  # the action is spent all the same
+    assert s.encounter.get(K).weapon("assault-laser").charges == 20  # nothing fired
+
+
+def test_r_atk_17_a_grappler_gets_plus_one_to_stab_whom_it_holds() -> None:
+    """R-ATK-17: "A grappling character gets (+1) when attacking a character it is
+    grappling" — a grab, then a stab with the free hand. (issue 18 #7)
+    """
+    s = duel(raiders_in="ridge")
+    edit(s, K, engaged=(R1,))
+    edit(s, R1, engaged=(K,), conditions=("grappled",))
+    stab = plan_attack(s.encounter, Attack(K, R1, "dagger"), s.catalog)
+    assert "grappling it 1" in stab.tn.explain()
+
+
+def test_r_atk_14_the_odds_before_a_melee_blow_count_the_flank_it_makes() -> None:
+    """R-ATK-14: "If a character attacks a target which is already fighting an ally, the
+    defending player deducts (-1) from its Defense die for every character over 1 he/she
+    is fighting" — the attacker itself is one, so the preview counts it as the roll
+    does. (issue 18 #8)
+    """
+    s = duel(RAIDERS_FIRST, raiders_in="ridge")
+    play(s, Attack(R1, K, "cutlass", style="agile"), 9, 9, 9)  # a miss still engages
+    second = plan_attack(s.encounter, Attack(R2, K, "cutlass", style="agile"), s.catalog)
+    assert second.defense(s.encounter) == 5  # Dodge 6 − flanked 1, as the roll will be
+    assert "flanked 1" in second.preview(s.encounter)[3]

@@ -27,7 +27,7 @@ from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
-from .turns import current_turn, spend_action
+from .turns import NOT_WITH_WILD, current_turn, spend_action
 from .wounds import damage_expr, defense_tn, health_against, opponents
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
@@ -70,11 +70,22 @@ class AttackPlan:
 
     def defense(self, enc: Encounter) -> int:
         """R-ATK-6 Defense the target would roll against now (see :func:`defense_tn`)."""
-        return defense_tn(enc, self.target, self.melee, 0).value
+        return self._defense_at_blow(enc).value
+
+    def _defense_at_blow(self, enc: Encounter) -> TargetNumber:
+        """Defense as the target will roll it: a melee blow has engaged the two first, so
+        R-ATK-14 flanking counts this attacker too (as the roll does).
+        """
+        target = self.target
+        if self.melee and target.id not in self.attacker.engaged:
+            attacker = evolve(self.attacker, engaged=(*self.attacker.engaged, target.id))
+            target = evolve(target, engaged=(*target.engaged, attacker.id))
+            enc = enc.with_combatant(attacker).with_combatant(target)
+        return defense_tn(enc, target, self.melee, 0)
 
     def _defense_text(self, enc: Encounter) -> str:
         """``5``, or how it was built when more than Dodge goes in (``Dodge 5 − wound 1 = 4``)."""
-        defense = defense_tn(enc, self.target, self.melee, 0)
+        defense = self._defense_at_blow(enc)
         return defense.explain() if len(defense.parts) > 1 else str(defense.value)
 
     def through(self, enc: Encounter) -> tuple[Fraction, ...]:
@@ -129,6 +140,13 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
     _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
     fire, style, damage = _armed(enc, attacker, cmd, cat)
+    if style is Rating.WILD and enc.turn is not None:  # R-ATK-1: not after these either
+        taken = [a for a in enc.turn.used_by(attacker.id) if a in NOT_WITH_WILD]
+        if taken:
+            raise RulesError(
+                f"{attacker.name} took {taken[0]} this turn: no Wild attack in the same turn"
+                " (R-ATK-1)"
+            )
     weapon, state = fire.weapon, fire.state
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
     band = enc.band(attacker.id, target.id)
@@ -143,7 +161,10 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd)
-    if cmd.grapple and target.id in attacker.engaged and "grappled" in target.conditions:
+    if target.id in attacker.engaged and "grappled" in target.conditions:
+        # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
+        # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
+        # locked in melee with the grappled target; the record keeps no other mark.
         extra.append(Modifier("grappling it", 1))
     dice = fire.rate
     if cmd.reaction == Reaction.ZONE_OF_CONTROL and attacker.zone != target.zone:

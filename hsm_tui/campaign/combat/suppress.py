@@ -26,7 +26,7 @@ from .commands import Suppress
 from .damage import Step, after_attack, resolve
 from .gear import edit_weapon
 from .outcome import AttackState, LogLines, Outcome
-from .turns import current_turn, spend_action
+from .turns import current_turn, pinned_check, spend_action
 from .wounds import defense_tn, dive
 
 
@@ -248,6 +248,9 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
     plan.check()
     shooter, weapon, state, rating = plan.shooter, plan.weapon, plan.state, plan.rating
     enc = spend_action(enc, shooter, "attack")
+    held = pinned_check(shooter, "suppressive fire", rng)  # §8: "(including shoot back)"
+    if held is not None and not held[0]:
+        return Outcome(enc, (held[1],))
     turn = current_turn(enc)
     enc = evolve(enc, turn=evolve(turn, suppressed=(*turn.suppressed, shooter.id)))
     charges = None if state.charges is None else state.charges - rating.charges
@@ -281,8 +284,9 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         lines += more
         enc = enc.with_combatant(t)
     head = LogLines(f"{shooter.name} lays down suppressive fire (R-ATK-16)", tuple(lines))
+    pinned = (held[1],) if held is not None else ()  # the Morale roll that let it fire
     if not hit:
-        return Outcome(enc, (head,))
+        return Outcome(enc, (*pinned, head))
     first = AttackState(
         shooter.id,
         hit[0],
@@ -293,4 +297,4 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
         fear_before=fear_before[hit[0]],
     )
     rest = resolve(enc, first, rng, cat, Step.DAMAGE)
-    return rest.after(head)
+    return rest.after(*pinned, head)

@@ -12,6 +12,9 @@ from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import LogLines
 
+NOT_WITH_WILD = ("dodge", "aim", "standby", "interact")
+"""R-ATK-1 Wild: "a character cannot dodge, aim, standby, or interact during the same turn"."""
+
 
 def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     """A turn-taker's name: the combatant, or a group as ``Pirate raider ×3`` (its standing
@@ -114,7 +117,7 @@ def spend_action(
             f"{what or action} takes {cost} actions, but {actor.name} has only {left} left"
             f" this turn" + (f": {account}" if account else "")
         )
-    if actor.id in turn.wild and action in ("dodge", "aim", "standby", "interact"):
+    if actor.id in turn.wild and action in NOT_WITH_WILD:
         raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
     return evolve(enc, turn=evolve(turn, used=(*turn.used, (actor.id, action))))
 
