@@ -16,6 +16,7 @@ from hsm_tui.campaign.combat import (
     AnswerDive,
     ApplyDamage,
     Attack,
+    CloseIn,
     DeclareActions,
     EndTurn,
     Hand,
@@ -32,6 +33,7 @@ from hsm_tui.campaign.combat import (
     next_cover,
     ready_weapon,
     reloadable,
+    routes,
     suppression_weapons,
     zone_name_refusal,
 )
@@ -234,3 +236,22 @@ def test_a_command_refused_for_a_waiting_question_says_so_by_its_class() -> None
         s.apply(EndTurn())
     with pytest.raises(NotPermitted, match="only the GM"):
         s.apply(AnswerDive("none", issuer="kara"))
+
+
+def test_r_act_2_close_in_is_offered_with_the_engines_refusal_before_the_pick() -> None:
+    """Issue 19 #1: with 1 action left, "close in one band, Move + Run" was listed without
+    ✗ and refused on picking. The route now carries the engine's own check.
+    """
+    from hsm_tui.ui.screens.combat_dialogs import move_menu
+
+    s = duel()  # Kestrel on the ridge; the dig is Medium away
+    dig = next(r for r in routes(s.encounter, K) if r.move.zone == "dig")
+    assert dig.close_in == CloseIn(K, "dig") and dig.close_in_why == ""
+    s.apply(TakeAction(K, "aim"))
+    dig = next(r for r in routes(s.encounter, K) if r.move.zone == "dig")
+    assert "takes 2 actions, but Kestrel Vance has only 1 left" in dig.close_in_why
+    menu = move_menu(s.encounter, s.encounter.get(K), run=False)
+    assert menu is not None
+    label = next(o.label for o in menu.options if o.command == CloseIn(K, "dig"))
+    assert label.startswith("✗ dig (medium): close in one band") and "only 1 left" in label
+    refused(s, CloseIn(K, "dig"), "only 1 left")

@@ -46,6 +46,30 @@ def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> 
     old zone was, within what the bands to X allow (the triangle of the two). The log
     lists them; F7 ``b`` changes any the scene says otherwise.
     """
+    enc, run, lines = _on_the_way(enc, cmd)
+    moved = move(enc, run, rng, cat)
+    c = enc.get(cmd.combatant)
+    toward = enc.zone_named(cmd.toward)
+    head = LogLines(f"{c.name} closes in on {toward}: one band nearer (R-ACT-2)", tuple(lines))
+    return moved.after(head)
+
+
+def close_in_refusal(enc: Encounter, cmd: CloseIn) -> str:
+    """Why the mover cannot close in now, "" if it can (the zone, the band, and the Move
+    + Run it takes: R-ACT-1/2, R-OTHER-4, §8), so a menu marks it before the pick.
+    """
+    try:
+        enc, run, _ = _on_the_way(enc, cmd)
+        _spend_move(enc, enc.get(cmd.combatant), run)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
+def _on_the_way(enc: Encounter, cmd: CloseIn) -> tuple[Encounter, Move, list[str]]:
+    """The encounter with the spot one band nearer (added if new), the Move + Run to it,
+    and the log lines that place a new spot.
+    """
     c = enc.get(cmd.combatant)
     toward = enc.zone_named(cmd.toward)
     if toward == c.zone:
@@ -58,9 +82,7 @@ def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> 
     spot, lines = f"{origin} → {toward} ({nearer.label})", []
     if spot not in enc.zones:
         enc, lines = _waypoint(enc, c.zone, toward, nearer, spot)
-    moved = move(enc, Move(c.id, spot, run=True), rng, cat)
-    head = LogLines(f"{c.name} closes in on {toward}: one band nearer (R-ACT-2)", tuple(lines))
-    return moved.after(head)
+    return enc, Move(c.id, spot, run=True), lines
 
 
 def _waypoint(
@@ -140,6 +162,8 @@ class Route:
     reachable: bool
     left: int | None = None
     why: str = ""  # "" when the move can be made now (or is out of reach anyway)
+    close_in: CloseIn | None = None  # farther than Short: a band nearer instead (R-ACT-2)
+    close_in_why: str = ""  # the engine's refusal of that close-in now ("" if it may)
 
     @property
     def actions(self) -> int:
@@ -201,5 +225,7 @@ def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
         reachable = band <= _reach(True) and not slowed
         step = Move(c.id, zone, run)
         why = move_refusal(enc, step) if reachable else ""
-        found.append(Route(step, band, reachable, left, why))
+        nearer = CloseIn(c.id, zone) if band > _reach(True) else None
+        refusal = close_in_refusal(enc, nearer) if nearer is not None else ""
+        found.append(Route(step, band, reachable, left, why, nearer, refusal))
     return tuple(found)

@@ -17,7 +17,6 @@ from textual.screen import ModalScreen
 
 from ...campaign.combat import (
     ACTIONS,
-    CloseIn,
     DeclareActions,
     EndCombat,
     Option,
@@ -33,7 +32,6 @@ from ...campaign.combat import (
 )
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
-from ...rules import RangeBand
 from ...session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
@@ -74,9 +72,11 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     for route in routes(enc, mover.id):
         band = route.band.label if route.band is not None else "no band set"
         key = str(len(options) + 1) if len(options) < 9 else ""
-        if route.band is not None and route.band > RangeBand.SHORT:  # R-ACT-2: a band nearer
+        if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
             label = f"{route.move.zone} ({band}): close in one band, Move + Run"
-            options.append(Option(key, label, CloseIn(mover.id, route.move.zone)))
+            why = route.close_in_why
+            label = f"✗ {label} — {why}" if why else label  # the engine's own refusal
+            options.append(Option(key, label, route.close_in))
             continue
         label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
         label = label if route.possible or run else f"✗ {label}"  # picking it says why
