@@ -291,6 +291,7 @@ CHART_FIELDS: dict[str, Field] = {
     "unconscious": Field(boolean, default=False),
     "dead": Field(boolean, default=False),
     "condition": Field(choice(CHART_CONDITIONS)),
+    "out_of_cover": Field(boolean, default=False),
 }
 
 
@@ -310,6 +311,7 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
         unconscious=v["unconscious"],
         dead=v["dead"],
         condition=v["condition"],
+        out_of_cover=v["out_of_cover"],
     )
 
 

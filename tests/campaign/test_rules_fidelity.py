@@ -10,12 +10,15 @@ from hsm_tui.campaign.combat import (
     Attack,
     EndTurn,
     Move,
+    RollChart,
     SetCondition,
+    SetCover,
     StartCombat,
     Suppress,
     TakeAction,
     plan_attack,
 )
+from hsm_tui.rules import Cover
 from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last
 
@@ -109,3 +112,15 @@ def test_r_atk_14_the_odds_before_a_melee_blow_count_the_flank_it_makes() -> Non
     second = plan_attack(s.encounter, Attack(R2, K, "cutlass", style="agile"), s.catalog)
     assert second.defense(s.encounter) == 5  # Dodge 6 − flanked 1, as the roll will be
     assert "flanked 1" in second.preview(s.encounter)[3]
+
+
+def test_s7_row_12_rolls_a_ways_out_of_cover_and_prone() -> None:
+    """§7 chart row 12, "Rolls a ways": "Without miniatures: somewhat farther off, out of
+    cover, and Prone" — the Hero kept its cover. (issue 18 #11)
+    """
+    s = duel()
+    s.apply(SetCover(K, "medium"))
+    play(s, RollChart(K, overflow=2), 1, 2, 10)  # keeps hold (d10 1), chart d10 10 + 2 = 12
+    kestrel = s.encounter.get(K)
+    assert kestrel.chart == ("rolls-a-ways",)
+    assert (kestrel.cover, kestrel.prone) == (Cover.NONE, True)

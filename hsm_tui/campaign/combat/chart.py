@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...packs import Catalog, SevereWound
-from ...rules import Derived
+from ...rules import Cover, Derived
 from ...rules.combat import severe_wound_modifier
 from ..conditions import CONDITIONS, trait_roll, with_condition
 from ..encounter import Combatant, evolve
@@ -93,15 +93,10 @@ def apply_chart_row(
         unconscious=target.unconscious or row.unconscious,
         out=target.out or row.dead,
         chart=(*target.chart, row.id),
+        cover=Cover.NONE if row.out_of_cover else target.cover,
     )
     lines = [line, f"→ {row.name}{flags}: {row.text}"]
     if row.condition:  # what the row means at the table, marked for this encounter
         target = with_condition(target, row.condition)
         lines.append(f"{target.name} marked {row.condition}: {CONDITIONS[row.condition].text}")
     return target, lines, None
-
-
-SEVERELY = 3
-
-
-"""A Hero's wound marker once severely wounded: −1, −2, then severe (R-WOUND-1)."""
