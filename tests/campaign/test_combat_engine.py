@@ -900,12 +900,15 @@ def test_weapon_card_assault_laser_special_4_lowers_target_defense() -> None:
 
 
 def test_weapon_card_assault_laser_fortune_rolls_extra_shots() -> None:
+    """Extra shots are more d10s of the same roll, judged with its one Hero die: no second
+    Hero die is rolled (issue 18 #12; R-TASK-2 "a Hero rolls the Hero die" once a roll).
+    """
     s = duel()
-    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 6, 2, 1, 1, 3)  # d4 2: two more
+    play(s, Attack(K, R1, "assault-laser"), 9, 9, 9, 9, 9, 6, 2, 1, 1)  # d4 2: two more
     lines = last(s)[1]
     assert (
-        "fortune: 1d4 extra shot(s) (rolled 2): d10 1, 1 vs TN 8 → 2 hits · Hero die 3 · blank"
-        in lines
+        "fortune: 1d4 extra shot(s) (rolled 2): d10 1, 1 → 2 hit(s), with the roll's own"
+        " Hero die" in lines
     )
     assert s.encounter.get(R1).fear == 2
 

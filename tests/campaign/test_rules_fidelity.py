@@ -124,3 +124,19 @@ def test_s7_row_12_rolls_a_ways_out_of_cover_and_prone() -> None:
     kestrel = s.encounter.get(K)
     assert kestrel.chart == ("rolls-a-ways",)
     assert (kestrel.cover, kestrel.prone) == (Cover.NONE, True)
+
+
+def test_r_task_4_an_extra_shot_below_tn_1_is_judged_by_the_rolls_own_hero_die() -> None:
+    """One Hero die per roll (issue 18 #12): at TN 0 a Fortune's extra shot of 1 hits
+    because this roll's Hero die (6) makes up the difference (R-TASK-4, RULES.md: "with
+    TN ≤ 0 a Hero succeeds when d10 = 1 and Hero die ≥ 2 − TN") — no second Hero die
+    decides it.
+    """
+    s = duel()
+    play(s, Attack(K, R1, "assault-laser", modifier=-8), 9, 9, 9, 9, 9, 6, 1, 1)  # d4 1
+    lines = last(s)[1]
+    assert any(line.startswith("TN Rifles 8 − situation 8 = 0") for line in lines)
+    assert (
+        "fortune: 1d4 extra shot(s) (rolled 1): d10 1 → 1 hit(s), with the roll's own"
+        " Hero die" in lines
+    )

@@ -45,15 +45,13 @@ def apply_card_effects(
         if effect.dice is not None:
             amount = _roll_amount(effect, rng)
             text += f" (rolled {amount})"
-        if kind is EffectKind.EXTRA_SHOTS:
-            extra = roll_attack(
-                rng,
-                tn,
-                max(1, amount),
-                roll.rank if roll.rank is not Rank.SIDEKICK else Rank.MINION,
-            )
-            state = evolve(state, hits=state.hits + extra.successes)
-            text += f": {extra.explain()}"
+        if kind is EffectKind.EXTRA_SHOTS:  # more d10s of the same roll: one Hero die per
+            # roll, so they are judged with this roll's (R-TASK-4 below TN 1), never a new one
+            shots = roll_attack(rng, tn, max(1, amount), Rank.MINION)
+            judged = replace(shots, rank=roll.rank, hero_first=roll.hero)
+            state = evolve(state, hits=state.hits + judged.successes)
+            dice = ", ".join(map(str, shots.kept))
+            text += f": d10 {dice} → {judged.successes} hit(s), with the roll's own Hero die"
         elif kind is EffectKind.REROLL_LOWEST:
             # on the dice as they stand after the Luck/Talent/Aim re-rolls (card_reroll)
             again = card_reroll(roll, rng)
