@@ -255,3 +255,14 @@ def test_r_act_2_close_in_is_offered_with_the_engines_refusal_before_the_pick() 
     label = next(o.label for o in menu.options if o.command == CloseIn(K, "dig"))
     assert label.startswith("✗ dig (medium): close in one band") and "only 1 left" in label
     refused(s, CloseIn(K, "dig"), "only 1 left")
+
+
+def test_r_act_2_a_hide_names_its_cover_and_only_a_hide_does() -> None:
+    s = duel()
+    refused(s, TakeAction(K, "aim", cover="light"), "only a Hide names a cover")
+    refused(s, TakeAction(K, "hide", cover="none"), "light, medium or heavy")
+    s.apply(TakeAction(K, "hide", cover="heavy"))
+    assert s.encounter.get(K).cover is Cover.HEAVY
+    s = duel()
+    s.apply(TakeAction(K, "hide"))  # as files before it hold it: the GM places it by hand
+    assert s.encounter.get(K).cover is Cover.NONE

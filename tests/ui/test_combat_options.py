@@ -412,3 +412,25 @@ async def test_r_char_8_ticking_an_undecided_sidekick_says_decide_first() -> Non
         assert shown.startswith("cannot fire: Ansel Morrow, cult defector: decide first")
         await _keys(pilot, "v")  # diving needs no rules: the odds are back
         assert "≥1 target hit" in str(dialog.query_one("#suppress-plan").render())
+
+
+async def test_r_act_2_hide_asks_into_which_cover_and_sets_it() -> None:
+    """Issue 19 #4: Hide logged "the GM places it in cover" and left the cover at none;
+    now `A`, hide asks light, medium or heavy and the engine sets it (R-ATK-6).
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "A", "8")  # hide
+        assert isinstance(app.screen, DecisionDialog)
+        assert [o.label for o in app.screen.options] == [
+            "light (+1 Defense)",
+            "medium (+2 Defense)",
+            "heavy (+3 Defense)",
+        ]
+        await _keys(pilot, "2")
+        kestrel = app.session.encounter.get(KESTREL)
+        assert kestrel.cover is Cover.MEDIUM
+        assert app.session.log[-1].title == (
+            "Kestrel Vance hides in medium cover (R-ACT-2, R-ATK-6 +2 Defense)"
+        )

@@ -9,12 +9,13 @@ import random
 from dataclasses import dataclass
 
 from ...packs import Catalog
-from ...rules import Rank, RulesError, Trait
+from ...rules import Cover, Rank, RulesError, Trait
 from ..conditions import with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .commands import TakeAction
 from .gear import edit_weapon, handle_weapon
 from .outcome import LogLines, Outcome
+from .setup import cover_named
 from .turns import spend_action
 
 _MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
@@ -39,7 +40,7 @@ ACTIONS: dict[str, ActionKind] = {
     "stand": ActionKind(1, "up from Prone"),
     "standby": ActionKind(1, "attack when someone comes within Short"),
     "interact": ActionKind(1, "free a stuck weapon, pick one up, equipment", weapon=True),
-    "hide": ActionKind(1, "the GM places it in cover"),
+    "hide": ActionKind(1, "into the cover the GM names"),
     "task": ActionKind(1, "then roll it in the task roller (F2)"),
     "draw": ActionKind(1, "a weapon", weapon=True),
     "holster": ActionKind(1, "put a weapon away", weapon=True),
@@ -80,6 +81,13 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         if weapon is None or weapon.id not in reloadable(c, cat):
             raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
         text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
+    hidden = cover_named(cmd.cover) if cmd.cover else None
+    if hidden is not None:
+        if action != "hide":
+            raise RulesError(f"only a Hide names a cover, not {action}")
+        if hidden is Cover.NONE:
+            raise RulesError("a Hide goes into light, medium or heavy cover (R-ATK-6)")
+        text = f"{c.name} hides in {hidden.label} cover (R-ACT-2, R-ATK-6 +{int(hidden)} Defense)"
     if action == "break-free" and "grappled" not in c.conditions:
         raise RulesError(f"{c.name} is not grappled")
     cost = ACTIONS[action].cost
@@ -95,6 +103,8 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         c = edit_weapon(c, weapon.id, charges=weapon.power)
     elif action in ("interact", "drop") and weapon is not None:
         c, text = handle_weapon(c, weapon, name, action)
+    elif hidden is not None:
+        c = evolve(c, cover=hidden)
     elif action == "break-free":
         c, extra = _break_free(enc, c, cmd.bonus, rng)
         text = f"{c.name} tries to break free (R-ATK-17)"

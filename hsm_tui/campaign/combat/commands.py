@@ -212,6 +212,7 @@ class TakeAction:
     action: str
     weapon: str | None = None
     bonus: int = 0  # break-free: Escape Artist (−1 if the grappler was hit), by the GM
+    cover: str = ""  # hide: the cover the GM places it in (light, medium, heavy)
     issuer: str = GM
 
 

@@ -32,6 +32,7 @@ from ...campaign.combat import (
 )
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
+from ...rules import Cover
 from ...session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
@@ -115,6 +116,12 @@ def detail_menu(actor: Combatant, command: TakeAction, catalog: Catalog) -> Menu
         ]
         question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
         return Menu("Break free (R-ATK-17)", question, options)
+    if command.action == "hide":  # issue 19 #4: into which cover (R-ATK-6)
+        options = [
+            Option(str(int(c)), f"{c.label} (+{int(c)} Defense)", replace(command, cover=c.label))
+            for c in list(Cover)[1:]  # light, medium, heavy
+        ]
+        return Menu("Hide (R-ACT-2)", f"{actor.name} hides: in which cover?", options)
     if not ACTIONS[command.action].weapon or not actor.weapons:
         return None
     names = catalog.weapons
