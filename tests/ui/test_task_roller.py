@@ -578,3 +578,27 @@ async def test_r_char_6_r_task_6_advantages_shown_and_scrolled_into_view() -> No
         await pilot.pause()
         assert "TN 6" in _frame_text(app)
         assert app.focused is app.screen.query_one("#who", Stepper)  # focus stays put
+
+
+async def test_a_refused_opposed_or_group_roll_keeps_what_the_gm_set_up() -> None:
+    """Issue 19 #2: with re-rolls waiting, the second `o` was refused and side A silently
+    dropped. The refusal now says why and side A (and a group's rollers) stay held.
+    """
+    from hsm_tui.rules import task_tn
+    from hsm_tui.session import RollTask, SpendRerolls
+
+    app = _app()
+    session = app.session
+    session.apply(RollTask(task_tn([("Agility", 3), ("Senses", 2)]), Rank.HERO, rerolls=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "o")  # hold side A, then roll: refused, a question waits
+        await pilot.pause()
+        assert any("answer the pending question first" in n.message for n in app._notifications)
+        assert "Opposed" in _status_text(app)  # side A still held
+        await pilot.press("g", "G")
+        await pilot.pause()
+        assert "Group of 1" in _status_text(app)  # the roller stays too
+        session.apply(SpendRerolls(0, 0))
+        await pilot.press("o")
+        await pilot.pause()
+        assert session.log[-1].title == "Opposed task"

@@ -405,9 +405,10 @@ class TaskRollerScreen(SessionScreen):
         if self._opposed is None:
             self._opposed = self.task(self._side_name("Side A"), free=False)
             self.notify("Side A held: set up side B, then o rolls the opposed task")
-        else:
-            first, self._opposed = self._opposed, None
-            self._apply(RollOpposed(first, self.task(self._side_name("Side B"), free=False)))
+        else:  # a refused roll (a question waits) keeps side A held, lost to nobody
+            side_b = self.task(self._side_name("Side B"), free=False)
+            if self._apply(RollOpposed(self._opposed, side_b)):
+                self._opposed = None
         self.refresh_odds()
 
     def action_group_add(self) -> None:
@@ -424,8 +425,8 @@ class TaskRollerScreen(SessionScreen):
         if not self._group:
             self.notify("Add rollers with g first", severity="warning")
             return
-        tasks, self._group = tuple(self._group), []
-        self._apply(RollGroup(tasks, need=self._need.value))
+        if self._apply(RollGroup(tuple(self._group), need=self._need.value)):
+            self._group = []  # a refused roll keeps the rollers for when it may go
         self.refresh_odds()
 
     def action_need(self) -> None:
