@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, is_dataclass, replace
 
-from .campaign.combat import AddCombatants, Reveal, StartCombat, actor_name
+from .campaign.combat import (
+    AddCombatants,
+    ClearEncounter,
+    RemoveCombatant,
+    Reveal,
+    StartCombat,
+    actor_name,
+)
 from .campaign.encounter import Combatant, Encounter
 from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
 from .rules import Cover, Rank
@@ -49,7 +56,11 @@ def entry_visibility(
         return GM_ONLY
     if before is None or after is None or isinstance(command, Reveal):
         return PUBLIC
-    hidden = [c for enc in (before, after) for c in enc.combatants if c.hidden]
+    # only Reveal unhides (above) and only a removal drops someone: else ``after`` holds
+    # every combatant hidden before, and one scan of it answers (this runs per command)
+    hidden = [c for c in after.combatants if c.hidden]
+    if isinstance(command, RemoveCombatant | ClearEncounter):
+        hidden += [c for c in before.combatants if c.hidden]
     if not hidden:
         return PUBLIC
     if isinstance(command, StartCombat | AddCombatants):
