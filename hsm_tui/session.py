@@ -461,9 +461,9 @@ class Session:
             raise RulesError(f"no log entry {command.seq}")
         if self.log[command.seq - 1].visibility == OPEN:
             raise RulesError(f"log entry {command.seq} is already open to everyone")
-        self.log = tuple(
-            replace(e, visibility=OPEN) if e.seq == command.seq else e for e in self.log
-        )
+        opened = self.log[command.seq - 1]
+        self.log = tuple(replace(e, visibility=OPEN) if e is opened else e for e in self.log)
+        self._add_log(command.issuer, f"Opened #{opened.seq} to every seat: {opened.title}", ())
 
     def _add_log(
         self, issuer: str, title: str, lines: Iterable[str], visibility: str = PUBLIC

@@ -68,7 +68,8 @@ class Batch:
 @dataclass(frozen=True)
 class OpenEntry:
     """The GM opens a log entry to every seat, lines and all (a roll made in secret,
-    a note): the players saw its title alone, or nothing.
+    a note): the players saw its title alone, or nothing. The log says so in an entry of
+    its own, which is also what undo names.
     """
 
     seq: int

@@ -113,11 +113,13 @@ def _load(path: Path) -> tuple[dict[str, Any], LineIndex]:
     if info.st_size > MAX_BYTES:
         raise PlayersFileError(f"{path}: {info.st_size} bytes is too large for a players file")
     try:
-        text = path.read_bytes()[: MAX_BYTES + 1].decode("utf-8")
+        raw = path.read_bytes()
     except OSError as err:
         raise PlayersFileError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        line = raw[: err.start].count(b"\n") + 1
         raise PlayersFileError(f"{path}:{line}: not UTF-8 text") from None
     try:
         data = parse_toml(text, "a players file")

@@ -67,11 +67,10 @@ def test_r_init_1_next_attacker_is_none_on_one_combatants_turn() -> None:
     assert next_attacker(duel().encounter, K) is None
 
 
-def test_r_combat_2_group_target_is_the_aimed_one_else_the_nearest_enemy() -> None:
+def test_r_combat_2_a_group_aimed_at_nobody_attacks_the_nearest_enemy() -> None:
     s = duel()
     to_raiders(s)
     assert group_target(s.encounter) == K
-    assert group_target(s.encounter, aimed="somebody") == "somebody"
 
 
 # -- weapons: one way to change their state ------------------------------------------------

@@ -169,5 +169,5 @@ async def test_undoing_an_opened_entry_says_so() -> None:
         await _keys(pilot, "f6", "o", "f4", "u")
         assert app.session.log[5 - 1].visibility == GM_ONLY
         assert _notes(app)[-1] == (
-            "Undone: opening #5 to every seat (3 × Pirate raider join pirates in ruins)"
+            "Undone: Opened #5 to every seat: 3 × Pirate raider join pirates in ruins"
         )

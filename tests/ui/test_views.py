@@ -82,19 +82,8 @@ async def test_each_view_refreshes_inside_its_own_app(monkeypatch) -> None:
     ``self.app`` is the app whose context runs the code, so a refresh run inside the
     issuing app would read (and notify, focus, …) the wrong app.
     """
-    from hsm_tui.ui.screens.campaign import CampaignScreen
-
-    ran_in: list[tuple[object, object]] = []
-    original = CampaignScreen.refresh_from_session
-
-    def spy(screen: CampaignScreen) -> None:
-        ran_in.append((screen.parent, screen.app))  # the screen's own app, the running one
-        original(screen)
-
-    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
-    session = Session(seed=SEED)
-    session.load_content()
-    gm, table_view = HsmApp(session), HsmApp(session)
+    ran_in = _spy_home_refreshes(monkeypatch)
+    gm, table_view = _two_homes()
     async with gm.run_test(size=SIZE) as a, table_view.run_test(size=SIZE) as b:
         await _keys(a, "a", *"kestrel", "enter")  # A adds a Hero to the party
         await _next_frame(b)
@@ -146,19 +135,10 @@ async def test_changes_from_another_app_coalesce_into_one_refresh(monkeypatch) -
     from textual._context import active_app
 
     from hsm_tui.campaign.party import GrantClues
-    from hsm_tui.ui.screens.campaign import CampaignScreen
 
-    ran_in: list[object] = []
-    original = CampaignScreen.refresh_from_session
-
-    def spy(screen: CampaignScreen) -> None:
-        ran_in.append(screen.app)
-        original(screen)
-
-    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
-    session = Session(seed=SEED)
-    session.load_content()
-    gm, table_view = HsmApp(session), HsmApp(session)
+    ran_in = _spy_home_refreshes(monkeypatch)
+    gm, table_view = _two_homes()
+    session = gm.session
     async with gm.run_test(size=SIZE) as a, table_view.run_test(size=SIZE) as b:
         await _keys(a, "a", *"kestrel", "enter")  # A adds a Hero to the party
         await _next_frame(b)
@@ -171,6 +151,29 @@ async def test_changes_from_another_app_coalesce_into_one_refresh(monkeypatch) -
             active_app.reset(issuing)
         await _next_frame(b)
         await _next_frame(a)
-        assert ran_in.count(gm) == 3 and ran_in.count(table_view) == 1
+        owners = [own for own, _running in ran_in]
+        assert owners.count(gm) == 3 and owners.count(table_view) == 1
         party = table_view.screen.query_one("#party")
         assert "Clues 3" in str(party.get_option_at_index(0).prompt)
+
+
+def _spy_home_refreshes(monkeypatch) -> list[tuple[object, object]]:
+    """Record each home-screen refresh as (the screen's own app, the app running it)."""
+    from hsm_tui.ui.screens.campaign import CampaignScreen
+
+    ran_in: list[tuple[object, object]] = []
+    original = CampaignScreen.refresh_from_session
+
+    def spy(screen: CampaignScreen) -> None:
+        ran_in.append((screen.parent, screen.app))
+        original(screen)
+
+    monkeypatch.setattr(CampaignScreen, "refresh_from_session", spy)
+    return ran_in
+
+
+def _two_homes() -> tuple[HsmApp, HsmApp]:
+    """Two apps on one session with its packs (the GM's and another view)."""
+    session = Session(seed=SEED)
+    session.load_content()
+    return HsmApp(session), HsmApp(session)

@@ -35,11 +35,11 @@ from .outcome import (
 from .setup import cover_named
 from .wounds import (
     damage_expr,
-    damage_outcome,
     defense_tn,
     dive,
     health_against,
     is_melee,
+    outside_damage,
     take_wound,
     wound_text,
 )
@@ -281,10 +281,8 @@ def choose_chart_row(
 
 def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
     """Damage the GM rolled outside an attack, then the chart if it is a severe wound."""
-    c = enc.get(cmd.combatant)
-    _, line = damage_outcome(c, cmd.damage, cmd.nonlethal)
+    c, result, line = outside_damage(enc.get(cmd.combatant), cmd.damage, cmd.nonlethal)
     lines = [line]
-    c, result = take_wound(c, cmd.damage, cmd.nonlethal)
     pending = None
     if result.severe:
         c, chart_lines, pending = severe_wound(c, result.overflow, rng, cat)

@@ -57,7 +57,7 @@ def ready_weapon(c: Combatant) -> WeaponState | None:
     nor stuck), else the first it carries; None for a combatant carrying none.
     """
     usable = [w for w in c.weapons if not (w.dropped or w.stuck)]
-    return (usable or list(c.weapons) or [None])[0]
+    return next(iter(usable or c.weapons), None)
 
 
 def handle_weapon(

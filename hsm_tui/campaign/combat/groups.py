@@ -82,12 +82,10 @@ def retarget(enc: Encounter, cmd: Attack, cat: Catalog) -> tuple[Attack, tuple[s
     return cmd, ()
 
 
-def group_target(enc: Encounter, aimed: str | None = None) -> str | None:
-    """Whom the acting group attacks: the target aimed at, else the standing enemy
+def group_target(enc: Encounter) -> str | None:
+    """Whom the acting group attacks when the GM aimed at nobody: the standing enemy
     nearest its first standing member (R-COMBAT-2); None when there is none.
     """
-    if aimed is not None:
-        return aimed
     members = enc.members(current_turn(enc).actor)
     nearest = nearest_enemies(enc, members[0]) if members else []
     return nearest[0].id if nearest else None

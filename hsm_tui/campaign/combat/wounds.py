@@ -110,14 +110,23 @@ def wound_text(target: Combatant, result: WoundResult) -> str:
     return f"{result.steps_taken} wound step(s): now at −{track}"
 
 
-def damage_outcome(c: Combatant, damage: int, nonlethal: bool) -> tuple[WoundResult, str]:
-    """What ``damage`` from outside an attack does to ``c`` (R-DMG-2, R-WOUND), and the
-    line that says so: the damage dialog shows it before Enter, the handler logs it.
+def outside_damage(
+    c: Combatant, damage: int, nonlethal: bool
+) -> tuple[Combatant, WoundResult, str]:
+    """``c`` after ``damage`` from outside an attack (R-DMG-2, R-WOUND), what it did, and
+    the line that says so: the damage dialog shows it before Enter, the handler logs it.
     """
     if not 0 <= damage <= MAX_DAMAGE:
         raise RulesError(f"damage is 0 to {MAX_DAMAGE}, not {damage}")
     if not c.standing:
         raise RulesError(f"{c.name} is already out of the fight")
     track = "Stamina" if nonlethal else "Health"
-    _, result = take_wound(c, damage, nonlethal)
-    return result, f"{damage} damage vs {track} {health(c, nonlethal)} → {wound_text(c, result)}"
+    wounded, result = take_wound(c, damage, nonlethal)
+    line = f"{damage} damage vs {track} {health(c, nonlethal)} → {wound_text(c, result)}"
+    return wounded, result, line
+
+
+def damage_outcome(c: Combatant, damage: int, nonlethal: bool) -> tuple[WoundResult, str]:
+    """The preview of :func:`outside_damage`: what it does and the line, nothing changed."""
+    _, result, line = outside_damage(c, damage, nonlethal)
+    return result, line

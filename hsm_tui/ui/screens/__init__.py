@@ -30,16 +30,11 @@ def words(name: str) -> str:
 
 
 def _amended(before: Sequence[LogEntry], after: Sequence[LogEntry], command: Command) -> str:
-    """What a step that added no log entry did: re-rolls amend the entry of their roll,
-    opening an entry to every seat (F6 ``o``) changes who sees it.
-    """
-    altered = [(a, b) for a, b in zip(after, before, strict=False) if a != b]
-    if not altered:
-        return words(type(command).__name__)
-    entry, was = altered[-1]
-    if entry.visibility != was.visibility:
-        return f"opening #{entry.seq} to every seat ({entry.title})"
-    return f"the re-rolls on {entry.title}"
+    """What a step that added no log entry did: re-rolls amend the entry of their roll."""
+    altered = [a for a, b in zip(after, before, strict=False) if a != b]
+    if altered:
+        return f"the re-rolls on {altered[-1].title}"
+    return words(type(command).__name__)
 
 
 class SessionReady(Message):

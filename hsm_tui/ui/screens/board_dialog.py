@@ -16,14 +16,14 @@ from textual.widgets import Label
 from ..widgets.keybar import KeyBar
 from ..widgets.range_board import RangeBoard
 from . import FollowsSession
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 class BoardScreen(FollowsSession, ModalScreen[None]):
     """Zones with who stands in them by side, then the band between each pair."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("escape,b", "dismiss(None)", "Close", id="board.close"),

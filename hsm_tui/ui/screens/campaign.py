@@ -17,11 +17,10 @@ from textual.containers import Horizontal
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...rules.combat import severely_wounded
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import SessionReady, SessionScreen, set_border_titles
-from .help_text import help_markdown
+from .help_text import HelpText
 from .picker import PickerScreen
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ def _party() -> ModuleType:
 class CampaignScreen(SessionScreen):
     """Party, roster and scene notes; F1 for the keys."""
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("a", "add_hero", "Add hero", id="campaign.add-hero"),
@@ -108,6 +107,8 @@ class CampaignScreen(SessionScreen):
         self.refresh_from_session()
 
     def refresh_from_session(self) -> None:
+        from ...views import marker  # the engine, loaded with the session after 1st frame
+
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         file = self.session.file
         where = f" · {file.name}" if file is not None else ""
@@ -118,12 +119,7 @@ class CampaignScreen(SessionScreen):
         party.clear_options()
         chart = {r.id: r.name for r in self.session.catalog.chart}
         for m in campaign.party:
-            wounds = (
-                "severe"
-                if severely_wounded(m.wounds)
-                else (f"−{m.wounds}" if m.wounds else "clean")
-            )
-            wounds = "DEAD" if m.dead else wounds
+            wounds = "DEAD" if m.dead else marker(m.wounds)
             scars = (
                 f" · {len(m.chart)} on the chart, last {chart.get(m.chart[-1], m.chart[-1])}"
                 if m.chart

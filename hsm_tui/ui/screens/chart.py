@@ -25,7 +25,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
-from .help_text import help_markdown
+from .help_text import HelpText
 
 OVERFLOWS = [(str(n), n) for n in range(22)]
 """0 to 21 past Health: from 21 on every d10 lands on 22+ (Dead), so more changes nothing."""
@@ -48,7 +48,7 @@ class ChartScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Tall terminals frame the §7 panel; at 24 rows every row of it holds text."""
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("r", "roll", "Roll chart", id="chart.roll"),

@@ -60,7 +60,7 @@ from .combat_keys import COMBAT_KEYS
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
-from .help_text import help_markdown
+from .help_text import HelpText
 from .pools_dialog import PoolsDialog
 from .sheet import SheetScreen
 
@@ -80,7 +80,7 @@ class CombatScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Below 100 columns the range board hides; below 30 rows the header does."""
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
     """F1: the keys, the attack options and the rules a GM looks up mid-fight."""
 
     BINDINGS = COMBAT_KEYS
@@ -281,7 +281,7 @@ class CombatScreen(SessionScreen):
         if enc.turn is None:
             self.notify("No turn is under way: s starts combat", severity="warning")
             return
-        target = group_target(enc, self.draft.target if self.draft else None)
+        target = self.draft.target if self.draft else group_target(enc)
         attacks = group_attack(enc, target, self.session.catalog) if target else ()
         if target is None:
             self.notify("No standing enemy to attack", severity="warning")

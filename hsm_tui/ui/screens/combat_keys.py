@@ -9,15 +9,15 @@ from __future__ import annotations
 from textual.binding import Binding
 
 
-def _hidden(keys: str, action: str, description: str, name: str, tooltip: str = "") -> Binding:
-    """A key off the footer (the palette and F1 list it), with the id ``combat.name``."""
-    return Binding(keys, action, description, show=False, id=f"combat.{name}", tooltip=tooltip)
-
-
-def _aiming(
-    keys: str, action: str, description: str, name: str, display: str | None = None
+def _hidden(
+    keys: str,
+    action: str,
+    description: str,
+    name: str,
+    tooltip: str = "",
+    display: str | None = None,
 ) -> Binding:
-    """An attack-option key: it acts on the aimed attack, so its tooltip says "Aiming"."""
+    """A key off the footer (the palette and F1 list it), with the id ``combat.name``."""
     return Binding(
         keys,
         action,
@@ -25,8 +25,15 @@ def _aiming(
         show=False,
         key_display=display,
         id=f"combat.{name}",
-        tooltip="Aiming",
+        tooltip=tooltip,
     )
+
+
+def _aiming(
+    keys: str, action: str, description: str, name: str, display: str | None = None
+) -> Binding:
+    """An attack-option key: it acts on the aimed attack, so its tooltip says "Aiming"."""
+    return _hidden(keys, action, description, name, "Aiming", display)
 
 
 COMBAT_KEYS = [

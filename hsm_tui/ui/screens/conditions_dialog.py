@@ -18,7 +18,7 @@ from ...campaign.combat import SetCondition
 from ...campaign.conditions import CONDITIONS
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
-from .help_text import help_markdown
+from .help_text import HelpText
 
 BODY = {
     "prone": (False, "knocked down or dived: an action to stand up (R-ACT-6)"),
@@ -44,7 +44,7 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
     """↑↓ pick a condition, ←→ or a digit set its level, Enter applies the changes."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("enter", "apply", "Apply", id="conditions.apply"),

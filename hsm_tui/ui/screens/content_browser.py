@@ -28,7 +28,7 @@ from ..widgets.entry_card import (
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
 from . import set_border_titles
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class ContentBrowserScreen(Screen[None]):
 
     CSS_PATH = "../styles/content.tcss"
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="content.search"),

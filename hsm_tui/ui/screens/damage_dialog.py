@@ -24,7 +24,7 @@ from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .conditions_dialog import choices
-from .help_text import help_markdown
+from .help_text import HelpText
 
 MOST = 99
 """The largest amount the dialog takes (a fall is d6 per 20 ft, R-OTHER-6)."""
@@ -37,7 +37,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
     """Type the damage, toggle non-lethal, Enter applies it to the combatant."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__, whole=WHOLE)
+    HELP = HelpText(__name__, whole=WHOLE)
 
     BINDINGS = [
         Binding("enter", "apply", "Apply damage", priority=True, id="damage.apply"),

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from ...campaign.combat import Option
 from ..widgets.keybar import KeyBar
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 def bind_escape(screen: Screen, reopen: str) -> None:
@@ -37,7 +37,7 @@ class DecisionDialog(ModalScreen[Any]):
     """Pick an option by its key, or highlight it and press Enter."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
     """A list, not a table: a table's narrow first column wrapped one word a line at 80×24."""
 
     BINDINGS = [

@@ -47,7 +47,7 @@ from ..widgets.title_bar import TitleBar
 from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 def party_zones(enc: Encounter, side: str) -> list[Choice]:
@@ -79,7 +79,7 @@ class EncounterBuilderScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """From 100 columns the side lists widen; below 30 rows the header gives way."""
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
     """F1's text for this screen, kept in ``encounter_builder.md``."""
 
     BINDINGS = [

@@ -4,14 +4,26 @@ edit and review there than inside a Python string, and the package ships it as d
 
 from __future__ import annotations
 
-from importlib.resources import files
+import sys
+from pathlib import Path
 
 
-def help_markdown(module_name: str, **values: object) -> str:
-    """The help text for the screen module ``module_name`` (pass ``__name__``): the file
-    named like the module, ``…screens.encounter_builder`` → ``encounter_builder.md``.
-    ``values`` fill its ``{name}`` fields, so a limit the engine sets is said once.
+class HelpText:
+    """A screen's ``HELP``: the file named like its module (``…screens.combat`` →
+    ``combat.md``), read the first time F1 asks for it rather than when the module is
+    imported, so no screen reads a file before its first frame. ``values`` fill its
+    ``{name}`` fields, so a limit the engine sets is said once.
     """
-    package, _, module = module_name.rpartition(".")
-    text = files(package).joinpath(f"{module}.md").read_text(encoding="utf-8")
-    return text.format(**values) if values else text
+
+    def __init__(self, module_name: str, **values: object) -> None:
+        self._module = module_name
+        self._values = values
+        self._text: str | None = None
+
+    def __get__(self, screen: object, owner: type | None = None) -> str:
+        if self._text is None:
+            file = sys.modules[self._module].__file__
+            assert file is not None  # a screen module is always a file
+            text = Path(file).with_suffix(".md").read_text(encoding="utf-8")
+            self._text = text.format(**self._values) if self._values else text
+        return self._text

@@ -29,7 +29,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
@@ -65,7 +65,7 @@ class LogScreen(SessionScreen):
     """Every log entry with the lines that explain it; `/` filters, `x` exports."""
 
     CSS_PATH = "../styles/chart_log.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="log.search"),

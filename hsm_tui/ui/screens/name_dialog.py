@@ -14,7 +14,7 @@ from ...campaign.party import MAX_NAME, campaign_name
 from ...persistence.store import file_name
 from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 def name_problem(text: str) -> str:
@@ -30,7 +30,7 @@ class NameDialog(ModalScreen[str | None]):
     """Type the name; the file it will be saved as shows beside it."""
 
     CSS_PATH = "../styles/dialogs.tcss"
-    HELP = help_markdown(__name__, max_name=MAX_NAME)
+    HELP = HelpText(__name__, max_name=MAX_NAME)
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", id="name.cancel"),

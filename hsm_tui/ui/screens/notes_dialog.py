@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
 
 from ..widgets.keybar import KeyBar
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 class NotesDialog(ModalScreen[str]):
@@ -19,7 +19,7 @@ class NotesDialog(ModalScreen[str]):
 
     CSS_PATH = "../styles/dialogs.tcss"
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("escape", "close", "Keep and close", id="notes.close"),

@@ -15,7 +15,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.keybar import KeyBar
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 class PickerScreen(ModalScreen[Any]):
@@ -23,7 +23,7 @@ class PickerScreen(ModalScreen[Any]):
 
     CSS_PATH = "../styles/dialogs.tcss"
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", id="picker.cancel"),

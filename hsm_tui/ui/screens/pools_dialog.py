@@ -16,14 +16,14 @@ from ...campaign.combat import SetPools
 from ...campaign.encounter import MAX_POOL
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 class PoolsDialog(ModalScreen[SetPools | None]):
     """Two steppers: Luck and Clues; Enter sets both."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("enter", "apply", "Set pools", id="pools.apply"),

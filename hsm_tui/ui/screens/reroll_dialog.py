@@ -16,7 +16,7 @@ from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .decision_dialog import bind_escape
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 class Rerolls(Protocol):
@@ -42,7 +42,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
 
     CSS_PATH = "../styles/tasks.tcss"
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("enter", "confirm", "Re-roll", id="reroll.confirm"),

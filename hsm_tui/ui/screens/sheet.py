@@ -22,7 +22,7 @@ from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
 from ..widgets.keybar import KeyBar
 from . import FollowsSession
-from .help_text import help_markdown
+from .help_text import HelpText
 
 MARKS = {
     "dodging": "Dodge: may re-roll Defense until its next turn (R-ACT-2)",
@@ -58,7 +58,7 @@ class SheetScreen(FollowsSession, ModalScreen[None]):
     """Traits, ratings, weapons, wounds, Fear, conditions, pools and chart results."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("escape,v", "dismiss(None)", "Close", id="sheet.close"),

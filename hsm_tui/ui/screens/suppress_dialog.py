@@ -21,7 +21,7 @@ from textual.widgets import Label, OptionList, Static
 
 from ...campaign.combat import Suppress, SuppressPlan, SuppressTarget
 from ..widgets.keybar import KeyBar
-from .help_text import help_markdown
+from .help_text import HelpText
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class SuppressDialog(ModalScreen[Suppress | None]):
     """Space ticks a target, ``v`` marks it diving, Enter fires."""
 
     CSS_PATH = "../styles/combat.tcss"
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("space", "toggle", "Tick", id="suppress.tick"),

@@ -30,7 +30,7 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
-from .help_text import help_markdown
+from .help_text import HelpText
 from .reroll_dialog import RerollDialog
 
 DOUBLE = None
@@ -105,7 +105,7 @@ class TaskRollerScreen(SessionScreen):
 
     CSS_PATH = "../styles/tasks.tcss"
 
-    HELP = help_markdown(__name__)
+    HELP = HelpText(__name__)
 
     BINDINGS = [
         Binding("r,enter", "roll", "Roll", id="task.roll"),
