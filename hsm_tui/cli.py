@@ -17,8 +17,7 @@ from typing import Any, NoReturn
 
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .rules.models import Cover, Rank
-from .rules.rerolls import MAX_FREE_REROLLS
+from .rules.models import MAX_FREE_REROLLS, Cover, Rank
 
 MAX_DICE = 50
 

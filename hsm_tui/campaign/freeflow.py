@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from ..rules import PoolRoll, Rank, RulesError, TargetNumber, roll_task, task_odds
 from ..rules.contests import Need, group_odds, opposed_odds, opposed_winner
+from ..rules.models import MAX_FREE_REROLLS
 from ..rules.odds import PoolOdds, percent
-from ..rules.rerolls import MAX_FREE_REROLLS, first_offer, spend_rerolls
+from ..rules.rerolls import first_offer, spend_rerolls
 from ..rules.tasks import paid_text
 from .combat import GM, LogLines
 

@@ -12,6 +12,13 @@ from functools import cached_property
 
 from .errors import RulesError
 
+MAX_FREE_REROLLS = 10
+"""Free re-rolls granted for one roll (a Talent, an Advantage, Aim): the book names a few;
+the exact odds grow with the count, so the engine refuses more than this (R-TASK-6). It
+lives with the models, not the re-roll code, so the command line reads it without
+loading the dice and odds code at start-up.
+"""
+
 
 class Rank(Enum):
     """R-CHAR-1. Sidekicks are played as one of the other two (R-CHAR-8)."""

@@ -16,11 +16,6 @@ from .errors import RulesError
 from .odds import suggest_split
 from .tasks import PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
 
-MAX_FREE_REROLLS = 10
-"""Free re-rolls granted for one roll (a Talent, an Advantage, Aim): the book names a few;
-the exact odds grow with the count, so the engine refuses more than this.
-"""
-
 
 class Answer(Protocol):
     """A roller's answer to a re-roll question (a task's or a combat roll's): how many

@@ -21,8 +21,8 @@ from ...rules import (
 )
 from ...rules.combat import FIGHTING_STYLES, AttackSituation, attack_dice, attack_tn
 from ...rules.dice import parse
+from ...rules.models import MAX_FREE_REROLLS
 from ...rules.odds import PoolOdds, percent, wound_odds
-from ...rules.rerolls import MAX_FREE_REROLLS
 from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 
 from ...campaign.combat import MAX_MODIFIER, Attack, Hand, Location, Reaction
 from ...rules.combat import FIGHTING_STYLES
-from ...rules.rerolls import MAX_FREE_REROLLS
+from ...rules.models import MAX_FREE_REROLLS
 
 STYLE_STEPS = tuple(style.value for style in FIGHTING_STYLES)
 """R-ATK-1 fighting styles, in the order ``s`` steps through them."""
