@@ -9,9 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .seat_choices import attack_options, move_options
 from .seats import Seat, stamped
 
 if TYPE_CHECKING:
+    from .campaign.combat import Attack, Option
+    from .packs import Catalog
     from .session import Session
     from .state import Command
     from .views import TableView
@@ -53,3 +56,16 @@ class SeatedSession:
 
     def view(self) -> TableView:
         return self.session.view(self.seat)
+
+    @property
+    def catalog(self) -> Catalog:
+        """The loaded packs: content every seat may read (the state is what is secret)."""
+        return self.session.catalog
+
+    def attacks(self) -> list[Option[Attack]]:
+        """The seat's hero's attacks now, checked by the engine (:mod:`seat_choices`)."""
+        return attack_options(self.seat, self.session.encounter, self.session.catalog)
+
+    def moves(self) -> list[Option[object]]:
+        """Where the seat's hero may move now, checked by the engine."""
+        return move_options(self.seat, self.session.encounter)

@@ -183,7 +183,8 @@ class Session:
 
     def view(self, seat: Seat) -> TableView:
         """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
-        return view_for(seat, self.encounter, self.party_now(), self.log, self.waiting_for)
+        enc, waiting = self.encounter, self.waiting_for
+        return view_for(seat, enc, self.party_now(), self.log, waiting, self.pending)
 
     # -- seats ---------------------------------------------------------------------
     def seated(self, seat: Seat) -> SeatedSession:

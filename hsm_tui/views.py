@@ -130,6 +130,8 @@ class TableView:
     hero: Combatant | None = None  # the seat's own hero in the fight, in full
     member: PartyMember | None = None  # the seat's own hero in the campaign, in full
     scene: str = ""  # the GM's scene notes (the GM's view only)
+    decision: Decision | None = None  # the question waiting for this seat's answer
+    left: int | None = None  # actions the seat's hero has left; None: not its turn
 
 
 def wound_word(c: Combatant) -> str:
@@ -152,8 +154,11 @@ def view_for(
     campaign: Campaign,
     log: tuple[LogEntry, ...],
     waiting_for: str = "",
+    pending: Decision | None = None,
 ) -> TableView:
-    """What ``seat`` may see of this state (see the module's docstring)."""
+    """What ``seat`` may see of this state (see the module's docstring); the waiting
+    decision only when it is this seat's to answer (the GM may answer any).
+    """
     gm = seat.role is Role.GM
     shown = [c for c in enc.combatants if gm or not c.hidden]
     acting = enc.turn.actor if enc.turn is not None else ""
@@ -180,6 +185,8 @@ def view_for(
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
+        decision=pending if gm or waiting_for == seat.issuer else None,
+        left=enc.turn.left(mine.id) if mine and enc.turn and mine.group == acting else None,
     )
 
 

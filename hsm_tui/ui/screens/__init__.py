@@ -80,7 +80,7 @@ class FollowsSession:
                 self._refresh_pending = True
                 self.call_later(scheduled)
 
-        self._unfollow = self.session.subscribe(changed)
+        self._unfollow = self.table.subscribe(changed)
 
     def on_screen_resume(self) -> None:
         """A screen of another mode was not redrawn while hidden: one refresh now."""

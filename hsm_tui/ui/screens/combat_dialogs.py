@@ -17,7 +17,6 @@ from textual.screen import ModalScreen
 
 from ...campaign.combat import (
     ACTIONS,
-    DeclareActions,
     EndCombat,
     Option,
     PendingCombatRerolls,
@@ -33,6 +32,7 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Cover
+from ...seat_choices import declare_options
 from ...session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
@@ -51,9 +51,6 @@ TITLES = {
 
 ESCAPE_BONUS = (0, 1, 2, 3, -1)
 """Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
-
-DECLARE = range(2, 6)
-"""Action counts ``x`` offers a Hero at the start of its turn (R-ACT-3)."""
 
 
 class Menu(NamedTuple):
@@ -141,10 +138,7 @@ def detail_menu(actor: Combatant, command: TakeAction, catalog: Catalog) -> Menu
 
 def declare_menu() -> Menu:
     """R-ACT-3: how many actions this turn (each beyond two costs −1 on every action)."""
-    options: list[Option[Any]] = [
-        Option(str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n))
-        for n in DECLARE
-    ]
+    options: list[Option[Any]] = list(declare_options())
     question = "How many actions this turn? (Heroes, before the first action)"
     return Menu("Declare actions (R-ACT-3)", question, options)
 

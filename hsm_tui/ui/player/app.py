@@ -1,0 +1,103 @@
+"""PlayerApp: the app a player's (or a watcher's) SSH connection runs. It has no GM
+screen, no file command and no Session of its own: it reads ``table.view()``, what its
+seat may see, and sends what it does through ``table``, which stamps the seat on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ...seated import Event, SeatedSession
+from ...views import TableView
+from .table import TableScreen
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal the player's screens are drawn for (the SSH worst case)."""
+
+
+class TooSmallScreen(Screen[None]):
+    """Shown over everything while the terminal is below :data:`MIN_SIZE`."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen > Vertical { width: auto; height: auto; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}:\n"
+                "the table is drawn for that size.",
+                id="too-small",
+            )
+
+
+class PlayerApp(App[None]):
+    """One player's (or watcher's) view of the shared table."""
+
+    CSS_PATH = Path(__file__).parent / "player.tcss"
+    TITLE = "hsm-tui"
+    ENABLE_COMMAND_PALETTE = False  # the palette would list system commands a player lacks
+    BINDINGS = [Binding("q", "quit", "Leave", id="player.quit")]
+    """q leaves the table (the game goes on; ssh back in to rejoin)."""
+
+    def __init__(self, table: SeatedSession, missed: int = 0) -> None:
+        """``missed``: how many public log entries came while this player was away."""
+        super().__init__()
+        self.table = table
+        self.missed = missed
+        self._mine = (False, False)  # (its turn, a decision waits for it) at the last event
+        self._unsubscribe = table.subscribe(self._heard)
+
+    @property
+    def seat_view(self) -> TableView:
+        """What this seat may see now (the one source of every player screen)."""
+        return self.table.view()
+
+    def on_mount(self) -> None:
+        self._mine = self._now_mine(self.seat_view)
+        self.push_screen(TableScreen(self.missed))
+        self._fit(self.size.width, self.size.height)
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    def _now_mine(self, view: TableView) -> tuple[bool, bool]:
+        return view.left is not None, view.decision is not None
+
+    def _heard(self, _event: Event) -> None:
+        """Ring the player's bell when their turn starts or a question waits for them
+        (a view schedules nothing heavier here: the screens follow on their own).
+        """
+        if not self.is_running:
+            return
+        now = self._now_mine(self.seat_view)
+        if any(n and not b for n, b in zip(now, self._mine, strict=True)):
+            self.call_later(self.bell)
+        self._mine = now
+
+    def action_help(self) -> None:
+        """Help for the screen on top (its ``HELP`` text)."""
+        from ..screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(getattr(self.screen, "HELP", ""), ""))
+
+    def on_resize(self, event: Resize) -> None:
+        if len(self.screen_stack) > 1:  # the table is up (a resize may come before it)
+            self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        showing = isinstance(self.screen, TooSmallScreen)
+        if small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif showing and not small:
+            self.pop_screen()

@@ -1,0 +1,216 @@
+"""The player's table: the fight as their seat may see it, their hero's turn, and every
+thing they may do, each a menu the engine has checked (:mod:`hsm_tui.seat_choices`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ...campaign.combat import EndTurn, Option
+from ...rules.errors import RulesError
+from ...seat_choices import declare_options
+from ...views import TableView
+from ..screens import FollowsSession
+from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
+from ..screens.decision_dialog import DecisionDialog
+from ..screens.help_text import HelpText
+from ..widgets.keybar import KeyBar
+from ..widgets.roll_log import RollLog
+from ..widgets.title_bar import TitleBar
+
+if TYPE_CHECKING:
+    from ...state import Command
+
+RECENT = 40
+"""Log entries the table keeps in its log pane (l shows them all)."""
+
+
+def status_line(view: TableView) -> Text:
+    """Round, whose turn, and whose answer the game waits for, from this seat's side."""
+    you = view.seat.issuer
+    text = Text()
+    if not view.active:
+        text.append("No fight on: the GM is setting the scene", style="bold")
+    else:
+        text.append(f"Round {view.round}", style="bold")
+        text.append(f" · turn: {view.turn or '—'}")
+        if view.left is not None:
+            text.append(f" · YOUR TURN: {view.left} action(s) left", style="bold reverse")
+    if view.waiting_for == you:
+        text.append(" · a question waits for you: Enter answers it", style="bold reverse")
+    elif view.waiting_for:
+        text.append(f" · waiting for {view.waiting_for.partition(':')[2] or 'the GM'}")
+    return text
+
+
+def fight_table(view: TableView) -> Table:
+    """Everyone the seat may see: where they are and how they fare (never numbers)."""
+    table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
+    for column, ratio in (("", 0), ("Name", 3), ("Side", 2), ("Zone", 2), ("Cover", 1)):
+        table.add_column(column, ratio=ratio or None, no_wrap=True, overflow="ellipsis")
+    table.add_column("State", ratio=2, no_wrap=True, overflow="ellipsis")
+    for c in view.combatants:
+        mine = view.hero is not None and c.id == view.hero.id
+        state = ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions))
+        name = Text(c.name, style="bold" if mine else "")
+        cover = c.cover.label if c.cover else "—"
+        table.add_row("▶" if c.acting else "", name, c.side, c.zone, cover, state)
+    return table
+
+
+def party_text(view: TableView) -> Text:
+    """The party's Heroes with their wound markers, the seat's own first in bold."""
+    text = Text()
+    text.append("Party\n", style="bold underline")
+    for m in view.party:
+        own = view.member is not None and m.entry == view.member.entry
+        state = "dead" if m.dead else m.wounds
+        text.append(f"{m.name}: {state}\n", style="bold" if own else "")
+    if view.member is not None:
+        text.append(f"Luck {view.member.luck} · Clues {view.member.clues}\n")
+    if view.bands:
+        text.append("Range bands\n", style="bold underline")
+        for a, b, band in view.bands:
+            text.append(f"{a} ↔ {b}: {band}\n")
+    return text
+
+
+class TableScreen(FollowsSession, Screen[None]):
+    """The fight, the party and the log, as this seat sees them; the hero's actions."""
+
+    HELP = HelpText(__name__)
+    BINDINGS = [
+        Binding("a", "attack", "Attack", id="player.attack"),
+        Binding("m", "move", "Move", id="player.move"),
+        Binding("A", "act", "Actions", id="player.act"),
+        Binding("x", "declare", "Declare", id="player.declare"),
+        Binding("n", "end_turn", "End turn", id="player.end-turn"),
+        Binding("enter,o", "answer", "Answer", id="player.answer"),
+        Binding("v", "sheet", "Sheet", id="player.sheet"),
+        Binding("l", "log", "Log", id="player.log"),
+        Binding("f1,question_mark", "app.help", "Help", id="player.help"),
+    ]
+    """The hero's turn, its questions, its sheet and the log: all a player does."""
+
+    def __init__(self, missed: int = 0) -> None:
+        super().__init__()
+        self.missed = missed
+
+    @property
+    def seat_view(self) -> TableView:
+        return self.app.seat_view  # type: ignore[attr-defined,no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield TitleBar()
+        yield Static(id="status")
+        with Horizontal(id="player-main"):
+            yield Static(id="fight")
+            yield Static(id="party")
+        yield RollLog(id="player-log", focusable=False)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#fight").border_title = "The fight"
+        self.query_one("#player-log").border_title = "Log"
+        self.follow_session(self.refresh_view)
+        self.refresh_view()
+        if self.missed:
+            log = self.seat_view.log[-self.missed :]
+            titles = "\n".join(f"#{e.seq} {e.title}" for e in log[-5:])
+            more = f"\n… and {len(log) - 5} more (l shows the log)" if len(log) > 5 else ""
+            self.notify(f"{titles}{more}", title=f"Since you left: {len(log)} entries", timeout=20)
+
+    def refresh_view(self) -> None:
+        view = self.seat_view
+        seat = view.seat
+        self.sub_title = f"{seat.user} · {view.member.name if view.member else seat.role}"
+        self.query_one("#status", Static).update(status_line(view))
+        self.query_one("#fight", Static).update(fight_table(view))
+        self.query_one("#party", Static).update(party_text(view))
+        self.query_one(RollLog).show(view.log[-RECENT:])
+
+    # -- what the player does -----------------------------------------------------------
+    def _send(self, command: Command | None) -> None:
+        if command is None:
+            return
+        try:
+            self.app.table.apply(command)  # type: ignore[attr-defined]
+        except RulesError as err:
+            self.app.clear_notifications()
+            self.notify(str(err), title="Refused", severity="error")
+            return
+        if self.seat_view.decision is not None:
+            self.action_answer()  # the roll asks its own player at once
+
+    def _menu(self, title: str, question: str, options: Sequence[Option[Any]]) -> None:
+        if not options:
+            self.notify(f"{title}: nothing to choose from now")
+            return
+        self.app.push_screen(DecisionDialog(title, question, options), self._send)
+
+    def _hero_or_say(self) -> bool:
+        if self.seat_view.hero is None:
+            self.notify("your hero is not in this fight", severity="warning")
+            return False
+        return True
+
+    def action_attack(self) -> None:
+        if self._hero_or_say():
+            options = self.app.table.attacks()  # type: ignore[attr-defined]
+            self._menu("Attack (R-ATK-1)", "Whom, with what? TN, dice, chance of a hit", options)
+
+    def action_move(self) -> None:
+        if self._hero_or_say():
+            options = self.app.table.moves()  # type: ignore[attr-defined]
+            self._menu("Move (R-ACT-2)", "To which zone? A Move covers half a band", options)
+
+    def action_act(self) -> None:
+        hero = self.seat_view.hero
+        if not self._hero_or_say() or hero is None:
+            return
+        menu = action_menu(hero)
+
+        def then(command: Command | None) -> None:
+            if command is None:
+                return
+            detail = detail_menu(hero, command, self.app.table.catalog)  # type: ignore[attr-defined,arg-type]
+            if detail is None:
+                self._send(command)
+            else:
+                self._menu(*detail)
+
+        self.app.push_screen(DecisionDialog(*menu), then)
+
+    def action_declare(self) -> None:
+        self._menu("Declare actions (R-ACT-3)", "How many actions this turn?", declare_options())
+
+    def action_end_turn(self) -> None:
+        self._send(EndTurn())
+
+    def action_answer(self) -> None:
+        decision = self.seat_view.decision
+        if decision is None:
+            self.notify("no question waits for you")
+            return
+        dialog, command_of = pending_dialog(decision)
+        self.app.push_screen(dialog, lambda answer: self._send(command_of(answer)))
+
+    def action_sheet(self) -> None:
+        from .sheet import PlayerSheet
+
+        if self._hero_or_say():
+            self.app.push_screen(PlayerSheet())
+
+    def action_log(self) -> None:
+        from .log import PlayerLog
+
+        self.app.push_screen(PlayerLog())
