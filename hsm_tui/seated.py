@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .campaign.party import Roller, rollers
 from .seat_choices import attack_options, move_options
 from .seats import Seat, stamped
 
@@ -65,6 +66,12 @@ class SeatedSession:
     def attacks(self) -> list[Option[Attack]]:
         """The seat's hero's attacks now, checked by the engine (:mod:`seat_choices`)."""
         return attack_options(self.seat, self.session.encounter, self.session.catalog)
+
+    def roller(self) -> Roller | None:
+        """The seat's hero as a task's roller (traits, skills, wounds, pools), or None."""
+        s = self.session
+        found = rollers(s.party_now(), s.encounter, s.catalog)
+        return next((r for r in found if self.seat.plays(s.encounter, r.who)), None)
 
     def moves(self) -> list[Option[object]]:
         """Where the seat's hero may move now, checked by the engine."""

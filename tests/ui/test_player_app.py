@@ -118,3 +118,19 @@ async def test_since_you_left_lists_the_entries_missed() -> None:
         await pilot.pause()
         titles = [n.title for n in app._notifications]
     assert titles == ["Since you left: 2 entries"]
+
+
+async def test_r_task_1_a_player_rolls_their_own_heros_task_with_exact_odds() -> None:
+    session = _session(seed=3)
+    app = PlayerApp(session.seated(KARA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        odds = str(app.screen.query_one("#player-task-odds").render())
+        assert "TN " in odds and "Success" in odds
+        await pilot.press("enter")
+        await pilot.pause()
+    roll = session.history[-1]
+    assert type(roll).__name__ == "RollTask"
+    assert (roll.issuer, roll.who) == ("player:kara", "kestrel-vance-1")

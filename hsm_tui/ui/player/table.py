@@ -92,6 +92,7 @@ class TableScreen(FollowsSession, Screen[None]):
         Binding("a", "attack", "Attack", id="player.attack"),
         Binding("m", "move", "Move", id="player.move"),
         Binding("A", "act", "Actions", id="player.act"),
+        Binding("t", "task", "Task", id="player.task"),
         Binding("x", "declare", "Declare", id="player.declare"),
         Binding("n", "end_turn", "End turn", id="player.end-turn"),
         Binding("enter,o", "answer", "Answer", id="player.answer"),
@@ -189,6 +190,15 @@ class TableScreen(FollowsSession, Screen[None]):
                 self._menu(*detail)
 
         self.app.push_screen(DecisionDialog(*menu), then)
+
+    def action_task(self) -> None:
+        from .task import PlayerTask
+
+        roller = self.app.table.roller()  # type: ignore[attr-defined]
+        if roller is None:
+            self.notify("your seat has no hero to roll for", severity="warning")
+            return
+        self.app.push_screen(PlayerTask(roller), self._send)
 
     def action_declare(self) -> None:
         self._menu("Declare actions (R-ACT-3)", "How many actions this turn?", declare_options())

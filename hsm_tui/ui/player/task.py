@@ -1,0 +1,104 @@
+"""The player's own task roller: their hero's traits, skills and Talents, the GM's
+difficulty, the exact odds, and the roll, which is theirs (re-rolls asked of them).
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from ...campaign.party import Roller
+from ...rules import Modifier, Rank, TargetNumber, task_tn
+from ...rules.tasks import difficulty_label
+from ...session import RollTask
+from ..screens.help_text import HelpText
+from ..screens.task_roller import (
+    DOUBLE,
+    TRAIT_CHOICES,
+    odds_table,
+    skill_choices,
+    talent_choices,
+)
+from ..widgets.keybar import KeyBar
+from ..widgets.stepper import Stepper
+
+
+class PlayerTask(ModalScreen[RollTask | None]):
+    """Pick the traits, skill and Talent; the GM says the difficulty; Enter rolls."""
+
+    CSS_PATH = "../styles/dialogs.tcss"
+    HELP = HelpText(__name__)
+    BINDINGS = [
+        Binding("enter,r", "roll", "Roll", id="player-task.roll"),
+        Binding("escape", "dismiss(None)", "Cancel", id="player-task.cancel"),
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+        Binding("f1,question_mark", "app.help", "Help", id="player-task.help"),
+    ]
+
+    def __init__(self, roller: Roller) -> None:
+        super().__init__()
+        self.roller = roller
+        self.rank = roller.rank or Rank.HERO
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="player-task-box"):
+            yield Label(f"[b]{escape(self.roller.name)}: a task (R-TASK-1)[/b]")
+            yield Stepper("Trait 1", TRAIT_CHOICES, TRAIT_CHOICES[0][1], id="trait1")
+            yield Stepper(
+                "Trait 2", [*TRAIT_CHOICES, ("(double 1)", DOUBLE)], DOUBLE, id="trait2"
+            )
+            yield Stepper("Skill", skill_choices(self.roller), id="skill")
+            yield Stepper("Talent", talent_choices(self.roller, self.rank), id="talent")
+            yield Stepper(
+                "Difficulty",
+                [(difficulty_label(n) if n else "none", n) for n in range(6)],
+                0,
+                id="difficulty",
+            )
+            yield Static(id="player-task-odds")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#trait1", Stepper).focus()
+        self.show_odds()
+
+    def on_stepper_changed(self, _event: Stepper.Changed) -> None:
+        self.show_odds()
+
+    def _field(self, name: str) -> object:
+        return self.query_one(f"#{name}", Stepper).value
+
+    def build_tn(self) -> TargetNumber:
+        """R-TASK-1 from the hero's own scores; wounds and conditions apply (R-WOUND-3)."""
+        traits = [self._field("trait1")]
+        if self._field("trait2") is not DOUBLE:
+            traits.append(self._field("trait2"))
+        roller = self.roller
+        return task_tn(
+            [(t.value.title(), roller.traits[t]) for t in traits],  # type: ignore[attr-defined]
+            skill=self._field("skill"),  # type: ignore[arg-type]
+            talent=str(self._field("talent")) or None,
+            difficulties=[int(self._field("difficulty"))],  # type: ignore[call-overload]
+            modifiers=[
+                Modifier("wound", roller.wound_penalty),
+                Modifier("conditions", roller.condition_penalty),
+            ],
+        )
+
+    def show_odds(self) -> None:
+        tn = self.build_tn()
+        talent = int(bool(self._field("talent")))
+        paid = self.roller.luck + self.roller.clues
+        lines = [f"[b]TN {tn.value}[/b]  {escape(tn.explain())}", ""]
+        lines += odds_table(tn.value, self.rank, talent + paid)
+        lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
+        self.query_one("#player-task-odds", Static).update("\n".join(lines))
+
+    def action_roll(self) -> None:
+        talent = int(bool(self._field("talent")))
+        self.dismiss(RollTask(self.build_tn(), self.rank, rerolls=talent, who=self.roller.who))
