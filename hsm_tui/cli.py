@@ -161,6 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
             help=content_help,
         )
 
+    serve = sub.add_parser("serve", help="share the table over SSH (README: hsm serve)")
+    serve.add_argument("campaign", nargs="?", help="campaign file or name in the saves folder")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=_int_at_least(0, 65535), default=2222, help="(2222)")
+    serve.add_argument("--players", help="players file (players.toml beside the campaign)")
+    serve.add_argument("--headless", action="store_true", help="no app in this terminal")
+    serve.add_argument("--max-seats", type=_int_at_least(1, 64), default=8, help="(8)")
+
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -404,6 +412,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_app(seed=args.seed, content=args.content, campaign=campaign)
             except CampaignFileError as exc:
                 _fail(str(exc))
+        if args.command == "serve":
+            from .share.serve import ServeOptions, run_serve
+
+            options = ServeOptions(
+                args.campaign, args.host, args.port, args.players, args.headless,
+                args.max_seats, tuple(args.content),
+            )  # fmt: skip
+            return run_serve(options)
         if args.command == "content":
             return run_content(args)
         if args.command == "simulate":

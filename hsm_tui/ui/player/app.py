@@ -5,6 +5,7 @@ seat may see, and sends what it does through ``table``, which stamps the seat on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App, ComposeResult
@@ -48,11 +49,19 @@ class PlayerApp(App[None]):
     BINDINGS = [Binding("q", "quit", "Leave", id="player.quit")]
     """q leaves the table (the game goes on; ssh back in to rejoin)."""
 
-    def __init__(self, table: SeatedSession, missed: int = 0) -> None:
-        """``missed``: how many public log entries came while this player was away."""
+    def __init__(
+        self,
+        table: SeatedSession,
+        missed: int = 0,
+        on_leave: Callable[[int], None] | None = None,
+    ) -> None:
+        """``missed``: how many log entries came while this player was away; ``on_leave``
+        hears the number of the last entry the player could read when the app ends.
+        """
         super().__init__()
         self.table = table
         self.missed = missed
+        self._on_leave = on_leave
         self._mine = (False, False)  # (its turn, a decision waits for it) at the last event
         self._unsubscribe = table.subscribe(self._heard)
 
@@ -68,6 +77,9 @@ class PlayerApp(App[None]):
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+        if self._on_leave is not None:
+            log = self.seat_view.log
+            self._on_leave(log[-1].seq if log else 0)
 
     def _now_mine(self, view: TableView) -> tuple[bool, bool]:
         return view.left is not None, view.decision is not None

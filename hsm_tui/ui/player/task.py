@@ -49,9 +49,7 @@ class PlayerTask(ModalScreen[RollTask | None]):
         with Vertical(id="player-task-box"):
             yield Label(f"[b]{escape(self.roller.name)}: a task (R-TASK-1)[/b]")
             yield Stepper("Trait 1", TRAIT_CHOICES, TRAIT_CHOICES[0][1], id="trait1")
-            yield Stepper(
-                "Trait 2", [*TRAIT_CHOICES, ("(double 1)", DOUBLE)], DOUBLE, id="trait2"
-            )
+            yield Stepper("Trait 2", [*TRAIT_CHOICES, ("(double 1)", DOUBLE)], DOUBLE, id="trait2")
             yield Stepper("Skill", skill_choices(self.roller), id="skill")
             yield Stepper("Talent", talent_choices(self.roller, self.rank), id="talent")
             yield Stepper(

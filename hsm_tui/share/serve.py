@@ -1,0 +1,196 @@
+"""``hsm serve`` (issue 21 §4, a fixed contract): one Session, one process, one asyncio
+loop for the GM's own app in this terminal and an SSH server whose every connection
+gets an app built for its seat (the GM's app for a ``gm`` seat, else the player's).
+
+The order of things: the campaign and the players file are read before anything
+listens (a bad one is refused with its file, line and key), the host key is made once
+and its fingerprint printed, then ``listening on HOST:PORT``. On SIGINT or SIGTERM (or
+when the GM quits the local app) the server closes every connection and the campaign
+is saved: to its own file, or, never saved yet, to a new file in the saves folder
+(said on stdout), so that stopping the server never loses the evening.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from ..persistence import store
+from ..seats import Role, Seat
+from ..session import Session
+from .players import PlayersFileError, SeatEntry, read_players
+
+PLAYERS_FILE = "players.toml"
+
+
+class ServeError(Exception):
+    """Why ``hsm serve`` cannot start, in one line for ``hsm: error:``."""
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """The command line's options (see ``hsm serve --help``)."""
+
+    campaign: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 2222
+    players: str | None = None
+    headless: bool = False
+    max_seats: int = 8
+    content: Sequence[str] = ()
+
+
+def players_path(options: ServeOptions, session: Session) -> Path:
+    """``--players``, else ``players.toml`` beside the campaign file, else in the saves
+    folder."""
+    if options.players:
+        return Path(options.players)
+    if session.file is not None:
+        return session.file.parent / PLAYERS_FILE
+    return store.saves_folder() / PLAYERS_FILE
+
+
+def open_table(options: ServeOptions) -> tuple[Session, Path, tuple[SeatEntry, ...]]:
+    """The session (its campaign loaded) and the seats: all checked before listening."""
+    session = Session()
+    session.load_content(options.content)
+    if options.campaign is not None:
+        try:
+            store.load(session, store.find(options.campaign))
+        except store.CampaignFileError as err:
+            raise ServeError(str(err)) from None
+    path = players_path(options, session)
+    if not path.exists():
+        raise ServeError(
+            f"no players file at {path}: write one (README, 'Sharing the table over SSH')"
+            " or name it with --players FILE"
+        )
+    party = [m.entry for m in session.campaign.party] or None
+    try:
+        seats = read_players(path, party)
+    except PlayersFileError as err:
+        raise ServeError(str(err).replace("\n", "; ")) from None
+    return session, path, seats
+
+
+class Table:
+    """What the server needs of the game: an app per seat, and who missed what."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._seen: dict[str, int] = {}  # user → the last log entry they could read
+
+    def make_app(self, seat: Seat, _connection: object) -> App[Any]:
+        """The GM's app for a ``gm`` seat; the player's app (their view only) for others,
+        told how many entries they missed since they left."""
+        if seat.role is Role.GM:
+            from ..ui.app import HsmApp
+
+            return HsmApp(self.session, seat=seat)
+        from ..ui.player.app import PlayerApp
+
+        table = self.session.seated(seat)
+        last = self._seen.get(seat.user)
+        missed = 0 if last is None else sum(e.seq > last for e in table.view().log)
+
+        def left(seq: int) -> None:
+            self._seen[seat.user] = seq
+
+        return PlayerApp(table, missed=missed, on_leave=left)
+
+
+def save_on_stop(session: Session) -> str:
+    """Save the campaign as the server stops; the line to print about it."""
+    if session.file is None and not session.unsaved:
+        return "nothing to save"
+    path = session.file
+    if path is None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = store.saves_folder() / f"served-{stamp}{store.SUFFIX}"
+    try:
+        store.save(session, path)
+    except store.CampaignFileError as err:
+        return f"NOT SAVED: {err}"
+    return f"saved to {path}"
+
+
+async def serve(options: ServeOptions) -> int:
+    """Run the table until stopped; see the module's docstring."""
+    from .hostkey import HostKeyError, fingerprint, host_key_path, load_or_create_host_key
+    from .server import TableServer
+
+    session, players, seats = open_table(options)
+    try:
+        key = load_or_create_host_key(host_key_path())
+    except HostKeyError as err:
+        raise ServeError(str(err)) from None
+    table = Table(session)
+    server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
+    try:
+        await server.start(options.host, options.port)
+    except OSError as err:
+        raise ServeError(f"cannot listen on {options.host}:{options.port}: {err}") from None
+    print(f"host key fingerprint {fingerprint(key)}", flush=True)
+    print(f"players file {players} ({len(seats)} seat(s))", flush=True)
+    print(f"listening on {server.host}:{server.port}", flush=True)
+    try:
+        if options.headless:
+            await _until_signalled()
+        else:
+            await _local_app(session, server)
+    finally:
+        await server.close()
+        print(save_on_stop(session), flush=True)
+    return 0
+
+
+async def _until_signalled() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+async def _local_app(session: Session, server: Any) -> None:
+    """The GM's own app in this terminal; the GM hears who comes and goes."""
+    from ..ui.app import HsmApp
+
+    app = HsmApp(session)
+    seen: dict[int, Any] = {}
+
+    def changed() -> None:
+        now = {c.id: c for c in server.connections}
+        for cid in now.keys() - seen.keys():
+            app.notify(f"{now[cid].seat.user} joined ({now[cid].seat.role})", title="Table")
+        for cid in seen.keys() - now.keys():
+            app.notify(f"{seen[cid].seat.user} left the table", title="Table")
+        seen.clear()
+        seen.update(now)
+
+    unsubscribe = server.on_change(changed)
+    try:
+        await app.run_async()
+    finally:
+        unsubscribe()
+
+
+def run_serve(options: ServeOptions) -> int:
+    """``hsm serve``: exit 2 with one ``hsm: error:`` line when it cannot start."""
+    try:
+        return asyncio.run(serve(options))
+    except ServeError as err:
+        print(f"hsm: error: {err}", file=sys.stderr)
+        return 2
