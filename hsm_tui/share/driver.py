@@ -40,9 +40,14 @@ MAX_SILENT_INPUT = 256 << 10
 """Characters the parser may swallow without an event (an endless bracketed paste)
 before it is started afresh: what it holds meanwhile is server memory."""
 
+MAX_EVENTS_PER_SECOND = 1000
+"""Events (keys, pastes, clicks) one client may send in a second; past it the rest of a
+read is dropped and input pauses until the next second. A typist sends tens, a paste
+is one event: only a flood reaches it, and then it cannot take the loop from others."""
+
 QUEUE_HIGH, QUEUE_LOW = 512, 64
-"""The app's waiting messages at which the client's input is paused, and resumed: a
-key flood then waits in SSH flow control, not in the app's queue."""
+"""The app's waiting messages at which the client's input is paused, and resumed: input
+an app is slow to take then waits in SSH flow control, not in the server's memory."""
 
 START = (
     "\x1b[?1049h",  # alternate screen
@@ -199,6 +204,8 @@ class ChannelDriver(Driver):
         self._silent = 0
         self._input = False
         self._paused = False
+        self._budget = MAX_EVENTS_PER_SECOND
+        self._budget_until = 0.0
         self._esc_timer: Any = None
 
     def write(self, data: str) -> None:
@@ -323,10 +330,10 @@ class ChannelDriver(Driver):
         """Parse ``text``; a parser that fails on junk, or swallows too much without an
         event, is started afresh (what it held is lost, the connection goes on).
         """
+        self._refill()
         try:
             for event in self._parser.feed(text):
-                self._silent = 0
-                self.process_message(event)
+                self._post(event)
         except Exception:
             log.debug("input the parser could not take; parser reset", exc_info=True)
             self._parser = XTermParser()
@@ -350,25 +357,41 @@ class ChannelDriver(Driver):
         self._esc_timer = None
         try:
             for event in self._parser.tick():
-                self.process_message(event)
+                self._post(event)
         except Exception:
             log.debug("escape timeout the parser could not take", exc_info=True)
             self._parser = XTermParser()
 
-    def _throttle(self) -> None:
-        """Pause the client's input while the app has a backlog of messages (Textual
-        keeps no public count of it: its ``_message_queue``)."""
+    def _post(self, event: Message) -> None:
+        """A parsed event to the app, within this second's budget."""
+        self._silent = 0
+        if self._budget > 0:
+            self._budget -= 1
+            self.process_message(event)
+
+    def _refill(self) -> None:
+        now = self._loop.time()
+        if now >= self._budget_until:
+            self._budget, self._budget_until = MAX_EVENTS_PER_SECOND, now + 1.0
+
+    def _backlog(self) -> int:
+        """The app's waiting messages (Textual keeps no public count: its queue's)."""
         queue = getattr(self._app, "_message_queue", None)
-        waiting = queue.qsize() if queue is not None else 0
-        if not self._paused and waiting > QUEUE_HIGH:
+        return queue.qsize() if queue is not None else 0
+
+    def _throttle(self) -> None:
+        """Pause the client's input once this second's budget is spent or while the
+        app has a backlog; SSH flow control then holds the client back.
+        """
+        if not self._paused and (self._budget == 0 or self._backlog() > QUEUE_HIGH):
             self._paused = True
             self.terminal.channel.pause_reading()
-            self._loop.call_later(0.02, self._in_context, self._resume_when_drained)
+            self._loop.call_later(0.02, self._in_context, self._resume_when_due)
 
-    def _resume_when_drained(self) -> None:
-        queue = getattr(self._app, "_message_queue", None)
-        if self._input and queue is not None and queue.qsize() > QUEUE_LOW:
-            self._loop.call_later(0.02, self._in_context, self._resume_when_drained)
+    def _resume_when_due(self) -> None:
+        self._refill()
+        if self._input and (self._budget == 0 or self._backlog() > QUEUE_LOW):
+            self._loop.call_later(0.02, self._in_context, self._resume_when_due)
             return
         self._paused = False
         self.terminal.channel.resume_reading()

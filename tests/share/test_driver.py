@@ -10,10 +10,12 @@ import pytest
 from rich.color import ColorSystem
 from textual import events
 from textual.app import App
+from textual.message import Message
 
 from hsm_tui.share.driver import (
     MAX_BACKLOG,
     MAX_EARLY_INPUT,
+    MAX_EVENTS_PER_SECOND,
     ChannelDriver,
     ClientTerminal,
     bounded,
@@ -32,8 +34,19 @@ class FakeChannel:
     def get_write_buffer_size(self) -> int:
         return self.backlog
 
-    def pause_reading(self) -> None: ...
-    def resume_reading(self) -> None: ...
+        self.paused = False
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+def posted(app: App) -> list[Message]:
+    """What the driver has put in the (not running) app's queue."""
+    queue = app._message_queue
+    return [queue.get_nowait() for _ in range(queue.qsize())]
 
 
 @pytest.mark.parametrize(
@@ -113,10 +126,7 @@ async def test_input_held_while_paused_is_taken_when_reading_resumes():
     driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
     driver.start_application_mode()
     driver._in_context(driver.receive, b"x")
-    posted = []
-    while not app._message_queue.empty():
-        posted.append(app._message_queue.get_nowait())
-    assert [m.key for m in posted if isinstance(m, events.Key)] == ["x"]
+    assert [m.key for m in posted(app) if isinstance(m, events.Key)] == ["x"]
 
 
 async def test_no_file_or_browser_opens_on_the_server(tmp_path, monkeypatch):
@@ -127,6 +137,17 @@ async def test_no_file_or_browser_opens_on_the_server(tmp_path, monkeypatch):
     target = tmp_path / "notes.md"
     driver.deliver_binary(io.BytesIO(b"secret"), delivery_key="k", save_path=target, name="n")
     driver.open_url("https://example.org")
-    [failed] = [app._message_queue.get_nowait() for _ in range(app._message_queue.qsize())]
+    [failed] = posted(app)
     assert isinstance(failed, events.DeliveryFailed) and failed.key == "k"
     assert not target.exists() and opened == []
+
+
+async def test_a_key_flood_is_cut_to_the_budget_and_paused():
+    channel = FakeChannel()
+    app = App()
+    driver = ChannelDriver.bound_to(ClientTerminal(channel, "xterm", (80, 24)))(app)
+    driver.start_application_mode()
+    driver.receive(b"a" * (MAX_EVENTS_PER_SECOND + 500))
+    assert len([m for m in posted(app) if isinstance(m, events.Key)]) == MAX_EVENTS_PER_SECOND
+    assert channel.paused
+    driver.disable_input()
