@@ -51,10 +51,12 @@ def test_every_engine_module_imports_without_textual_or_rich(package: str):
         "hsm_tui.share",
         "hsm_tui.share.players",
         "hsm_tui.share.hostkey",
+        "hsm_tui.share.terminal",
     ],
 )
 def test_session_forecasts_and_log_export_import_without_textual_or_rich(module: str):
-    """The players file and the host key too: ``hsm serve`` checks them before Textual loads."""
+    """The players file, the host key and the client terminal too: ``hsm serve`` checks
+    the first two before Textual loads."""
     assert ui_modules_after_import(module) == []
 
 

@@ -11,7 +11,7 @@ import io
 import logging
 from codecs import getincrementaldecoder
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from rich.color import ColorSystem
 from rich.console import Console
@@ -22,19 +22,13 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-log = logging.getLogger(__name__)
+from .terminal import ClientTerminal
 
-MIN_SIZE = (20, 10)
-MAX_SIZE = (500, 200)
-"""A client's terminal is taken as at least 20×10 and at most 500×200 cells, whatever it
-says: a huge size would make the server render millions of cells every frame."""
+log = logging.getLogger(__name__)
 
 MAX_BACKLOG = 4 << 20
 """Bytes a client may leave unread on its channel before it is dropped (a stalled
 client would otherwise hold every frame since it stopped in the server's memory)."""
-
-MAX_EARLY_INPUT = 64 << 10
-"""Bytes typed before the app's driver is up that are kept for it; the rest is dropped."""
 
 MAX_SILENT_INPUT = 256 << 10
 """Characters the parser may swallow without an event (an endless bracketed paste)
@@ -74,23 +68,6 @@ KITTY_FLAGS = 0b1 | 0b1000 | 0b10000
 """Disambiguate escape codes, report all keys, report their text (as Textual asks)."""
 
 
-class Channel(Protocol):
-    """What the driver uses of an asyncssh server channel opened with ``encoding=None``."""
-
-    def write(self, data: bytes) -> None: ...
-    def get_write_buffer_size(self) -> int: ...
-    def pause_reading(self) -> None: ...
-    def resume_reading(self) -> None: ...
-
-
-def bounded(cols: int, rows: int) -> tuple[int, int]:
-    """A client's terminal size within :data:`MIN_SIZE` and :data:`MAX_SIZE`."""
-    return (
-        min(max(cols, MIN_SIZE[0]), MAX_SIZE[0]),
-        min(max(rows, MIN_SIZE[1]), MAX_SIZE[1]),
-    )
-
-
 def color_system(term: str, env: Mapping[str, str] | None = None) -> ColorSystem:
     """The colours a client's terminal shows, from its TERM (sent with the PTY request)
     and a COLORTERM it chose to send: Rich's rule for the local terminal, except that a
@@ -105,69 +82,6 @@ def color_system(term: str, env: Mapping[str, str] | None = None) -> ColorSystem
     if colors in ("256color", "kitty"):
         return ColorSystem.EIGHT_BIT
     return ColorSystem.STANDARD
-
-
-class ClientTerminal:
-    """One client's terminal as both its SSH session and its app's driver see it: the
-    channel, the type and size from the PTY request, the client's environment, and the
-    input that arrives before the driver is up.
-    """
-
-    def __init__(
-        self,
-        channel: Channel,
-        term: str,
-        size: tuple[int, int],
-        env: Mapping[str, str] | None = None,
-    ) -> None:
-        self.channel = channel
-        self.term = term
-        self.size = bounded(*size)
-        self.env = dict(env or {})
-        self.closed = False
-        """The channel is gone: output is dropped, the app is on its way out."""
-        self.quitting = False
-        """The server asked the app to leave (it may still draw its last frame)."""
-        self.driver: ChannelDriver | None = None
-        self.on_drop: Callable[[], None] = lambda: None
-        """Called once when the client is dropped for not reading: closes its connection."""
-        self._early = bytearray()
-
-    def received(self, data: bytes) -> None:
-        """Bytes the client typed."""
-        if self.driver is not None:
-            self.driver.receive(data)
-        elif len(self._early) + len(data) <= MAX_EARLY_INPUT:
-            self._early += data
-
-    def resized(self, cols: int, rows: int) -> None:
-        """The client's window changed size."""
-        self.size = bounded(cols, rows)
-        if self.driver is not None:
-            self.driver.resize()
-
-    def lost(self) -> None:
-        """The channel closed: the app exits and writes nothing more."""
-        self.closed = True
-        self.quit()
-
-    def quit(self) -> None:
-        """Ask the app to exit (it restores the client's terminal as it goes)."""
-        self.quitting = True
-        if self.driver is not None:
-            self.driver.quit()
-
-    def attach(self, driver: ChannelDriver) -> bytes:
-        """Hand the terminal to ``driver``; returns what the client typed until now."""
-        self.driver = driver
-        early, self._early = bytes(self._early), bytearray()
-        return early
-
-    def dropped(self) -> None:
-        """The client stopped reading: close its connection, once."""
-        if not self.closed:
-            self.lost()
-            self.on_drop()
 
 
 class ChannelDriver(Driver):

@@ -27,8 +27,9 @@ import asyncssh
 from textual.app import App
 
 from ..seats import Seat
-from .driver import ClientTerminal, bounded, run_app
+from .driver import run_app
 from .players import SeatEntry
+from .terminal import ClientTerminal, bounded
 
 log = logging.getLogger(__name__)
 

@@ -12,15 +12,8 @@ from textual import events
 from textual.app import App
 from textual.message import Message
 
-from hsm_tui.share.driver import (
-    MAX_BACKLOG,
-    MAX_EARLY_INPUT,
-    MAX_EVENTS_PER_SECOND,
-    ChannelDriver,
-    ClientTerminal,
-    bounded,
-    color_system,
-)
+from hsm_tui.share.driver import MAX_BACKLOG, MAX_EVENTS_PER_SECOND, ChannelDriver, color_system
+from hsm_tui.share.terminal import MAX_EARLY_INPUT, ClientTerminal, bounded
 
 
 class FakeChannel:

@@ -150,6 +150,7 @@ async def test_junk_and_floods_do_not_break_the_app(table: Table):
     kara.send(b"\xff\xfe\x1b[999;999R\x1b[<0;0;0M\x1b[48;9999;9999;1;1t\x1b[1;1:99999999u")
     kara.send(noise)
     kara.send(b"a" * 30_000)
+
     def z_arrived() -> bool:  # a z inside a flooded second may be dropped: send again
         kara.send(b"z")
         return "key <z>" in kara.text
