@@ -1,4 +1,5 @@
-"""The engine packages import without Textual or Rich (DESIGN: only hsm_tui.ui may)."""
+"""The engine packages import without Textual or Rich (DESIGN: only hsm_tui.ui may, and
+the SSH server's driver, which runs Textual apps but builds none of their screens)."""
 
 from __future__ import annotations
 
@@ -35,15 +36,43 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
 
 @pytest.mark.parametrize(
     "package",
-    ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign", "hsm_tui.share"],
+    ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign"],
 )
 def test_every_engine_module_imports_without_textual_or_rich(package: str):
     assert ui_modules_after_import(package, walk=True) == []
 
 
-@pytest.mark.parametrize("module", ["hsm_tui.session", "hsm_tui.simulate", "hsm_tui.logbook"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "hsm_tui.session",
+        "hsm_tui.simulate",
+        "hsm_tui.logbook",
+        "hsm_tui.share",
+        "hsm_tui.share.players",
+        "hsm_tui.share.hostkey",
+        "hsm_tui.share.terminal",
+    ],
+)
 def test_session_forecasts_and_log_export_import_without_textual_or_rich(module: str):
+    """The players file, the host key and the client terminal too: ``hsm serve`` checks
+    the first two before Textual loads."""
     assert ui_modules_after_import(module) == []
+
+
+def test_the_ssh_server_runs_apps_but_imports_no_screen():
+    """hsm_tui.share drives the apps it is given (the CLI builds them): it never reaches
+    into hsm_tui.ui itself, so no screen can be served by a path that skips the seat.
+    """
+    probe = (
+        "import hsm_tui.share.server, sys; "
+        "print(sorted(m for m in sys.modules if m.startswith('hsm_tui.ui')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
 
 
 def test_the_probe_sees_rich_when_it_is_imported():

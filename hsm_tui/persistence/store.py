@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ import tomli_w
 
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
+from .atomic import replace_file
 from .codec import DataError, from_data, parse_toml
 
 if TYPE_CHECKING:
@@ -83,19 +83,7 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         mode = target.stat().st_mode & 0o777 if target.exists() else _default_mode()
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(tmp, mode)
-            if target.exists():
-                _backup(target)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_file(target, text, mode, before=lambda: _backup(target))
     except OSError as err:
         raise CampaignFileError(f"cannot save {path}: {err.strerror or err}") from None
     session.mark_saved(path)
@@ -111,6 +99,8 @@ def _default_mode() -> int:
 
 def _backup(target: Path) -> None:
     """Keep the file about to be replaced as ``<name>.bak`` (a hard link: no copy)."""
+    if not target.exists():
+        return
     backup = target.with_name(target.name + BACKUP)
     backup.unlink(missing_ok=True)
     try:

@@ -1,0 +1,367 @@
+"""The SSH server of ``hsm serve`` (issue 21 §4–6): each player's terminal gets its own
+Textual app, all on one loop beside the GM's, all over one Session.
+
+What it lets in: public-key logins only, a key opening the seat of the players file
+entry that lists it under the user name the client logs in as; then one interactive
+session with a PTY, up to ``max_seats`` at once and ``per_user`` for one user. What it
+refuses: passwords and keyboard-interactive, commands (``ssh host cmd``), subsystems
+(sftp, scp), every kind of forwarding (port, agent, X11, tun), a session without a PTY.
+A client that drops, floods or sends junk affects its own connection only; an app that
+fails is logged and closes its own connection only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import contextvars
+import itertools
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import asyncssh
+from textual.app import App
+
+from ..seats import Seat
+from .driver import run_app
+from .players import SeatEntry
+from .terminal import ClientTerminal, bounded
+
+log = logging.getLogger(__name__)
+
+INTERACTIVE_ONLY = "hsm: this server only offers an interactive table; connect with `ssh -t`"
+OFF = (
+    "password_auth",
+    "kbdint_auth",
+    "host_based_auth",
+    "gss_kex",
+    "gss_auth",
+    "agent_forwarding",
+    "x11_forwarding",
+    "allow_scp",
+    "rdns_lookup",
+)
+"""asyncssh's options turned off: every way in but a key, agent and X11 forwarding, scp,
+and the reverse DNS lookup of each client (a slow resolver would stall every login)."""
+EXIT_TIMEOUT = 5.0
+"""Seconds :meth:`TableServer.close` gives the apps to exit before it cancels them."""
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Who sits at the table over SSH: the seat, from where, the terminal's size (cols,
+    rows), since when (``time.time()``), and an id unique in this server's life.
+    """
+
+    id: int
+    seat: Seat
+    peer: str
+    size: tuple[int, int]
+    connected_at: float
+
+
+@dataclass
+class _Table:
+    """A connection at the table: what the GM sees, the terminal, the app's task."""
+
+    connection: Connection
+    terminal: ClientTerminal
+    task: asyncio.Task[None] | None = None
+
+
+def key_blob(line: str) -> bytes:
+    """The key inside an OpenSSH public key line (``type base64 [comment]``)."""
+    return base64.b64decode(line.split()[1])
+
+
+class TableServer:
+    """Serves the table to the players file's seats; see the module's docstring."""
+
+    def __init__(
+        self,
+        seats: Sequence[SeatEntry],
+        make_app: Callable[[Seat, Connection], App[Any]],
+        host_key: asyncssh.SSHKey,
+        *,
+        max_seats: int = 8,
+        per_user: int = 2,
+    ) -> None:
+        self._make_app = make_app
+        self._host_key = host_key
+        self.max_seats = max_seats
+        self.per_user = per_user
+        self.host = ""
+        self.port = 0
+        self._keys: dict[str, tuple[Seat, frozenset[bytes]]] = {}
+        self.set_seats(seats)
+        self._listener: asyncssh.SSHAcceptor | None = None
+        self._ssh: set[asyncssh.SSHServerConnection] = set()
+        self._tables: dict[int, _Table] = {}
+        self._left: dict[str, float] = {}
+        self._listeners: list[Callable[[], None]] = []
+        self._ids = itertools.count(1)
+        self._closing = False
+
+    async def start(self, host: str = "127.0.0.1", port: int = 2222) -> None:
+        """Listen on ``host`` only (port 0: any free one); :attr:`host` and :attr:`port`
+        are then the bound ones.
+        """
+        self._listener = await asyncssh.create_server(
+            lambda: _Gate(self),
+            host,
+            port,
+            server_host_keys=[self._host_key],
+            public_key_auth=True,
+            **dict.fromkeys(OFF, False),
+            gss_host=None,
+            sftp_factory=None,
+            allow_pty=True,
+            line_editor=False,  # the app reads raw keys: no line editing, no echo
+            encoding=None,  # bytes both ways: the driver decodes and encodes
+            login_timeout=30,
+            keepalive_interval=30,  # a vanished client is noticed within ~2 minutes
+            keepalive_count_max=3,
+        )
+        address = self._listener.get_addresses()[0]
+        self.host, self.port = str(address[0]), int(address[1])
+
+    @property
+    def connections(self) -> tuple[Connection, ...]:
+        """Who is at the table now, in the order they came."""
+        return tuple(t.connection for t in self._tables.values())
+
+    def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` whenever someone comes, leaves or resizes; returns the
+        function that stops it. It is called on the server's loop from whichever
+        connection changed (any context): it should only schedule a refresh. A callback
+        that raises is logged and dropped.
+        """
+        self._listeners.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+
+        return unsubscribe
+
+    def set_seats(self, seats: Sequence[SeatEntry]) -> None:
+        """Use these seats for the next logins (those at the table stay seated)."""
+        self._keys = {e.seat.user: (e.seat, frozenset(map(key_blob, e.keys))) for e in seats}
+
+    def left_at(self, user: str) -> float | None:
+        """When ``user`` last left the table (``time.time()``), None if never."""
+        return self._left.get(user)
+
+    async def close(self) -> None:
+        """Ask every app to exit (each restores its client's terminal), then close the
+        connections and the listener.
+        """
+        self._closing = True
+        if self._listener is not None:
+            self._listener.close()
+        tasks = [t.task for t in self._tables.values() if t.task is not None]
+        for table in list(self._tables.values()):
+            table.terminal.quit()
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=EXIT_TIMEOUT)
+            for task in late:
+                task.cancel()
+            if late:
+                await asyncio.wait(late, timeout=EXIT_TIMEOUT)
+        for conn in list(self._ssh):
+            conn.close()
+        for conn in list(self._ssh):
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(conn.wait_closed(), EXIT_TIMEOUT)
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None
+
+    def _seat(self, user: str, key: bytes) -> Seat | None:
+        """The seat ``user`` takes with ``key``, None if the key is not one of theirs."""
+        seat, keys = self._keys.get(user, (None, frozenset()))
+        return seat if key in keys else None
+
+    def _refusal(self, seat: Seat) -> str:
+        """Why ``seat`` may not sit down now, "" if it may."""
+        if self._closing:
+            return "hsm: the table is closing"
+        if len(self._tables) >= self.max_seats:
+            return f"hsm: the table is full ({self.max_seats} connected); try again later"
+        theirs = sum(t.connection.seat.user == seat.user for t in self._tables.values())
+        if theirs >= self.per_user:
+            return f"hsm: {seat.user} is connected {self.per_user} times already (the most)"
+        return ""
+
+    def _sit(self, seat: Seat, peer: str, terminal: ClientTerminal) -> _Table:
+        """Seat a connection and start its app in a task with a context of its own."""
+        connection = Connection(next(self._ids), seat, peer, terminal.size, time.time())
+        table = self._tables[connection.id] = _Table(connection, terminal)
+        table.task = asyncio.create_task(
+            self._serve(table), name=f"hsm table {connection.id}", context=contextvars.Context()
+        )
+        log.info("%s joined from %s as %s", seat.user, peer, seat.role)
+        self._changed()
+        return table
+
+    async def _serve(self, table: _Table) -> None:
+        """Run the connection's app; whatever happens, it leaves the table after."""
+        connection, terminal = table.connection, table.terminal
+        code = 1
+        try:
+            code = await run_app(self._make_app(connection.seat, connection), terminal)
+        except Exception:
+            log.exception(
+                "the app of %s (connection %d) failed", connection.seat.user, connection.id
+            )
+        finally:
+            del self._tables[connection.id]
+            self._left[connection.seat.user] = time.time()
+            log.info("%s left (connection %d)", connection.seat.user, connection.id)
+            if not terminal.closed:
+                terminal.closed = True
+                _exit(terminal.channel, code)
+            self._changed()
+
+    def _resized(self, table: _Table) -> None:
+        if table.connection.id in self._tables and table.connection.size != table.terminal.size:
+            table.connection = replace(table.connection, size=table.terminal.size)
+            self._changed()
+
+    def _changed(self) -> None:
+        for callback in list(self._listeners):
+            try:
+                callback()
+            except Exception:
+                log.exception("a table listener failed; it is dropped")
+                self._listeners.remove(callback)
+
+
+def _exit(channel: Any, status: int, line: str = "") -> None:
+    """End a session with ``line`` (on stderr) and ``status``; a closed channel is fine."""
+    try:
+        if line:
+            channel.write_stderr(f"{line}\r\n".encode())
+        channel.exit(status)
+    except OSError:
+        pass
+
+
+class _Gate(asyncssh.SSHServer):
+    """One SSH connection before and after login: public keys only, the user name picks
+    the seat; sessions only (every forwarding request is refused by asyncssh's defaults).
+    """
+
+    def __init__(self, server: TableServer) -> None:
+        self._server = server
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._seats: dict[str, Seat] = {}
+        self._peer = "?"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        self._server._ssh.add(conn)
+        host, port = conn.get_extra_info("peername", ("?", 0))[:2]
+        self._peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._server._ssh.discard(self._conn)
+
+    def begin_auth(self, username: str) -> bool:
+        return True  # always ask for a key: whether a user exists is not told
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        seat = self._server._seat(username, key.public_data)
+        if seat is not None:
+            self._seats[username] = seat  # kept: the players file may change meanwhile
+        return seat is not None
+
+    def session_requested(self) -> _TableSession | bool:
+        assert self._conn is not None
+        seat = self._seats.get(self._conn.get_extra_info("username"))
+        if seat is None:
+            return False
+        return _TableSession(self._server, seat, self._peer, self._conn)
+
+
+class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One session channel: an interactive shell with a PTY sits at the table; anything
+    else gets one line saying why not, and exit status 1.
+    """
+
+    def __init__(
+        self, server: TableServer, seat: Seat, peer: str, conn: asyncssh.SSHServerConnection
+    ) -> None:
+        self._server = server
+        self._seat = seat
+        self._peer = peer
+        self._conn = conn
+        self._chan: Any = None
+        self._term: tuple[str, tuple[int, int]] | None = None
+        self._command = False
+        self._terminal: ClientTerminal | None = None
+        self._table: _Table | None = None
+
+    def connection_made(self, chan: Any) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, ...], term_modes: Any) -> bool:
+        self._term = (term_type, bounded(*term_size[:2]))
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._command = True  # accepted only to say why not
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        if self._command or self._term is None:
+            _exit(self._chan, 1, INTERACTIVE_ONLY)
+            return
+        if why := self._server._refusal(self._seat):
+            _exit(self._chan, 1, why)
+            return
+        term, size = self._term
+        terminal = ClientTerminal(self._chan, term, size, self._chan.get_environment())
+        terminal.on_drop = self._conn.abort
+        self._terminal = terminal
+        self._table = self._server._sit(self._seat, self._peer, terminal)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self._terminal is not None:
+            self._terminal.received(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self._terminal is None:
+            if self._term is not None:
+                self._term = (self._term[0], bounded(width, height))
+            return
+        self._terminal.resized(width, height)
+        if self._table is not None:
+            self._server._resized(self._table)
+
+    def eof_received(self) -> bool:
+        return True  # the client closed its input: the app goes on until it leaves
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._terminal is not None:
+            self._terminal.lost()

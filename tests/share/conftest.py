@@ -1,0 +1,194 @@
+"""A real table server on 127.0.0.1 and real SSH clients, each reading what it receives
+into a terminal emulator (pyte) to see the screen its player sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncssh
+import pyte
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from hsm_tui.seats import Role, Seat
+from hsm_tui.share.players import SeatEntry
+from hsm_tui.share.server import Connection, TableServer
+
+USERS = {"gm": Role.GM, "kara": Role.PLAYER, "wes": Role.WATCHER}
+
+
+class Probe(App[None], inherit_bindings=False):
+    """A player's stand-in app: one line with its seat, its size and the last key; "!"
+    makes it fail. No quit key and no palette, so no junk can close it.
+    """
+
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, seat: Seat) -> None:
+        super().__init__()
+        self.seat = seat
+        self.last = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="line")
+
+    def show(self, size: Any = None) -> None:
+        size = size or self.size
+        size = f"{size.width}x{size.height}"
+        self.query_one(Static).update(f"seat {self.seat.user} size {size} key <{self.last}>")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.show(event.size)  # before App's own handler has stored it as self.size
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "exclamation_mark":
+            raise RuntimeError("the probe was asked to fail")
+        self.last = event.key
+        self.show()
+
+
+async def until(check: Callable[[], bool], what: Callable[[], str], timeout: float = 10) -> None:
+    """Wait until ``check()`` holds; fail with ``what()`` after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            pytest.fail(f"timed out; {what()}")
+        await asyncio.sleep(0.02)
+
+
+class Client:
+    """One SSH client with a PTY, and the screen it shows."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: Any, size: tuple[int, int]):
+        self.conn = conn
+        self.process = process
+        self.screen = pyte.Screen(*size)
+        self._stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while data := await self.process.stdout.read(1 << 16):
+            self.raw += data
+            self._stream.feed(data)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def shows(self, text: str, timeout: float = 10) -> None:
+        await until(lambda: text in self.text, lambda: f"{text!r} not on\n{self.text}", timeout)
+
+    def send(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.screen.resize(rows, cols)
+        self.process.change_terminal_size(cols, rows)
+
+    async def ended(self, timeout: float = 10) -> None:
+        await asyncio.wait_for(self._reader, timeout)
+        await asyncio.wait_for(self.process.wait_closed(), timeout)
+
+
+@dataclass
+class Table:
+    """A started server, the keys of its seats, and the apps it built."""
+
+    server: TableServer
+    keys: dict[str, asyncssh.SSHKey]
+    built: list[tuple[Seat, Connection, App[Any]]] = field(default_factory=list)
+    conns: list[asyncssh.SSHClientConnection] = field(default_factory=list)
+
+    async def connect(
+        self, user: str, key: asyncssh.SSHKey | None = None, **options: Any
+    ) -> asyncssh.SSHClientConnection:
+        if "password" not in options:
+            options["client_keys"] = [key or self.keys[user]]
+        conn = await asyncssh.connect(
+            self.server.host,
+            self.server.port,
+            username=user,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            **options,
+        )
+        self.conns.append(conn)
+        return conn
+
+    async def join(
+        self, user: str, size: tuple[int, int] = (80, 24), term: str = "xterm-256color"
+    ) -> Client:
+        conn = await self.connect(user)
+        process = await conn.create_process(term_type=term, term_size=size, encoding=None)
+        return Client(conn, process, size)
+
+
+def seat_entries(keys: dict[str, asyncssh.SSHKey]) -> list[SeatEntry]:
+    return [
+        SeatEntry(
+            Seat(USERS[user], user, "kestrel-vance" if USERS[user] is Role.PLAYER else ""),
+            (key.export_public_key().decode().strip(),),
+        )
+        for user, key in keys.items()
+    ]
+
+
+@pytest.fixture(scope="session")
+def user_keys() -> dict[str, asyncssh.SSHKey]:
+    return {user: asyncssh.generate_private_key("ssh-ed25519") for user in USERS}
+
+
+@pytest.fixture(scope="session")
+def host_key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+async def serve(
+    user_keys: dict[str, asyncssh.SSHKey], host_key: asyncssh.SSHKey
+) -> AsyncIterator[Callable[..., Awaitable[Table]]]:
+    """Start a table server (the GM's seat runs HsmApp, the others a Probe); every server
+    and client is closed after the test.
+    """
+    tables: list[Table] = []
+
+    async def start(**limits: int) -> Table:
+        from hsm_tui.session import Session
+        from hsm_tui.ui.app import HsmApp
+
+        def make_app(seat: Seat, connection: Connection) -> App[Any]:
+            app: App[Any]
+            app = HsmApp(Session(seed=1), seat=seat) if seat.role is Role.GM else Probe(seat)
+            table.built.append((seat, connection, app))
+            return app
+
+        server = TableServer(seat_entries(user_keys), make_app, host_key, **limits)
+        table = Table(server, user_keys)
+        tables.append(table)
+        await server.start("127.0.0.1", 0)
+        return table
+
+    yield start
+    for table in tables:
+        await table.server.close()
+        for conn in table.conns:
+            conn.close()
+        for conn in table.conns:
+            await asyncio.wait_for(conn.wait_closed(), 10)
+
+
+@pytest.fixture
+async def table(serve: Callable[..., Awaitable[Table]]) -> Table:
+    return await serve()

@@ -1,0 +1,146 @@
+"""The SSH channel driver's parts that need no network: sizes bounded, colours from the
+client's TERM, one channel write per frame, a stalled client dropped, early input kept.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.color import ColorSystem
+from textual import events
+from textual.app import App
+from textual.message import Message
+
+from hsm_tui.share.driver import MAX_BACKLOG, MAX_EVENTS_PER_SECOND, ChannelDriver, color_system
+from hsm_tui.share.terminal import MAX_EARLY_INPUT, ClientTerminal, bounded
+
+
+class FakeChannel:
+    def __init__(self, backlog: int = 0) -> None:
+        self.writes: list[bytes] = []
+        self.backlog = backlog
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def get_write_buffer_size(self) -> int:
+        return self.backlog
+
+        self.paused = False
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+def posted(app: App) -> list[Message]:
+    """What the driver has put in the (not running) app's queue."""
+    queue = app._message_queue
+    return [queue.get_nowait() for _ in range(queue.qsize())]
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [
+        ((80, 24), (80, 24)),
+        ((0, 0), (20, 10)),
+        ((10_000, 10_000), (500, 200)),
+        ((500, 9), (500, 10)),
+    ],
+)
+def test_a_client_terminal_size_is_bounded(size, expected):
+    assert bounded(*size) == expected
+
+
+@pytest.mark.parametrize(
+    ("term", "env", "expected"),
+    [
+        ("xterm-256color", {}, ColorSystem.EIGHT_BIT),
+        ("screen-256color", {}, ColorSystem.EIGHT_BIT),
+        ("xterm-kitty", {}, ColorSystem.EIGHT_BIT),
+        ("xterm-direct", {}, ColorSystem.TRUECOLOR),
+        ("st-truecolor", {}, ColorSystem.TRUECOLOR),
+        ("xterm-256color", {"COLORTERM": "truecolor"}, ColorSystem.TRUECOLOR),
+        ("xterm", {"COLORTERM": "24bit"}, ColorSystem.TRUECOLOR),
+        ("xterm", {}, ColorSystem.STANDARD),
+        ("vt100", {}, ColorSystem.STANDARD),
+        ("dumb", {}, ColorSystem.STANDARD),
+        ("", {}, ColorSystem.STANDARD),
+    ],
+)
+def test_colours_follow_the_client_term(term, env, expected):
+    assert color_system(term, env) == expected
+
+
+async def test_output_goes_out_in_one_write_per_flush():
+    channel = FakeChannel()
+    driver = ChannelDriver.bound_to(ClientTerminal(channel, "xterm", (80, 24)))(App())
+    driver.flush()
+    driver.write("\x1b[1;1H")
+    driver.write("é")
+    assert channel.writes == []
+    driver.flush()
+    driver.flush()
+    assert channel.writes == ["\x1b[1;1Hé".encode()]
+
+
+async def test_a_client_that_stops_reading_is_dropped_once():
+    channel = FakeChannel(backlog=MAX_BACKLOG + 1)
+    terminal = ClientTerminal(channel, "xterm", (80, 24))
+    drops: list[int] = []
+    terminal.on_drop = lambda: drops.append(1)
+    driver = ChannelDriver.bound_to(terminal)(App())
+    driver.write("frame")
+    driver.flush()
+    driver.write("another")
+    driver.flush()
+    assert drops == [1] and terminal.closed
+    assert channel.writes == [b"frame"]
+
+
+def test_input_before_the_driver_is_kept_up_to_a_bound():
+    terminal = ClientTerminal(FakeChannel(), "xterm", (80, 24))
+    terminal.received(b"ab")
+    terminal.received(b"x" * MAX_EARLY_INPUT)
+    terminal.received(b"c")
+    assert terminal.attach(None) == b"abc"  # type: ignore[arg-type]
+    terminal.resized(7, 7)
+    assert terminal.size == (20, 10)
+
+
+async def test_input_held_while_paused_is_taken_when_reading_resumes():
+    """asyncssh hands over the input it held from inside ``resume_reading``, which the
+    driver calls in the app's context: the driver must not enter that context twice.
+    """
+    app = App()
+    driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
+    driver.start_application_mode()
+    driver._in_context(driver.receive, b"x")
+    assert [m.key for m in posted(app) if isinstance(m, events.Key)] == ["x"]
+
+
+async def test_no_file_or_browser_opens_on_the_server(tmp_path, monkeypatch):
+    opened: list[str] = []
+    monkeypatch.setattr("webbrowser.open", opened.append)
+    app = App()
+    driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
+    target = tmp_path / "notes.md"
+    driver.deliver_binary(io.BytesIO(b"secret"), delivery_key="k", save_path=target, name="n")
+    driver.open_url("https://example.org")
+    [failed] = posted(app)
+    assert isinstance(failed, events.DeliveryFailed) and failed.key == "k"
+    assert not target.exists() and opened == []
+
+
+async def test_a_key_flood_is_cut_to_the_budget_and_paused():
+    channel = FakeChannel()
+    app = App()
+    driver = ChannelDriver.bound_to(ClientTerminal(channel, "xterm", (80, 24)))(app)
+    driver.start_application_mode()
+    driver.receive(b"a" * (MAX_EVENTS_PER_SECOND + 500))
+    assert len([m for m in posted(app) if isinstance(m, events.Key)]) == MAX_EVENTS_PER_SECOND
+    assert channel.paused
+    driver.disable_input()

@@ -1,0 +1,226 @@
+"""The SSH server of ``hsm serve`` (issue 21 §4–6), with real clients: a key opens its
+seat and nothing else gets in; only an interactive table with a PTY is offered; limits
+hold; a client that drops, floods or sends junk harms no one else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import asyncssh
+import pytest
+
+from hsm_tui.seats import Role
+from hsm_tui.share.driver import LEAVE
+from hsm_tui.share.server import INTERACTIVE_ONLY, Connection
+from hsm_tui.ui.app import HsmApp
+
+from .conftest import Probe, Table, seat_entries, until
+
+
+async def test_a_key_opens_the_seat_its_user_name_names(table: Table):
+    changes: list[tuple[Connection, ...]] = []
+    table.server.on_change(lambda: changes.append(table.server.connections))
+    kara = await table.join("kara")
+    await kara.shows("seat kara size 80x24")
+    [(seat, connection, app)] = table.built
+    assert (seat.role, seat.user, seat.hero) == (Role.PLAYER, "kara", "kestrel-vance")
+    assert isinstance(app, Probe) and app.seat == seat
+    assert table.server.connections == (connection,)
+    assert connection.seat == seat and connection.size == (80, 24)
+    assert connection.peer.startswith("127.0.0.1:") and connection.connected_at > 0
+    assert changes == [(connection,)]
+
+
+async def test_the_gm_seat_draws_the_home_screen_at_80x24(table: Table):
+    gm = await table.join("gm")
+    await gm.shows("Party")
+    await gm.shows("hsm-tui — New campaign")
+    [(seat, _, app)] = table.built
+    assert isinstance(app, HsmApp) and app.seat == seat and seat.role is Role.GM
+    assert app.size == (80, 24)
+    assert "(no heroes yet: a adds one)" in gm.text
+
+
+async def test_colours_follow_each_client_term(table: Table):
+    rich, plain = await table.join("kara"), await table.join("wes", term="vt100")
+    await rich.shows("seat kara")
+    await plain.shows("seat wes")
+    assert b"\x1b[38;5;" in rich.raw
+    assert b"\x1b[38;5;" not in plain.raw and b"\x1b[38;2;" not in plain.raw
+
+
+async def test_a_key_opens_no_other_seat_and_no_unknown_user(table: Table):
+    with pytest.raises(asyncssh.PermissionDenied):
+        await table.connect("kara", table.keys["wes"])
+    with pytest.raises(asyncssh.PermissionDenied):
+        await table.connect("mallory", table.keys["kara"])
+    assert table.built == []
+
+
+async def test_passwords_are_refused(table: Table):
+    with pytest.raises(asyncssh.PermissionDenied):
+        await table.connect("kara", password="kara", client_keys=None)
+
+
+@pytest.mark.parametrize("pty", [None, "xterm"], ids=["plain", "with-pty"])
+async def test_a_command_is_refused_with_one_line(table: Table, pty: str | None):
+    conn = await table.connect("kara")
+    result = await conn.run("ls", term_type=pty, encoding=None)
+    assert result.exit_status == 1
+    assert INTERACTIVE_ONLY.encode() in (result.stderr or b"") + (result.stdout or b"")
+    assert table.built == []
+
+
+async def test_a_session_without_a_pty_is_refused(table: Table):
+    conn = await table.connect("kara")
+    process = await conn.create_process(encoding=None)
+    await process.wait_closed()
+    assert process.exit_status == 1
+    assert INTERACTIVE_ONLY.encode() in await process.stderr.read()
+
+
+async def test_sftp_and_forwarding_are_refused(table: Table):
+    conn = await table.connect("kara")
+    with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+        await conn.start_sftp_client()
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.create_connection(asyncio.Protocol, "127.0.0.1", table.server.port)
+    with pytest.raises(asyncssh.ChannelListenError):
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 1)
+    assert table.built == []
+
+
+async def test_seats_are_limited_overall_and_per_user(serve):
+    table = await serve(max_seats=3, per_user=2)
+    first, second = await table.join("kara"), await table.join("kara")
+    third = await table.join("kara")
+    await third.ended()
+    assert third.process.exit_status == 1
+    assert b"kara is connected 2 times already" in third.raw + await third.process.stderr.read()
+    await table.join("wes")
+    gm = await table.join("gm")
+    await gm.ended()
+    assert b"the table is full (3 connected)" in await gm.process.stderr.read()
+    await first.shows("seat kara")
+    await second.shows("seat kara")
+    assert len(table.server.connections) == 3
+
+
+async def test_a_window_change_reaches_the_app_and_the_gm_list(table: Table):
+    kara = await table.join("kara")
+    await kara.shows("size 80x24")
+    kara.resize(100, 30)
+    await kara.shows("size 100x30")
+    await until(lambda: table.server.connections[0].size == (100, 30), lambda: "no resize")
+    kara.resize(5000, 2)
+    await until(lambda: table.server.connections[0].size == (500, 10), lambda: "not bounded")
+
+
+async def test_a_lone_escape_is_an_escape_key(table: Table):
+    kara = await table.join("kara")
+    await kara.shows("key <>")
+    kara.send(b"\x1b")
+    await kara.shows("key <escape>")
+    kara.send("é".encode()[:1])  # half a character waits for its other half
+    kara.send("é".encode()[1:])
+    await kara.shows("key <é>")
+
+
+async def test_a_killed_client_leaves_the_others_playing(table: Table):
+    kara, wes = await table.join("kara"), await table.join("wes")
+    await kara.shows("seat kara")
+    await wes.shows("seat wes")
+    kara.conn.abort()  # as a killed ssh: no goodbye
+    await until(lambda: len(table.server.connections) == 1, lambda: "kara still seated")
+    assert table.server.left_at("kara") is not None and table.server.left_at("wes") is None
+    wes.send(b"x")
+    await wes.shows("key <x>")
+    again = await table.join("kara")
+    await again.shows("seat kara")
+
+
+async def test_junk_and_floods_do_not_break_the_app(table: Table):
+    kara, wes = await table.join("kara"), await table.join("wes")
+    await kara.shows("seat kara")
+    rng = random.Random(21)
+    noise = bytes(b for b in rng.randbytes(10_000) if b not in b"!")
+    kara.send(b"\xff\xfe\x1b[999;999R\x1b[<0;0;0M\x1b[48;9999;9999;1;1t\x1b[1;1:99999999u")
+    kara.send(noise)
+    kara.send(b"a" * 30_000)
+
+    def z_arrived() -> bool:  # a z inside a flooded second may be dropped: send again
+        kara.send(b"z")
+        return "key <z>" in kara.text
+
+    await until(z_arrived, lambda: kara.text, timeout=20)
+    assert table.server.connections[0].size == (80, 24)
+    wes.send(b"y")
+    await wes.shows("key <y>")
+
+
+async def test_an_app_that_fails_closes_its_own_connection_only(
+    table: Table, caplog: pytest.LogCaptureFixture
+):
+    kara, wes = await table.join("kara"), await table.join("wes")
+    await kara.shows("seat kara")
+    with caplog.at_level(logging.ERROR, logger="hsm_tui.share"):
+        kara.send(b"!")
+        await kara.ended()
+    assert kara.process.exit_status == 1
+    assert "the probe was asked to fail" in caplog.text
+    assert b"the probe was asked to fail" not in kara.raw  # a traceback is not for players
+    wes.send(b"y")
+    await wes.shows("key <y>")
+    assert [c.seat.user for c in table.server.connections] == ["wes"]
+
+
+async def test_an_app_that_cannot_be_built_is_logged(
+    table: Table, caplog: pytest.LogCaptureFixture
+):
+    table.server._make_app = lambda seat, connection: 1 / 0  # type: ignore[assignment]
+    with caplog.at_level(logging.ERROR, logger="hsm_tui.share"):
+        kara = await table.join("kara")
+        await kara.ended()
+    assert kara.process.exit_status == 1
+    assert "ZeroDivisionError" in caplog.text
+    assert table.server.connections == ()
+
+
+async def test_new_keys_apply_to_new_logins(table: Table, user_keys):
+    kara = await table.join("kara")
+    await kara.shows("seat kara")
+    fresh = asyncssh.generate_private_key("ssh-ed25519")
+    table.server.set_seats(seat_entries({**user_keys, "kara": fresh}))
+    with pytest.raises(asyncssh.PermissionDenied):
+        await table.connect("kara")
+    await table.connect("kara", fresh)
+    kara.send(b"k")
+    await kara.shows("key <k>")  # the one already seated stays
+
+
+async def test_listeners_hear_comings_and_goings_and_can_stop(table: Table):
+    heard: list[int] = []
+    stop = table.server.on_change(lambda: heard.append(len(table.server.connections)))
+    table.server.on_change(lambda: 1 / 0)  # a failing listener is dropped, not fatal
+    kara = await table.join("kara")
+    await kara.shows("seat kara")
+    kara.conn.close()
+    await until(lambda: heard == [1, 0], lambda: f"heard {heard}")
+    stop()
+    await (await table.join("wes")).shows("seat wes")
+    assert heard == [1, 0]
+
+
+async def test_closing_the_server_restores_each_terminal(table: Table):
+    kara = await table.join("kara")
+    await kara.shows("seat kara")
+    await table.server.close()
+    await kara.ended()
+    assert kara.process.exit_status == 0
+    assert kara.raw.endswith("".join(LEAVE).encode())
+    assert table.server.connections == ()
+    with pytest.raises(OSError):
+        await table.connect("wes")
