@@ -13,6 +13,8 @@ is saved: to its own file, or, never saved yet, to a new file in the saves folde
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import signal
 import sys
 from collections.abc import Sequence
@@ -148,6 +150,8 @@ async def serve(options: ServeOptions) -> int:
             await _local_app(session, server)
     finally:
         await server.close()
+        # each app swapped sys.stdout while it ran; overlapping apps restore out of order
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         print(save_on_stop(session), flush=True)
     return 0
 
@@ -188,7 +192,20 @@ async def _local_app(session: Session, server: Any) -> None:
 
 
 def run_serve(options: ServeOptions) -> int:
-    """``hsm serve``: exit 2 with one ``hsm: error:`` line when it cannot start."""
+    """``hsm serve``: exit 2 with one ``hsm: error:`` line when it cannot start. What
+    goes wrong with a connection is logged to ``serve.log`` in the config folder: the
+    terminal belongs to the GM's app, and a client never sees a traceback.
+    """
+    from .hostkey import config_dir
+
+    folder = config_dir()
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        logging.basicConfig(
+            filename=folder / "serve.log",
+            level=logging.INFO,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
     try:
         return asyncio.run(serve(options))
     except ServeError as err:

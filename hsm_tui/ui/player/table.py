@@ -55,9 +55,9 @@ def status_line(view: TableView) -> Text:
 def fight_table(view: TableView) -> Table:
     """Everyone the seat may see: where they are and how they fare (never numbers)."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
-    for column, ratio in (("", 0), ("Name", 3), ("Side", 2), ("Zone", 2), ("Cover", 1)):
+    for column, ratio in (("", 0), ("Name", 4), ("Side", 2), ("Zone", 2), ("Cover", 0)):
         table.add_column(column, ratio=ratio or None, no_wrap=True, overflow="ellipsis")
-    table.add_column("State", ratio=2, no_wrap=True, overflow="ellipsis")
+    table.add_column("State", ratio=3, no_wrap=True, overflow="ellipsis")
     for c in view.combatants:
         mine = view.hero is not None and c.id == view.hero.id
         state = ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions))
@@ -128,7 +128,8 @@ class TableScreen(FollowsSession, Screen[None]):
             log = self.seat_view.log[-self.missed :]
             titles = "\n".join(f"#{e.seq} {e.title}" for e in log[-5:])
             more = f"\n… and {len(log) - 5} more (l shows the log)" if len(log) > 5 else ""
-            self.notify(f"{titles}{more}", title=f"Since you left: {len(log)} entries", timeout=20)
+            count = f"{len(log)} entr{'y' if len(log) == 1 else 'ies'}"
+            self.notify(f"{titles}{more}", title=f"Since you left: {count}", timeout=20)
 
     def refresh_view(self) -> None:
         view = self.seat_view

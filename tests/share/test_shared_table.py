@@ -1,0 +1,177 @@
+"""The shared table end to end (issue 21): the real game served to real SSH clients on
+127.0.0.1, the GM's app and a player's app on one Session. What the player's screen
+shows never holds what only the GM's shows; a change reaches the player; the player
+attacks from their screen as their seat; a dropped player loses nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
+    Reveal,
+    SetBand,
+    SetCover,
+    StartCombat,
+)
+from hsm_tui.campaign.party import SetScene
+from hsm_tui.persistence import store
+from hsm_tui.session import Session
+from hsm_tui.share.serve import Table as Game
+from hsm_tui.share.server import TableServer
+from tests.share.conftest import Client, Table, seat_entries, until
+
+SECRET_NOTE = "the zealots wait behind the relic"
+HIDDEN_NAME = "Cultist zealot"
+
+
+def fight(seed: int = 0) -> Session:
+    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note."""
+    session = Session(seed=seed)
+    session.load_content()
+    for command in (
+        SetScene(SECRET_NOTE),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
+        AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
+        SetCover("pirate-raider-1", "light"),
+        StartCombat(),
+    ):
+        session.apply(command)
+    return session
+
+
+@pytest.fixture
+async def game(user_keys, host_key):
+    """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
+    made: list[Table] = []
+
+    async def start(session: Session) -> Table:
+        server = TableServer(seat_entries(user_keys), Game(session).make_app, host_key)
+        table = Table(server, user_keys)
+        made.append(table)
+        await server.start("127.0.0.1", 0)
+        return table
+
+    yield start
+    for table in made:
+        await table.server.close()
+        for conn in table.conns:
+            conn.close()
+
+
+async def test_a_players_screen_never_shows_what_only_the_gms_shows(game) -> None:
+    session = fight()
+    table = await game(session)
+    gm, kara = await table.join("gm", (120, 40)), await table.join("kara", (120, 40))
+    await kara.shows("YOUR TURN")
+    gm.send(b"\x1b[14~")  # F4: the GM's combat screen lists everyone
+    await gm.shows(HIDDEN_NAME)
+    assert "Pirate raider" in kara.text and "Kestrel" in kara.text
+    assert HIDDEN_NAME not in kara.text and SECRET_NOTE not in kara.text
+    assert HIDDEN_NAME not in kara.raw.decode(errors="replace")  # not even off-screen
+    session.apply(Reveal("cultist-zealot-1"))  # the GM springs the ambush
+    await kara.shows(HIDDEN_NAME)
+
+
+async def test_r_atk_1_a_player_attacks_from_their_screen_and_the_gm_sees_it(game) -> None:
+    session = fight(seed=0)  # Kestrel acts first
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    kara.send(b"a")
+    await kara.shows("Attack (R-ATK-1)")
+    kara.send(b"1")
+    await until(
+        lambda: any(type(c).__name__ == "Attack" for c in session.history),
+        lambda: kara.text,
+    )
+    attack = next(c for c in session.history if type(c).__name__ == "Attack")
+    assert attack.issuer == "player:kara" and attack.attacker == "kestrel-vance-1"
+
+
+async def test_a_players_command_for_another_turn_is_refused_on_their_screen(game) -> None:
+    session = fight(seed=3)  # the raiders act first: the GM's turn
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("turn: Pirate raider")
+    kara.send(b"n")
+    await kara.shows("Refused")
+    assert type(session.history[-1]).__name__ == "StartCombat"
+
+
+async def test_a_dropped_player_loses_nothing_and_is_told_what_they_missed(game) -> None:
+    session = fight(seed=3)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("turn: Pirate raider")
+    table.conns[-1].abort()  # the network is gone: no goodbye
+    await until(lambda: not table.server.connections, lambda: "still connected")
+    session.apply(SetCover("pirate-raider-2", "heavy"))  # the game goes on without her
+    back = await table.join("kara")
+    await back.shows("Since you left: 1 entry")
+    await back.shows("Pirate raider 2: heavy cover")
+
+
+def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, user_keys) -> None:
+    session = fight()
+    campaign = store.save(session, tmp_path / "dig.toml")
+    kara = user_keys["kara"].export_public_key().decode().strip()
+    (tmp_path / "players.toml").write_text(
+        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
+    )
+    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
+    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [server.stdout.readline() for _ in range(3)]
+        assert lines[0].startswith("host key fingerprint SHA256:")
+        assert lines[2].startswith("listening on 127.0.0.1:")
+        port = int(lines[2].rsplit(":", 1)[1])
+
+        async def visit() -> str:
+            async with asyncssh.connect(
+                "127.0.0.1", port, username="kara", client_keys=[user_keys["kara"]],
+                known_hosts=None, agent_path=None, config=None,
+            ) as conn:  # fmt: skip
+                process = await conn.create_process(
+                    term_type="xterm", term_size=(80, 24), encoding=None
+                )
+                client = Client(conn, process, (80, 24))
+                await client.shows("YOUR TURN")
+                return client.text
+
+        import asyncio
+
+        assert "Kestrel" in asyncio.run(visit())
+        server.send_signal(signal.SIGTERM)
+        out, _ = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 0
+    assert f"saved to {campaign}" in out
+    assert (tmp_path / "config" / "ssh_host_ed25519_key").exists()
+
+
+def test_hsm_serve_refuses_a_bad_players_file_with_file_line_and_key(tmp_path: Path) -> None:
+    (tmp_path / "players.toml").write_text('[[seat]]\nuser = "kara"\nrole = "captain"\nkeys = []\n')
+    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "hsm_tui", "serve", "--headless", "--port", "0"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("hsm: error: ")
+    assert "players.toml:3: key seat[0].role: expected one of gm, player, watcher" in result.stderr
