@@ -164,13 +164,20 @@ async def serve(
     """
     tables: list[Table] = []
 
-    async def start(**limits: int) -> Table:
+    async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: int):
+        """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
+        Probe for every other seat)."""
         from hsm_tui.session import Session
         from hsm_tui.ui.app import HsmApp
 
         def make_app(seat: Seat, connection: Connection) -> App[Any]:
             app: App[Any]
-            app = HsmApp(Session(seed=1), seat=seat) if seat.role is Role.GM else Probe(seat)
+            if game is not None:
+                app = game(seat, connection)
+            elif seat.role is Role.GM:
+                app = HsmApp(Session(seed=1), seat=seat)
+            else:
+                app = Probe(seat)
             table.built.append((seat, connection, app))
             return app
 

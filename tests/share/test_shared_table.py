@@ -27,8 +27,7 @@ from hsm_tui.campaign.party import SetScene
 from hsm_tui.persistence import store
 from hsm_tui.session import Session
 from hsm_tui.share.serve import Table as Game
-from hsm_tui.share.server import TableServer
-from tests.share.conftest import Client, Table, seat_entries, until
+from tests.share.conftest import Client, Table, until
 
 SECRET_NOTE = "the zealots wait behind the relic"
 HIDDEN_NAME = "Cultist zealot"
@@ -54,22 +53,13 @@ def fight(seed: int = 0) -> Session:
 
 
 @pytest.fixture
-async def game(user_keys, host_key):
+def game(serve):
     """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
-    made: list[Table] = []
 
     async def start(session: Session) -> Table:
-        server = TableServer(seat_entries(user_keys), Game(session).make_app, host_key)
-        table = Table(server, user_keys)
-        made.append(table)
-        await server.start("127.0.0.1", 0)
-        return table
+        return await serve(Game(session).make_app)
 
-    yield start
-    for table in made:
-        await table.server.close()
-        for conn in table.conns:
-            conn.close()
+    return start
 
 
 async def test_a_players_screen_never_shows_what_only_the_gms_shows(game) -> None:
