@@ -51,7 +51,7 @@ from .campaign.party import (
     NewAdventure,
 )
 from .packs import Catalog, LoadResult, content_dirs, load
-from .persistence import codec, snapshot
+from .persistence import snapshot
 from .rules import Rank, RulesError
 from .rules.errors import DecisionPending, NotPermitted
 from .seated import Event, SeatedSession
@@ -67,7 +67,7 @@ from .state import (
     OpenEntry,
     Snapshot,
 )
-from .views import OPEN, PUBLIC, TableView, entry_visibility, view_for
+from .views import OPEN, PUBLIC, TableView, entry_visibility, names_hidden, view_for
 
 LOG = logging.getLogger(__name__)
 
@@ -177,6 +177,8 @@ class Session:
         """
         if self.pending is None:
             return ""
+        if names_hidden(self.pending, self.encounter):  # the question would name them
+            return GM
         who = answered_by(self.pending)
         seats = (s for s in self.seats.values() if s.plays(self.encounter, who))
         return next((s.issuer for s in seats), GM)
@@ -520,17 +522,10 @@ class Session:
         history as the state before the first undoable command plus the commands since,
         so a loaded campaign undoes exactly as far back as this one could.
         """
-        data: dict[str, Any] = {
-            "seed": self.seed,
-            "state": snapshot.snapshot_data(self._snapshot()),
-        }
-        if self._undo:
-            data["undo"] = {
-                "start": snapshot.snapshot_data(self._undo[0][0]),
-                "commands": [codec.to_data(c, Command) for _, c in self._undo],
-            }
-        data["redo"] = [codec.to_data(c, Command) for c in self._redo]
-        return data
+        start = self._undo[0][0] if self._undo else self._snapshot()
+        commands = [c for _, c in self._undo]
+        saved = snapshot.SessionData(self.seed, self._snapshot(), start, commands, self._redo)
+        return snapshot.session_data(saved)
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
@@ -542,17 +537,10 @@ class Session:
         answer says which.
         """
         _only_the_gm(issuer, "open a campaign")
-        known = snapshot.known()
-        seed = codec.from_data(data.get("seed"), int, known, "seed")
-        now = snapshot.snapshot_from(data.get("state"), known, "state")
-        undo = data.get("undo", {})
-        if not isinstance(undo, dict):
-            raise codec.DataError("undo", "expected a table")
-        start = snapshot.snapshot_from(undo.get("start", data.get("state")), known, "undo.start")
-        snapshot.check_bounds(now, "state")
-        snapshot.check_bounds(start, "undo.start")
-        commands = codec.from_data(undo.get("commands", []), list[Command], known, "undo.commands")
-        redo = codec.from_data(data.get("redo", []), list[Command], known, "redo")
+        saved = snapshot.session_from(data)
+        seed, now, start, commands, redo = (
+            saved.seed, saved.now, saved.start, saved.commands, saved.redo
+        )  # fmt: skip
         self.seed = seed
         self._restore(start)
         self._undo, self.history = [], []

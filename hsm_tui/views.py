@@ -72,6 +72,14 @@ def entry_visibility(
     return PUBLIC
 
 
+def names_hidden(record: object, enc: Encounter) -> bool:
+    """Whether ``record`` (a command or a decision) is about a combatant the players may
+    not see yet: such a question stays the GM's, whoever it is for.
+    """
+    hidden = {c.id for c in enc.combatants if c.hidden}
+    return bool(hidden) and not hidden.isdisjoint(_words(record))
+
+
 def _words(record: object) -> set[str]:
     """Every text a command or decision holds, nested records included: the ids of the
     combatants it is about are among them.
@@ -185,7 +193,7 @@ def view_for(
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
-        decision=pending if gm or waiting_for == seat.issuer else None,
+        decision=pending if gm or (waiting_for == seat.issuer and waiting_for != "") else None,
         left=enc.turn.left(mine.id) if mine and enc.turn and mine.group == acting else None,
     )
 

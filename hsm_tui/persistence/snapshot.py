@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.encounter import MAX_POOL
@@ -87,3 +87,46 @@ def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
         raise codec.DataError(f"{where}.rng_state", problem) from None
     rest = {k: v for k, v in data.items() if k != "rng_state"}
     return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)
+
+
+@dataclass(frozen=True)
+class SessionData:
+    """A session as a campaign file holds it: the seed, the state now, and the history
+    (the state before the first undoable command, the commands since, the redo list).
+    """
+
+    seed: int
+    now: Snapshot
+    start: Snapshot
+    commands: list[Command]
+    redo: list[Command]
+
+
+def session_data(saved: SessionData) -> dict[str, Any]:
+    """``saved`` as TOML-ready data (the undo table only when there is history)."""
+    data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
+    if saved.commands:
+        data["undo"] = {
+            "start": snapshot_data(saved.start),
+            "commands": [codec.to_data(c, Command) for c in saved.commands],
+        }
+    data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
+    return data
+
+
+def session_from(data: dict[str, Any]) -> SessionData:
+    """Read and check everything a campaign file's session holds before anything changes:
+    bad data raises :class:`~hsm_tui.persistence.codec.DataError`.
+    """
+    types = known()
+    seed = codec.from_data(data.get("seed"), int, types, "seed")
+    now = snapshot_from(data.get("state"), types, "state")
+    undo = data.get("undo", {})
+    if not isinstance(undo, dict):
+        raise codec.DataError("undo", "expected a table")
+    start = snapshot_from(undo.get("start", data.get("state")), types, "undo.start")
+    check_bounds(now, "state")
+    check_bounds(start, "undo.start")
+    commands = codec.from_data(undo.get("commands", []), list[Command], types, "undo.commands")
+    redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")
+    return SessionData(seed, now, start, commands, redo)
