@@ -88,6 +88,7 @@ class Table:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        self.server: Any = None  # the TableServer, once made: a GM's app shows its seats
         self._seen: dict[str, int] = {}  # user → the last log entry they could read
 
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
@@ -96,7 +97,9 @@ class Table:
         if seat.role is Role.GM:
             from ..ui.app import HsmApp
 
-            return HsmApp(self.session, seat=seat)
+            app = HsmApp(self.session, seat=seat)
+            app.sharing = self.server
+            return app
         from ..ui.player.app import PlayerApp
 
         table = self.session.seated(seat)
@@ -135,7 +138,7 @@ async def serve(options: ServeOptions) -> int:
     except HostKeyError as err:
         raise ServeError(str(err)) from None
     table = Table(session)
-    server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
+    server = table.server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
     try:
         await server.start(options.host, options.port)
     except OSError as err:
@@ -173,6 +176,7 @@ async def _local_app(session: Session, server: Any) -> None:
     from ..ui.app import HsmApp
 
     app = HsmApp(session)
+    app.sharing = server
     seen: dict[int, Any] = {}
 
     def changed() -> None:

@@ -150,6 +150,7 @@ class TableServer:
 
     def set_seats(self, seats: Sequence[SeatEntry]) -> None:
         """Use these seats for the next logins (those at the table stay seated)."""
+        self.seats = tuple(seats)
         self._keys = {e.seat.user: (e.seat, frozenset(map(key_blob, e.keys))) for e in seats}
 
     def left_at(self, user: str) -> float | None:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..packs import LoadResult
     from ..seats import Seat
     from ..session import SeatedSession, Session
+    from .screens.seats_dialog import Sharing
 
 
 def _lazy(module: str, name: str) -> Callable[[], Screen]:
@@ -106,6 +107,7 @@ class HsmApp(App[None]):
         Binding("f1,question_mark", "help", "Help", id="help"),
         *(Binding(p.key, f"switch_mode('{p.mode}')", p.label, id=f"mode.{p.mode}") for p in PLACES),
         Binding("q", "quit", "Quit", id="quit"),
+        Binding("ctrl+t", "seats", "Seats", show=False, id="seats"),
     ]
     """F1/? help for the current screen; F2–F8 switch screens; q quits."""
 
@@ -124,6 +126,8 @@ class HsmApp(App[None]):
         """Who sits at this app (None: the GM at the local terminal); every command the
         screens send goes out as this seat's (:attr:`table`)."""
         self._table: SeatedSession | None = None
+        self.sharing: Sharing | None = None
+        """The SSH server this app's session is shared through (``hsm serve``), or None."""
 
     @property
     def session(self) -> Session:
@@ -186,6 +190,16 @@ class HsmApp(App[None]):
 
         keep_or_lose(self, "Quit hsm-tui?", self.exit, ("q", "quit without saving (q again)"))
 
+    def action_seats(self) -> None:
+        """Who sits at the shared table (``hsm serve``): seats and connections."""
+        if self.sharing is None:
+            self.notify("this table is not shared: hsm serve shares it over SSH")
+            return
+        from .screens.seats_dialog import SeatsDialog
+
+        if not isinstance(self.screen, SeatsDialog):
+            self.push_screen(SeatsDialog(self.sharing))
+
     def action_save_campaign(self, ask: bool = False) -> None:
         """Save the campaign to its file (the first time, or ``ask``, name it)."""
         from .files import save
@@ -215,6 +229,12 @@ class HsmApp(App[None]):
         yield SystemCommand(
             "Help", "Keys and quick reference for this screen (F1)", self.action_help
         )
+        if self.sharing is not None:
+            yield SystemCommand(
+                "Seats",
+                "Who sits at the shared table, who is connected (ctrl+t)",
+                self.action_seats,
+            )
         for title, about, action in CAMPAIGN_FILE_COMMANDS:
             yield SystemCommand(title, about, partial(self.run_action, action))
 

@@ -57,7 +57,10 @@ def game(serve):
     """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
 
     async def start(session: Session) -> Table:
-        return await serve(Game(session).make_app)
+        game = Game(session)
+        table = await serve(game.make_app)
+        game.server = table.server  # as hsm serve does: the GM's app lists its seats
+        return table
 
     return start
 
@@ -113,6 +116,19 @@ async def test_a_dropped_player_loses_nothing_and_is_told_what_they_missed(game)
     back = await table.join("kara")
     await back.shows("Since you left: 1 entry")
     await back.shows("Pirate raider 2: heavy cover")
+
+
+async def test_the_gm_sees_who_sits_at_the_table(game) -> None:
+    table = await game(fight())
+    gm = await table.join("gm", (120, 40))
+    await gm.shows("Scene notes")
+    await table.join("kara")
+    gm.send(b"\x14")  # ctrl+t
+    await gm.shows("seats and who is connected")
+    await gm.shows("kara")
+    assert "○ not joined" in gm.text  # the watcher has not come
+    lines = [line for line in gm.text.splitlines() if "kara" in line]
+    assert any("● here since" in line and "80×24" in line for line in lines)
 
 
 def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, user_keys) -> None:
