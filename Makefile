@@ -31,6 +31,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/packs.py
 	$(BIN)/python bench/combat.py
 	$(BIN)/python bench/ui.py
+	$(BIN)/python bench/ssh.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

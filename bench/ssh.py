@@ -1,0 +1,568 @@
+"""SSH-shared table figures (issue 21): a player's first frame, a GM change reaching 20
+players, and the server memory each extra player costs, beside the same figures for a
+bare Textual hello-world served the same way.
+
+Run: ``.venv/bin/python bench/ssh.py`` (about 45 s; ``--quick``, about 20 s, for fewer
+runs; ``--profile`` adds the hsm server's cProfile during the GM changes). Prints a table;
+never fails on timing. Targets, for hsm (hello-world is the floor Textual and asyncssh
+set; hsm / hello is the ratio): first frame ≤ 150 ms median; a GM change on each of 20
+players' screens within 100 ms median and 150 ms p90; ≤ 1 MB of server memory per extra
+player.
+
+The server runs in a process of its own, as ``hsm serve`` does: one asyncio loop for the
+TableServer on 127.0.0.1 (port 0), an app per SSH connection, and the GM's own app,
+headless, on the same Session; the GM's change is applied from that app's context (as a
+key pressed in it would be), so the players' screens refresh from their own queues. hsm:
+the fight of tests/share/test_shared_table.py (Kestrel Vance, the player's hero; two
+pirate raiders; hidden zealots), every client a ``player`` seat of its own user name
+playing kestrel-vance, the change ``SetCover("pirate-raider-1", …)`` heavy and light in
+turn. hello-world: an App with one Static, "Hello, world", for every seat, redrawn when a
+shared number changes (the GM's app is one too).
+
+The clients (asyncssh, an 80×24 xterm-256color PTY each) run in this process, so the
+server's memory is its own. Each client stamps every chunk it reads with the time it came
+(``time.monotonic``: CLOCK_MONOTONIC, which both processes share) and feeds its pyte
+screen from them only once the output has gone quiet, so parsing never delays a stamp. A
+figure ends at the stamp of the chunk after which the client's screen shows the text.
+
+- first frame: from the start of ``asyncssh.connect`` (second line: from opening the
+  session, i.e. without the SSH handshake) until "Kestrel" ("Hello, world") shows; one
+  client at a time, a fresh connection each run; median.
+- GM change → 20 players: 20 clients connected and idle; from just before
+  ``session.apply`` (the server's stamp) until the raider's row in each client's table
+  shows the new cover ("Hello, world [n]"); every client × every change (one unmeasured
+  change first): median and p90; then the last of the 20 to see each change (median over
+  the changes), and the server's own time in ``session.apply`` (the GM's screen redraws
+  inside it, the players' are scheduled on their own queues).
+- memory per extra player: the server process's VmRSS (``/proc/self/status``, after
+  ``gc.collect()`` and a quiet half second) with 21 players connected minus with 1, over
+  20; players join one by one, each waiting for its first frame. RSS rather than
+  tracemalloc: it is what the GM's machine pays (Python objects, allocator slack, C
+  buffers, SSH channel buffers), and with the clients elsewhere it is the server's alone.
+  Without ``/proc`` the peak RSS (``ru_maxrss``) stands in, and the table says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import gc
+import io
+import json
+import os
+import platform
+import pstats
+import re
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import asyncssh
+import pyte
+import textual
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+PLAYERS = 20
+"""Players connected while the GM changes something; memory compares 1 with 1 + this."""
+SIZE = (80, 24)
+QUIET = 0.1
+"""Seconds without output from any client after which its screens are parsed."""
+TIMEOUT = 10.0
+
+FIRST_TARGET_MS = 150.0
+CHANGE_TARGET_MS = (100.0, 150.0)  # median, p90
+MEMORY_TARGET_MB = 1.0
+
+COVERS = ("light", "heavy")
+"""Pirate raider 1 starts in light cover; change n puts it in ``COVERS[n % 2]``."""
+
+
+# -- the server process -----------------------------------------------------------------
+class HsmGame:
+    """The game as ``hsm serve`` runs it: its Table's apps, the GM's HsmApp on F4."""
+
+    first = "Kestrel"
+
+    def __init__(self) -> None:
+        from hsm_tui.share.serve import Table
+        from tests.share.test_shared_table import fight
+
+        self.session = fight()
+        self.make_app = Table(self.session).make_app
+
+    def gm_app(self) -> App[Any]:
+        from hsm_tui.ui.app import HsmApp
+
+        return HsmApp(self.session)
+
+    @staticmethod
+    async def gm_ready(pilot: Pilot[Any]) -> None:
+        await pilot.press("f4")  # the combat screen, where a GM sets cover
+        await pilot.pause()
+
+    def change(self, n: int) -> None:
+        from hsm_tui.campaign.combat import SetCover
+
+        self.session.apply(SetCover("pirate-raider-1", COVERS[n % 2]))
+
+    @staticmethod
+    def changed(n: int) -> str:
+        """What change ``n`` shows: the raider's row (``… dig  heavy  unhurt``), not the
+        log line (``Pirate raider 1: heavy cover``)."""
+        return rf"\bdig +{COVERS[n % 2]}\b"
+
+
+class Board:
+    """hello-world's shared state: a number the "GM" sets, and the apps that follow it."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._followers: list[Callable[[], None]] = []
+
+    @property
+    def text(self) -> str:
+        return f"Hello, world [{self.n}]" if self.n else "Hello, world"
+
+    def follow(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._followers.append(callback)
+        return lambda: self._followers.remove(callback)
+
+    def set(self, n: int) -> None:
+        self.n = n
+        for callback in list(self._followers):
+            callback()
+
+
+class Hello(App[None]):
+    """The baseline: one Static, redrawn from its own queue when the board changes (as a
+    player's screen is from the Session)."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+        self._unfollow: Callable[[], None] = lambda: None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.board.text)
+
+    def on_mount(self) -> None:
+        self._unfollow = self.board.follow(lambda: self.call_later(self._show))
+
+    def on_unmount(self) -> None:
+        self._unfollow()
+
+    def _show(self) -> None:
+        self.query_one(Static).update(self.board.text)
+
+
+class HelloGame:
+    """hello-world served the same way: a Hello for every seat and for the GM."""
+
+    first = "Hello, world"
+
+    def __init__(self) -> None:
+        self.board = Board()
+
+    def make_app(self, _seat: object, _connection: object) -> App[Any]:
+        return Hello(self.board)
+
+    def gm_app(self) -> App[Any]:
+        return Hello(self.board)
+
+    @staticmethod
+    async def gm_ready(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+
+    def change(self, n: int) -> None:
+        self.board.set(n)
+
+    @staticmethod
+    def changed(n: int) -> str:
+        return rf"Hello, world \[{n}\]"
+
+
+GAMES: dict[str, type[HsmGame] | type[HelloGame]] = {"hsm": HsmGame, "hello": HelloGame}
+
+
+def rss_kib() -> tuple[int, str]:
+    """The process's resident memory in KiB, and what it is (current, else the peak)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]), "VmRSS"
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (peak // 1024 if sys.platform == "darwin" else peak), "peak RSS"
+
+
+async def serve(kind: str) -> None:
+    """The server process: one JSON request a line on stdin, one JSON answer a line."""
+    from hsm_tui.seats import Role, Seat
+    from hsm_tui.share.players import SeatEntry
+    from hsm_tui.share.server import TableServer
+
+    out = os.fdopen(os.dup(1), "w", buffering=1)  # each app swaps sys.stdout while it runs
+
+    def answer(**fields: Any) -> None:
+        out.write(json.dumps(fields) + "\n")
+
+    loop = asyncio.get_running_loop()
+    requests = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(requests), sys.stdin)
+    keys: dict[str, str] = json.loads(await requests.readline())["keys"]
+    seats = [SeatEntry(Seat(Role.PLAYER, u, "kestrel-vance"), (k,)) for u, k in keys.items()]
+    game = GAMES[kind]()
+    host_key = asyncssh.generate_private_key("ssh-ed25519")
+    server = TableServer(
+        seats, game.make_app, host_key, max_seats=len(seats) + 1, per_user=len(seats)
+    )
+    gm = game.gm_app()
+    ready = asyncio.Event()
+
+    async def gm_ready(pilot: Pilot[Any]) -> None:
+        await game.gm_ready(pilot)
+        ready.set()
+
+    gm_task = asyncio.create_task(gm.run_async(headless=True, size=(120, 40), auto_pilot=gm_ready))
+    await ready.wait()
+    await server.start("127.0.0.1", 0)
+    answer(port=server.port)
+    profiler = cProfile.Profile()
+
+    def change(n: int) -> None:  # runs in the GM's app, as a key of the GM's would
+        start = time.monotonic()
+        game.change(n)
+        answer(t0=start, apply=time.monotonic() - start)
+
+    while line := await requests.readline():
+        request = json.loads(line)
+        op = request["op"]
+        if op == "rss":
+            await asyncio.sleep(0.5)
+            gc.collect()
+            answer(rss=rss_kib())
+        elif op == "count":
+            answer(count=len(server.connections))
+        elif op == "change":
+            gm.call_later(change, request["n"])
+        elif op == "profile":
+            profiler.enable()
+            answer()
+        elif op == "stats":
+            profiler.disable()
+            text = io.StringIO()
+            stats = pstats.Stats(profiler, stream=text)
+            stats.sort_stats("cumulative").print_stats(r"site-packages/(textual|rich)|hsm_tui", 25)
+            stats.sort_stats("tottime").print_stats(12)
+            answer(text=text.getvalue())
+        elif op == "quit":
+            break
+    await server.close()
+    gm.exit()
+    await gm_task
+    answer()
+
+
+# -- the clients (this process) ---------------------------------------------------------
+class Player:
+    """One SSH client with a PTY: each chunk it reads with the time it came, and a pyte
+    screen fed from them only when :meth:`scan` is called.
+    """
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process: Any) -> None:
+        self.conn = conn
+        self.process = process
+        self.chunks: list[tuple[float, bytes]] = []
+        self.screen = pyte.Screen(*SIZE)
+        self._stream = pyte.ByteStream(self.screen)
+        self._fed = 0
+        self.found: float | None = None
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while data := await self.process.stdout.read(1 << 16):
+            self.chunks.append((time.monotonic(), data))
+
+    @property
+    def last(self) -> float:
+        return self.chunks[-1][0] if self.chunks else 0.0
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def scan(self, pattern: re.Pattern[str], since: float) -> float | None:
+        """Feed the screen what came; the stamp of the first chunk at or after ``since``
+        after which the screen matches ``pattern`` (kept in :attr:`found`).
+        """
+        while self._fed < len(self.chunks):
+            stamp, data = self.chunks[self._fed]
+            self._fed += 1
+            self._stream.feed(data)
+            if self.found is None and stamp >= since and pattern.search(self.text):
+                self.found = stamp
+        return self.found
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.conn.wait_closed()
+        await asyncio.wait_for(self._reader, TIMEOUT)
+
+
+async def join(port: int, user: str, key: asyncssh.SSHKey) -> tuple[Player, float, float]:
+    """A player at the table: the client, when connecting started, when the session did."""
+    start = time.monotonic()
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=user,
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+    )
+    opened = time.monotonic()
+    process = await conn.create_process(term_type="xterm-256color", term_size=SIZE, encoding=None)
+    return Player(conn, process), start, opened
+
+
+async def shown(players: Sequence[Player], pattern: str, since: float) -> list[float | None]:
+    """For each player, when the screen came to match ``pattern`` (None: not within the
+    timeout). Parses only once every player has had output since ``since`` and all of it
+    has been quiet for :data:`QUIET`.
+    """
+    regex = re.compile(pattern)
+    for player in players:
+        player.found = None
+    end = time.monotonic() + TIMEOUT
+    while True:
+        await asyncio.sleep(QUIET / 4)
+        now = time.monotonic()
+        quiet = now - max(p.last for p in players) >= QUIET
+        if now > end or (quiet and all(p.last >= since for p in players)):
+            found = [p.scan(regex, since) for p in players]
+            if now > end or None not in found:
+                return found
+
+
+class Server:
+    """The server process, asked one request at a time."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.port = 0
+
+    @classmethod
+    async def start(cls, kind: str, keys: dict[str, asyncssh.SSHKey]) -> Server:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--serve",
+            kind,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        server = cls(process)
+        lines = {u: k.export_public_key().decode().strip() for u, k in keys.items()}
+        server.port = (await server.ask(keys=lines))["port"]
+        return server
+
+    async def ask(self, **request: Any) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        await self.process.stdin.drain()
+        line = await asyncio.wait_for(self.process.stdout.readline(), 60)
+        if not line:
+            raise RuntimeError(f"the {request.get('op', 'start')!r} request ended the server")
+        return dict(json.loads(line))
+
+    async def seated(self, count: int) -> None:
+        """Wait until exactly ``count`` players sit at the table."""
+        end = time.monotonic() + TIMEOUT
+        while (await self.ask(op="count"))["count"] != count:
+            if time.monotonic() > end:
+                raise TimeoutError(f"the server still does not have {count} player(s)")
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        if self.process.returncode is None:
+            try:
+                await self.ask(op="quit")
+                await asyncio.wait_for(self.process.wait(), 30)
+            finally:
+                if self.process.returncode is None:
+                    self.process.kill()
+                    await self.process.wait()
+
+
+@dataclass
+class Figures:
+    """One game's measurements (seconds, KiB)."""
+
+    first: list[float] = field(default_factory=list)
+    opened: list[float] = field(default_factory=list)
+    change: list[float] = field(default_factory=list)
+    last: list[float] = field(default_factory=list)
+    """Per change, the time until the last of the players saw it."""
+    apply: list[float] = field(default_factory=list)
+    missed: int = 0
+    rss: dict[str, int] = field(default_factory=dict)
+    rss_kind: str = ""
+    profile: str = ""
+
+
+async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
+    game = GAMES[kind]
+    users = [f"p{i:02d}" for i in range(PLAYERS + 1)]
+    keys = {user: asyncssh.generate_private_key("ssh-ed25519") for user in users}
+    figures = Figures()
+    server = await Server.start(kind, keys)
+    try:
+        figures.rss["idle"], figures.rss_kind = (await server.ask(op="rss"))["rss"]
+
+        async def seat(user: str) -> tuple[Player, float, float]:
+            player, start, opened = await join(server.port, user, keys[user])
+            (seen,) = await shown([player], game.first, start)
+            if seen is None:
+                raise RuntimeError(f"{game.first!r} never showed for {user}")
+            return player, seen - start, seen - opened
+
+        first, *_ = await seat(users[0])
+        figures.rss["1"] = (await server.ask(op="rss"))["rss"][0]
+        others = [(await seat(user))[0] for user in users[1:]]
+        figures.rss[str(len(users))] = (await server.ask(op="rss"))["rss"][0]
+        await first.close()
+        await server.seated(PLAYERS)
+
+        if profile:
+            await server.ask(op="profile")
+        for n in range(changes + 1):  # change 0 is unmeasured
+            answer = await server.ask(op="change", n=n + 1)
+            found = await shown(others, game.changed(n + 1), answer["t0"])
+            if n:
+                times = [t - answer["t0"] for t in found if t is not None]
+                figures.change += times
+                figures.last += times and [max(times)]
+                figures.missed += found.count(None)
+                figures.apply.append(answer["apply"])
+        if profile:
+            figures.profile = (await server.ask(op="stats"))["text"]
+        for player in others:
+            await player.close()
+        await server.seated(0)
+
+        for _ in range(runs):
+            player, first_frame, after_open = await seat(users[0])
+            figures.first.append(first_frame)
+            figures.opened.append(after_open)
+            await player.close()
+            await server.seated(0)
+    finally:
+        await server.stop()
+    return figures
+
+
+# -- report -----------------------------------------------------------------------------
+def _percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _per_extra_mb(figures: Figures) -> float:
+    return (figures.rss[str(PLAYERS + 1)] - figures.rss["1"]) / PLAYERS / 1024
+
+
+def _value(value: float, unit: str) -> str:
+    return f"{value:.2f} {unit}" if unit == "MB" else f"{value:.1f} {unit}"
+
+
+def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
+    def ms(values: Sequence[float], q: float | None = None) -> float:
+        value = statistics.median(values) if q is None else _percentile(values, q)
+        return value * 1000
+
+    rows: list[tuple[str, float, float, str, str, float | None]] = [
+        (f"first frame from connect, median of {runs}", *(ms(f.first) for f in (hsm, hello)),
+         "ms", f"≤ {FIRST_TARGET_MS:.0f} ms", FIRST_TARGET_MS),
+        ("  … from the session's opening, median", *(ms(f.opened) for f in (hsm, hello)),
+         "ms", "", None),
+        (f"GM change → {PLAYERS} players, median", *(ms(f.change) for f in (hsm, hello)),
+         "ms", f"≤ {CHANGE_TARGET_MS[0]:.0f} ms", CHANGE_TARGET_MS[0]),
+        (f"GM change → {PLAYERS} players, p90", *(ms(f.change, 0.9) for f in (hsm, hello)),
+         "ms", f"≤ {CHANGE_TARGET_MS[1]:.0f} ms", CHANGE_TARGET_MS[1]),
+        (f"  … the last of the {PLAYERS} to see it, median", *(ms(f.last) for f in (hsm, hello)),
+         "ms", "", None),
+        ("  … of which apply (server), median", *(ms(f.apply) for f in (hsm, hello)),
+         "ms", "", None),
+        (f"memory per extra player ({hsm.rss_kind})", *map(_per_extra_mb, (hsm, hello)),
+         "MB", f"≤ {MEMORY_TARGET_MB:.0f} MB", MEMORY_TARGET_MB),
+    ]  # fmt: skip
+    print(
+        f"\n{'figure (80×24 clients)':<42}{'hsm':>10}{'hello':>10}{'hsm/hello':>11}"
+        f"{'target':>11}{'result':>8}"
+    )
+    print("-" * 92)
+    for name, a, b, unit, target, limit in rows:
+        verdict = "" if limit is None else ("ok" if a <= limit else "over")
+        ratio = f"{a / b:.2f}×" if b > 0 else "—"
+        print(
+            f"{name:<42}{_value(a, unit):>10}{_value(b, unit):>10}{ratio:>11}"
+            f"{target:>11}{verdict:>8}"
+        )
+    for name, figures in (("hsm", hsm), ("hello", hello)):
+        rss = figures.rss
+        print(
+            f"{name} server {figures.rss_kind}: {rss['idle'] / 1024:.1f} MB idle (GM's app only),"
+            f" {rss['1'] / 1024:.1f} MB with 1 player,"
+            f" {rss[str(PLAYERS + 1)] / 1024:.1f} MB with {PLAYERS + 1};"
+            f" {len(figures.change)} change samples ({changes} changes × {PLAYERS} players)"
+            + (f", {figures.missed} never shown" if figures.missed else "")
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 first frames, 5 changes")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the hsm server during the changes"
+    )
+    parser.add_argument("--serve", choices=sorted(GAMES), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        asyncio.run(serve(args.serve))
+        return 0
+    runs, changes = (5, 5) if args.quick else (30, 30)
+    print(
+        f"Python {platform.python_version()} · Textual {textual.__version__} · "
+        f"asyncssh {asyncssh.__version__} · {platform.machine()} · {os.cpu_count()} CPU(s)"
+    )
+    print(
+        "server in its own process (TableServer, the GM's app headless), clients in this one,"
+        " on 127.0.0.1"
+    )
+    hello = asyncio.run(measure("hello", runs, changes, profile=False))
+    hsm = asyncio.run(measure("hsm", runs, changes, profile=args.profile))
+    report(runs, changes, hsm, hello)
+    if hsm.profile:
+        print(
+            "\ncProfile of the hsm server process during the GM changes: by cumulative time"
+            " (Textual, Rich, hsm_tui), then by own time"
+        )
+        print(hsm.profile)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
