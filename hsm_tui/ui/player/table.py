@@ -52,6 +52,11 @@ def status_line(view: TableView) -> Text:
     return text
 
 
+def _status(view: TableView) -> tuple[object, ...]:
+    """The facts :func:`status_line` reads."""
+    return (view.active, view.round, view.turn, view.left, view.waiting_for)
+
+
 def fight_table(view: TableView) -> Table:
     """Everyone the seat may see: where they are and how they fare (never numbers)."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
@@ -105,6 +110,7 @@ class TableScreen(FollowsSession, Screen[None]):
     def __init__(self, missed: int = 0) -> None:
         super().__init__()
         self.missed = missed
+        self._shown: TableView | None = None  # the view the screen shows now
 
     @property
     def seat_view(self) -> TableView:
@@ -132,13 +138,23 @@ class TableScreen(FollowsSession, Screen[None]):
             self.notify(f"{titles}{more}", title=f"Since you left: {count}", timeout=20)
 
     def refresh_view(self) -> None:
-        view = self.seat_view
+        """Redraw the parts whose facts changed: with 20 players on one loop, each part
+        left alone is a layout pass saved per player per change.
+        """
+        view, last = self.seat_view, self._shown
+        self._shown = view
         seat = view.seat
         self.sub_title = f"{seat.user} · {view.member.name if view.member else seat.role}"
-        self.query_one("#status", Static).update(status_line(view))
-        self.query_one("#fight", Static).update(fight_table(view))
-        self.query_one("#party", Static).update(party_text(view))
-        self.query_one(RollLog).show(view.log[-RECENT:])
+        if last is None or _status(last) != _status(view):
+            self.query_one("#status", Static).update(status_line(view))
+        if last is None or last.combatants != view.combatants:
+            self.query_one("#fight", Static).update(fight_table(view))
+        if last is None or (last.party, last.member, last.bands) != (
+            view.party, view.member, view.bands
+        ):  # fmt: skip
+            self.query_one("#party", Static).update(party_text(view))
+        if last is None or last.log != view.log:
+            self.query_one(RollLog).show(view.log[-RECENT:])
 
     # -- what the player does -----------------------------------------------------------
     def _send(self, command: Command | None) -> None:
