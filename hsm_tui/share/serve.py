@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 import sys
@@ -94,6 +95,9 @@ class Table:
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
         """The GM's app for a ``gm`` seat; the player's app (their view only) for others,
         told how many entries they missed since they left."""
+        # what is seated for the evening (packs, the session, the other apps) is frozen
+        # out of the collector: a full collection walked it all, 100+ ms mid-change
+        gc.freeze()
         if seat.role is Role.GM:
             from ..ui.app import HsmApp
 
