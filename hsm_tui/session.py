@@ -67,7 +67,16 @@ from .state import (
     OpenEntry,
     Snapshot,
 )
-from .views import OPEN, PUBLIC, TableView, entry_visibility, names_hidden, view_for
+from .views import (
+    KEPT_UNDONE,
+    OPEN,
+    PUBLIC,
+    TableView,
+    entry_visibility,
+    names_hidden,
+    undone_mark,
+    view_for,
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -115,6 +124,8 @@ class Session:
         is refused (the players file and ``hsm serve`` will fill this)."""
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
+        self.undone: tuple[LogEntry, ...] = ()
+        """Entries the GM undid (the latest few): a player's view strikes them through."""
 
     # -- saved or not ------------------------------------------------------------
     @property
@@ -186,7 +197,8 @@ class Session:
     def view(self, seat: Seat) -> TableView:
         """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
-        return view_for(seat, enc, self.party_now(), self.log, waiting, self.pending)
+        log = self.log + self.undone
+        return view_for(seat, enc, self.party_now(), log, waiting, self.pending)
 
     # -- seats ---------------------------------------------------------------------
     def seated(self, seat: Seat) -> SeatedSession:
@@ -500,7 +512,9 @@ class Session:
         if not self._undo:
             raise RulesError("nothing to undo")
         snap, command = self._undo.pop()
+        before = self.log
         self._restore(snap)
+        self.undone = (*self.undone, *map(undone_mark, before[len(self.log) :]))[-KEPT_UNDONE:]
         self.history.pop()
         self._redo.append(command)
         self._notify("undo")
@@ -513,6 +527,8 @@ class Session:
             raise RulesError("nothing to redo")
         command = self._redo.pop()
         self._apply(command)
+        back = {(e.seq, e.title) for e in self.log}
+        self.undone = tuple(e for e in self.undone if (e.seq, e.title) not in back)
         self._notify("redo")
         return command
 
@@ -538,11 +554,9 @@ class Session:
         """
         _only_the_gm(issuer, "open a campaign")
         saved = snapshot.session_from(data)
-        seed, now, start, commands, redo = (
-            saved.seed, saved.now, saved.start, saved.commands, saved.redo
-        )  # fmt: skip
-        self.seed = seed
-        self._restore(start)
+        now, commands, redo = saved.now, saved.commands, saved.redo
+        self.seed = saved.seed
+        self._restore(saved.start)
         self._undo, self.history = [], []
         kept = True
         try:

@@ -38,6 +38,12 @@ GM_ONLY = "gm"
 OPEN = "open"
 """A log entry the GM opened to every seat, lines and all."""
 
+UNDONE = "undone"
+"""Ahead of a visibility (``undone:public``): an entry the GM undid, which a player's
+view shows struck through where it stood."""
+KEPT_UNDONE = 20
+"""Undone entries the players' views keep: the recent ones, which a player may have read."""
+
 GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster)
 """Commands whose log entries are the GM's alone (notes, the roster)."""
 
@@ -70,6 +76,15 @@ def entry_visibility(
     if any(c.id in named or c.group in turns for c in hidden):
         return GM_ONLY
     return PUBLIC
+
+
+def undone_mark(entry: LogEntry) -> LogEntry:
+    """``entry`` once undone: who could see it, marked undone."""
+    return replace(entry, visibility=f"{UNDONE}:{entry.visibility}")
+
+
+def is_undone(entry: LogEntry) -> bool:
+    return entry.visibility.startswith(f"{UNDONE}:")
 
 
 def names_hidden(record: object, enc: Encounter) -> bool:
@@ -189,7 +204,7 @@ def view_for(
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
-        log=tuple(e for e in (_entry(e, seat, mine) for e in log) if e is not None),
+        log=_log_for(seat, log, mine),
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
@@ -208,11 +223,20 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
     )
 
 
+def _log_for(seat: Seat, log: tuple[LogEntry, ...], mine: Combatant | None) -> tuple[LogEntry, ...]:
+    """The entries ``seat`` may read, an undone one where it stood (before a new entry
+    that took its number)."""
+    shown = (e for e in (_entry(e, seat, mine) for e in log) if e is not None)
+    return tuple(sorted(shown, key=lambda e: (e.seq, not is_undone(e))))
+
+
 def _entry(entry: LogEntry, seat: Seat, mine: Combatant | None) -> LogEntry | None:
-    """The entry as ``seat`` may read it: whole, its title alone, or not at all."""
-    if seat.role is Role.GM or entry.visibility == OPEN or entry.issuer == seat.issuer:
+    """The entry as ``seat`` may read it: whole, its title alone, or not at all (an
+    undone entry by the visibility it had)."""
+    visibility = entry.visibility.removeprefix(f"{UNDONE}:")
+    if seat.role is Role.GM or visibility == OPEN or entry.issuer == seat.issuer:
         return entry
-    if entry.visibility == GM_ONLY:
+    if visibility == GM_ONLY:
         return None
     if mine is not None and _names_first(entry.title, mine.name):
         return entry

@@ -18,6 +18,7 @@ from hsm_tui.campaign.combat import (
     EndTurn,
     Reveal,
     SetBand,
+    SetCover,
     SetPools,
     StartCombat,
 )
@@ -183,3 +184,31 @@ def test_a_file_from_before_seats_keeps_its_undo_and_re_marks_its_entries(tmp_pa
     assert store.load(opened, path).startswith("undo history kept")
     assert [e.visibility for e in opened.log] == [e.visibility for e in s.log]
     assert GM_ONLY in {e.visibility for e in opened.log}
+
+
+def test_an_undone_entry_stays_struck_through_in_a_players_view() -> None:
+    """Undo is the GM's; a player who read a roll sees it marked undone, where it stood,
+    before the entry that took its number; a redo takes the mark away."""
+    s = duel()
+    s.apply(SetCover(K, "heavy"))
+    cover = s.log[-1]
+    s.undo()
+    seen = s.view(KARA).log
+    assert seen[-1].seq == cover.seq and seen[-1].title == cover.title
+    assert seen[-1].visibility == "undone:public" and cover not in s.log
+    s.redo()
+    assert [e for e in s.view(KARA).log if e.visibility.startswith("undone")] == []
+    s.undo()
+    s.apply(SetCover(K, "light"))  # a new entry takes the number
+    last_two = s.view(KARA).log[-2:]
+    assert [(e.seq, e.title, e.visibility) for e in last_two] == [
+        (cover.seq, cover.title, "undone:public"),
+        (cover.seq, s.log[-1].title, "public"),
+    ]
+
+
+def test_an_undone_gm_only_entry_stays_the_gms() -> None:
+    s = ambush()
+    s.apply(SetScene("the hounds circle"))
+    s.undo()
+    assert not any("hounds circle" in repr(e) for e in s.view(KARA).log)

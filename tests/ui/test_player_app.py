@@ -134,3 +134,14 @@ async def test_r_task_1_a_player_rolls_their_own_heros_task_with_exact_odds() ->
     roll = session.history[-1]
     assert type(roll).__name__ == "RollTask"
     assert (roll.issuer, roll.who) == ("player:kara", "kestrel-vance-1")
+
+
+async def test_an_undone_entry_reads_struck_through_on_a_players_screen() -> None:
+    session = _session(seed=0, hidden=False)
+    app = PlayerApp(session.seated(KARA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        session.apply(SetCover("kestrel-vance-1", "heavy"))
+        session.undo()  # the GM takes it back
+        await pilot.pause()
+        await pilot.pause()
+        assert "[undone] Kestrel Vance: heavy cover" in screen_text(app)

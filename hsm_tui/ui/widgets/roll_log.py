@@ -12,7 +12,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...session import LogEntry
-from ...views import GM_ONLY, OPEN
+from ...views import GM_ONLY, OPEN, is_undone
 
 SEEN_BY = {GM_ONLY: "[GM only] ", OPEN: "[open] "}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
@@ -21,7 +21,13 @@ nothing of it) or opened to every seat (F6 ``o``). A public entry reads as it al
 
 
 def entry_heading(entry: LogEntry) -> Text:
-    """``#5 [GM only] 3 × Pirate raider join …``: number, who sees it, title."""
+    """``#5 [GM only] 3 × Pirate raider join …``: number, who sees it, title; an entry
+    the GM undid is struck through and says so (a word, for a terminal without strike).
+    """
+    if is_undone(entry):
+        return Text.assemble(
+            (f"#{entry.seq} ", "dim"), ("[undone] ", "italic"), (entry.title, "dim strike")
+        )
     return Text.assemble(
         (f"#{entry.seq} ", "dim"),
         (SEEN_BY.get(entry.visibility, ""), "italic"),
@@ -51,7 +57,7 @@ class RollLog(ScrollView):
         super().__init__(id=id)
         self.can_focus = focusable
         self._entries: tuple[LogEntry, ...] = ()
-        self._wrapped: dict[int, tuple[LogEntry, int, list[Strip]]] = {}
+        self._wrapped: dict[tuple[int, str], tuple[LogEntry, int, list[Strip]]] = {}
         self.lines: list[Strip] = []
         """Every line shown, top to bottom, wrapped to the current width."""
         self._at_end = True
@@ -75,10 +81,11 @@ class RollLog(ScrollView):
         wrapped = {}
         lines: list[Strip] = []
         for entry in self._entries:
-            kept = self._wrapped.get(entry.seq)
+            key = (entry.seq, entry.visibility)  # an undone entry and its successor: two
+            kept = self._wrapped.get(key)
             if kept is None or kept[0] is not entry or kept[1] != width:
                 kept = (entry, width, self._wrap(entry, width))
-            wrapped[entry.seq] = kept
+            wrapped[key] = kept
             lines += kept[2]
         self._wrapped, self.lines = wrapped, lines
         size = Size(width, len(lines))
@@ -99,7 +106,7 @@ class RollLog(ScrollView):
         options = console.options.update_width(width)
         texts = [
             entry_heading(entry),
-            *(Text("  " + line) for line in entry.lines),
+            *(Text("  " + line, "strike dim" if is_undone(entry) else "") for line in entry.lines),
         ]
         return [
             Strip(segments, width)
