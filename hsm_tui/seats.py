@@ -95,6 +95,8 @@ def refusal(seat: Seat, command: Command, enc: Encounter, pending: Decision | No
         return f"{seat.user} is watching: a watcher's seat issues no commands"
     if isinstance(command, Batch):
         return next((why for c in command.commands if (why := refusal(seat, c, enc, pending))), "")
+    if isinstance(command, RollTask) and command.hidden:
+        return f"{seat.user} may not roll in secret: only the GM hides a roll"
     who = _acting(command, enc, pending)
     if who is None:
         return f"{seat.user} may not {_what(command)}: only the GM may"

@@ -73,7 +73,7 @@ from .views import (
     PUBLIC,
     TableView,
     entry_visibility,
-    names_hidden,
+    gms_question,
     undone_mark,
     view_for,
 )
@@ -188,7 +188,7 @@ class Session:
         """
         if self.pending is None:
             return ""
-        if names_hidden(self.pending, self.encounter):  # the question would name them
+        if gms_question(self.pending, self.encounter, self.log):
             return GM
         who = answered_by(self.pending)
         seats = (s for s in self.seats.values() if s.plays(self.encounter, who))
@@ -462,8 +462,8 @@ class Session:
             who, outcome = "", freeflow.roll_contest(command, self.rng)
         if any(outcome.paid):
             self._pay(who, *outcome.paid)
-        for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines)
+        for entry in outcome.log:  # a roll the GM hid (F2 h) is the GM's alone
+            self._add_log(command.issuer, entry.title, entry.lines, entry_visibility(command))
         if outcome.note and isinstance(pending, PendingRerolls):
             self.log = tuple(
                 replace(e, lines=(*e.lines, outcome.note)) if e.seq == pending.log_seq else e

@@ -25,6 +25,7 @@ from .campaign.combat import (
     actor_name,
 )
 from .campaign.encounter import Combatant, Encounter
+from .campaign.freeflow import RollGroup, RollOpposed, RollTask
 from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
 from .rules import Cover, Rank
 from .rules.combat import severely_wounded
@@ -45,6 +46,8 @@ KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
 
 GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster)
+SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
+"""Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
 """Commands whose log entries are the GM's alone (notes, the roster)."""
 
 
@@ -58,7 +61,7 @@ def entry_visibility(
     combatant hidden from the players (named by the command or the decision it answers,
     or taking the turn, before or after it) or are the GM's notes.
     """
-    if isinstance(command, GM_NOTES):
+    if isinstance(command, GM_NOTES) or (isinstance(command, SECRET_ROLLS) and command.hidden):
         return GM_ONLY
     if before is None or after is None or isinstance(command, Reveal):
         return PUBLIC
@@ -87,12 +90,15 @@ def is_undone(entry: LogEntry) -> bool:
     return entry.visibility.startswith(f"{UNDONE}:")
 
 
-def names_hidden(record: object, enc: Encounter) -> bool:
-    """Whether ``record`` (a command or a decision) is about a combatant the players may
-    not see yet: such a question stays the GM's, whoever it is for.
+def gms_question(pending: Decision, enc: Encounter, log: tuple[LogEntry, ...]) -> bool:
+    """Whether the waiting question stays the GM's, whoever it is for: it names a
+    combatant the players may not see yet, or it is about a roll the GM made in secret.
     """
+    seq = getattr(pending, "log_seq", 0)
+    if 0 < seq <= len(log) and log[seq - 1].visibility == GM_ONLY:
+        return True
     hidden = {c.id for c in enc.combatants if c.hidden}
-    return bool(hidden) and not hidden.isdisjoint(_words(record))
+    return bool(hidden) and not hidden.isdisjoint(_words(pending))
 
 
 def _words(record: object) -> set[str]:

@@ -5,6 +5,7 @@ holds no fact that is the GM's alone, whatever the fight has done.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -212,3 +213,35 @@ def test_an_undone_gm_only_entry_stays_the_gms() -> None:
     s.apply(SetScene("the hounds circle"))
     s.undo()
     assert not any("hounds circle" in repr(e) for e in s.view(KARA).log)
+
+
+def test_a_roll_the_gm_hides_before_rolling_is_the_gms_alone() -> None:
+    """Issue 21: the GM marks a roll hidden (F2 h) before rolling: no player sees its
+    entry, and its re-roll question is the GM's even when the roller is a player's hero."""
+    from hsm_tui.rules import Rank, task_tn
+    from hsm_tui.session import RollTask
+
+    s = ambush()
+    s.seated(KARA)
+    s.apply(SetPools(K, luck=2))
+    secret = RollTask(task_tn([("Senses", 1)], difficulties=[3]), Rank.HERO, "Spot", who=K)
+    s.apply(replace(secret, hidden=True))
+    assert s.log[-1].visibility == GM_ONLY
+    assert s.log[-1].seq not in {e.seq for e in s.view(KARA).log}
+    if s.pending is not None:  # a failed roll: Kestrel's Luck could pay, the GM decides
+        assert s.waiting_for == "gm" and s.view(KARA).decision is None
+
+
+def test_only_the_gm_rolls_in_secret() -> None:
+    from hsm_tui.rules import Rank, task_tn
+    from hsm_tui.rules.errors import NotPermitted
+    from hsm_tui.session import RollTask
+
+    s = duel()
+    task = RollTask(task_tn([("Senses", 2)]), Rank.HERO, who=K, hidden=True)
+    try:
+        s.seated(KARA).apply(task)
+    except NotPermitted as refused:
+        assert "only the GM hides a roll" in str(refused)
+    else:
+        raise AssertionError("a player's secret roll must be refused")

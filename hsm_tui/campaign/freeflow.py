@@ -50,6 +50,7 @@ class RollTask:
     label: str = "Task"
     rerolls: int = 0  # free re-rolls: a relevant Talent, an Advantage, Aim (R-TASK-6)
     who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
+    hidden: bool = False  # the GM rolls it in secret: its entry is the GM's alone
     issuer: str = GM
 
 
@@ -74,6 +75,11 @@ class RollOpposed:
     label: str = "Opposed task"
     issuer: str = GM
 
+    @property
+    def hidden(self) -> bool:
+        """Rolled in secret: the GM marked a side's task hidden."""
+        return self.first.hidden or self.second.hidden
+
 
 @dataclass(frozen=True)
 class RollGroup:
@@ -83,6 +89,11 @@ class RollGroup:
     need: str = "any"
     label: str = "Group task"
     issuer: str = GM
+
+    @property
+    def hidden(self) -> bool:
+        """Rolled in secret: the GM marked the tasks hidden."""
+        return any(t.hidden for t in self.tasks)
 
 
 @dataclass(frozen=True)

@@ -602,3 +602,20 @@ async def test_a_refused_opposed_or_group_roll_keeps_what_the_gm_set_up() -> Non
         await pilot.press("o")
         await pilot.pause()
         assert session.log[-1].title == "Opposed task"
+
+
+async def test_h_rolls_in_secret_for_the_gm_alone() -> None:
+    """Issue 21: F2 h marks the next rolls hidden; the entry is GM-only and says so."""
+    from hsm_tui.ui.app import HsmApp
+    from hsm_tui.views import GM_ONLY
+
+    app = HsmApp(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        assert "Hidden roll" in str(app.screen.query_one("#task-status").render())
+        await pilot.press("r")
+        await pilot.pause()
+    assert app.session.log[-1].visibility == GM_ONLY

@@ -116,6 +116,7 @@ class TaskRollerScreen(SessionScreen):
         Binding("G", "group_roll", "Roll group", show=False, id="task.group-roll"),
         Binding("n", "need", "Group needs", show=False, id="task.need"),
         Binding("escape", "drop_held", "Drop held", show=False, id="task.drop"),
+        Binding("h", "secret", "Hidden roll", show=False, id="task.hidden"),
         Binding("u,ctrl+z", "undo", "Undo", id="task.undo"),
         Binding("y,ctrl+y", "redo", "Redo", id="task.redo"),
         Binding("up", "app.focus_previous", show=False),
@@ -131,6 +132,8 @@ class TaskRollerScreen(SessionScreen):
         self._opposed: RollTask | None = None
         self._group: list[RollTask] = []
         self._need = Need.ANY
+        self.secret = False
+        """The next rolls are the GM's secret (h): their entries are GM-only."""
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -221,6 +224,7 @@ class TaskRollerScreen(SessionScreen):
             label=label,
             rerolls=self.free_rerolls if free else 0,
             who=roller.who if roller and free else "",
+            hidden=self.secret,
         )
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
@@ -311,6 +315,8 @@ class TaskRollerScreen(SessionScreen):
         they are what the next key acts on, so they are never pushed out of sight.
         """
         lines = self._held_lines()
+        if self.secret:
+            lines.append("[b]Hidden roll[/b]: only the GM sees it (h rolls openly again)")
         pending = self.session.pending
         if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
@@ -330,6 +336,11 @@ class TaskRollerScreen(SessionScreen):
         self._offer_talents(roller, keep=True)
         self.query_one(RollLog).show(session.log)
         self.refresh_odds()
+
+    def action_secret(self) -> None:
+        """Roll in secret (or openly again): a shared session's players see nothing of it."""
+        self.secret = not self.secret
+        self._refresh_status()
 
     def action_roll(self) -> None:
         if not self._rules_asked(self.action_roll):
