@@ -19,12 +19,15 @@ import base64
 import binascii
 import re
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from ..packs.toml_lines import LineIndex
+from ..persistence.atomic import replace_file
 from ..persistence.codec import parse_toml
 from ..seats import Role, Seat
 
@@ -100,6 +103,53 @@ def read_players(path: Path, party: Iterable[str] | None = None) -> tuple[SeatEn
     if problems:
         raise PlayersFileError("\n".join(problems))
     return tuple(found)
+
+
+def add_key(
+    seats: Sequence[SeatEntry], user: str, role: str, hero: str, key: str
+) -> tuple[SeatEntry, ...]:
+    """``seats`` with ``key`` added: to ``user``'s seat if there is one (its role and
+    hero stay), else on a new seat; checked as the file's own seats are. Raises
+    PlayersFileError with what is wrong.
+    """
+    old = next((e for e in seats if e.seat.user == user), None)
+    if old is not None:
+        role, hero = old.seat.role.value, old.seat.hero
+    table = {"user": user, "role": role, "keys": [*(old.keys if old else ()), key.strip()]}
+    if hero:
+        table["hero"] = hero
+    entry, wrong = _seat(table, (), None)
+    if entry is None:
+        raise PlayersFileError("; ".join(f"{'.'.join(map(str, w))}: {t}" for w, t in wrong))
+    blob = key.split()[1]
+    owner = next((e.seat.user for e in seats for k in e.keys if k.split()[1] == blob), None)
+    if owner is not None:
+        raise PlayersFileError(f"this key opens {owner!r}'s seat already: a key decides one seat")
+    return tuple(entry if e is old else e for e in seats) + (() if old else (entry,))
+
+
+def write_players(path: Path, seats: Sequence[SeatEntry]) -> None:
+    """Write ``seats`` as the players file, replaced whole (comments are not kept; the
+    old file stays beside it as ``<name>.bak``). Raises PlayersFileError."""
+    data = {
+        "seat": [
+            {"user": e.seat.user, "role": e.seat.role.value}
+            | ({"hero": e.seat.hero} if e.seat.hero else {})
+            | {"keys": list(e.keys)}
+            for e in seats
+        ]
+    }
+    target = path.resolve()
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
+
+    def backup() -> None:
+        if target.exists():
+            target.with_name(f"{target.name}.bak").write_bytes(target.read_bytes())
+
+    try:
+        replace_file(target, tomli_w.dumps(data).encode(), mode, backup)
+    except OSError as err:
+        raise PlayersFileError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def _load(path: Path) -> tuple[dict[str, Any], LineIndex]:

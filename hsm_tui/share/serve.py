@@ -18,7 +18,7 @@ import gc
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +29,7 @@ from textual.app import App
 from ..persistence import store
 from ..seats import Role, Seat
 from ..session import Session
-from .players import PlayersFileError, SeatEntry, read_players
+from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 PLAYERS_FILE = "players.toml"
 
@@ -85,12 +85,43 @@ def open_table(options: ServeOptions) -> tuple[Session, Path, tuple[SeatEntry, .
 
 
 class Table:
-    """What the server needs of the game: an app per seat, and who missed what."""
+    """What the server needs of the game (an app per seat, who missed what) and what the
+    GM's seat list reads and changes (the seats, who is connected, a key added).
+    """
 
-    def __init__(self, session: Session) -> None:
+    def __init__(
+        self, session: Session, players: Path | None = None, seats: Sequence[SeatEntry] = ()
+    ) -> None:
         self.session = session
-        self.server: Any = None  # the TableServer, once made: a GM's app shows its seats
+        self.players = players
+        """The players file a key added from the GM's seat list is written to."""
+        self.seats = tuple(seats)
+        self.server: Any = None  # the TableServer, once made
         self._seen: dict[str, int] = {}  # user → the last log entry they could read
+
+    @property
+    def connections(self) -> tuple[Any, ...]:
+        return self.server.connections if self.server is not None else ()
+
+    def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
+        if self.server is None:
+            return lambda: None
+        return self.server.on_change(callback)  # type: ignore[no-any-return]
+
+    def left_at(self, user: str) -> float | None:
+        return self.server.left_at(user) if self.server is not None else None
+
+    def add_key(self, user: str, role: str, hero: str, key: str) -> str:
+        """Add a pasted public key (a new seat, or another key for ``user``): written to
+        the players file and used for the next logins. Raises PlayersFileError."""
+        if self.players is None:
+            raise PlayersFileError("this table has no players file to write to")
+        seats = add_key(self.seats, user, role, hero, key)
+        write_players(self.players, seats)
+        self.seats = seats
+        if self.server is not None:
+            self.server.set_seats(seats)
+        return f"{user} may log in with that key (written to {self.players})"
 
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
         """The GM's app for a ``gm`` seat; the player's app (their view only) for others,
@@ -102,7 +133,7 @@ class Table:
             from ..ui.app import HsmApp
 
             app = HsmApp(self.session, seat=seat)
-            app.sharing = self.server
+            app.sharing = self
             return app
         from ..ui.player.app import PlayerApp
 
@@ -141,7 +172,7 @@ async def serve(options: ServeOptions) -> int:
         key = load_or_create_host_key(host_key_path())
     except HostKeyError as err:
         raise ServeError(str(err)) from None
-    table = Table(session)
+    table = Table(session, players, seats)
     server = table.server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
     try:
         await server.start(options.host, options.port)
@@ -154,7 +185,7 @@ async def serve(options: ServeOptions) -> int:
         if options.headless:
             await _until_signalled()
         else:
-            await _local_app(session, server)
+            await _local_app(session, table)
     finally:
         await server.close()
         # each app swapped sys.stdout while it ran; overlapping apps restore out of order
@@ -175,7 +206,7 @@ async def _until_signalled() -> None:
             loop.remove_signal_handler(sig)
 
 
-async def _local_app(session: Session, server: Any) -> None:
+async def _local_app(session: Session, server: Table) -> None:
     """The GM's own app in this terminal; the GM hears who comes and goes."""
     from ..ui.app import HsmApp
 

@@ -12,7 +12,13 @@ from pathlib import Path
 import pytest
 
 from hsm_tui.seats import Role, Seat
-from hsm_tui.share.players import PlayersFileError, key_problem, read_players
+from hsm_tui.share.players import (
+    PlayersFileError,
+    add_key,
+    key_problem,
+    read_players,
+    write_players,
+)
 
 
 def key(n: int, kind: str = "ssh-ed25519") -> str:
@@ -137,3 +143,35 @@ def test_only_a_regular_file_of_sane_size_is_read(tmp_path: Path) -> None:
     huge.write_bytes(b"#" * (2 << 20))
     with pytest.raises(PlayersFileError, match="too large"):
         read_players(huge)
+
+
+# -- a key pasted from the GM's seat list (issue 21: the GM edits the file from the app) --
+def test_a_pasted_key_adds_a_seat_or_a_key_and_is_written_back(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD)
+    seats = add_key(read_players(path), "otto", "player", "roan-maddox", key(9))
+    seats = add_key(seats, "wes", "gm", "", key(10))  # a user's seat keeps its role
+    write_players(path, seats)
+    again = read_players(path)
+    assert again == seats
+    assert again[-1].seat == Seat(Role.PLAYER, "otto", "roan-maddox")
+    wes = next(e for e in again if e.seat.user == "wes")
+    assert wes.seat.role is Role.WATCHER and wes.keys == (key(4), key(10))
+    assert (tmp_path / "players.toml.bak").read_text(encoding="utf-8") == GOOD
+
+
+@pytest.mark.parametrize(
+    ("user", "role", "hero", "line", "why"),
+    [
+        ("otto", "player", "", key(9), "a player's seat names the party hero"),
+        ("otto", "captain", "", key(9), "expected one of gm, player, watcher"),
+        ("Otto!", "watcher", "", key(9), "expected an SSH user name"),
+        ("otto", "watcher", "", "ssh-ed25519 not-base64", "the key is not base64"),
+        ("otto", "watcher", "", key(2), "opens 'kara''s seat already"),
+    ],
+)
+def test_a_pasted_key_is_checked_as_the_file_is(
+    tmp_path: Path, user: str, role: str, hero: str, line: str, why: str
+) -> None:
+    seats = read_players(write(tmp_path, GOOD))
+    with pytest.raises(PlayersFileError, match=re.escape(why)):
+        add_key(seats, user, role, hero, line)

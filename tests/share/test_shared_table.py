@@ -60,6 +60,8 @@ def game(serve):
         game = Game(session)
         table = await serve(game.make_app)
         game.server = table.server  # as hsm serve does: the GM's app lists its seats
+        game.seats = table.server.seats
+        table.server_game = game
         return table
 
     return start
@@ -181,3 +183,34 @@ def test_hsm_serve_refuses_a_bad_players_file_with_file_line_and_key(tmp_path: P
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("hsm: error: ")
     assert "players.toml:3: key seat[0].role: expected one of gm, player, watcher" in result.stderr
+
+
+async def test_the_gm_pastes_a_players_key_and_they_log_in(game, tmp_path: Path) -> None:
+    """ctrl+t, a: the GM types the seat and pastes the key; it is written to the players
+    file and opens the seat at the next login."""
+    session = fight()
+    table = await game(session)
+    sharing = table.server_game
+    sharing.players = tmp_path / "players.toml"
+    otto = asyncssh.generate_private_key("ssh-ed25519")
+    line = otto.export_public_key().decode().strip()
+    gm = await table.join("gm", (120, 40))
+    await gm.shows("Scene notes")
+    gm.send(b"\x14")  # ctrl+t
+    await gm.shows("seats and who is connected")
+    gm.send(b"a")
+    await gm.shows("paste the key")
+    app = next(app for seat, _, app in table.built if seat.user == "gm")
+    await until(lambda: type(app.focused).__name__ == "Input", lambda: "no field has focus")
+    for text in ("otto", "", "roan-maddox", line):  # the role stays player
+        field = app.focused
+        gm.send(text.encode())  # typed (a key line arrives whole, as a paste does)
+        await until(lambda f=field, t=text: f.value.endswith(t), lambda: gm.text)
+        gm.send(b"\r")  # Enter: a key Textual binds, so sent on its own as a hand would
+        await until(lambda f=field: app.focused is not f, lambda: gm.text)
+    await gm.shows("Key added")
+    assert "otto" in sharing.players.read_text(encoding="utf-8")
+    table.keys["otto"] = otto
+    newcomer = await table.join("otto")
+    await newcomer.shows("otto · player")
+    assert any(c.seat.user == "otto" for c in table.server.connections)

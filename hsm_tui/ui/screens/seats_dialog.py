@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Input, Label, Static
 
 from ..widgets.keybar import KeyBar
 from .help_text import HelpText
@@ -36,6 +36,8 @@ class Sharing(Protocol):
     def on_change(self, callback: Callable[[], None]) -> Callable[[], None]: ...
 
     def left_at(self, user: str) -> float | None: ...
+
+    def add_key(self, user: str, role: str, hero: str, key: str) -> str: ...
 
 
 def _clock(at: float) -> str:
@@ -70,6 +72,7 @@ class SeatsDialog(ModalScreen[None]):
     CSS_PATH = "../styles/dialogs.tcss"
     HELP = HelpText(__name__)
     BINDINGS = [
+        Binding("a", "add_key", "Add a key", id="seats.add-key"),
         Binding("escape,ctrl+t", "dismiss(None)", "Close", id="seats.close"),
         Binding("f1,question_mark", "app.help", "Help", id="seats.help"),
     ]
@@ -96,3 +99,48 @@ class SeatsDialog(ModalScreen[None]):
     def show_seats(self) -> None:
         if self.is_attached:
             self.query_one("#seats-list", Static).update(seats_text(self.sharing))
+
+    def action_add_key(self) -> None:
+        self.app.push_screen(KeyDialog(), self._add)
+
+    def _add(self, fields: tuple[str, str, str, str] | None) -> None:
+        from ...share.players import PlayersFileError
+
+        if fields is None:
+            return
+        try:
+            said = self.sharing.add_key(*fields)
+        except PlayersFileError as err:
+            self.notify(str(err), title="Key not added", severity="error")
+            return
+        self.notify(said, title="Key added")
+        self.show_seats()
+
+
+class KeyDialog(ModalScreen[tuple[str, str, str, str] | None]):
+    """A seat's user name, role, hero and a pasted public key line; Enter on the key adds
+    it (the players file's own checks say what is wrong)."""
+
+    CSS_PATH = "../styles/dialogs.tcss"
+    HELP = HelpText("hsm_tui.ui.screens.seats_dialog")
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="key.cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="key-box"):
+            yield Label("[b]Add a key: a new seat, or another key for a user[/b]")
+            yield Input(placeholder="user (the SSH login name, e.g. kara)", id="key-user")
+            yield Input("player", placeholder="role: gm, player or watcher", id="key-role")
+            yield Input(placeholder="hero id (players only, e.g. kestrel-vance)", id="key-hero")
+            yield Input(placeholder="paste the key: ssh-ed25519 AAAA… name@host", id="key-line")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#key-user", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        inputs = list(self.query(Input))
+        if event.input is not inputs[-1]:
+            self.focus_next()
+            return
+        user, role, hero, line = (i.value.strip() for i in inputs)
+        self.dismiss((user, role, hero, line))
