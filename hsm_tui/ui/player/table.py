@@ -30,8 +30,9 @@ from ..widgets.title_bar import TitleBar
 if TYPE_CHECKING:
     from ...state import Command
 
-RECENT = 40
-"""Log entries the table keeps in its log pane (l shows them all)."""
+RECENT = 12
+"""Log entries the table keeps in its 6-line log pane (l shows them all): each kept
+entry holds its wrapped lines, in every player's app."""
 
 
 def status_line(view: TableView) -> Text:
