@@ -80,12 +80,11 @@ def move_options(seat: Seat, enc: Encounter) -> list[Option[object]]:
     keys = _keys()
     options: list[Option[object]] = []
     for route in routes(enc, mine.id):
-        band = route.band.label if route.band is not None else "no band set"
         if route.close_in is not None:
-            label = f"{route.move.zone} ({band}): close in one band, Move + Run"
+            label = f"{route.place}: close in one band, Move + Run"
             options.append(Option(next(keys), _marked(label, route.close_in_why), route.close_in))
             continue
-        label = f"{route.move.zone} ({band}): {route.cost}"
+        label = f"{route.place}: {route.cost}"
         options.append(Option(next(keys), label if route.possible else f"✗ {label}", route.move))
     return options
 

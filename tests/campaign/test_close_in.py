@@ -103,3 +103,16 @@ def test_close_in_undoes_the_spot_too() -> None:
     session.apply(CloseIn(RAIDER, "ridge"))
     session.undo()
     assert (session.encounter.zones, session.encounter.bands) == (zones, bands)
+
+
+def test_a_spot_on_the_way_reads_once_in_the_move_menu() -> None:
+    """Issue 19 #5: the spot's name holds its band to where it leads; the menu says how
+    far it is from the mover in words, not in a second bracket."""
+    from hsm_tui.campaign.combat import routes
+
+    session = _field()
+    session.apply(CloseIn(RAIDER, "ridge"))
+    places = [r.place for r in routes(session.encounter, "pirate-raider-2")]
+    assert "dig → ridge (medium), short from here" in places
+    assert "camp (medium)" in places
+    assert not any(") (" in place for place in places)

@@ -36,6 +36,10 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
     return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
 
 
+ON_THE_WAY = " → "
+"""In a zone's name, a spot on the way: ``ridge → ruins (short)`` is Short from ruins."""
+
+
 def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> Outcome:
     """R-ACT-2 says Move+Run is "one full band closer": toward a zone farther than Short
     the mover runs to a spot one band along the way, which becomes a zone of its own
@@ -78,8 +82,8 @@ def _on_the_way(enc: Encounter, cmd: CloseIn) -> tuple[Encounter, Move, list[str
     if band <= _reach(True):
         raise RulesError(f"{toward} is {band.label} from {c.zone}: move there (m) instead")
     nearer = RangeBand(band - 1)
-    origin = c.zone.split(" → ", 1)[0]  # a spot on the way already: name the next one alike
-    spot, lines = f"{origin} → {toward} ({nearer.label})", []
+    origin = c.zone.split(ON_THE_WAY, 1)[0]  # a spot on the way already: name the next alike
+    spot, lines = f"{origin}{ON_THE_WAY}{toward} ({nearer.label})", []
     if spot not in enc.zones:
         enc, lines = _waypoint(enc, c.zone, toward, nearer, spot)
     return enc, Move(c.id, spot, run=True), lines
@@ -174,6 +178,17 @@ class Route:
     def possible(self) -> bool:
         """Within reach, and the engine would take the move now."""
         return self.reachable and not self.why
+
+    @property
+    def place(self) -> str:
+        """The zone and its band from the mover, for a menu: ``ruins (short)``. A spot on
+        the way names a band already (to where it leads), so it reads ``ridge → ruins
+        (short), medium from here`` rather than a second bracket (issue 19 #5).
+        """
+        band = self.band.label if self.band is not None else "no band set"
+        if ON_THE_WAY in self.move.zone:
+            return f"{self.move.zone}, {band} from here"
+        return f"{self.move.zone} ({band})"
 
     @property
     def cost(self) -> str:

@@ -68,15 +68,14 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     """
     options: list[Option[Any]] = []
     for route in routes(enc, mover.id):
-        band = route.band.label if route.band is not None else "no band set"
         key = str(len(options) + 1) if len(options) < 9 else ""
         if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
-            label = f"{route.move.zone} ({band}): close in one band, Move + Run"
+            label = f"{route.place}: close in one band, Move + Run"
             why = route.close_in_why
             label = f"✗ {label} — {why}" if why else label  # the engine's own refusal
             options.append(Option(key, label, route.close_in))
             continue
-        label = f"{route.move.zone} ({band})" + ("" if run else f": {route.cost}")
+        label = route.place + ("" if run else f": {route.cost}")
         label = label if route.possible or run else f"✗ {label}"  # picking it says why
         options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
     if not options:
