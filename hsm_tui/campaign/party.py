@@ -248,6 +248,15 @@ def carried_out(campaign: Campaign, enc: Encounter) -> Campaign:
     return campaign
 
 
+def wounded_as(enc: Encounter, campaign: Campaign, entry: str, cat: Catalog) -> Combatant:
+    """Whom a wound between fights (a fall, a trap: F8 W) lands on: the Hero's combatant
+    while it stands in the encounter (set up, fighting, or after the fight ended: the
+    party takes its wounds from it until the encounter is cleared), else its stand-in.
+    """
+    own = (c for c in enc.combatants if c.player and c.rank is Rank.HERO and c.entry == entry)
+    return next(own, None) or stand_in(campaign, f"{PARTY}{entry}", cat)
+
+
 def stand_in(campaign: Campaign, who: str, cat: Catalog) -> Combatant:
     """A party Hero outside the encounter as a combatant, so that a fall's damage or a
     Severe Wound chart roll in free-flowing play runs through the same rules as in a

@@ -177,6 +177,32 @@ async def test_r_other_6_damage_and_the_chart_for_a_party_hero_between_fights() 
         assert prompt.endswith(f"1 on the chart, last {name}")
 
 
+async def test_r_other_6_damage_after_the_fight_ended_lands_on_the_heros_combatant() -> None:
+    """Issue 19 #3: after E the Hero still stands in the encounter (the party takes its
+    wounds from it); W on home hurts it there instead of promising and then refusing."""
+    from hsm_tui.campaign.combat import AddCombatants, AddZone, EndCombat, StartCombat
+    from hsm_tui.campaign.party import AddParty
+
+    app = _app("kestrel-vance")
+    session = app.session
+    for command in (
+        AddZone("dig"),
+        AddParty("dig"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig"),
+        StartCombat(),
+        EndCombat(),
+    ):
+        session.apply(command)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("W")
+        await pilot.pause()
+        await pilot.press("1", "3", "enter")
+        await pilot.pause()
+        assert not [n for n in app._notifications if n.severity == "error"]
+    assert session.party_now().member("kestrel-vance").wounds == 2
+
+
 async def test_r_wound_7_new_adventure_asks_first() -> None:
     """N heals and refills every Hero at once (R-WOUND-7, R-CHAR-9): it asks; Esc keeps
     the adventure, y starts the next one.

@@ -190,8 +190,10 @@ class CampaignScreen(SessionScreen):
             if self.apply_answer(command):
                 self.ask_chart_pick("F5 r")
 
-        party = _party()  # the Hero as the engine will take the damage: its stand-in
-        hero = party.stand_in(self.session.party_now(), party.PARTY + entry, self.session.catalog)
+        session = self.session  # the Hero as the engine will take the damage (issue 19 #3)
+        hero = _party().wounded_as(
+            session.encounter, session.party_now(), entry, session.catalog
+        )  # fmt: skip
         self.app.push_screen(DamageDialog(hero), hurt)
 
     def action_new_adventure(self) -> None:
