@@ -49,12 +49,46 @@ def fear_text(c: Combatant) -> str:
     return f"{c.fear}/{morale}" + ("!" if c.fear >= morale else "")
 
 
+MOST_PRESSING = (
+    "hidden", "dying", "pinned", "panicked", "shaken", "stunned", "grappled", "dazed",
+    "bleeding", "confused", "nauseated", "prone", "melee",
+)  # fmt: skip
+"""Marks in the order a narrow column shows them: what changes the GM's next call first."""
+
+SHORT = {
+    "hidden": "hid", "dying": "DYI", "pinned": "PIN", "panicked": "PAN", "shaken": "shk",
+    "stunned": "stn", "grappled": "grp", "dazed": "daz", "bleeding": "bld", "confused": "cnf",
+    "nauseated": "nau", "prone": "prn", "melee": "mel", "encumbered": "enc", "fatigued": "fat",
+}  # fmt: skip
+"""Three letters a mark in the 80-column table (F1 lists them); the gravest in capitals."""
+
+
+def _marks(c: Combatant, in_melee: bool) -> list[str]:
+    marks = [*(["hidden"] if c.hidden else []), *(["prone"] if c.prone else []), *c.conditions]
+    return [*marks, "melee"] if in_melee else marks
+
+
 def condition_text(c: Combatant, in_melee: bool) -> str:
     """``hidden`` (from the players) first, then prone, the §8 conditions, ``melee``."""
-    marks = [*(["hidden"] if c.hidden else []), *(["prone"] if c.prone else []), *c.conditions]
-    if in_melee:
-        marks.append("melee")
-    return ",".join(marks) or "–"
+    return ",".join(_marks(c, in_melee)) or "–"
+
+
+def short_conditions(c: Combatant, in_melee: bool, width: int) -> str:
+    """The marks in ``width`` cells, most pressing first, each in three letters, and
+    ``+N`` for those that do not fit (issue 19 #8: ``prone…`` hid a Pinned combatant).
+    """
+    order = {name: i for i, name in enumerate(MOST_PRESSING)}
+    marks = sorted(_marks(c, in_melee), key=lambda m: order.get(m.partition(":")[0], 99))
+    shown: list[str] = []
+    for index, mark in enumerate(marks):
+        name, _, level = mark.partition(":")
+        word = SHORT.get(name, name[:3]) + level
+        rest = len(marks) - index - 1
+        text = "".join(shown) + word + (f"+{rest}" if rest else "")
+        if len(text) > width:
+            return "".join(shown) + f"+{len(marks) - index}"
+        shown.append(word)
+    return "".join(shown) or "–"
 
 
 def charge_text(c: Combatant, compact: bool) -> str:
@@ -266,4 +300,5 @@ class CombatantTable(ScrollView, can_focus=False):
         }
         if compact:
             cells = {k: v if k == "Name" else fit(v, NARROW[k]) for k, v in cells.items()}
+            cells["Cond."] = short_conditions(c, in_melee, NARROW["Cond."])
         return cells
