@@ -126,6 +126,13 @@ class SessionScreen(FollowsSession, Screen[None]):
             return " (F2, then e re-rolls or k keeps it)"
         return " (F4, then o answers it)"
 
+    @property
+    def unsaved_mark(self) -> str:
+        """`` · unsaved`` while the campaign has changes not in its file (issue 19 #11: at
+        80×24 the title bar is folded away, so F4 and F7 show it in a panel's title too).
+        """
+        return " · unsaved" if self.session.unsaved else ""
+
     def show_subtitle(self, text: str) -> None:
         """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``
         repaints the whole screen (a full frame, ~10 KB to an SSH terminal, each turn).

@@ -112,7 +112,7 @@ class CampaignScreen(SessionScreen):
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         file = self.session.file
         where = f" · {file.name}" if file is not None else ""
-        where += " · unsaved" if self.session.unsaved else ""
+        where += self.unsaved_mark
         self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}{where}")
         party = self.query_one("#party", OptionList)
         keep = party.highlighted

@@ -154,13 +154,16 @@ class CombatScreen(SessionScreen):
         initiative = self.query_one(InitiativeList)
         initiative.show(enc, self.compact)
         initiative.border_title = f"Round {enc.round}" if enc.active else "Initiative"
-        self.query_one(CombatantTable).show(enc, self.selected, target, acting, self.compact)
+        table = self.query_one(CombatantTable)
+        table.show(enc, self.selected, target, acting, self.compact)
+        table.border_subtitle = self.unsaved_mark.lstrip(" ·")
         self.query_one(RangeBoard).show(enc, chosen.zone if chosen else None)
         self.query_one(RollLog).show(self.session.log[-LOG_TAIL:])
         if enc.turn is not None:
-            self.show_subtitle(f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn")
+            turn = f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn"
         else:
-            self.show_subtitle("Combat: not started" if enc.combatants else "Combat: no encounter")
+            turn = "Combat: not started" if enc.combatants else "Combat: no encounter"
+        self.show_subtitle(turn + self.unsaved_mark)
 
     @on(AttackPanel.Changed)
     def _aim_changed(self, _message: AttackPanel.Changed) -> None:

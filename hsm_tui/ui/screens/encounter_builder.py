@@ -190,10 +190,11 @@ class EncounterBuilderScreen(SessionScreen):
         self.query_one(EncounterList).show(enc)
         self.query_one(ForecastPanel).show_encounter(enc)
         if enc.active:
-            self.show_subtitle(f"Builder · combat under way (round {enc.round}): F4 fights")
+            what = f"Builder · combat under way (round {enc.round}): F4 fights"
         else:
-            count = len(enc.combatants)
-            self.show_subtitle(f"Builder · {len(enc.zones)} zone(s), {count} combatant(s)")
+            what = f"Builder · {len(enc.zones)} zone(s), {len(enc.combatants)} combatant(s)"
+        self.show_subtitle(what + self.unsaved_mark)
+        self.query_one("#builder-zones").border_subtitle = self.unsaved_mark.lstrip(" ·")
 
     # -- what the widgets report ----------------------------------------------
     @on(OptionList.OptionHighlighted, "#builder-zone-list")
