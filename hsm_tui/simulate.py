@@ -153,12 +153,24 @@ def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> Encounter
     return EncounterSpec(name, enc.zones, bands, tuple(combatants))
 
 
-def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:
-    """Build the encounter the file describes and start combat (initiative rolled)."""
-    enc = Encounter(zones=())
-    for command in (*encounter_commands(spec, catalog), StartCombat()):
+def prepare(spec: EncounterSpec, catalog: Catalog) -> Encounter:
+    """The encounter the file describes, before combat starts. Set-up rolls nothing, so
+    one is built per forecast and every fight starts from it (:func:`setup`).
+    """
+    enc, rng = Encounter(zones=()), random.Random(0)
+    for command in encounter_commands(spec, catalog):
         enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
     return enc
+
+
+def setup(
+    spec: EncounterSpec, catalog: Catalog, rng: random.Random, prepared: Encounter | None = None
+) -> Encounter:
+    """Build the encounter the file describes (or take it ``prepared``) and start combat
+    (initiative rolled: the first die the fight's ``rng`` rolls).
+    """
+    enc = prepare(spec, catalog) if prepared is None else prepared
+    return HANDLERS[StartCombat](enc, StartCombat(), rng, catalog).encounter
 
 
 @dataclass
@@ -169,18 +181,27 @@ class FightResult:
     out: dict[str, int] = field(default_factory=dict)  # out or unconscious per side
 
 
-def fight(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> FightResult:
+def fight(
+    spec: EncounterSpec,
+    catalog: Catalog,
+    rng: random.Random,
+    prepared: Encounter | None = None,
+    odds: dict[tuple[Any, ...], float] | None = None,
+) -> FightResult:
     """One fight to the end (a side with nobody standing) or MAX_ROUNDS. Wound steps
-    are counted as they are taken (see :func:`wound_steps`).
+    are counted as they are taken (see :func:`wound_steps`). ``prepared`` (from
+    :func:`prepare`) and ``odds`` (the policy's priced attacks) may be shared by every
+    fight of one forecast: neither changes what a fight does, only how fast.
     """
-    enc = setup(spec, catalog, rng)
+    enc = setup(spec, catalog, rng, prepared)
+    odds = {} if odds is None else odds
     wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
     while enc.round <= MAX_ROUNDS:
         sides = {c.side for c in enc.combatants if c.standing}
         if len(sides) < 2:
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
-            enc = _tally(enc, _act(enc, member.id, catalog, rng), wounds)
+            enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds)
         enc = _tally(enc, HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter, wounds)
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
@@ -214,15 +235,27 @@ def wound_steps(before: Combatant, after: Combatant) -> int:
 
 def _tally(before: Encounter, after: Encounter, wounds: dict[str, int]) -> Encounter:
     """Add the wound steps taken from ``before`` to ``after`` to each side's count."""
-    if after is not before:
-        then = {c.id: c for c in before.combatants}
-        for c in after.combatants:
-            if c.id in then:
-                wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then[c.id], c)
+    if after is before:
+        return after
+    was, now = before.combatants, after.combatants
+    if len(was) == len(now) and all(a.id == b.id for a, b in zip(was, now, strict=True)):
+        pairs = zip(was, now, strict=True)  # the usual case: everyone where they were
+    else:
+        then = {c.id: c for c in was}
+        pairs = ((then[c.id], c) for c in now if c.id in then)  # type: ignore[assignment]
+    for then_c, c in pairs:
+        if then_c is not c:
+            wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
     return after
 
 
-def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Encounter:
+def _act(
+    enc: Encounter,
+    cid: str,
+    catalog: Catalog,
+    rng: random.Random,
+    odds: dict[tuple[Any, ...], float] | None = None,
+) -> Encounter:
     """The policy, the same for both sides.
 
     - Attack the standing enemy and weapon with the best chance of at least one hit
@@ -238,29 +271,36 @@ def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Enco
     me = enc.get(cid)
     if not me.standing:
         return enc
-    best = _best_attack(enc, me, catalog)
+    best = _best_attack(enc, me, catalog, {} if odds is None else odds)
     if best is None:
         return _close_in(enc, me, catalog, rng)
     outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
     return outcome
 
 
-def _best_attack(enc: Encounter, me: Combatant, catalog: Catalog) -> tuple[str, str] | None:
+def _best_attack(
+    enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
+) -> tuple[str, str] | None:
     """The (target, weapon) with the best chance of at least one hit; odds depend only
-    on weapon, band and sharing a zone (melee), so each such case is priced once.
+    on the attacker, weapon, charges, band and sharing a zone (melee), so each such case
+    is priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for
+    the same ratings in every fight of it).
     """
     best, best_p = None, -1.0
-    priced: dict[tuple[str, RangeBand, bool], float] = {}
+    engaged, zone = me.engaged, me.zone
     for target in enc.combatants:
         if target.side == me.side or not target.standing:
             continue
-        band = enc.band(me.id, target.id)
+        # Encounter.band, without looking both up again
+        band = RangeBand.MELEE if target.id in engaged else enc.zone_band(zone, target.zone)
+        near = target.zone == zone
         for state in me.weapons:
-            key = (state.id, band, target.zone == me.zone)
-            if key not in priced:
-                priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
-            if priced[key] > best_p:
-                best, best_p = (target.id, state.id), priced[key]
+            key = (me.id, state.id, state.charges, band, near)
+            p = priced.get(key)
+            if p is None:
+                p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
+            if p > best_p:
+                best, best_p = (target.id, state.id), p
     return best if best_p >= 0 else None
 
 
@@ -492,7 +532,8 @@ CHUNK = 50
 
 
 def _fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) -> list[FightResult]:
-    return [fight(spec, catalog, random.Random(f"{seed}:{i}")) for i in indices]
+    prepared, odds = prepare(spec, catalog), {}
+    return [fight(spec, catalog, random.Random(f"{seed}:{i}"), prepared, odds) for i in indices]
 
 
 def _summary(
