@@ -238,14 +238,14 @@ def _tally(before: Encounter, after: Encounter, wounds: dict[str, int]) -> Encou
     if after is before:
         return after
     was, now = before.combatants, after.combatants
-    if len(was) == len(now) and all(a.id == b.id for a, b in zip(was, now, strict=True)):
-        pairs = zip(was, now, strict=True)  # the usual case: everyone where they were
-    else:
+    pairs = []
+    if len(was) == len(now):  # the usual case: everyone where they were, a few changed
+        pairs = [(a, b) for a, b in zip(was, now, strict=True) if a is not b]
+    if len(was) != len(now) or any(a.id != b.id for a, b in pairs):
         then = {c.id: c for c in was}
-        pairs = ((then[c.id], c) for c in now if c.id in then)  # type: ignore[assignment]
+        pairs = [(then[c.id], c) for c in now if c.id in then]
     for then_c, c in pairs:
-        if then_c is not c:
-            wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
+        wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
     return after
 
 

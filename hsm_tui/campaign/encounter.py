@@ -25,10 +25,12 @@ def evolve(record: T, **changes: Any) -> T:
     if not changes.keys() <= fields.keys():
         unknown = sorted(changes.keys() - fields.keys())
         raise TypeError(f"{type(record).__name__} has no field {unknown}")
-    new = object.__new__(type(record))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
+    new = _new(record.__class__)
+    _set(new, "__dict__", fields | changes)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 MAX_POOL = 99
@@ -193,9 +195,9 @@ class Encounter:
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
         """The encounter with ``combatant`` in place of the one with its id."""
-        everyone = self.combatants
+        everyone, cid = self.combatants, combatant.id
         for i, c in enumerate(everyone):
-            if c.id == combatant.id:
+            if c.id == cid:
                 return evolve(self, combatants=(*everyone[:i], combatant, *everyone[i + 1 :]))
         raise RulesError(f"no combatant {combatant.id!r} in this encounter")
 

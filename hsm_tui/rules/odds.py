@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from math import comb
 
 from .dice import Dice, Expression, parse
 from .errors import RulesError
-from .models import Rank
+from .models import Rank, once
 from .tasks import (
     D10,
     HERO_DIE_SIDES,
@@ -52,12 +52,12 @@ class PoolOdds:
     misfortune: Fraction
     special: Fraction  # a 4 or 5 kept
 
-    @property
+    @once  # odds objects are cached and shared: subtract once
     def success(self) -> Fraction:
         """Chance of at least one success: the task succeeds / the attack hits."""
         return ONE - self.successes[0]
 
-    @cached_property  # odds objects are cached and shared: sum the Fractions once
+    @once  # odds objects are cached and shared: sum the Fractions once
     def expected(self) -> Fraction:
         return sum((k * p for k, p in enumerate(self.successes)), ZERO)
 

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 
 from ...packs import Catalog
@@ -233,9 +234,10 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         calmer, note = panic_check(member, rng)
         calmer, bleeding = bleed_out(calmer)
         lines += [line for line in (note, bleeding) if line]
-        changed = evolve(calmer, weapons=tuple(map(recharged, calmer.weapons)), fear=fear)
-        if changed != member:
-            enc = enc.with_combatant(changed)
+        weapons = tuple(map(recharged, calmer.weapons))
+        same = all(map(operator.is_, weapons, calmer.weapons))
+        if calmer is not member or fear != member.fear or not same:
+            enc = enc.with_combatant(evolve(calmer, weapons=weapons, fear=fear))
     for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
         if "slowed" in c.conditions:
             enc = enc.with_combatant(with_condition(c, "slowed", 0))
