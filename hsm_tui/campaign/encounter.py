@@ -198,7 +198,13 @@ class Encounter:
         everyone, cid = self.combatants, combatant.id
         for i, c in enumerate(everyone):
             if c.id == cid:
-                return evolve(self, combatants=(*everyone[:i], combatant, *everyone[i + 1 :]))
+                new = _new(Encounter)  # evolve without its check: one known field
+                _set(
+                    new,
+                    "__dict__",
+                    {**self.__dict__, "combatants": (*everyone[:i], combatant, *everyone[i + 1 :])},
+                )
+                return new
         raise RulesError(f"no combatant {combatant.id!r} in this encounter")
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
