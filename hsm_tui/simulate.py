@@ -197,7 +197,7 @@ def fight(
     odds = {} if odds is None else odds
     wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
     while enc.round <= MAX_ROUNDS:
-        sides = {c.side for c in enc.combatants if c.standing}
+        sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}  # standing
         if len(sides) < 2:
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
@@ -289,7 +289,7 @@ def _best_attack(
     best, best_p = None, -1.0
     engaged, zone = me.engaged, me.zone
     for target in enc.combatants:
-        if target.side == me.side or not target.standing:
+        if target.side == me.side or target.out or target.unconscious:  # not standing
             continue
         # Encounter.band, without looking both up again
         band = RangeBand.MELEE if target.id in engaged else enc.zone_band(zone, target.zone)

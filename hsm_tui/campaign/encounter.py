@@ -190,7 +190,10 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        return tuple(c for c in self.combatants if c.group == actor and c.standing)
+        # ``standing`` inlined: a forecast asks this a few hundred times per fight
+        return tuple(
+            c for c in self.combatants if c.group == actor and not (c.out or c.unconscious)
+        )
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
