@@ -27,11 +27,13 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
 
 bench: $(VENV)/.installed-test
-	$(BIN)/python bench/odds.py
+	@rm -f .bench-table.jsonl
+	HSM_BENCH_TABLE=.bench-table.jsonl $(BIN)/python bench/odds.py
 	$(BIN)/python bench/packs.py
-	$(BIN)/python bench/combat.py
-	$(BIN)/python bench/ui.py
+	HSM_BENCH_TABLE=.bench-table.jsonl $(BIN)/python bench/combat.py
+	HSM_BENCH_TABLE=.bench-table.jsonl $(BIN)/python bench/ui.py
 	$(BIN)/python bench/ssh.py
+	$(BIN)/python bench/table.py .bench-table.jsonl
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .bench-table.jsonl

@@ -33,13 +33,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import textual
+from table import record  # bench/table.py: issue 22's rows
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, StartCombat
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 
-START_TARGET = 1.3
+START_TARGET = 1.2  # issue 22 (1.3 before it)
+USABLE_TARGET = 1.5  # issue 22: the home screen filled in, engine and packs loaded
 KEY_TARGET_MS = 50.0
 
 HELLO = """\
@@ -265,7 +267,10 @@ def _report_start(starts: int) -> None:
         ratio = hsm / hello
         verdict = "ok" if ratio <= START_TARGET else "over target"
         print(f"ratio hsm / hello-world (medians): {ratio:.2f}× (≤ {START_TARGET}×: {verdict})")
-        print(f"filled in (engine and packs loaded after the first frame): {filled / hello:.2f}×")
+        usable = filled / hello
+        print(f"filled in (engine and packs loaded after the first frame): {usable:.2f}×")
+        record("first-frame", f"{ratio:.2f}×", ratio <= START_TARGET)
+        record("usable", f"{usable:.2f}×", usable <= USABLE_TARGET)
 
 
 def _report_keys(rounds: int) -> None:

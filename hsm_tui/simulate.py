@@ -42,8 +42,9 @@ from .campaign.combat import (
 )
 from .campaign.encounter import Combatant, Encounter, WeaponState
 from .packs import Catalog, Weapon
+from .reach import NoReach, unreached, zone_bound
 from .rules import Cover, RangeBand, Rank, RulesError, attack_odds
-from .rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
+from .rules.combat import attack_dice, range_penalty
 from .rules.odds import suggest_split
 
 MAX_ROUNDS = 30
@@ -153,12 +154,24 @@ def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> Encounter
     return EncounterSpec(name, enc.zones, bands, tuple(combatants))
 
 
-def setup(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> Encounter:
-    """Build the encounter the file describes and start combat (initiative rolled)."""
-    enc = Encounter(zones=())
-    for command in (*encounter_commands(spec, catalog), StartCombat()):
+def prepare(spec: EncounterSpec, catalog: Catalog) -> Encounter:
+    """The encounter the file describes, before combat starts. Set-up rolls nothing, so
+    one is built per forecast and every fight starts from it (:func:`setup`).
+    """
+    enc, rng = Encounter(zones=()), random.Random(0)
+    for command in encounter_commands(spec, catalog):
         enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
     return enc
+
+
+def setup(
+    spec: EncounterSpec, catalog: Catalog, rng: random.Random, prepared: Encounter | None = None
+) -> Encounter:
+    """Build the encounter the file describes (or take it ``prepared``) and start combat
+    (initiative rolled: the first die the fight's ``rng`` rolls).
+    """
+    enc = prepare(spec, catalog) if prepared is None else prepared
+    return HANDLERS[StartCombat](enc, StartCombat(), rng, catalog).encounter
 
 
 @dataclass
@@ -169,18 +182,27 @@ class FightResult:
     out: dict[str, int] = field(default_factory=dict)  # out or unconscious per side
 
 
-def fight(spec: EncounterSpec, catalog: Catalog, rng: random.Random) -> FightResult:
+def fight(
+    spec: EncounterSpec,
+    catalog: Catalog,
+    rng: random.Random,
+    prepared: Encounter | None = None,
+    odds: dict[tuple[Any, ...], float] | None = None,
+) -> FightResult:
     """One fight to the end (a side with nobody standing) or MAX_ROUNDS. Wound steps
-    are counted as they are taken (see :func:`wound_steps`).
+    are counted as they are taken (see :func:`wound_steps`). ``prepared`` (from
+    :func:`prepare`) and ``odds`` (the policy's priced attacks) may be shared by every
+    fight of one forecast: neither changes what a fight does, only how fast.
     """
-    enc = setup(spec, catalog, rng)
+    enc = setup(spec, catalog, rng, prepared)
+    odds = {} if odds is None else odds
     wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
     while enc.round <= MAX_ROUNDS:
-        sides = {c.side for c in enc.combatants if c.standing}
+        sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}  # standing
         if len(sides) < 2:
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
-            enc = _tally(enc, _act(enc, member.id, catalog, rng), wounds)
+            enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds)
         enc = _tally(enc, HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter, wounds)
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
@@ -214,15 +236,27 @@ def wound_steps(before: Combatant, after: Combatant) -> int:
 
 def _tally(before: Encounter, after: Encounter, wounds: dict[str, int]) -> Encounter:
     """Add the wound steps taken from ``before`` to ``after`` to each side's count."""
-    if after is not before:
-        then = {c.id: c for c in before.combatants}
-        for c in after.combatants:
-            if c.id in then:
-                wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then[c.id], c)
+    if after is before:
+        return after
+    was, now = before.combatants, after.combatants
+    pairs = []
+    if len(was) == len(now):  # the usual case: everyone where they were, a few changed
+        pairs = [(a, b) for a, b in zip(was, now, strict=True) if a is not b]
+    if len(was) != len(now) or any(a.id != b.id for a, b in pairs):
+        then = {c.id: c for c in was}
+        pairs = [(then[c.id], c) for c in now if c.id in then]
+    for then_c, c in pairs:
+        wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
     return after
 
 
-def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Encounter:
+def _act(
+    enc: Encounter,
+    cid: str,
+    catalog: Catalog,
+    rng: random.Random,
+    odds: dict[tuple[Any, ...], float] | None = None,
+) -> Encounter:
     """The policy, the same for both sides.
 
     - Attack the standing enemy and weapon with the best chance of at least one hit
@@ -238,41 +272,43 @@ def _act(enc: Encounter, cid: str, catalog: Catalog, rng: random.Random) -> Enco
     me = enc.get(cid)
     if not me.standing:
         return enc
-    best = _best_attack(enc, me, catalog)
+    best = _best_attack(enc, me, catalog, {} if odds is None else odds)
     if best is None:
         return _close_in(enc, me, catalog, rng)
     outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
     return outcome
 
 
-def _best_attack(enc: Encounter, me: Combatant, catalog: Catalog) -> tuple[str, str] | None:
+def _best_attack(
+    enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
+) -> tuple[str, str] | None:
     """The (target, weapon) with the best chance of at least one hit; odds depend only
-    on weapon, band and sharing a zone (melee), so each such case is priced once.
+    on the attacker, weapon, charges, band and sharing a zone (melee), so each such case
+    is priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for
+    the same ratings in every fight of it).
     """
     best, best_p = None, -1.0
-    priced: dict[tuple[str, RangeBand, bool], float] = {}
+    engaged, zone = me.engaged, me.zone
     for target in enc.combatants:
-        if target.side == me.side or not target.standing:
+        if target.side == me.side or target.out or target.unconscious:  # not standing
             continue
-        band = enc.band(me.id, target.id)
+        # Encounter.band, without looking both up again
+        band = RangeBand.MELEE if target.id in engaged else enc.zone_band(zone, target.zone)
+        near = target.zone == zone
         for state in me.weapons:
-            key = (state.id, band, target.zone == me.zone)
-            if key not in priced:
-                priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
-            if priced[key] > best_p:
-                best, best_p = (target.id, state.id), priced[key]
+            key = (me.id, state.id, state.charges, band, near)
+            p = priced.get(key)
+            if p is None:
+                p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
+            if p > best_p:
+                best, best_p = (target.id, state.id), p
     return best if best_p >= 0 else None
-
-
-def _zone_bound(weapon: Weapon) -> bool:
-    """The policy attacks with a fighting style only within its own zone (melee)."""
-    return weapon_style(weapon) in FIGHTING_STYLES
 
 
 def _chance(me: Combatant, state: WeaponState, weapon: Weapon, band: RangeBand, zone: str) -> float:
     """P(≥ 1 hit) by the rating and range alone (the policy's estimate); −1 if impossible."""
     style = weapon_style(weapon)
-    if _zone_bound(weapon) and me.zone != zone:
+    if zone_bound(weapon) and me.zone != zone:
         return -1.0
     dice = attack_dice(style, me.traits, weapon.attacks)
     if state.charges is not None and state.charges < dice * weapon.charge_per_shot:
@@ -292,98 +328,11 @@ def _close_in(enc: Encounter, me: Combatant, catalog: Catalog, rng: random.Rando
     return enc
 
 
-@dataclass(frozen=True)
-class NoReach:
-    """Side ``side`` can never hit side ``target`` in a forecast fight, and why."""
-
-    side: str
-    target: str
-    why: str
-
-    def __str__(self) -> str:
-        return f"{self.side} can't reach {self.target}: {self.why}"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"side": self.side, "target": self.target, "why": self.why}
-
-
 def never_reach(spec: EncounterSpec, catalog: Catalog) -> tuple[NoReach, ...]:
-    """Each side that can never hit another side under the policy (:func:`_act`), so a
-    forecast of zeros comes with its reason.
-
-    Generous on purpose, so "never" is true: a combatant may get to any zone joined to
-    its own by bands of Short or less (the policy only closes in across such a band);
-    melee needs a shared zone; a weapon counts when some hit is possible at the
-    nearest band it could attack across (−1 per band beyond its range and no maximum,
-    R-COMBAT-3; TN below 1: a Minion always fails, a Hero rarely hits, R-TASK-4).
-    Charges are not counted; for a ranged weapon a band not set yet counts as within
-    reach (the fight says so), while melee needs a path of set Short bands, as the
-    policy never moves across a band that is not set.
+    """Each side of the file's encounter that can never hit another under the policy
+    (:func:`_act`), and why: :func:`hsm_tui.reach.unreached` on it before combat starts.
     """
-    enc, rng = Encounter(zones=()), random.Random(0)
-    for command in encounter_commands(spec, catalog):
-        enc = HANDLERS[type(command)](enc, command, rng, catalog).encounter
-    near = _near_zones(enc)
-    sides = list(dict.fromkeys(c.side for c in enc.combatants))
-    found = []
-    for side in sides:
-        mine = [c for c in enc.combatants if c.side == side and c.standing]
-        for target in sides:
-            theirs = [c for c in enc.combatants if c.side == target and c.standing]
-            if target == side or not mine or not theirs:
-                continue
-            if not any(_can_hit(enc, near, a, b, catalog) for a in mine for b in theirs):
-                found.append(NoReach(side, target, _why(mine, catalog)))
-    return tuple(found)
-
-
-def _near_zones(enc: Encounter) -> dict[str, frozenset[str]]:
-    """Each zone's group: the zones joined to it by bands of Short or less."""
-    groups = {zone: {zone} for zone in enc.zones}
-    for a, b, band in enc.bands:
-        if band <= RangeBand.SHORT and groups[a] is not groups[b]:
-            joined = groups[a] | groups[b]
-            for zone in joined:
-                groups[zone] = joined
-    return {zone: frozenset(group) for zone, group in groups.items()}
-
-
-def _can_hit(
-    enc: Encounter,
-    near: dict[str, frozenset[str]],
-    me: Combatant,
-    target: Combatant,
-    catalog: Catalog,
-) -> bool:
-    mine, theirs = near[me.zone], near[target.zone]
-    for state in me.weapons:
-        weapon = catalog.weapons[state.id]
-        if _zone_bound(weapon):
-            if not mine & theirs:
-                continue
-            band = RangeBand.MELEE
-        else:
-            try:
-                band = min(
-                    RangeBand.MELEE if a == b else enc.zone_band(a, b) for a in mine for b in theirs
-                )
-            except RulesError:  # a band not set yet: the fight will say so
-                return True
-        style = weapon_style(weapon)
-        dice = attack_dice(style, me.traits, weapon.attacks)
-        tn = me.ratings[style] + range_penalty(weapon.range, band) + max(0, target.size - me.size)
-        if attack_odds(tn, dice, me.rules_rank).success > 0:
-            return True
-    return False
-
-
-def _why(mine: list[Combatant], catalog: Catalog) -> str:
-    weapons = [catalog.weapons[state.id] for c in mine for state in c.weapons]
-    if not weapons:
-        return "no weapon"
-    if all(_zone_bound(w) for w in weapons):
-        return "melee only, and no Short band leads there"
-    return "no weapon can hit at that range"
+    return unreached(prepare(spec, catalog), catalog)
 
 
 def nobody_reaches(spec: EncounterSpec, unreached: tuple[NoReach, ...]) -> bool:
@@ -492,7 +441,8 @@ CHUNK = 50
 
 
 def _fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) -> list[FightResult]:
-    return [fight(spec, catalog, random.Random(f"{seed}:{i}")) for i in indices]
+    prepared, odds = prepare(spec, catalog), {}
+    return [fight(spec, catalog, random.Random(f"{seed}:{i}"), prepared, odds) for i in indices]
 
 
 def _summary(

@@ -69,6 +69,8 @@ _LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_
 
 def level(c: Combatant, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
+    if not c.conditions:  # most combatants, most of the time
+        return 0
     for mark in c.conditions:
         head, _, n = mark.partition(":")
         if head == name:
@@ -108,6 +110,8 @@ def penalty(c: Combatant) -> int:
     """§8 penalties on every roll: Shaken −1, Encumbered −n, and §7's Painful wound −1
     for the rest of the encounter (they add up).
     """
+    if not c.conditions:
+        return 0
     return -(level(c, "shaken") + level(c, "encumbered") + level(c, "painful"))
 
 
@@ -150,6 +154,8 @@ class TurnStart:
 
 def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
     """Dazed, Bleeding, Confused and Pinned at the start of the turn (§8)."""
+    if not c.conditions:
+        return TurnStart(c, 0, False, ())
     lines, lost, restricted = [], 0, False
     dazed = level(c, "dazed")
     if dazed:

@@ -25,10 +25,12 @@ def evolve(record: T, **changes: Any) -> T:
     if not changes.keys() <= fields.keys():
         unknown = sorted(changes.keys() - fields.keys())
         raise TypeError(f"{type(record).__name__} has no field {unknown}")
-    new = object.__new__(type(record))
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
+    new = _new(record.__class__)
+    _set(new, "__dict__", fields | changes)
     return new
+
+
+_new, _set = object.__new__, object.__setattr__
 
 
 MAX_POOL = 99
@@ -188,15 +190,24 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        return tuple(c for c in self.combatants if c.group == actor and c.standing)
+        # ``standing`` inlined: a forecast asks this a few hundred times per fight
+        return tuple(
+            c for c in self.combatants if c.group == actor and not (c.out or c.unconscious)
+        )
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
         """The encounter with ``combatant`` in place of the one with its id."""
-        everyone = self.combatants
+        everyone, cid = self.combatants, combatant.id
         for i, c in enumerate(everyone):
-            if c.id == combatant.id:
-                return evolve(self, combatants=(*everyone[:i], combatant, *everyone[i + 1 :]))
+            if c.id == cid:
+                new = _new(Encounter)  # evolve without its check: one known field
+                _set(
+                    new,
+                    "__dict__",
+                    {**self.__dict__, "combatants": (*everyone[:i], combatant, *everyone[i + 1 :])},
+                )
+                return new
         raise RulesError(f"no combatant {combatant.id!r} in this encounter")
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:

@@ -65,6 +65,12 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@functools.cache
+def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    """A dataclass's fields by name, looked up once per class (not once per record)."""
+    return {f.name: f for f in dataclasses.fields(cls)}
+
+
 def _options(hint: Any) -> tuple[Any, ...]:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return typing.get_args(hint)
@@ -93,10 +99,10 @@ def to_data(value: Any, hint: Any = Any, where: str = "") -> Any:
         if _open(hint, type(value)):
             table[TYPE_KEY] = type(value).__name__
         hints = _hints(type(value))
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
+        for name in _fields(type(value)):
+            item = getattr(value, name)
             if item is not None:
-                table[f.name] = to_data(item, hints[f.name], _join(where, f.name))
+                table[name] = to_data(item, hints[name], _join(where, name))
         return table
     raise DataError(where, f"cannot save a {type(value).__name__}")
 
@@ -185,8 +191,8 @@ def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
     if not isinstance(data, dict):
         raise DataError(where, f"expected a table, found {data!r}")
     hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    extra = sorted(set(data) - set(fields) - {TYPE_KEY})
+    fields = _fields(cls)
+    extra = sorted(set(data) - fields.keys() - {TYPE_KEY})
     if extra:
         raise DataError(_join(where, extra[0]), f"unknown key for {cls.__name__}")
     values: dict[str, Any] = {}

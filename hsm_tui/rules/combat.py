@@ -82,6 +82,7 @@ class AttackSituation:
     other: int = 0  # GM's situational modifier
 
 
+@lru_cache(maxsize=4096)  # a TN is immutable and every argument hashable: built once
 def attack_tn(
     rating_name: str,
     rating: int,

@@ -6,11 +6,40 @@ later; nothing holds behaviour beyond the arithmetic the rulebook defines.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
-from functools import cached_property
+from typing import Any, Generic, TypeVar, overload
 
 from .errors import RulesError
+
+_V = TypeVar("_V")
+
+
+class once(Generic[_V]):
+    """``functools.cached_property`` without its lock (Python 3.11 takes one on every
+    first read): a frozen record's value worked out on first use and kept in its
+    ``__dict__``. The engine reads a few of these per die rolled in a forecast.
+    """
+
+    def __init__(self, func: Callable[[Any], _V]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> once[_V]: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _V: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> _V | once[_V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
 
 MAX_FREE_REROLLS = 10
 """Free re-rolls granted for one roll (a Talent, an Advantage, Aim): the book names a few;
@@ -155,7 +184,7 @@ class Traits:
         """R-CHAR-3. Initiative is not clamped to 8 (see the Interpretation there)."""
         return self._table[which]
 
-    @cached_property
+    @once
     def _table(self) -> dict[Trait | Derived, int]:
         """Every primary and derived value, computed once (traits never change)."""
         s = self
@@ -175,7 +204,11 @@ class Traits:
         return table
 
     def as_values(self) -> dict[str, int]:
-        """Every primary and derived trait by name, for expression evaluation."""
+        """Every primary and derived trait by name, for expression evaluation (a copy)."""
+        return dict(self._values)
+
+    @once
+    def _values(self) -> dict[str, int]:
         return {key.value: value for key, value in self._table.items()}
 
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from math import comb
 
 from .dice import Dice, Expression, parse
 from .errors import RulesError
-from .models import Rank
+from .models import Rank, once
 from .tasks import (
     D10,
     HERO_DIE_SIDES,
@@ -52,12 +52,12 @@ class PoolOdds:
     misfortune: Fraction
     special: Fraction  # a 4 or 5 kept
 
-    @property
+    @once  # odds objects are cached and shared: subtract once
     def success(self) -> Fraction:
         """Chance of at least one success: the task succeeds / the attack hits."""
         return ONE - self.successes[0]
 
-    @cached_property  # odds objects are cached and shared: sum the Fractions once
+    @once  # odds objects are cached and shared: sum the Fractions once
     def expected(self) -> Fraction:
         return sum((k * p for k, p in enumerate(self.successes)), ZERO)
 
@@ -110,6 +110,10 @@ def pool_odds(dice: int, p_tenths: int, gate: int | None, hero: bool, rerolls: i
     if gate is not None and not hero:
         raise RulesError("only a Hero's roll can make up a shortfall on the Hero die")
     n, k, q = dice, rerolls, D10 - p_tenths
+    if not k and gate is None:  # no re-rolls, nothing gated: binomial d10s, a fair Hero die
+        denom = D10**n
+        dist = tuple(Fraction(comb(n, c) * p_tenths**c * q ** (n - c), denom) for c in range(n + 1))
+        return PoolOdds(dist, *_FAIR_HERO_DIE) if hero else PoolOdds(dist, ZERO, ZERO, ZERO)
     six = HERO_DIE_SIDES
     first = [comb(n, c) * p_tenths**c * q ** (n - c) for c in range(n + 1)]  # / 10^n
     succ = [0] * (n + 1)
@@ -145,6 +149,10 @@ def pool_odds(dice: int, p_tenths: int, gate: int | None, hero: bool, rerolls: i
     fortune, misfortune = Fraction(faces_total[5], face_denom), Fraction(faces_total[0], face_denom)
     special = Fraction(faces_total[3] + faces_total[4], face_denom)
     return PoolOdds(dist, fortune, misfortune, special)
+
+
+_FAIR_HERO_DIE = (Fraction(1, 6), Fraction(1, 6), Fraction(2, 6))
+"""A Hero die rolled once: Fortune (6), Misfortune (1), a Special (4 or 5)."""
 
 
 def _best_split(

@@ -11,11 +11,10 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cached_property
 
 from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
-from .models import Cover, Rank
+from .models import Cover, Rank, once
 
 HERO_DIE_SIDES = 6
 D10 = 10
@@ -158,12 +157,12 @@ class PoolRoll:
     def dice(self) -> int:
         return len(self.first)
 
-    @cached_property  # frozen: worked out once per roll
+    @once  # frozen: worked out once per roll
     def kept(self) -> tuple[int, ...]:
         """The best ``dice`` d10s: lowest is best both for tasks and for Defense."""
         return tuple(sorted(self.first + self.rerolled)[: self.dice])
 
-    @cached_property  # frozen: worked out once per roll
+    @once  # frozen: worked out once per roll
     def hero(self) -> int | None:
         """The kept Hero die: the highest face (Interpretation below)."""
         if self.hero_first is None:
@@ -184,7 +183,7 @@ class PoolRoll:
             return False
         return d10 == 1 and self.hero >= hero_threshold(self.target)
 
-    @cached_property  # frozen: worked out once per roll
+    @once  # frozen: worked out once per roll
     def successes(self) -> int:
         """Hits for an attack (1 or 0 for a task); hits through for Defense."""
         return sum(self.die_counts(d) for d in self.kept)

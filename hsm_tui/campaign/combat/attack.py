@@ -6,9 +6,10 @@ effects and Fear per hit; then a dive for cover, or straight on to Defense
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from ...packs import Catalog
-from ...rules import Cover, Modifier, Rating, attack_odds, roll_attack
+from ...rules import Cover, Modifier, Rank, Rating, attack_odds, roll_attack
 from ...rules.odds import percent
 from ...rules.rerolls import spend_free, spend_rerolls
 from ...rules.tasks import HeroFace, PoolRoll
@@ -55,7 +56,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         plan.cost,
         plan.rank,
     )
-    odds = attack_odds(tn.value, dice, rank, plan.free)
+    odds = _odds_line(tn.value, dice, rank, plan.free)
     roll = roll_attack(rng, tn.value, dice, rank)
     turn = current_turn(enc)
     aim = int(aim_ready(turn, attacker.id))
@@ -80,7 +81,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
         *before,
         f"TN {tn.explain()}",
-        f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits",
+        odds,
     ]
     title = f"{attacker.name} attacks {target.name}"
     paused = AttackState(
@@ -133,6 +134,13 @@ def spend_combat_rerolls(
         return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
     state = evolve(pending.attack, hits=roll.successes)
     return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
+
+
+@lru_cache(maxsize=1024)
+def _odds_line(tn: int, dice: int, rank: Rank, free: int) -> str:
+    """The attack's odds as logged, worked out once per TN, dice, rank and re-rolls."""
+    odds = attack_odds(tn, dice, rank, free)
+    return f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits"
 
 
 def _free_line(aim: int, granted: int, d10: int, hero: int) -> str:

@@ -40,6 +40,7 @@ from .wounds import (
     health_against,
     is_melee,
     outside_damage,
+    resolved_damage,
     take_wound,
     wound_text,
 )
@@ -139,16 +140,16 @@ def _damage(
     """
     attacker, target = enc.get(state.attacker), enc.get(state.target)
     weapon = cat.weapons[state.weapon]
-    values = attacker.traits.as_values()
+    source = damage_expr(weapon, state.style, state.damage, state.location)
     for n in range(state.hits):
         if not target.standing:
             break
-        expr = damage_expr(weapon, state.style, state.damage, state.location)
+        expr = resolved_damage(source, attacker.traits)
         if state.grapple:  # R-ATK-17: compared with Strength instead of wounding
-            target, line = _grab(target, attacker, roll_damage(rng, expr, 1, values).damage)
+            target, line = _grab(target, attacker, roll_damage(rng, expr, 1).damage)
             lines.append(f"hit {first + n}: {line}")
             continue
-        hit = roll_damage(rng, expr, health_against(target, weapon), values)
+        hit = roll_damage(rng, expr, health_against(target, weapon))
         total = hit.damage + state.damage_bonus
         steps = wound_steps(total, hit.health)
         wounded, result = take_wound(target, total, weapon.nonlethal)

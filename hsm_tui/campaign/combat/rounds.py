@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 
 from ...packs import Catalog
@@ -119,7 +120,8 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
     for member in enc.members(actor):
-        if set(ENGINE_MARKS) & set(member.conditions):  # Dodge, full defense last until now
+        if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
+            # Dodge, full defense last until now
             kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
             member = evolve(member, conditions=kept)
         member, note = _fear_check(member, rng)
@@ -163,6 +165,8 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
 def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
     """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed."""
     morale = c.traits[Derived.MORALE]
+    if not c.fear and not c.conditions and morale > 0:  # calm: nothing to check or shed
+        return c, ""
     notes = []
     conditions = set(c.conditions)
     fear = c.fear
@@ -233,9 +237,10 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
         calmer, note = panic_check(member, rng)
         calmer, bleeding = bleed_out(calmer)
         lines += [line for line in (note, bleeding) if line]
-        changed = evolve(calmer, weapons=tuple(map(recharged, calmer.weapons)), fear=fear)
-        if changed != member:
-            enc = enc.with_combatant(changed)
+        weapons = tuple(map(recharged, calmer.weapons))
+        same = all(map(operator.is_, weapons, calmer.weapons))
+        if calmer is not member or fear != member.fear or not same:
+            enc = enc.with_combatant(evolve(calmer, weapons=weapons, fear=fear))
     for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
         if "slowed" in c.conditions:
             enc = enc.with_combatant(with_condition(c, "slowed", 0))
@@ -243,6 +248,8 @@ def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -
     head = (LogLines("End of turn", tuple(lines)),) if lines else ()
     return nxt.after(*head)
 
+
+_ENGINE_MARKS = frozenset(ENGINE_MARKS)
 
 FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")
 

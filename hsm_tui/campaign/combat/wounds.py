@@ -7,9 +7,21 @@ through :func:`take_wound`, so the wound track is applied one way (R-DMG-2, R-WO
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...packs import Catalog, Weapon
-from ...rules import Cover, Derived, Modifier, Rank, Rating, RulesError, TargetNumber
+from ...rules import (
+    Cover,
+    Derived,
+    Modifier,
+    Rank,
+    Rating,
+    RulesError,
+    TargetNumber,
+    Traits,
+)
 from ...rules.combat import WoundResult, apply_wound_steps
+from ...rules.dice import Expression, parse
 from ...rules.tasks import wound_steps
 from ..conditions import penalty, wound_marker
 from ..encounter import Combatant, Encounter, evolve
@@ -32,13 +44,28 @@ def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) ->
     Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
     """
     flank = -max(0, opponents(enc, target) - 1) if melee else 0
-    return TargetNumber((Modifier("Dodge", target.traits[Derived.DODGE]),)).plus(
-        Modifier(f"{target.cover.label} cover", int(target.cover)),
-        Modifier("wound", wound_marker(target)),
-        Modifier("conditions", penalty(target)),
+    return _defense(
+        target.traits[Derived.DODGE],
+        target.cover,
+        wound_marker(target),
+        penalty(target),
+        flank,
+        2 if "full-defense" in target.conditions else 0,
+        card_mod,
+    )
+
+
+@lru_cache(maxsize=1024)  # a TN is immutable: each set of numbers is built once
+def _defense(
+    dodge: int, cover: Cover, wound: int, conditions: int, flank: int, full: int, card: int
+) -> TargetNumber:
+    return TargetNumber((Modifier("Dodge", dodge),)).plus(
+        Modifier(f"{cover.label} cover", int(cover)),
+        Modifier("wound", wound),
+        Modifier("conditions", conditions),
         Modifier("flanked", flank),
-        Modifier("full defense", 2 if "full-defense" in target.conditions else 0),
-        Modifier("card", card_mod),
+        Modifier("full defense", full),
+        Modifier("card", card),
     )
 
 
@@ -62,6 +89,14 @@ def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -
     if style == Rating.POWER.value:
         expr += "+strdie"
     return expr + "+1d8" if location == Location.HEAD else expr
+
+
+@lru_cache(maxsize=1024)
+def resolved_damage(source: str, traits: Traits) -> Expression:
+    """``source`` (see :func:`damage_expr`) with the attacker's traits filled in: parsed
+    and resolved once per expression and character, not on every hit.
+    """
+    return parse(source).resolve(traits.as_values())
 
 
 def health_against(target: Combatant, weapon: Weapon) -> int:

@@ -34,7 +34,8 @@ from ...simulate import (
 from .initiative import fit
 
 FORECAST_RUNS = 200
-"""Fights per forecast: about two seconds in a thread, and a stable first estimate."""
+"""Fights per forecast: 1.4 s of CPU for the example encounter, in a thread, and a stable
+first estimate."""
 
 
 def forecast_problem(spec: EncounterSpec) -> str | None:
