@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from . import campaigns
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import MAX_FREE_REROLLS, Cover, Rank
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--headless", action="store_true", help="no app in this terminal")
     serve.add_argument("--max-seats", type=_int_at_least(1, 64), default=8, help="(8)")
 
+    campaigns.add_parser(sub, _Parser)
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -422,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_serve(options)
         if args.command == "content":
             return run_content(args)
+        if args.command == "campaign":
+            return campaigns.run(args)
         if args.command == "simulate":
             return run_simulate(args)
         if args.command == "odds":
@@ -430,6 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             data = run_roll(args)
             title = f"hsm roll {args.expr}"
+    except campaigns.UsageError as exc:
+        _fail(str(exc))
     except DiceSyntaxError as exc:
         _fail(exc.short)
     except UnknownTraitError as exc:
