@@ -278,24 +278,23 @@ def run_content(args: argparse.Namespace) -> int:
     if args.content_command == "list":
         return _list_content(result.catalog, args)
     roots = [d.resolve() for d in checked]
-    shown = [
-        p
-        for p in result.problems
-        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
-    ]
+    shown = [p for p in result.problems if _under(Path(p.path), roots)]
     for problem in shown:
         print(problem.format())
     errors = sum(p.is_error for p in shown)
-    packs = [
-        p
-        for p in result.catalog.packs
-        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
-    ]
+    packs = [p for p in result.catalog.packs if _under(Path(p.path), roots)]
     print(
         f"checked {len(packs)} pack(s): {errors} error(s), {len(shown) - errors} warning(s)",
         file=sys.stderr,
     )
     return 1 if errors or (args.strict and shown) else 0
+
+
+def _under(path: Any, roots: list[Any]) -> bool:
+    """Whether ``path`` is in one of ``roots`` (all when none): a file that is a symlink
+    (to ``/dev/zero``, say) counts where it lies, not where it points."""
+    lies = path.parent.resolve() / path.name
+    return not roots or any(p.is_relative_to(r) for r in roots for p in (path.resolve(), lies))
 
 
 def run_simulate(args: argparse.Namespace) -> int:

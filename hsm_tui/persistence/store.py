@@ -243,7 +243,7 @@ def recent(folder: Path | None = None) -> list[SavedCampaign | CampaignFileError
     """
     folder = folder or saves_folder()
     try:
-        paths = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+        paths = [p for p in folder.glob(f"*{SUFFIX}") if not p.is_dir()]
     except OSError:
         return []
     out: list[SavedCampaign | CampaignFileError] = []
