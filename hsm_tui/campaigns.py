@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from .campaign.party import campaign_name
+from .logbook import escape, to_markdown
 from .persistence import store, versions
 from .persistence.atomic import replace_file
 from .persistence.codec import DataError
 from .persistence.snapshot import session_from
 from .rules.errors import RulesError
 from .state import LogEntry
-from .views import GM_ONLY
 
 
 class UsageError(Exception):
@@ -174,31 +174,12 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]<>#|!])")
-
-
-def _md(text: str) -> str:
-    """``text`` shown as written, not read as Markdown."""
-    return _MARKDOWN.sub(r"\\\1", text)
-
-
 def story(header: dict[str, Any], saved: str, log: tuple[LogEntry, ...]) -> str:
-    """The log as a Markdown story: a title, the party, then each entry in order with
-    the lines that show how it came out (the GM's own entries marked so).
+    """The log as the log screen exports it (``logbook.to_markdown``), titled with the
+    campaign's name, and a line under the title: adventure, party, fight, saved at.
     """
-    party = ", ".join(_md(n) for n in header["party"]) or "no party yet"
+    heading, _, rest = to_markdown(log, header["name"]).partition("\n\n")
+    party = ", ".join(header["party"]) or "no party yet"
     fight = " · in combat" if header["in_combat"] else ""
-    out = [
-        f"# {_md(header['name'])}",
-        "",
-        f"Adventure {header['adventure']} · party: {party}{fight} · saved {saved}",
-        "",
-    ]
-    if not log:
-        out += ["*Nothing has happened yet.*", ""]
-    for entry in log:
-        secret = " *(GM only)*" if entry.visibility == GM_ONLY else ""
-        out += [f"## {entry.seq}. {_md(entry.title)}{secret}", ""]
-        out += [f"- {_md(line)}" for line in entry.lines]
-        out += [""] if entry.lines else []
-    return "\n".join(out).rstrip("\n") + "\n"
+    about = escape(f"Adventure {header['adventure']} · party: {party}{fight} · saved {saved}")
+    return f"{heading}\n\n{about}\n\n{rest}"

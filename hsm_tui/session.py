@@ -130,6 +130,13 @@ class Session:
         self._saved = self._snapshot()
         self._notify()
 
+    def belongs_to(self, file: Path | None) -> None:
+        """The campaign file this state goes on from, though not saved there yet (a
+        recovered autosave): S then saves to it; the state stays unsaved.
+        """
+        self.file = file
+        self._notify()
+
     def new_campaign(self, issuer: str = GM) -> None:
         """A fresh campaign: new dice, no party, no fight, nothing to undo; packs stay."""
         _only_the_gm(issuer, "start a new campaign")
@@ -522,10 +529,16 @@ class Session:
         history as the state before the first undoable command plus the commands since,
         so a loaded campaign undoes exactly as far back as this one could.
         """
+        return snapshot.session_data(self.frozen())
+
+    def frozen(self) -> snapshot.SessionData:
+        """What :meth:`to_data` writes, as immutable values taken now (cheap: no copy of
+        the state): an autosave turns it into a file on another thread.
+        """
         start = self._undo[0][0] if self._undo else self._snapshot()
         commands = [c for _, c in self._undo]
-        saved = snapshot.SessionData(self.seed, self._snapshot(), start, commands, self._redo)
-        return snapshot.session_data(saved)
+        now = self._snapshot()
+        return snapshot.SessionData(self.seed, now, start, commands, list(self._redo))
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.

@@ -306,7 +306,7 @@ def test_export_prints_the_log_as_markdown(
         "Adventure 1 · party: Kestrel Vance · saved 2026-03-01 20:15:30",
     ]
     titles = [line for line in lines if line.startswith("## ")]
-    assert titles[0].startswith("## 1. ") and len(titles) == 2
+    assert titles[0].startswith("## #1 ") and len(titles) == 2
     assert any(line.startswith("- ") for line in lines)
 
 

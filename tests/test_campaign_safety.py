@@ -21,7 +21,7 @@ import tomli_w
 
 from hsm_tui.campaign.combat import DeclareActions, EndTurn
 from hsm_tui.campaign.party import AddHero
-from hsm_tui.persistence import atomic, store, versions
+from hsm_tui.persistence import atomic, autosave, store, versions
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.session import Session
 from tests.campaign import pack, refused
@@ -160,7 +160,7 @@ KILLED_SAVER = """
 import sys, time
 from pathlib import Path
 from hsm_tui.campaign.party import AddHero, RemoveHero
-from hsm_tui.persistence import store
+from hsm_tui.persistence import autosave, store
 from hsm_tui.session import Session
 from tests.campaign import pack
 
@@ -169,19 +169,23 @@ path = Path(sys.argv[1])
 print("ready", flush=True)
 while True:
     session.rename("a" * 60 if session.campaign.name != "a" * 60 else "b")
-    store.save(session, path)
+    if sys.argv[2] == "save":
+        store.save(session, path)
+    else:
+        autosave.write(session.frozen(), path)
 """
 
 
+@pytest.mark.parametrize("mode", ["save", "autosave"])
 def test_kill_9_during_save_leaves_the_old_or_the_new_file_and_the_next_save_cleans_up(
-    tmp_path: Path,
+    tmp_path: Path, mode: str
 ) -> None:
     path = tmp_path / "c.toml"
     store.save(Session(seed=1, content=pack()), path)
     root = Path(__file__).resolve().parents[1]
     for trial in range(12):
         child = subprocess.Popen(
-            [sys.executable, "-c", KILLED_SAVER, str(path)],
+            [sys.executable, "-c", KILLED_SAVER, str(path), mode],
             stdout=subprocess.PIPE,
             cwd=root,
         )
@@ -196,7 +200,7 @@ def test_kill_9_during_save_leaves_the_old_or_the_new_file_and_the_next_save_cle
             backup = tmp_path / f"c.toml.bak{n}"
             if backup.exists():
                 store.read(backup)  # never torn nor empty
-    store.save(Session(seed=1, content=pack()), path)
+    autosave.write(Session(seed=1, content=pack()).frozen(), path)  # cleans up too
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 

@@ -16,6 +16,7 @@ import re
 import shutil
 import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -91,25 +92,37 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     move up to ``.bak3``): a crash, a full disk or a power cut leaves the old campaign
     whole. Temporary files a crashed save left are removed first.
     """
+    write(encode(session.to_data, path, now), path, backups=True)
+    session.mark_saved(path)
+    return path
+
+
+def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None = None) -> bytes:
+    """A campaign file's bytes: the format, version, time and header, then ``body()``
+    (a session's data, as ``Session.to_data`` gives it)."""
     stamp = (now or datetime.now()).replace(microsecond=0)
     try:
-        body = session.to_data()
+        session = body()
         data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
-        data["header"] = versions.header(body.get("state"))
-        data.update(body)
-        text = tomli_w.dumps(data).encode("utf-8")
+        data["header"] = versions.header(session.get("state"))
+        data.update(session)
+        return tomli_w.dumps(data).encode("utf-8")
     except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
+
+
+def write(text: bytes, path: Path, *, backups: bool) -> None:
+    """Put ``text`` in place as ``path`` atomically (keeping the last saves as backups
+    if ``backups``), first removing temporary files a crashed writer left there.
+    """
     target = path.resolve()  # through a symlink: the file it points at is replaced
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         mode = target.stat().st_mode & 0o777 if target.exists() else default_mode()
         clean_stale(target)
-        replace_file(target, text, mode, before=lambda: _backup(target))
+        replace_file(target, text, mode, before=lambda: _backup(target) if backups else None)
     except OSError as err:
         raise CampaignFileError(f"cannot save {path}: {err.strerror or err}") from None
-    session.mark_saved(path)
-    return path
 
 
 def default_mode() -> int:
@@ -208,9 +221,10 @@ def _check_header(path: Path, head: Any) -> None:
         raise CampaignFileError(f"{path}: key header.party: expected a list of names")
 
 
-def load(session: Session, path: Path) -> str:
+def load(session: Session, path: Path, *, mark: bool = True) -> str:
     """Replace the session with the campaign in ``path``; the answer says what of the
-    undo history came along. A bad file changes nothing.
+    undo history came along. A bad file changes nothing. ``mark``: ``path`` becomes the
+    session's file, saved as it is (not for an autosave: its campaign stays unsaved).
     """
     data = read(path)
     clean_stale(path.resolve())
@@ -221,7 +235,8 @@ def load(session: Session, path: Path) -> str:
         raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
     except RecursionError:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
-    session.mark_saved(path)
+    if mark:
+        session.mark_saved(path)
     return answer
 
 

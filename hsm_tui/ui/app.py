@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..packs import LoadResult
     from ..seats import Seat
     from ..session import SeatedSession, Session
+    from .autosave import Autosaver
     from .screens.seats_dialog import Sharing
 
 
@@ -117,8 +118,12 @@ class HsmApp(App[None]):
         content: Sequence[str | Path] = (),
         seed: int | None = None,
         seat: Seat | None = None,
+        autosave: bool = False,
     ) -> None:
         super().__init__()
+        self.autosave = autosave
+        """Autosave the session and offer recovery (``hsm play``; tests ask for it)."""
+        self.autosaver: Autosaver | None = None
         self._session = session
         self._seed = seed
         self.content_extra = tuple(content)
@@ -163,6 +168,22 @@ class HsmApp(App[None]):
         """
         self._announce_content()
         self.screen.post_message(SessionReady())
+        if self.autosave:
+            self._start_autosave()
+
+    def _start_autosave(self) -> None:
+        """Autosave from now on; offer the autosave of this campaign (or, with none open,
+        the newest in the saves folder) if it holds play its file does not.
+        """
+        from ..persistence import autosave
+        from .autosave import Autosaver
+
+        self.autosaver = Autosaver(self)
+        self.session.subscribe(self.autosaver.changed)
+        file = self.session.file
+        offered = autosave.recoverable() if file is None else [autosave.path_for(file, "")]
+        if offered and autosave.newer(offered[0]):
+            self.autosaver.offer(offered[0])
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)
@@ -253,5 +274,10 @@ def run_app(
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
-    HsmApp(session, content=content or (), seed=seed).run()
+    app = HsmApp(session, content=content or (), seed=seed, autosave=True)
+    try:
+        app.run()
+    finally:
+        if app.autosaver is not None:
+            app.autosaver.close()
     return 0

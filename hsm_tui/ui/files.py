@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..campaign.combat import Option
 from ..campaign.party import Campaign
-from ..persistence import store
+from ..persistence import autosave, store
 from ..rules.errors import RulesError
 from .screens.decision_dialog import DecisionDialog
 from .screens.name_dialog import NameDialog
@@ -70,6 +70,8 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
             session.rename(old_name)
         app.notify(str(err), title="Not saved", severity="error", timeout=10)
         return
+    if app.autosaver is not None:
+        app.autosaver.saved(path)
     app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
     if then is not None:
         then()
@@ -118,7 +120,7 @@ def _pick(app: HsmApp) -> None:
         if isinstance(entry, store.CampaignFileError):
             app.notify(str(entry), title="Cannot open", severity="error", timeout=10)
         elif entry is not None:
-            _load(app, entry.path)
+            _offer_or_load(app, entry.path)
 
     app.push_screen(PickerScreen(f"Open a campaign from {folder}/ (newest first)", choices), picked)
 
@@ -134,7 +136,20 @@ def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
     )
 
 
+def _offer_or_load(app: HsmApp, path: Path) -> None:
+    """Open ``path``, first offering its autosave when that holds play the file does not."""
+    auto = autosave.path_for(path, "")
+    if app.autosaver is not None:
+        app.autosaver.opened()  # the session left behind: its autosave is set aside
+        if autosave.newer(auto):
+            app.autosaver.offer(auto, lambda: _load(app, path))
+            return
+    _load(app, path)
+
+
 def _load(app: HsmApp, path: Path) -> None:
+    if app.autosaver is not None:
+        app.autosaver.opened()
     try:
         answer = store.load(app.session, path)
     except store.CampaignFileError as err:
@@ -147,6 +162,8 @@ def new_campaign(app: HsmApp) -> None:
     """A fresh campaign (the packs stay loaded), asking first if needed."""
 
     def fresh() -> None:
+        if app.autosaver is not None:
+            app.autosaver.opened()
         app.session.new_campaign()
         app.notify("New campaign: a adds the party, S saves it", title="Campaign")
 
