@@ -115,6 +115,9 @@ class Session:
         is refused (the players file and ``hsm serve`` will fill this)."""
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
+        self.file_id: tuple[int, ...] | None = None
+        """Which file :attr:`file` was when last opened or saved (persistence/store.py
+        refuses to save over it once another program has replaced it)."""
 
     # -- saved or not ------------------------------------------------------------
     @property
@@ -135,6 +138,7 @@ class Session:
         recovered autosave): S then saves to it; the state stays unsaved.
         """
         self.file = file
+        self.file_id = None
         self._notify()
 
     def new_campaign(self, issuer: str = GM) -> None:

@@ -309,3 +309,81 @@ def test_party_heroes_still_round_trip(tmp_path: Path) -> None:
     path = store.save(session, tmp_path / "p.toml")
     assert store.read(path)["header"]["party"] == ["Kestrel Vance"]
     assert atomic.clean_stale(path) == []
+
+
+# -- two hsm processes on one campaign -----------------------------------------------------
+def test_a_save_never_reports_success_over_a_file_another_program_replaced(
+    tmp_path: Path,
+) -> None:
+    path = store.save(Session(seed=1, content=pack()), tmp_path / "c.toml")
+    mine, theirs = Session(content=pack()), Session(content=pack())
+    store.load(mine, path)
+    store.load(theirs, path)
+    theirs.apply(AddHero("kestrel-vance"))
+    store.save(theirs, path)
+    their_file = path.read_bytes()
+    mine.rename("Mine")
+    with pytest.raises(CampaignFileError) as caught:
+        store.save(mine, path)
+    assert str(caught.value) == (
+        f"not saved: {path} was changed by another program since it was opened or saved here;"
+        " save under another name (Save campaign as…), or open it again"
+    )
+    assert path.read_bytes() == their_file and mine.unsaved
+    store.save(mine, tmp_path / "mine.toml")  # saving as another name is always possible
+    store.load(mine, path)  # or open it again, and go on from their save
+    mine.rename("Mine")
+    store.save(mine, path)
+    assert store.read(path)["header"] == {
+        "name": "Mine",
+        "party": ["Kestrel Vance"],
+        "adventure": 1,
+        "in_combat": False,
+    }
+
+
+RIVAL_SAVER = """
+import sys
+from pathlib import Path
+from hsm_tui.persistence import store
+from hsm_tui.session import Session
+from tests.campaign import pack
+
+path, me = Path(sys.argv[1]), sys.argv[2]
+session = Session(content=pack())
+store.load(session, path)
+saved = refused = 0
+for i in range(80):
+    session.rename(f"{me} {i}")
+    try:
+        store.save(session, path)
+        saved += 1
+    except store.CampaignFileError as err:
+        assert "changed by another program" in str(err), err
+        refused += 1
+        store.load(session, path)
+print(saved, refused)
+"""
+
+
+def test_two_processes_saving_one_campaign_lose_nothing_silently(tmp_path: Path) -> None:
+    path = store.save(Session(seed=1, content=pack()), tmp_path / "c.toml")
+    root = Path(__file__).resolve().parents[1]
+    rivals = [
+        subprocess.Popen(
+            [sys.executable, "-c", RIVAL_SAVER, str(path), name],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=root,
+        )
+        for name in ("left", "right")
+    ]
+    results = [rival.communicate(timeout=120) for rival in rivals]
+    for rival, (out, err) in zip(rivals, results, strict=True):
+        assert rival.returncode == 0, err  # no "same file" error, no torn read
+        saved, refused = map(int, out.split())
+        assert saved + refused == 80 and saved > 0
+    store.read(path)
+    for n in (1, 2, 3):
+        store.read(tmp_path / f"c.toml.bak{n}")  # never empty, never torn

@@ -9,12 +9,18 @@ or open; one of a running process is its save in progress, and stays.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: saves there are not serialised between processes
+    fcntl = None  # type: ignore[assignment]
 
 
 def replace_file(
@@ -93,3 +99,33 @@ def _running(pid: int) -> bool:
 
 def _age(path: Path) -> float:
     return time.time() - path.stat().st_mtime
+
+
+@contextlib.contextmanager
+def folder_held(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (flock, released when the block ends or the
+    process dies): hsm processes saving into one folder take turns, so the check that a
+    file is still the one a session last saw and the save that replaces it are one step.
+    """
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+FileId = tuple[int, int, int, int]
+
+
+def file_id(path: Path) -> FileId | None:
+    """Which file ``path`` is now (device, inode, size, modified), None if none: a
+    file replaced or rewritten by another program has another."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)

@@ -28,7 +28,7 @@ from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..safe_read import MB, read_head, read_regular
 from . import versions
-from .atomic import clean_stale, replace_file, temp_prefix
+from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
 
 if TYPE_CHECKING:
@@ -92,7 +92,11 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     move up to ``.bak3``): a crash, a full disk or a power cut leaves the old campaign
     whole. Temporary files a crashed save left are removed first.
     """
-    write(encode(session.to_data, path, now), path, backups=True)
+    mine = session.file is not None and session.file.resolve() == path.resolve()
+    expected = session.file_id if mine else None
+    session.file_id = write(
+        encode(session.to_data, path, now), path, backups=True, expected=expected
+    )
     session.mark_saved(path)
     return path
 
@@ -111,16 +115,28 @@ def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None 
         raise CampaignFileError(f"cannot save {path}: {err}") from None
 
 
-def write(text: bytes, path: Path, *, backups: bool) -> None:
+def write(
+    text: bytes, path: Path, *, backups: bool, expected: FileId | None = None
+) -> FileId | None:
     """Put ``text`` in place as ``path`` atomically (keeping the last saves as backups
-    if ``backups``), first removing temporary files a crashed writer left there.
+    if ``backups``), first removing temporary files a crashed writer left there; the
+    answer is the new file's :func:`file_id`. ``expected``: the file must still be that
+    one (the session's last open or save), or another program replaced it and nothing
+    is written: CampaignFileError, never a silent loss of the other's save.
     """
     target = path.resolve()  # through a symlink: the file it points at is replaced
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        mode = target.stat().st_mode & 0o777 if target.exists() else default_mode()
-        clean_stale(target)
-        replace_file(target, text, mode, before=lambda: _backup(target) if backups else None)
+        with folder_held(target.parent):
+            if expected is not None and file_id(target) != expected:
+                raise CampaignFileError(
+                    f"not saved: {path} was changed by another program since it was opened or"
+                    " saved here; save under another name (Save campaign as…), or open it again"
+                )
+            mode = target.stat().st_mode & 0o777 if target.exists() else default_mode()
+            clean_stale(target)
+            replace_file(target, text, mode, before=lambda: _backup(target) if backups else None)
+            return file_id(target)
     except OSError as err:
         raise CampaignFileError(f"cannot save {path}: {err.strerror or err}") from None
 
@@ -226,6 +242,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
     undo history came along. A bad file changes nothing. ``mark``: ``path`` becomes the
     session's file, saved as it is (not for an autosave: its campaign stays unsaved).
     """
+    opened = file_id(path)
     data = read(path)
     clean_stale(path.resolve())
     body = {k: v for k, v in data.items() if k not in META_KEYS}
@@ -237,6 +254,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     if mark:
         session.mark_saved(path)
+        session.file_id = opened
     return answer
 
 
