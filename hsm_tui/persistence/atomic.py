@@ -69,7 +69,7 @@ def clean_stale(target: Path) -> list[Path]:
         match = ours.fullmatch(path.name)
         try:
             if match:
-                stale = not _running(int(match[1]))
+                stale = not running(int(match[1]))
             else:
                 stale = bool(old.fullmatch(path.name)) and _age(path) > OLD_STYLE_AGE
             if stale and path.is_file():
@@ -85,7 +85,8 @@ def glob_escape(text: str) -> str:
     return re.sub(r"([*?[])", r"[\1]", text)
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs on this host (this process: yes)."""
     if pid == os.getpid():
         return True
     try:

@@ -27,7 +27,7 @@ import tomli_w
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..safe_read import MB, read_head, read_regular
-from . import versions
+from . import lock, versions
 from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
 
@@ -93,6 +93,11 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     whole. Temporary files a crashed save left are removed first.
     """
     mine = session.file is not None and session.file.resolve() == path.resolve()
+    other = lock.holder(path)
+    if other is not None:
+        raise CampaignFileError(
+            f"not saved: another hsm-tui holds {path} now ({other}); save under another name"
+        )
     expected = session.file_id if mine else None
     session.file_id = write(
         encode(session.to_data, path, now), path, backups=True, expected=expected

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..campaign.combat import Option
 from ..persistence import autosave, store
+from .campaign_lock import claim
 from .screens.decision_dialog import DecisionDialog
 
 if TYPE_CHECKING:
@@ -130,6 +131,8 @@ class Autosaver:
             return
         self._forget()
         session.belongs_to(autosave.campaign_of(auto))
+        if session.file is not None:
+            claim(self.app, session.file)
         self.current = auto
         if session.file is None:
             self.stamp = auto.stem.removeprefix(autosave.UNNAMED)

@@ -15,6 +15,7 @@ from ..campaign.combat import Option
 from ..campaign.party import Campaign
 from ..persistence import autosave, store
 from ..rules.errors import RulesError
+from .campaign_lock import claim, let_go
 from .screens.decision_dialog import DecisionDialog
 from .screens.name_dialog import NameDialog
 from .screens.picker import PickerScreen
@@ -30,6 +31,9 @@ Then = Callable[[], None]
 def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
     """Save to the session's file; the first time (or ``ask``: save as) ask the name."""
     session = app.session
+    if app.read_only is not None and session.file is not None and not ask:
+        app.notify(f"{session.file} is open read-only: save it under another name")
+        ask = True
     if session.file is not None and not ask:
         _write(app, session.file, then)
         return
@@ -72,6 +76,8 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
         return
     if app.autosaver is not None:
         app.autosaver.saved(path)
+    if app.guard and (app.locked is None or app.locked.resolve() != path.resolve()):
+        claim(app, path)
     app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
     if then is not None:
         then()
@@ -155,6 +161,8 @@ def _load(app: HsmApp, path: Path) -> None:
     except store.CampaignFileError as err:
         app.notify(str(err), title="Cannot open", severity="error", timeout=10)
         return
+    if app.guard:
+        claim(app, path)
     app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")
 
 
@@ -164,6 +172,7 @@ def new_campaign(app: HsmApp) -> None:
     def fresh() -> None:
         if app.autosaver is not None:
             app.autosaver.opened()
+        let_go(app)
         app.session.new_campaign()
         app.notify("New campaign: a adds the party, S saves it", title="Campaign")
 

@@ -59,7 +59,7 @@ def _clues(path: Path) -> int:
 
 
 async def test_a_change_is_autosaved_and_a_save_removes_the_autosave(saves: Path) -> None:
-    app = HsmApp(_session("kestrel-vance"), autosave=True)
+    app = HsmApp(_session("kestrel-vance"), guard=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("plus")  # a Clue
@@ -94,7 +94,7 @@ def _app_on(path: Path) -> HsmApp:
     """The app as ``hsm play path`` starts it."""
     opened = _session()
     store.load(opened, path)
-    return HsmApp(opened, autosave=True)
+    return HsmApp(opened, guard=True)
 
 
 async def _answer(pilot, key: str) -> None:
@@ -132,7 +132,7 @@ async def test_d_discards_the_autosave_keeping_it_aside(saves: Path) -> None:
 
 async def test_o_offers_the_autosave_of_the_campaign_picked(saves: Path) -> None:
     path, _, played = _campaign_with_a_newer_autosave(saves)
-    app = HsmApp(_session(), autosave=True)
+    app = HsmApp(_session(), guard=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _until(pilot, lambda: isinstance(app.screen, DecisionDialog))
         await pilot.press("escape")  # not now: it stays, and O offers it again
@@ -151,7 +151,7 @@ async def test_an_unnamed_session_is_recovered_and_goes_on_in_its_autosave(
     played.apply(GrantClues("kestrel-vance", 2))
     auto = autosave.path_for(None, "20260301-201530")
     autosave.write(played.frozen(), auto)
-    app = HsmApp(_session(), autosave=True)
+    app = HsmApp(_session(), guard=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _answer(pilot, "r")
         assert app.session.campaign == played.campaign and app.session.file is None
