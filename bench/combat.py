@@ -1,5 +1,6 @@
 """Combat engine figures (issue 5): command latency with 40 combatants, forecast speed,
-and saving / opening that fight as a campaign file (issue 6).
+saving / opening that fight as a campaign file (issue 6), a campaign with 10,000 log
+entries, and the autosave's share of the UI thread on the 40-combatant fight (issue 20).
 
 Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
 never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
@@ -33,9 +34,9 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.packs import load
-from hsm_tui.persistence import store
-from hsm_tui.rules import RulesError
-from hsm_tui.session import Session
+from hsm_tui.persistence import autosave, store
+from hsm_tui.rules import Rank, RulesError, task_tn
+from hsm_tui.session import RollTask, Session
 from hsm_tui.simulate import forecast, read_encounter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +108,33 @@ def campaign_file(commands: int) -> tuple[int, int, float, float]:
         return len(session.history), path.stat().st_size, saved, opened
 
 
+def long_log(entries: int) -> tuple[int, float, float]:
+    """Save and reopen a campaign of ``entries`` task rolls (a log entry and an undo step
+    each): (bytes, save seconds, open seconds)."""
+    session = Session(seed=1)
+    session.content = load([ROOT / "content" / "relic-worlds"])
+    for _ in range(entries):
+        session.apply(RollTask(task_tn([("Agility", 3), ("Senses", 2)]), Rank.HERO))
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        path = store.save(session, Path(tmp) / "long.toml")
+        saved = time.perf_counter() - start
+        start = time.perf_counter()
+        store.load(Session(content=session.content), path)
+        return path.stat().st_size, saved, time.perf_counter() - start
+
+
+def autosave_cost(session: Session) -> tuple[float, float]:
+    """(seconds on the UI thread: Session.frozen; seconds on the autosave thread: write)."""
+    start = time.perf_counter()
+    frozen = session.frozen()
+    ui = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        autosave.write(frozen, Path(tmp) / ".autosave" / "fight.toml")
+        return ui, time.perf_counter() - start
+
+
 def _one_fight(seed: int, wanted: int) -> tuple[list[float], Session]:
     session = Session(seed=seed)
     session.content = load([ROOT / "content" / "relic-worlds"])
@@ -170,6 +198,31 @@ def main() -> int:
         rows.append(
             (name, work, f"{seconds * 1000:.0f} ms", f"{size // 1024} KiB", "≤ 1 s", seconds <= 1)
         )
+    entries = 1000 if args.quick else 10_000
+    size, saved, opened = long_log(entries)
+    for name, seconds in (("save long log", saved), ("open long log (replays undo)", opened)):
+        work = f"{entries} entries"
+        rows.append(
+            (
+                name,
+                work,
+                f"{seconds * 1000:.0f} ms",
+                f"{size // 1024} KiB",
+                "≤ 200 ms",
+                seconds <= 0.2,
+            )
+        )
+    ui, thread = autosave_cost(_one_fight(5, 500)[1])
+    rows.append(
+        (
+            "autosave, 40 combatants",
+            "UI / thread",
+            f"{ui * 1000:.2f} ms",
+            f"{thread * 1000:.0f} ms",
+            "≤ 20 ms UI",
+            ui <= 0.02,
+        )
+    )
     catalog = load([ROOT / "content" / "relic-worlds"]).catalog
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.toml"
