@@ -116,8 +116,7 @@ class Session:
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
         self.file_id: tuple[int, ...] | None = None
-        """Which file :attr:`file` was when last opened or saved (persistence/store.py
-        refuses to save over it once another program has replaced it)."""
+        """Which file :attr:`file` was when opened or saved (a save checks it: store.py)."""
 
     # -- saved or not ------------------------------------------------------------
     @property
@@ -134,9 +133,8 @@ class Session:
         self._notify()
 
     def belongs_to(self, file: Path | None) -> None:
-        """The campaign file this state goes on from, though not saved there yet (a
-        recovered autosave): S then saves to it; the state stays unsaved.
-        """
+        """The campaign file this state goes on from, not saved there yet (a recovered
+        autosave): S saves to it; the state stays unsaved."""
         self.file = file
         self.file_id = None
         self._notify()
@@ -536,13 +534,11 @@ class Session:
         return snapshot.session_data(self.frozen())
 
     def frozen(self) -> snapshot.SessionData:
-        """What :meth:`to_data` writes, as immutable values taken now (cheap: no copy of
-        the state): an autosave turns it into a file on another thread.
-        """
+        """What :meth:`to_data` writes, as immutable values taken now (cheap): an autosave
+        turns it into a file on another thread."""
         start = self._undo[0][0] if self._undo else self._snapshot()
         commands = [c for _, c in self._undo]
-        now = self._snapshot()
-        return snapshot.SessionData(self.seed, now, start, commands, list(self._redo))
+        return snapshot.SessionData(self.seed, self._snapshot(), start, commands, list(self._redo))
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
