@@ -115,8 +115,6 @@ class Session:
         is refused (the players file and ``hsm serve`` will fill this)."""
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
-        self.file_id: tuple[int, ...] | None = None
-        """Which file :attr:`file` was when opened or saved (a save checks it: store.py)."""
 
     # -- saved or not ------------------------------------------------------------
     @property
@@ -130,13 +128,6 @@ class Session:
         """The state now is what ``file`` holds (just written or read)."""
         self.file = file
         self._saved = self._snapshot()
-        self._notify()
-
-    def belongs_to(self, file: Path | None) -> None:
-        """The campaign file this state goes on from, not saved there yet (a recovered
-        autosave): S saves to it; the state stays unsaved."""
-        self.file = file
-        self.file_id = None
         self._notify()
 
     def new_campaign(self, issuer: str = GM) -> None:
@@ -527,15 +518,11 @@ class Session:
 
     # -- campaign files (plain data; hsm_tui/persistence/store.py does the file) ------------
     def to_data(self) -> dict[str, Any]:
-        """The whole session as TOML-ready data: the state now, and the undo and redo
-        history as the state before the first undoable command plus the commands since,
-        so a loaded campaign undoes exactly as far back as this one could.
-        """
+        """The whole session as TOML-ready data: :meth:`frozen`, written out."""
         return snapshot.session_data(self.frozen())
 
     def frozen(self) -> snapshot.SessionData:
-        """What :meth:`to_data` writes, as immutable values taken now (cheap): an autosave
-        turns it into a file on another thread."""
+        """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo[0][0] if self._undo else self._snapshot()
         commands = [c for _, c in self._undo]
         return snapshot.SessionData(self.seed, self._snapshot(), start, commands, list(self._redo))

@@ -16,6 +16,7 @@ import re
 import shutil
 import tempfile
 import tomllib
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -42,7 +43,7 @@ BACKUP = ".bak"
 ``<name>.toml.bak`` left by an older hsm-tui is left alone (it still opens as a path)."""
 BACKUPS = 3
 LIMIT = 256 * MB
-"""The largest campaign file read (10,000 log entries take about 2 MB)."""
+"""The largest campaign file read (10,000 log entries and their undo steps: about 5 MB)."""
 HEAD = 64 * 1024
 """How much of a file the open list reads for its header."""
 TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "undo", "redo")
@@ -98,12 +99,24 @@ def save(session: Session, path: Path, now: datetime | None = None) -> Path:
         raise CampaignFileError(
             f"not saved: another hsm-tui holds {path} now ({other}); save under another name"
         )
-    expected = session.file_id if mine else None
-    session.file_id = write(
-        encode(session.to_data, path, now), path, backups=True, expected=expected
-    )
+    seen = _SEEN.get(id(session))
+    expected = seen[1] if mine and seen is not None and seen[0] == path.resolve() else None
+    written = write(encode(session.to_data, path, now), path, backups=True, expected=expected)
+    _saw(session, path, written)
     session.mark_saved(path)
     return path
+
+
+_SEEN: dict[int, tuple[Path, FileId | None]] = {}
+"""Which file each session (by ``id``) last opened or saved, and which file that was
+(:func:`file_id`): a save over it checks it is still that one. An entry goes with its
+session."""
+
+
+def _saw(session: Session, path: Path, seen: FileId | None) -> None:
+    if id(session) not in _SEEN:
+        weakref.finalize(session, _SEEN.pop, id(session), None)
+    _SEEN[id(session)] = (path.resolve(), seen)
 
 
 def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None = None) -> bytes:
@@ -259,7 +272,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     if mark:
         session.mark_saved(path)
-        session.file_id = opened
+        _saw(session, path, opened)
     return answer
 
 

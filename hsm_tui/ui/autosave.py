@@ -124,13 +124,14 @@ class Autosaver:
     def recover(self, auto: Path) -> None:
         """Go on from the autosave: its campaign file stays the session's file, unsaved."""
         session = self.app.session
+        before, session.file = session.file, autosave.campaign_of(auto)  # shown on load
         try:
             answer = store.load(session, auto, mark=False)
         except store.CampaignFileError as err:
+            session.file = before
             self.app.notify(str(err), title="Cannot recover", severity="error", timeout=10)
             return
         self._forget()
-        session.belongs_to(autosave.campaign_of(auto))
         if session.file is not None:
             claim(self.app, session.file)
         self.current = auto
