@@ -34,7 +34,10 @@ def add_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     """``hsm campaign …`` under ``sub`` (the top-level subparsers)."""
     campaign = sub.add_parser("campaign", help="create, check, list and export campaign files")
     commands = campaign.add_subparsers(
-        dest="campaign_command", required=True, parser_class=parser_class
+        dest="campaign_command",
+        metavar="{new,check,list,export}",
+        required=True,
+        parser_class=parser_class,
     )
     saves_help = "the saves folder (default: $HSM_SAVES, else saves/)"
     new = commands.add_parser("new", help="write a new, empty campaign: DIR/NAME.toml")

@@ -98,6 +98,7 @@ def test_new_defaults_to_saves_in_the_working_folder(
         (["check"], "the following arguments are required: FILE"),
         (["export", "{missing}"], "cannot open"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "the following arguments are required: {new,check,list,export}"),
     ],
 )
 def test_bad_input_exits_2_with_one_error_line(
