@@ -1,7 +1,8 @@
 """Combat engine figures (issue 5): command latency with 40 combatants, forecast speed,
 and saving / opening that fight as a campaign file (issue 6); issue 22's rows: the
 builder's forecast of the shipped example encounter, ``hsm simulate`` at one worker and
-a campaign of 10,000 log entries saved and opened.
+a campaign of 10,000 log entries saved and opened; the autosave's share of the UI thread
+on the 40-combatant fight (issue 20).
 
 Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
 never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
@@ -40,7 +41,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.freeflow import RollTask
 from hsm_tui.packs import load
-from hsm_tui.persistence import store
+from hsm_tui.persistence import autosave, store
 from hsm_tui.rules import Modifier, Rank, RulesError, TargetNumber
 from hsm_tui.session import Session
 from hsm_tui.simulate import forecast, read_encounter
@@ -135,6 +136,17 @@ def _save_and_open(session: Session) -> tuple[int, float, float]:
         return path.stat().st_size, saved, opened
 
 
+def autosave_cost(session: Session) -> tuple[float, float]:
+    """(seconds on the UI thread: Session.frozen; seconds on the autosave thread: write)."""
+    start = time.perf_counter()
+    frozen = session.frozen()
+    ui = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        autosave.write(frozen, Path(tmp) / ".autosave" / "fight.toml")
+        return ui, time.perf_counter() - start
+
+
 def _one_fight(seed: int, wanted: int) -> tuple[list[float], Session]:
     session = Session(seed=seed)
     session.content = load([ROOT / "content" / "relic-worlds"])
@@ -206,6 +218,17 @@ def main() -> int:
             (label, f"{undo} steps", figure, f"{size // 1024} KiB", "≤ 100 ms", seconds <= 0.1)
         )
         record(name, figure, seconds <= 0.1)
+    ui, thread = autosave_cost(_one_fight(5, 500)[1])
+    rows.append(
+        (
+            "autosave, 40 combatants",
+            "UI / thread",
+            f"{ui * 1000:.2f} ms",
+            f"{thread * 1000:.0f} ms",
+            "≤ 20 ms UI",
+            ui <= 0.02,
+        )
+    )
     catalog = load([ROOT / "content" / "relic-worlds"]).catalog
     example = read_encounter(ROOT / "content" / "encounters" / "dig-site-ambush.toml", catalog)
     walls = []

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from . import campaigns
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import MAX_FREE_REROLLS, Cover, Rank
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--headless", action="store_true", help="no app in this terminal")
     serve.add_argument("--max-seats", type=_int_at_least(1, 64), default=8, help="(8)")
 
+    campaigns.add_parser(sub, _Parser)
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -276,24 +278,23 @@ def run_content(args: argparse.Namespace) -> int:
     if args.content_command == "list":
         return _list_content(result.catalog, args)
     roots = [d.resolve() for d in checked]
-    shown = [
-        p
-        for p in result.problems
-        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
-    ]
+    shown = [p for p in result.problems if _under(Path(p.path), roots)]
     for problem in shown:
         print(problem.format())
     errors = sum(p.is_error for p in shown)
-    packs = [
-        p
-        for p in result.catalog.packs
-        if not roots or any(Path(p.path).resolve().is_relative_to(r) for r in roots)
-    ]
+    packs = [p for p in result.catalog.packs if _under(Path(p.path), roots)]
     print(
         f"checked {len(packs)} pack(s): {errors} error(s), {len(shown) - errors} warning(s)",
         file=sys.stderr,
     )
     return 1 if errors or (args.strict and shown) else 0
+
+
+def _under(path: Any, roots: list[Any]) -> bool:
+    """Whether ``path`` is in one of ``roots`` (all when none): a file that is a symlink
+    (to ``/dev/zero``, say) counts where it lies, not where it points."""
+    lies = path.parent.resolve() / path.name
+    return not roots or any(p.is_relative_to(r) for r in roots for p in (path.resolve(), lies))
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -422,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_serve(options)
         if args.command == "content":
             return run_content(args)
+        if args.command == "campaign":
+            return campaigns.run(args)
         if args.command == "simulate":
             return run_simulate(args)
         if args.command == "odds":
@@ -430,6 +433,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             data = run_roll(args)
             title = f"hsm roll {args.expr}"
+    except campaigns.UsageError as exc:
+        _fail(str(exc))
     except DiceSyntaxError as exc:
         _fail(exc.short)
     except UnknownTraitError as exc:

@@ -534,14 +534,14 @@ class Session:
 
     # -- campaign files (plain data; hsm_tui/persistence/store.py does the file) ------------
     def to_data(self) -> dict[str, Any]:
-        """The whole session as TOML-ready data: the state now, and the undo and redo
-        history as the state before the first undoable command plus the commands since,
-        so a loaded campaign undoes exactly as far back as this one could.
-        """
+        """The whole session as TOML-ready data: :meth:`frozen`, written out."""
+        return snapshot.session_data(self.frozen())
+
+    def frozen(self) -> snapshot.SessionData:
+        """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo[0][0] if self._undo else self._snapshot()
         commands = [c for _, c in self._undo]
-        saved = snapshot.SessionData(self.seed, self._snapshot(), start, commands, self._redo)
-        return snapshot.session_data(saved)
+        return snapshot.SessionData(self.seed, self._snapshot(), start, commands, list(self._redo))
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.

@@ -156,7 +156,7 @@ def test_the_file_names_its_format_version_and_time_and_holds_the_dice(tmp_path:
     session = duel(seed=1)
     path = store.save(session, tmp_path / "duel.toml", now=SAVED_AT)
     data = store.read(path)
-    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 1)
+    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 2)
     assert data["saved"] == SAVED_AT.replace(microsecond=0)
     version, internal, gauss = session.rng.getstate()
     assert data["state"]["rng_state"] == {"version": version, "internal": list(internal)}
@@ -391,8 +391,8 @@ BAD_DATA = [
     ),
     pytest.param(_drop("format"), r"not an hsm-tui campaign", id="no-format"),
     pytest.param(
-        _set("format_version", to=2),
-        r"key format_version is 2; this hsm-tui reads version 1",
+        _set("format_version", to=3),
+        r"format_version 3 is newer than this hsm-tui reads \(2\): open it with a newer",
         id="newer-version",
     ),
     pytest.param(_set("format_version", to=0), r"key format_version is 0", id="version-0"),
@@ -539,7 +539,11 @@ BAD_BYTES = [
         r"not valid TOML: .*line 3",
         id="malformed-toml",
     ),
-    pytest.param(b'format = "hsm-tui \xff\xfe campaign"\n', r": not a text file$", id="not-utf8"),
+    pytest.param(
+        b'format = "hsm-tui \xff\xfe campaign"\n',
+        r": not a text file \(not UTF-8 at line 1: byte 0xff\)$",
+        id="not-utf8",
+    ),
     pytest.param(b"", r": the file is empty \(not a campaign\)$", id="empty"),
     pytest.param(b"\n  \n", r": the file is empty", id="blank"),
     pytest.param(b"\x00\x01\x02binary", r"not valid TOML", id="binary"),
@@ -718,9 +722,9 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temporary_file(
 
     assert path.read_bytes() == old
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names in (["c.toml"], ["c.toml", "c.toml.bak"])  # no temporary file left
+    assert names in (["c.toml"], ["c.toml", "c.toml.bak1"])  # no temporary file left
     if len(names) == 2:
-        assert (tmp_path / "c.toml.bak").read_bytes() == old  # the backup is the old save
+        assert (tmp_path / "c.toml.bak1").read_bytes() == old  # the backup is the old save
     assert (session.file, session.unsaved) == (path, True)
     loaded = Session(content=pack())
     store.load(loaded, path)
@@ -1086,7 +1090,7 @@ def test_a_second_save_keeps_the_first_as_a_backup_with_the_same_mode(tmp_path: 
     path.chmod(0o640)
     session.apply(AddHero("kestrel-vance"))
     store.save(session, path)
-    assert (tmp_path / "c.toml.bak").read_bytes() == first
+    assert (tmp_path / "c.toml.bak1").read_bytes() == first
     assert path.stat().st_mode & 0o777 == 0o640
     assert [e.path.name for e in store.recent(tmp_path)] == ["c.toml"]  # not the backup
 

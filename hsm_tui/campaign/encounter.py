@@ -34,6 +34,8 @@ _new, _set = object.__new__, object.__setattr__
 
 
 MAX_POOL = 99
+MAX_DECLARED = 9
+"""The most actions a turn may declare (R-ACT-3: each beyond 2 costs −1 on every one)."""
 """The most Luck or Clues anyone holds (R-CHAR-9): what the GM's tools set and files keep."""
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..safe_read import MB, read_regular
 from .fields import EntryReader, Field, did_you_mean, kebab_id, list_of, text
 from .model import Catalog, Character, PackInfo, SevereWound, Source, Weapon
 from .problems import Code, Problem, Severity
@@ -23,6 +24,9 @@ from .toml_lines import LineIndex
 
 SHIPPED = Path(__file__).resolve().parents[2] / "content"
 ENV_VAR = "HSM_CONTENT_PATH"
+FILE_LIMIT = 8 * MB
+"""The largest pack file read: a pack is text a person writes (the starter pack's
+largest file is a few kilobytes)."""
 PACK_FIELDS = {
     "id": Field(kebab_id, required=True),
     "name": Field(text, required=True),
@@ -90,8 +94,8 @@ def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
         try:
             candidates = (
                 [folder]
-                if (folder / "pack.toml").is_file()
-                else sorted(sub for sub in folder.iterdir() if (sub / "pack.toml").is_file())
+                if (folder / "pack.toml").exists()
+                else sorted(sub for sub in folder.iterdir() if (sub / "pack.toml").exists())
             )
         except OSError as exc:
             problems.append(_file_problem(folder, Code.IO, f"cannot read: {exc.strerror or exc}"))
@@ -125,7 +129,7 @@ class _Toml:
 def _read_toml(path: Path, problems: list[Problem]) -> _Toml | None:
     """Parse one file; syntax and encoding errors become problems with line and column."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, FILE_LIMIT)
     except OSError as exc:
         problems.append(_file_problem(path, Code.IO, f"cannot read: {exc.strerror or exc}"))
         return None

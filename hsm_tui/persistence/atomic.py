@@ -1,14 +1,26 @@
 """Files replaced whole: the new bytes go to a temporary file in the same folder, are
 flushed to disk, and only then take the old file's name, so a crash, a full disk or a
 power cut leaves either the old file or the new one, never half of one.
+
+A temporary file is named ``.<name>.<pid>.<random>.tmp``: one whose process is gone was
+left by a crash (kill -9 mid-save) and :func:`clean_stale` removes it on the next save
+or open; one of a running process is its save in progress, and stays.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import tempfile
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: saves there are not serialised between processes
+    fcntl = None  # type: ignore[assignment]
 
 
 def replace_file(
@@ -18,7 +30,7 @@ def replace_file(
     the new file takes the name (to keep a backup of the old one). Raises OSError; the
     temporary file is then gone.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -30,3 +42,91 @@ def replace_file(
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+OLD_STYLE_AGE = 60.0
+"""Seconds after which a temporary file named the old way (no process id) is stale."""
+
+
+def temp_prefix(target: Path) -> str:
+    """How this process's temporary files for ``target`` begin."""
+    return f".{target.name}.{os.getpid()}."
+
+
+def clean_stale(target: Path) -> list[Path]:
+    """Remove the temporary files a crashed writer of ``target`` left beside it; the
+    answer lists them. Files of a running process (a save in progress) stay.
+    """
+    name = re.escape(target.name)
+    ours = re.compile(rf"\.{name}\.(\d+)\.[^/]*\.tmp")
+    old = re.compile(rf"\.{name}\.[a-z0-9_]{{8}}")
+    removed = []
+    try:
+        candidates = list(target.parent.glob(f".{glob_escape(target.name)}.*"))
+    except OSError:
+        return []
+    for path in candidates:
+        match = ours.fullmatch(path.name)
+        try:
+            if match:
+                stale = not running(int(match[1]))
+            else:
+                stale = bool(old.fullmatch(path.name)) and _age(path) > OLD_STYLE_AGE
+            if stale and path.is_file():
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+def glob_escape(text: str) -> str:
+    """``text`` matched literally by ``Path.glob``."""
+    return re.sub(r"([*?[])", r"[\1]", text)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs on this host (this process: yes)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0
+    return True
+
+
+def _age(path: Path) -> float:
+    return time.time() - path.stat().st_mtime
+
+
+@contextlib.contextmanager
+def folder_held(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (flock, released when the block ends or the
+    process dies): hsm processes saving into one folder take turns, so the check that a
+    file is still the one a session last saw and the save that replaces it are one step.
+    """
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+FileId = tuple[int, int, int, int]
+
+
+def file_id(path: Path) -> FileId | None:
+    """Which file ``path`` is now (device, inode, size, modified), None if none: a
+    file replaced or rewritten by another program has another."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)

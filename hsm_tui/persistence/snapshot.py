@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..campaign.encounter import MAX_POOL
+from ..campaign.encounter import MAX_DECLARED, MAX_POOL
 from ..state import Command, Snapshot
 from . import codec
 
@@ -34,6 +34,19 @@ checked against them so a hand edit (Luck −5) is refused at the door, not mid-
 
 
 def check_bounds(snap: Snapshot, where: str) -> None:
+    """Counters within :data:`BOUNDS`, combatant ids unique, a turn's declared actions
+    within R-ACT-3's reach: what would otherwise load and then break a view.
+    """
+    seen: set[str] = set()
+    for i, c in enumerate(snap.encounter.combatants):
+        if c.id in seen:
+            problem = f"{c.id!r} is already the id of another combatant"
+            raise codec.DataError(f"{where}.encounter.combatants[{i}].id", problem)
+        seen.add(c.id)
+    turn = snap.encounter.turn
+    if turn is not None and not 0 <= turn.declared <= MAX_DECLARED:
+        problem = f"{turn.declared} is outside 0 to {MAX_DECLARED}"
+        raise codec.DataError(f"{where}.encounter.turn.declared", problem)
     people = [
         *((f"{where}.campaign.party[{i}]", m) for i, m in enumerate(snap.campaign.party)),
         *(

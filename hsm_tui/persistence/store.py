@@ -2,9 +2,11 @@
 dice state, undo and redo) in one TOML file, so a campaign resumes mid-combat exactly.
 
 Writing goes to a temporary file in the same folder, then replaces the old one, so a
-crash or a full disk never leaves half a campaign behind. Reading checks everything
-before the session changes; a bad file is refused with its path and the line or key
-at fault (:class:`CampaignFileError`).
+crash or a full disk never leaves half a campaign behind; the last three saves stay
+beside it (``<name>.toml.bak1`` newest … ``.bak3``). Reading takes only a regular file
+of at most :data:`LIMIT` bytes, brings an older ``format_version`` up to date
+(``versions.py``) and checks everything before the session changes; a bad file is
+refused with its path and the line or key at fault (:class:`CampaignFileError`).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ import gc
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import tempfile
+import tomllib
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,22 +29,36 @@ import tomli_w
 
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
-from .atomic import replace_file
+from ..safe_read import MB, read_head, read_regular
+from . import lock, versions
+from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
 
 if TYPE_CHECKING:
     from ..session import Session
 
 FORMAT = "hsm-tui campaign"
-VERSION = 1
+VERSION = versions.VERSION
 SUFFIX = ".toml"
 BACKUP = ".bak"
-TOP_KEYS = ("format", "format_version", "saved", "seed", "state", "undo", "redo")
+"""Backups are ``<name>.toml.bak1`` (the save before this one) to ``.bak3``; a single
+``<name>.toml.bak`` left by an older hsm-tui is left alone (it still opens as a path)."""
+BACKUPS = 3
+LIMIT = 256 * MB
+"""The largest campaign file read (10,000 log entries and their undo steps: about 5 MB)."""
+HEAD = 64 * 1024
+"""How much of a file the open list reads for its header."""
+TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "undo", "redo")
 """The keys a campaign file's top level holds; any other is a mistake worth naming."""
+META_KEYS = TOP_KEYS[:4]
+"""The keys about the file, not the session."""
 
 
 class CampaignFileError(Exception):
     """A campaign file that cannot be written or read, said for the GM."""
+
+    path: Path | None = None
+    """The file, where a list of files names it (:func:`recent`)."""
 
 
 def saves_folder() -> Path:
@@ -95,44 +114,110 @@ def _save(session: Session, path: Path, now: datetime | None) -> Path:
     """Write the session to ``path`` and make it the session's file.
 
     The text goes to a temporary file in the same folder, is flushed to disk, and only
-    then replaces the old file, which stays beside it as ``<name>.toml.bak``: a crash,
-    a full disk or a power cut leaves the old campaign whole.
+    then replaces the old file, which becomes ``<name>.toml.bak1`` (the older backups
+    move up to ``.bak3``): a crash, a full disk or a power cut leaves the old campaign
+    whole. Temporary files a crashed save left are removed first.
     """
-    stamp = (now or datetime.now()).replace(microsecond=0)
-    try:
-        data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
-        data.update(session.to_data())
-        text = tomli_w.dumps(data).encode("utf-8")
-    except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
-        raise CampaignFileError(f"cannot save {path}: {err}") from None
-    target = path.resolve()  # through a symlink: the file it points at is replaced
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        mode = target.stat().st_mode & 0o777 if target.exists() else _default_mode()
-        replace_file(target, text, mode, before=lambda: _backup(target))
-    except OSError as err:
-        raise CampaignFileError(f"cannot save {path}: {err.strerror or err}") from None
+    mine = session.file is not None and session.file.resolve() == path.resolve()
+    other = lock.holder(path)
+    if other is not None:
+        raise CampaignFileError(
+            f"not saved: another hsm-tui holds {path} now ({other}); save under another name"
+        )
+    seen = _SEEN.get(id(session))
+    expected = seen[1] if mine and seen is not None and seen[0] == path.resolve() else None
+    written = write(encode(session.to_data, path, now), path, backups=True, expected=expected)
+    _saw(session, path, written)
     session.mark_saved(path)
     return path
 
 
-def _default_mode() -> int:
+_SEEN: dict[int, tuple[Path, FileId | None]] = {}
+"""Which file each session (by ``id``) last opened or saved, and which file that was
+(:func:`file_id`): a save over it checks it is still that one. An entry goes with its
+session."""
+
+
+def _saw(session: Session, path: Path, seen: FileId | None) -> None:
+    if id(session) not in _SEEN:
+        weakref.finalize(session, _SEEN.pop, id(session), None)
+    _SEEN[id(session)] = (path.resolve(), seen)
+
+
+def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None = None) -> bytes:
+    """A campaign file's bytes: the format, version, time and header, then ``body()``
+    (a session's data, as ``Session.to_data`` gives it)."""
+    stamp = (now or datetime.now()).replace(microsecond=0)
+    try:
+        session = body()
+        data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
+        data["header"] = versions.header(session.get("state"))
+        data.update(session)
+        return tomli_w.dumps(data).encode("utf-8")
+    except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
+        raise CampaignFileError(f"cannot save {path}: {err}") from None
+
+
+def write(
+    text: bytes, path: Path, *, backups: bool, expected: FileId | None = None
+) -> FileId | None:
+    """Put ``text`` in place as ``path`` atomically (keeping the last saves as backups
+    if ``backups``), first removing temporary files a crashed writer left there; the
+    answer is the new file's :func:`file_id`. ``expected``: the file must still be that
+    one (the session's last open or save), or another program replaced it and nothing
+    is written: CampaignFileError, never a silent loss of the other's save.
+    """
+    target = path.resolve()  # through a symlink: the file it points at is replaced
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with folder_held(target.parent):
+            if expected is not None and file_id(target) != expected:
+                raise CampaignFileError(
+                    f"not saved: {path} was changed by another program since it was opened or"
+                    " saved here; save under another name (Save campaign as…), or open it again"
+                )
+            mode = target.stat().st_mode & 0o777 if target.exists() else default_mode()
+            clean_stale(target)
+            replace_file(target, text, mode, before=lambda: _backup(target) if backups else None)
+            return file_id(target)
+    except OSError as err:
+        raise CampaignFileError(f"cannot save {path}: {err.strerror or err}") from None
+
+
+def default_mode() -> int:
     """A new file's permissions as the umask would give them (mkstemp makes it 0600)."""
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
 
 
+def backup(target: Path, n: int) -> Path:
+    """The ``n``-th newest backup of ``target`` (1 to :data:`BACKUPS`)."""
+    return target.with_name(f"{target.name}{BACKUP}{n}")
+
+
 def _backup(target: Path) -> None:
-    """Keep the file about to be replaced as ``<name>.bak`` (a hard link: no copy)."""
+    """Keep the file about to be replaced as ``.bak1``, the older ones moving up to
+    ``.bak3``. Every step is an ``os.replace`` (atomic): a backup name always holds a
+    whole file. The new ``.bak1`` is a hard link (no copy) made under a temporary name.
+    """
     if not target.exists():
         return
-    backup = target.with_name(target.name + BACKUP)
-    backup.unlink(missing_ok=True)
+    for n in range(BACKUPS - 1, 0, -1):
+        if backup(target, n).exists():
+            os.replace(backup(target, n), backup(target, n + 1))
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=target.parent)
+    os.close(fd)
     try:
-        os.link(target, backup)
-    except OSError:  # a file system without hard links: copy instead
-        shutil.copy2(target, backup)
+        os.unlink(tmp)
+        try:
+            os.link(target, tmp)
+        except OSError:  # a file system without hard links: copy instead
+            shutil.copy2(target, tmp)
+        os.replace(tmp, backup(target, 1))
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def read(path: Path) -> dict[str, Any]:
@@ -140,9 +225,7 @@ def read(path: Path) -> dict[str, Any]:
     by :meth:`Session.load_data`.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise CampaignFileError(f"{path}: not a text file") from None
+        text = _text(path, read_regular(path, LIMIT))
     except OSError as err:
         raise CampaignFileError(f"cannot open {path}: {err.strerror or err}") from None
     if not text.strip():
@@ -154,34 +237,72 @@ def read(path: Path) -> dict[str, Any]:
     if data.get("format") != FORMAT:
         raise CampaignFileError(f"{path}: not an hsm-tui campaign (key 'format' is not {FORMAT!r})")
     version = data.get("format_version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise CampaignFileError(
-            f"{path}: key format_version is {version!r}; this hsm-tui reads version {VERSION}"
+            f"{path}: key format_version is {version!r}; this hsm-tui reads versions 1 to {VERSION}"
+        )
+    if version > VERSION:
+        raise CampaignFileError(
+            f"{path}: format_version {version} is newer than this hsm-tui reads ({VERSION}):"
+            " open it with a newer hsm-tui"
         )
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise CampaignFileError(f"{path}: unknown key {unknown[0]!r} at the top of the file")
+    data = versions.migrate(data)
+    _check_header(path, data.get("header"))
     return data
 
 
-def load(session: Session, path: Path) -> str:
+def _text(path: Path, raw: bytes) -> str:
+    """The file's bytes as UTF-8 text, or the reason they are not (UTF-16 included)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CampaignFileError(f"{path}: UTF-16 text; a campaign file is UTF-8")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        problem = f"not a text file (not UTF-8 at line {line}: byte 0x{raw[err.start]:02x})"
+        raise CampaignFileError(f"{path}: {problem}") from None
+
+
+HEADER_TYPES = {"name": str, "party": list, "adventure": int, "in_combat": bool}
+
+
+def _check_header(path: Path, head: Any) -> None:
+    if not isinstance(head, dict):
+        raise CampaignFileError(f"{path}: key header: missing, or not a table")
+    for key, kind in HEADER_TYPES.items():
+        value = head.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise CampaignFileError(f"{path}: key header.{key}: missing, or not a {kind.__name__}")
+    if not all(isinstance(n, str) for n in head["party"]):
+        raise CampaignFileError(f"{path}: key header.party: expected a list of names")
+
+
+def load(session: Session, path: Path, *, mark: bool = True) -> str:
     """Replace the session with the campaign in ``path``; the answer says what of the
-    undo history came along. A bad file changes nothing.
+    undo history came along. A bad file changes nothing. ``mark``: ``path`` becomes the
+    session's file, saved as it is (not for an autosave: its campaign stays unsaved).
     """
     with _collector_paused():
-        return _load(session, path)
+        return _load(session, path, mark)
 
 
-def _load(session: Session, path: Path) -> str:
+def _load(session: Session, path: Path, mark: bool) -> str:
+    opened = file_id(path)
     data = read(path)
-    body = {k: v for k, v in data.items() if k not in ("format", "format_version", "saved")}
+    clean_stale(path.resolve())
+    body = {k: v for k, v in data.items() if k not in META_KEYS}
     try:
         answer = session.load_data(body)
     except DataError as err:
         raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
     except RecursionError:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
-    session.mark_saved(path)
+    if mark:
+        session.mark_saved(path)
+        _saw(session, path, opened)
     return answer
 
 
@@ -203,16 +324,44 @@ def recent(folder: Path | None = None) -> list[SavedCampaign | CampaignFileError
     """
     folder = folder or saves_folder()
     try:
-        paths = [p for p in folder.glob(f"*{SUFFIX}") if p.is_file()]
+        paths = [p for p in folder.glob(f"*{SUFFIX}") if not p.is_dir()]
     except OSError:
         return []
     out: list[SavedCampaign | CampaignFileError] = []
     for path in sorted(paths, key=_mtime, reverse=True):
         try:
-            out.append(_summary(path, read(path)))
+            out.append(_from_header(path) or _summary(path, read(path)))
         except CampaignFileError as err:
+            err.path = path
             out.append(err)
     return out
+
+
+_TABLE = re.compile(r"^\[", re.MULTILINE)
+
+
+def _from_header(path: Path) -> SavedCampaign | None:
+    """The list line from the file's first lines (its header, written before the
+    session); ``None`` when they do not hold one of this version (the file is then read
+    whole, as it is opened).
+    """
+    try:
+        raw = read_head(path, HEAD)
+        text = raw[: raw.rfind(b"\n") + 1].decode("utf-8")
+        start = text.index("\n[header]\n") + 1
+        end = _TABLE.search(text, start + 1)
+        if end is None:
+            return None
+        data = tomllib.loads(text[: end.start()])
+    except (OSError, ValueError):
+        return None
+    if data.get("format") != FORMAT or data.get("format_version") != VERSION:
+        return None
+    head = data.get("header")
+    _check_header(path, head)
+    saved = str(data.get("saved", "?"))
+    party = tuple(head["party"])
+    return SavedCampaign(path, head["name"], saved, head["adventure"], party, head["in_combat"])
 
 
 def _mtime(path: Path) -> float:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..packs import LoadResult
     from ..seats import Seat
     from ..session import SeatedSession, Session
+    from .autosave import Autosaver
     from .screens.seats_dialog import Sharing
 
 
@@ -117,8 +118,17 @@ class HsmApp(App[None]):
         content: Sequence[str | Path] = (),
         seed: int | None = None,
         seat: Seat | None = None,
+        guard: bool = False,
     ) -> None:
         super().__init__()
+        self.guard = guard
+        """Guard the campaign files as ``hsm play`` does (tests ask for it): autosave and
+        offer recovery, and lock the campaign open here against a second hsm-tui."""
+        self.autosaver: Autosaver | None = None
+        self.locked: Path | None = None
+        """The campaign file this app holds the lock of (``persistence/lock.py``)."""
+        self.read_only: Path | None = None
+        """The campaign file opened read-only (another hsm-tui holds it): S saves as."""
         self._session = session
         self._seed = seed
         self.content_extra = tuple(content)
@@ -163,6 +173,26 @@ class HsmApp(App[None]):
         """
         self._announce_content()
         self.screen.post_message(SessionReady())
+        if self.guard:
+            self._guard_files()
+
+    def _guard_files(self) -> None:
+        """Hold the campaign open here (ask if another hsm-tui does); autosave from now
+        on; offer the autosave of this campaign (or, with none open, the newest in the
+        saves folder) if it holds play its file does not.
+        """
+        from ..persistence import autosave
+        from .autosave import Autosaver
+        from .campaign_lock import claim
+
+        self.autosaver = Autosaver(self)
+        self.session.subscribe(self.autosaver.changed)
+        file = self.session.file
+        if file is not None:
+            claim(self, file)
+        offered = autosave.recoverable() if file is None else [autosave.path_for(file, "")]
+        if offered and autosave.newer(offered[0]):
+            self.autosaver.offer(offered[0])
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)
@@ -253,5 +283,13 @@ def run_app(
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
-    HsmApp(session, content=content or (), seed=seed).run()
+    app = HsmApp(session, content=content or (), seed=seed, guard=True)
+    try:
+        app.run()
+    finally:
+        if app.autosaver is not None:
+            app.autosaver.close()
+        from .campaign_lock import let_go
+
+        let_go(app)
     return 0

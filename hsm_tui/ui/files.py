@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ..campaign.combat import Option
 from ..campaign.party import Campaign
-from ..persistence import store
+from ..persistence import autosave, store
 from ..rules.errors import RulesError
+from .campaign_lock import claim, let_go
 from .screens.decision_dialog import DecisionDialog
 from .screens.name_dialog import NameDialog
 from .screens.picker import PickerScreen
@@ -30,6 +31,9 @@ Then = Callable[[], None]
 def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
     """Save to the session's file; the first time (or ``ask``: save as) ask the name."""
     session = app.session
+    if app.read_only is not None and session.file is not None and not ask:
+        app.notify(f"{session.file} is open read-only: save it under another name")
+        ask = True
     if session.file is not None and not ask:
         _write(app, session.file, then)
         return
@@ -70,6 +74,10 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
             session.rename(old_name)
         app.notify(str(err), title="Not saved", severity="error", timeout=10)
         return
+    if app.autosaver is not None:
+        app.autosaver.saved(path)
+    if app.guard and (app.locked is None or app.locked.resolve() != path.resolve()):
+        claim(app, path)
     app.notify(f"Saved {session.campaign.name} to {path}", title="Campaign")
     if then is not None:
         then()
@@ -118,7 +126,7 @@ def _pick(app: HsmApp) -> None:
         if isinstance(entry, store.CampaignFileError):
             app.notify(str(entry), title="Cannot open", severity="error", timeout=10)
         elif entry is not None:
-            _load(app, entry.path)
+            _offer_or_load(app, entry.path)
 
     app.push_screen(PickerScreen(f"Open a campaign from {folder}/ (newest first)", choices), picked)
 
@@ -134,12 +142,27 @@ def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
     )
 
 
+def _offer_or_load(app: HsmApp, path: Path) -> None:
+    """Open ``path``, first offering its autosave when that holds play the file does not."""
+    auto = autosave.path_for(path, "")
+    if app.autosaver is not None:
+        app.autosaver.opened()  # the session left behind: its autosave is set aside
+        if autosave.newer(auto):
+            app.autosaver.offer(auto, lambda: _load(app, path))
+            return
+    _load(app, path)
+
+
 def _load(app: HsmApp, path: Path) -> None:
+    if app.autosaver is not None:
+        app.autosaver.opened()
     try:
         answer = store.load(app.session, path)
     except store.CampaignFileError as err:
         app.notify(str(err), title="Cannot open", severity="error", timeout=10)
         return
+    if app.guard:
+        claim(app, path)
     app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")
 
 
@@ -147,6 +170,9 @@ def new_campaign(app: HsmApp) -> None:
     """A fresh campaign (the packs stay loaded), asking first if needed."""
 
     def fresh() -> None:
+        if app.autosaver is not None:
+            app.autosaver.opened()
+        let_go(app)
         app.session.new_campaign()
         app.notify("New campaign: a adds the party, S saves it", title="Campaign")
 

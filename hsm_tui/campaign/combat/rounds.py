@@ -20,7 +20,7 @@ from ..conditions import (
     with_condition,
     wound_marker,
 )
-from ..encounter import Combatant, Encounter, Turn, evolve
+from ..encounter import MAX_DECLARED, Combatant, Encounter, Turn, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
 from .outcome import LogLines, Outcome, PendingSidekick
@@ -210,6 +210,8 @@ def declare_actions(
     if not members:  # taken out on its own turn (the GM's damage): nobody left to act
         raise RulesError(f"nobody in {actor_name(enc, turn.actor)}'s turn can act: end the turn")
     cap = max_actions(members[0].rules_rank)
+    if cmd.count > MAX_DECLARED:
+        raise RulesError(f"declare at most {MAX_DECLARED} actions (each beyond 2 costs −1)")
     if cmd.count < 2 or (cap is not None and cmd.count > cap):
         raise RulesError(
             f"{members[0].name} takes exactly 2 actions (Minions cannot add more, R-ACT-1)"

@@ -1,0 +1,67 @@
+"""Campaign file versions: what each ``format_version`` adds, and the chain of small
+steps that brings an older file up to the one this hsm-tui writes.
+
+A step takes the plain data of version N (as TOML parsed it) and returns version N + 1;
+it never reads the file or the session. A file newer than :data:`VERSION` is refused by
+the reader with both versions named (``store.read``).
+
+- **1**: the session (``seed``, ``state``, ``undo``, ``redo``) under ``format`` and
+  ``saved``.
+- **2**: adds ``[header]``, written before the session: the campaign's name, party,
+  adventure and whether a fight is on, so the open list reads a few lines, not the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+VERSION = 2
+"""The version this hsm-tui writes and the newest it reads."""
+
+Data = dict[str, Any]
+
+
+def header(state: Any) -> Data:
+    """The header of a session's ``state`` table (plain data): what the open list shows.
+    Values of the wrong type are left at their defaults; the codec names them on open.
+    """
+    state = state if isinstance(state, dict) else {}
+    campaign = state.get("campaign")
+    campaign = campaign if isinstance(campaign, dict) else {}
+    encounter = state.get("encounter")
+    encounter = encounter if isinstance(encounter, dict) else {}
+    party = campaign.get("party")
+    names = [
+        m["name"] for m in (party if isinstance(party, list) else [])
+        if isinstance(m, dict) and isinstance(m.get("name"), str)
+    ]  # fmt: skip
+    name, adventure = campaign.get("name"), campaign.get("adventure")
+    return {
+        "name": name if isinstance(name, str) else "New campaign",
+        "party": names,
+        "adventure": adventure if isinstance(adventure, int) else 1,
+        "in_combat": encounter.get("active") is True,
+    }
+
+
+def _v1_to_v2(data: Data) -> Data:
+    """Version 2 adds the header, made from the state."""
+    out = dict(data)
+    out["header"] = header(data.get("state"))
+    return out
+
+
+STEPS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2}
+"""From version N to N + 1, one per version this hsm-tui can read."""
+
+
+def migrate(data: Data) -> Data:
+    """``data`` (its ``format_version`` from 1 to :data:`VERSION`, checked by the reader)
+    brought up to :data:`VERSION`, one step at a time.
+    """
+    version = data["format_version"]
+    while version < VERSION:
+        data = {**STEPS[version](data), "format_version": version + 1}
+        version += 1
+    return data

@@ -1,0 +1,56 @@
+"""The campaign lock in the app (``persistence/lock.py``): the campaign open here is
+held; one another hsm-tui holds is offered read-only (S then saves under another name)
+or taken over (the other one's saves are refused from then on).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..campaign.combat import Option
+from ..persistence import lock
+from .screens.decision_dialog import DecisionDialog
+
+if TYPE_CHECKING:
+    from .app import HsmApp
+
+
+def claim(app: HsmApp, path: Path) -> None:
+    """Hold ``path`` for this app (letting go of the one held before); if another
+    hsm-tui holds it, ask: read-only (also on Esc) or take over.
+    """
+    let_go(app)
+    try:
+        lock.acquire(path)
+    except lock.Locked as held:
+        _ask(app, path, held)
+    except OSError as err:  # a folder it cannot write in: say so, play on
+        app.notify(f"{path} is not locked: {err.strerror or err}", severity="warning")
+    else:
+        app.locked = path
+
+
+def _ask(app: HsmApp, path: Path, held: lock.Locked) -> None:
+    app.read_only = path
+    options = [
+        Option("r", "read-only: S saves under another name", "read"),
+        Option("t", "take over: saves from the other one are refused from now on", "take"),
+    ]
+
+    def answered(answer: object) -> None:
+        if answer == "take":
+            lock.acquire(path, take_over=True)
+            app.locked, app.read_only = path, None
+            app.notify(f"You hold {path.name} now", title="Campaign")
+        else:
+            app.notify(f"{path.name} is open read-only: S saves it under another name")
+
+    app.push_screen(DecisionDialog("Campaign in use", f"{held}.", options), answered)
+
+
+def let_go(app: HsmApp) -> None:
+    """Release the campaign this app holds (another opened, a new one, quitting)."""
+    if app.locked is not None:
+        lock.release(app.locked)
+    app.locked = app.read_only = None
