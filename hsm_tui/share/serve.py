@@ -208,9 +208,9 @@ async def _until_signalled() -> None:
 
 async def _local_app(session: Session, server: Table) -> None:
     """The GM's own app in this terminal; the GM hears who comes and goes."""
-    from ..ui.app import HsmApp
+    from ..ui.app import HsmApp, release
 
-    app = HsmApp(session)
+    app = HsmApp(session, guard=True)  # autosave and the campaign's lock, as hsm play
     app.sharing = server
     seen: dict[int, Any] = {}
 
@@ -228,6 +228,7 @@ async def _local_app(session: Session, server: Table) -> None:
         await app.run_async()
     finally:
         unsubscribe()
+        release(app)
 
 
 def run_serve(options: ServeOptions) -> int:

@@ -287,9 +287,15 @@ def run_app(
     try:
         app.run()
     finally:
-        if app.autosaver is not None:
-            app.autosaver.close()
-        from .campaign_lock import let_go
-
-        let_go(app)
+        release(app)
     return 0
+
+
+def release(app: HsmApp) -> None:
+    """After a guarded app (``hsm play``, ``hsm serve``'s own): the last autosave
+    written, the campaign's lock let go."""
+    if app.autosaver is not None:
+        app.autosaver.close()
+    from .campaign_lock import let_go
+
+    let_go(app)
