@@ -43,6 +43,7 @@ from .campaign.freeflow import (
     RollTask,
     SpendRerolls,
 )
+from .campaign.missing import missing_entries
 from .campaign.party import (
     PARTY,
     AddParty,
@@ -576,18 +577,9 @@ class Session:
             else "its undo history no longer leads to the saved state (the packs or the file"
             " changed since): the state is loaded, without undo"
         )
-        return "; ".join([answer, *self._missing_from_packs()])
-
-    def _missing_from_packs(self) -> list[str]:
-        """Party Heroes whose pack entry is gone: they stay, but cannot join a fight."""
-        if self.content is None:
-            return []
-        heroes = self.catalog.kind("hero")
-        return [
-            f"{m.name}: hero {m.entry!r} is not in the loaded packs (it cannot join a fight)"
-            for m in self.campaign.party
-            if m.entry not in heroes
-        ]
+        enc, camp = self.encounter, self.campaign
+        missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
+        return "; ".join([answer, *missing])
 
     @classmethod
     def replay(

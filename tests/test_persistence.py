@@ -623,7 +623,7 @@ def test_changed_packs_load_the_state_without_its_undo_history(
     assert not content.errors, content.errors
 
     loaded = Session(content=content)
-    assert store.load(loaded, path) == DIVERGED
+    assert store.load(loaded, path).startswith(DIVERGED)  # and names any entry gone
     assert state(loaded).encounter == session.encounter  # the state as saved
     assert (loaded.log, loaded.pending, loaded.campaign) == (
         session.log,

@@ -1,0 +1,44 @@
+"""What a campaign names that the loaded packs no longer have (issue 20: packs changed
+since the save). Nothing is dropped: each stays as saved, with a placeholder where it
+is shown (a roster line "(missing)", a sheet's weapon "not in the loaded packs"), and
+opening the campaign says which, so the GM can put the pack back or replace them.
+"""
+
+from __future__ import annotations
+
+from ..packs import Catalog
+from .encounter import Encounter
+from .party import Campaign
+
+KINDS = ("hero", "sidekick", "minion")
+
+
+def missing_entries(campaign: Campaign, enc: Encounter, catalog: Catalog) -> list[str]:
+    """One line per entry the packs lack: party Heroes, the roster, the encounter's
+    combatants and the weapons they carry (each named once)."""
+    lines = [
+        f"{m.name}: hero {m.entry!r} is not in the loaded packs (it cannot join a fight)"
+        for m in campaign.party
+        if m.entry not in catalog.kind("hero")
+    ]
+    lines += [
+        f"roster: {kind} {entry!r} is not in the loaded packs (kept, marked missing)"
+        for kind, entry in campaign.roster
+        if entry not in catalog.kind(kind)
+    ]
+    known = {e for kind in KINDS for e in catalog.kind(kind)}
+    lines += [
+        f"{c.name}: entry {c.entry!r} is not in the loaded packs (it fights as saved)"
+        for c in enc.combatants
+        if c.entry and c.entry not in known
+    ]
+    weapons: dict[str, list[str]] = {}
+    for c in enc.combatants:
+        for w in c.weapons:
+            if w.id not in catalog.weapons:
+                weapons.setdefault(w.id, []).append(c.name)
+    lines += [
+        f"weapon {wid!r} is not in the loaded packs ({', '.join(names)} cannot use it)"
+        for wid, names in weapons.items()
+    ]
+    return lines
