@@ -62,13 +62,19 @@ class PlayerApp(App[None]):
         self.table = table
         self.missed = missed
         self._on_leave = on_leave
+        self._heard_seq = -1  # the last change heard: the view is worked out once per change
+        self._view: tuple[int, TableView] | None = None
         self._mine = (False, False)  # (its turn, a decision waits for it) at the last event
         self._unsubscribe = table.subscribe(self._heard)
 
     @property
     def seat_view(self) -> TableView:
-        """What this seat may see now (the one source of every player screen)."""
-        return self.table.view()
+        """What this seat may see now (the one source of every player screen), worked
+        out once per change: the bell and every screen of this app read the same one.
+        """
+        if self._view is None or self._view[0] != self._heard_seq:
+            self._view = (self._heard_seq, self.table.view())
+        return self._view[1]
 
     def on_mount(self) -> None:
         self._mine = self._now_mine(self.seat_view)
@@ -84,10 +90,11 @@ class PlayerApp(App[None]):
     def _now_mine(self, view: TableView) -> tuple[bool, bool]:
         return view.left is not None, view.decision is not None
 
-    def _heard(self, _event: Event) -> None:
+    def _heard(self, event: Event) -> None:
         """Ring the player's bell when their turn starts or a question waits for them
         (a view schedules nothing heavier here: the screens follow on their own).
         """
+        self._heard_seq = event.seq
         if not self.is_running:
             return
         now = self._now_mine(self.seat_view)

@@ -83,7 +83,8 @@ class RollLog(ScrollView):
         for entry in self._entries:
             key = (entry.seq, entry.visibility)  # an undone entry and its successor: two
             kept = self._wrapped.get(key)
-            if kept is None or kept[0] is not entry or kept[1] != width:
+            # equal, not only the same: a seat's view makes its redacted entries anew
+            if kept is None or kept[1] != width or (kept[0] is not entry and kept[0] != entry):
                 kept = (entry, width, self._wrap(entry, width))
             wrapped[key] = kept
             lines += kept[2]
