@@ -1,5 +1,6 @@
-"""What a player's seat may do now, as menus the engine has checked (issue 21): the
-player's screens show these options and never work out a rule themselves.
+"""Menus the engine has checked (issue 21): what a player's seat may do now, and the
+move menu the GM's screen shares. Screens show these options and never work out a rule
+themselves.
 
 Each option carries the command it sends. One the engine refuses now is still listed,
 marked ✗ with the engine's own reason, so a player sees why (picking it is refused with
@@ -10,6 +11,8 @@ and the attack's own TN and dice, never the target's Defense, Health or wounds.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
 
 from .campaign.combat import (
     Attack,
@@ -19,7 +22,7 @@ from .campaign.combat import (
     plan_attack,
     routes,
 )
-from .campaign.encounter import Combatant, Encounter
+from .campaign.encounter import Encounter
 from .packs import Catalog
 from .rules import RulesError
 from .rules.odds import percent
@@ -27,11 +30,6 @@ from .seats import Seat
 
 DECLARE = range(2, 6)
 """How many actions a Hero may declare at the start of its turn (R-ACT-3)."""
-
-
-def own_combatant(seat: Seat, enc: Encounter) -> Combatant | None:
-    """The seat's hero in the fight, None when it is not in it."""
-    return next((c for c in enc.combatants if seat.hero and c.entry == seat.hero), None)
 
 
 def _marked(label: str, why: str) -> str:
@@ -48,7 +46,7 @@ def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[
     """R-ATK-1/2: each weapon of the seat's hero at each enemy the seat may see standing,
     with the attack's TN, dice and chance of a hit before Defense, or the engine's ✗.
     """
-    mine = own_combatant(seat, enc)
+    mine = seat.combatant(enc)
     if mine is None:
         return []
     keys = _keys()
@@ -72,19 +70,22 @@ def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[
     return options
 
 
-def move_options(seat: Seat, enc: Encounter) -> list[Option[object]]:
-    """R-ACT-2: each other zone and what reaches it this turn, or the engine's ✗."""
-    mine = own_combatant(seat, enc)
-    if mine is None:
-        return []
+def move_options(enc: Encounter, mover: str, run: bool = False) -> list[Option[Any]]:
+    """R-ACT-2: each other zone and what reaches it this turn (a Move, or Move+Run for a
+    zone at Short; farther: close in one band), or the engine's ✗; ``run``: Move+Run to
+    any zone, the GM's call.
+    """
     keys = _keys()
-    options: list[Option[object]] = []
-    for route in routes(enc, mine.id):
-        if route.close_in is not None:
+    options: list[Option[Any]] = []
+    for route in routes(enc, mover):
+        if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
             label = f"{route.place}: close in one band, Move + Run"
             options.append(Option(next(keys), _marked(label, route.close_in_why), route.close_in))
             continue
-        label = f"{route.place}: {route.cost}"
+        if run:
+            options.append(Option(next(keys), route.place, replace(route.move, run=True)))
+            continue
+        label = f"{route.place}: {route.cost}"  # the cost says why when it cannot be paid
         options.append(Option(next(keys), label if route.possible else f"✗ {label}", route.move))
     return options
 

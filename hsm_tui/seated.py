@@ -75,4 +75,6 @@ class SeatedSession:
 
     def moves(self) -> list[Option[object]]:
         """Where the seat's hero may move now, checked by the engine."""
-        return move_options(self.seat, self.session.encounter)
+        enc = self.session.encounter
+        mine = self.seat.combatant(enc)
+        return [] if mine is None else move_options(enc, mine.id)

@@ -26,7 +26,7 @@ from .campaign.combat import (
     Suppress,
     TakeAction,
 )
-from .campaign.encounter import Encounter
+from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
 from .campaign.party import PARTY
 from .state import GM, Batch, Command, Decision
@@ -57,6 +57,10 @@ class Seat:
     def issuer(self) -> str:
         """The name the log and the commands carry for this seat: ``gm``, ``player:kara``."""
         return GM if self.role is Role.GM else f"{self.role}:{self.user}"
+
+    def combatant(self, enc: Encounter) -> Combatant | None:
+        """The seat's hero in the fight, None when it is not in it."""
+        return next((c for c in enc.combatants if self.hero and c.entry == self.hero), None)
 
     def plays(self, enc: Encounter, who: str) -> bool:
         """Whether ``who`` (a combatant id, or ``party:<hero id>``) is this seat's hero."""

@@ -194,7 +194,7 @@ def view_for(
     party = {m.entry for m in campaign.party}
     hidden_groups = {c.group for c in enc.combatants if c.hidden and not gm}
     order = tuple(actor_name(enc, r.actor) for r in enc.order if r.actor not in hidden_groups)
-    mine = next((c for c in enc.combatants if seat.hero and c.entry == seat.hero), None)
+    mine = seat.combatant(enc)
     if mine is not None and not gm:  # whom it fights in melee: only foes it may see
         hidden = {c.id for c in enc.combatants if c.hidden}
         mine = replace(mine, engaged=tuple(e for e in mine.engaged if e not in hidden))

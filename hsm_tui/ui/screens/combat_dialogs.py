@@ -26,13 +26,12 @@ from ...campaign.combat import (
     SuppressPlan,
     TakeAction,
     plan_suppress,
-    routes,
     suppression_weapons,
 )
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Cover
-from ...seat_choices import declare_options
+from ...seat_choices import declare_options, move_options
 from ...session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
@@ -66,18 +65,7 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     at Short; farther: close in one band); ``run``: Move+Run to any zone. None: there is
     no other zone.
     """
-    options: list[Option[Any]] = []
-    for route in routes(enc, mover.id):
-        key = str(len(options) + 1) if len(options) < 9 else ""
-        if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
-            label = f"{route.place}: close in one band, Move + Run"
-            why = route.close_in_why
-            label = f"✗ {label} — {why}" if why else label  # the engine's own refusal
-            options.append(Option(key, label, route.close_in))
-            continue
-        label = route.place + ("" if run else f": {route.cost}")
-        label = label if route.possible or run else f"✗ {label}"  # picking it says why
-        options.append(Option(key, label, replace(route.move, run=True) if run else route.move))
+    options = move_options(enc, mover.id, run)
     if not options:
         return None
     if run:
