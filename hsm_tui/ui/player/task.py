@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from ...campaign.party import Roller
-from ...rules import Modifier, Rank, TargetNumber, task_tn
+from ...rules import Rank
 from ...rules.tasks import difficulty_label
 from ...session import RollTask
 from ..screens.help_text import HelpText
@@ -71,32 +71,25 @@ class PlayerTask(ModalScreen[RollTask | None]):
     def _field(self, name: str) -> object:
         return self.query_one(f"#{name}", Stepper).value
 
-    def build_tn(self) -> TargetNumber:
-        """R-TASK-1 from the hero's own scores; wounds and conditions apply (R-WOUND-3)."""
+    def task(self) -> RollTask:
+        """The task the fields pick; the engine counts wounds, conditions and Talent."""
         traits = [self._field("trait1")]
         if self._field("trait2") is not DOUBLE:
             traits.append(self._field("trait2"))
-        roller = self.roller
-        return task_tn(
-            [(t.value.title(), roller.traits[t]) for t in traits],  # type: ignore[attr-defined]
-            skill=self._field("skill"),  # type: ignore[arg-type]
-            talent=str(self._field("talent")) or None,
-            difficulties=[int(self._field("difficulty"))],  # type: ignore[call-overload]
-            modifiers=[
-                Modifier("wound", roller.wound_penalty),
-                Modifier("conditions", roller.condition_penalty),
-            ],
+        return self.roller.task(
+            traits,  # type: ignore[arg-type]
+            self._field("skill"),  # type: ignore[arg-type]
+            str(self._field("talent")),
+            int(self._field("difficulty")),  # type: ignore[call-overload]
         )
 
     def show_odds(self) -> None:
-        tn = self.build_tn()
-        talent = int(bool(self._field("talent")))
+        task = self.task()
         paid = self.roller.luck + self.roller.clues
-        lines = [f"[b]TN {tn.value}[/b]  {escape(tn.explain())}", ""]
-        lines += odds_table(tn.value, self.rank, talent + paid)
+        lines = [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
+        lines += odds_table(task.tn.value, task.rank, task.rerolls + paid)
         lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
         self.query_one("#player-task-odds", Static).update("\n".join(lines))
 
     def action_roll(self) -> None:
-        talent = int(bool(self._field("talent")))
-        self.dismiss(RollTask(self.build_tn(), self.rank, rerolls=talent, who=self.roller.who))
+        self.dismiss(self.task())

@@ -1,0 +1,24 @@
+"""A player's own task (issue 21): the engine builds it from the roller's own scores,
+R-TASK-1 with R-WOUND-3's wound marker, §8's condition penalty and R-CHAR-5's Talent."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hsm_tui.campaign.party import AddHero, rollers
+from hsm_tui.rules import Rank, Trait
+from hsm_tui.session import Session
+
+
+def test_r_task_1_a_rollers_task_counts_its_wounds_conditions_and_talent() -> None:
+    session = Session(seed=1)
+    session.load_content()
+    session.apply(AddHero("kestrel-vance"))
+    (kestrel,) = rollers(session.campaign, session.encounter, session.catalog)
+    hurt = replace(kestrel, wound_penalty=-1, condition_penalty=-1)
+    agility, senses = kestrel.traits[Trait.AGILITY], kestrel.traits[Trait.SENSES]
+    plain = hurt.task([Trait.AGILITY, Trait.SENSES])
+    assert plain.tn.value == agility + senses - 2 and plain.rerolls == 0
+    assert (plain.rank, plain.who) == (Rank.HERO, "party:kestrel-vance")
+    doubled = hurt.task([Trait.AGILITY], ("Stealth", 2), talent="Sneaky", difficulty=1)
+    assert doubled.tn.value == 2 * agility + 2 + 1 - 1 - 2 and doubled.rerolls == 1
