@@ -205,11 +205,10 @@ class HsmApp(App[None]):
             )
 
     def action_help(self) -> None:
-        """Help for whatever screen or dialog is on top (its ``HELP`` text)."""
-        from .screens.help import HelpScreen  # Markdown and its parser load on first use
+        """Help for whatever screen or dialog is on top, and where else to go."""
+        from .screens.help_text import open_help
 
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(getattr(self.screen, "HELP", ""), SCREENS_HELP))
+        open_help(self, SCREENS_HELP)
 
     async def action_quit(self) -> None:
         """Quit at once when nothing is unsaved; otherwise offer to save first."""

@@ -145,3 +145,15 @@ async def test_an_undone_entry_reads_struck_through_on_a_players_screen() -> Non
         await pilot.pause()
         await pilot.pause()
         assert "[undone] Kestrel Vance: heavy cover" in screen_text(app)
+
+
+async def test_f1_opens_the_players_own_help() -> None:
+    from hsm_tui.ui.screens.help import HelpScreen
+
+    app = PlayerApp(_session().seated(KARA))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Your seat at the table" in app.screen.screen_help

@@ -103,11 +103,10 @@ class PlayerApp(App[None]):
         self._mine = now
 
     def action_help(self) -> None:
-        """Help for the screen on top (its ``HELP`` text)."""
-        from ..screens.help import HelpScreen
+        """Help for the screen on top (a player has no other screens to go to)."""
+        from ..screens.help_text import open_help
 
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(getattr(self.screen, "HELP", ""), ""))
+        open_help(self)
 
     def on_resize(self, event: Resize) -> None:
         if len(self.screen_stack) > 1:  # the table is up (a resize may come before it)

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 class HelpText:
@@ -27,3 +31,13 @@ class HelpText:
             text = Path(file).with_suffix(".md").read_text(encoding="utf-8")
             self._text = text.format(**self._values) if self._values else text
         return self._text
+
+
+def open_help(app: App[None], screens: str = "") -> None:
+    """F1: the help of whatever screen or dialog is on top (its ``HELP``), then
+    ``screens`` (where else to go); the GM's app and a player's app alike.
+    """
+    from .help import HelpScreen  # Markdown and its parser load on first use
+
+    if not isinstance(app.screen, HelpScreen):
+        app.push_screen(HelpScreen(getattr(app.screen, "HELP", ""), screens))
