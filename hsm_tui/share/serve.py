@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
@@ -30,6 +30,9 @@ from ..persistence import store
 from ..seats import Role, Seat
 from ..session import Session
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
+
+if TYPE_CHECKING:
+    from .server import Connection, TableServer
 
 PLAYERS_FILE = "players.toml"
 
@@ -89,27 +92,29 @@ class Table:
     GM's seat list reads and changes (the seats, who is connected, a key added).
     """
 
-    def __init__(
-        self, session: Session, players: Path | None = None, seats: Sequence[SeatEntry] = ()
-    ) -> None:
+    server: TableServer
+    """The server this game is shared through; set once it is made (it is made with
+    :meth:`make_app`), before any app can ask."""
+
+    def __init__(self, session: Session, players: Path | None = None) -> None:
         self.session = session
         self.players = players
         """The players file a key added from the GM's seat list is written to."""
-        self.seats = tuple(seats)
-        self.server: Any = None  # the TableServer, once made
         self._seen: dict[str, int] = {}  # user → the last log entry they could read
 
     @property
-    def connections(self) -> tuple[Any, ...]:
-        return self.server.connections if self.server is not None else ()
+    def seats(self) -> tuple[SeatEntry, ...]:
+        return self.server.seats
+
+    @property
+    def connections(self) -> tuple[Connection, ...]:
+        return self.server.connections
 
     def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
-        if self.server is None:
-            return lambda: None
-        return self.server.on_change(callback)  # type: ignore[no-any-return]
+        return self.server.on_change(callback)
 
     def left_at(self, user: str) -> float | None:
-        return self.server.left_at(user) if self.server is not None else None
+        return self.server.left_at(user)
 
     def add_key(self, user: str, role: str, hero: str, key: str) -> str:
         """Add a pasted public key (a new seat, or another key for ``user``): written to
@@ -118,9 +123,7 @@ class Table:
             raise PlayersFileError("this table has no players file to write to")
         seats = add_key(self.seats, user, role, hero, key)
         write_players(self.players, seats)
-        self.seats = seats
-        if self.server is not None:
-            self.server.set_seats(seats)
+        self.server.set_seats(seats)
         return f"{user} may log in with that key (written to {self.players})"
 
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
@@ -172,7 +175,7 @@ async def serve(options: ServeOptions) -> int:
         key = load_or_create_host_key(host_key_path())
     except HostKeyError as err:
         raise ServeError(str(err)) from None
-    table = Table(session, players, seats)
+    table = Table(session, players)
     server = table.server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
     try:
         await server.start(options.host, options.port)
@@ -206,16 +209,29 @@ async def _until_signalled() -> None:
             loop.remove_signal_handler(sig)
 
 
-async def _local_app(session: Session, server: Table) -> None:
+async def _local_app(session: Session, table: Table) -> None:
     """The GM's own app in this terminal; the GM hears who comes and goes."""
     from ..ui.app import HsmApp, release
 
     app = HsmApp(session, guard=True)  # autosave and the campaign's lock, as hsm play
-    app.sharing = server
-    seen: dict[int, Any] = {}
+    app.sharing = table
+    unsubscribe = announce_comings(app, table)
+    try:
+        await app.run_async()
+    finally:
+        unsubscribe()
+        release(app)
 
-    def changed() -> None:
-        now = {c.id: c for c in server.connections}
+
+def announce_comings(app: App[Any], table: Table) -> Callable[[], None]:
+    """Tell the GM's ``app`` who joins and who leaves the table; returns the unsubscribe.
+    The server calls from the connection's own context: this only schedules the notice
+    on the GM's app (a connection's resize changes nothing here).
+    """
+    seen: dict[int, Connection] = {c.id: c for c in table.connections}
+
+    def announce() -> None:
+        now = {c.id: c for c in table.connections}
         for cid in now.keys() - seen.keys():
             app.notify(f"{now[cid].seat.user} joined ({now[cid].seat.role})", title="Table")
         for cid in seen.keys() - now.keys():
@@ -223,12 +239,7 @@ async def _local_app(session: Session, server: Table) -> None:
         seen.clear()
         seen.update(now)
 
-    unsubscribe = server.on_change(changed)
-    try:
-        await app.run_async()
-    finally:
-        unsubscribe()
-        release(app)
+    return table.on_change(lambda: app.call_later(announce))
 
 
 def run_serve(options: ServeOptions) -> int:

@@ -97,6 +97,8 @@ class TableServer:
         self.host = ""
         self.port = 0
         self._keys: dict[str, tuple[Seat, frozenset[bytes]]] = {}
+        self.seats: tuple[SeatEntry, ...] = ()
+        """The seats logins are checked against (the players file's, as last set)."""
         self.set_seats(seats)
         self._listener: asyncssh.SSHAcceptor | None = None
         self._ssh: set[asyncssh.SSHServerConnection] = set()

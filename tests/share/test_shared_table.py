@@ -60,7 +60,6 @@ def game(serve):
         game = Game(session)
         table = await serve(game.make_app)
         game.server = table.server  # as hsm serve does: the GM's app lists its seats
-        game.seats = table.server.seats
         table.server_game = game
         return table
 
@@ -214,3 +213,26 @@ async def test_the_gm_pastes_a_players_key_and_they_log_in(game, tmp_path: Path)
     newcomer = await table.join("otto")
     await newcomer.shows("otto · player")
     assert any(c.seat.user == "otto" for c in table.server.connections)
+
+
+async def test_the_gms_own_app_hears_who_joins_and_leaves(game) -> None:
+    """hsm serve's local app: a notice when a player comes and when they go."""
+    from hsm_tui.share.serve import announce_comings
+    from hsm_tui.ui.app import HsmApp
+
+    session = fight()
+    table = await game(session)
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        unsubscribe = announce_comings(app, table.server_game)
+        kara = await table.join("kara")
+        await kara.shows("YOUR TURN")
+        await until(lambda: "kara joined (player)" in _notices(app), lambda: _notices(app))
+        table.conns[-1].abort()
+        await until(lambda: "kara left the table" in _notices(app), lambda: _notices(app))
+        unsubscribe()
+        await pilot.pause()
+
+
+def _notices(app) -> str:
+    return " | ".join(n.message for n in app._notifications)
