@@ -75,7 +75,6 @@ from .views import (
     TableView,
     entry_visibility,
     gms_question,
-    undone_mark,
     view_for,
 )
 
@@ -198,8 +197,7 @@ class Session:
     def view(self, seat: Seat) -> TableView:
         """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
-        log = self.log + self.undone
-        return view_for(seat, enc, self.party_now(), log, waiting, self.pending)
+        return view_for(seat, enc, self.party_now(), self.log, waiting, self.pending, self.undone)
 
     # -- seats ---------------------------------------------------------------------
     def seated(self, seat: Seat) -> SeatedSession:
@@ -515,7 +513,7 @@ class Session:
         snap, command = self._undo.pop()
         before = self.log
         self._restore(snap)
-        self.undone = (*self.undone, *map(undone_mark, before[len(self.log) :]))[-KEPT_UNDONE:]
+        self.undone = (*self.undone, *before[len(self.log) :])[-KEPT_UNDONE:]
         self.history.pop()
         self._redo.append(command)
         self._notify("undo")

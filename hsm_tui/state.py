@@ -52,6 +52,13 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
+class UndoneEntry(LogEntry):
+    """A log entry the GM undid, as a player's view keeps it: struck through where it
+    stood. Views only: never in the session's log, never in a file.
+    """
+
+
+@dataclass(frozen=True)
 class Batch:
     """Several commands as one undo step (a Minion group's attacks, an encounter's set-up).
 

@@ -14,7 +14,7 @@ Minion's traits. A watcher sees what a player without a hero sees. The GM sees i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, is_dataclass, replace
+from dataclasses import astuple, dataclass, is_dataclass, replace
 
 from .campaign.combat import (
     AddCombatants,
@@ -30,7 +30,7 @@ from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster
 from .rules import Cover, Rank
 from .rules.combat import severely_wounded
 from .seats import Role, Seat
-from .state import Command, Decision, LogEntry
+from .state import Command, Decision, LogEntry, UndoneEntry
 
 PUBLIC = "public"
 """A log entry every seat sees (its lines as :func:`view_for` allows)."""
@@ -39,9 +39,6 @@ GM_ONLY = "gm"
 OPEN = "open"
 """A log entry the GM opened to every seat, lines and all."""
 
-UNDONE = "undone"
-"""Ahead of a visibility (``undone:public``): an entry the GM undid, which a player's
-view shows struck through where it stood."""
 KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
 
@@ -79,15 +76,6 @@ def entry_visibility(
     if any(c.id in named or c.group in turns for c in hidden):
         return GM_ONLY
     return PUBLIC
-
-
-def undone_mark(entry: LogEntry) -> LogEntry:
-    """``entry`` once undone: who could see it, marked undone."""
-    return replace(entry, visibility=f"{UNDONE}:{entry.visibility}")
-
-
-def is_undone(entry: LogEntry) -> bool:
-    return entry.visibility.startswith(f"{UNDONE}:")
 
 
 def gms_question(pending: Decision, enc: Encounter, log: tuple[LogEntry, ...]) -> bool:
@@ -184,6 +172,7 @@ def view_for(
     log: tuple[LogEntry, ...],
     waiting_for: str = "",
     pending: Decision | None = None,
+    undone: tuple[LogEntry, ...] = (),
 ) -> TableView:
     """What ``seat`` may see of this state (see the module's docstring); the waiting
     decision only when it is this seat's to answer (the GM may answer any).
@@ -210,7 +199,7 @@ def view_for(
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
-        log=_log_for(seat, log, mine),
+        log=_log_for(seat, log, undone, mine),
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
@@ -229,24 +218,28 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
     )
 
 
-def _log_for(seat: Seat, log: tuple[LogEntry, ...], mine: Combatant | None) -> tuple[LogEntry, ...]:
-    """The entries ``seat`` may read, an undone one where it stood (before a new entry
-    that took its number)."""
-    shown = (e for e in (_entry(e, seat, mine) for e in log) if e is not None)
-    return tuple(sorted(shown, key=lambda e: (e.seq, not is_undone(e))))
+def _log_for(
+    seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...], mine: Combatant | None
+) -> tuple[LogEntry, ...]:
+    """The entries ``seat`` may read; an undone one where it stood, before the entry that
+    took its number."""
+    shown = tuple(e for e in (_entry(e, seat, mine) for e in log) if e is not None)
+    if not undone:
+        return shown
+    struck = (_entry(UndoneEntry(*astuple(e)), seat, mine) for e in undone)
+    merged = [*shown, *(e for e in struck if e is not None)]
+    return tuple(sorted(merged, key=lambda e: (e.seq, not isinstance(e, UndoneEntry))))
 
 
 def _entry(entry: LogEntry, seat: Seat, mine: Combatant | None) -> LogEntry | None:
-    """The entry as ``seat`` may read it: whole, its title alone, or not at all (an
-    undone entry by the visibility it had)."""
-    visibility = entry.visibility.removeprefix(f"{UNDONE}:")
-    if seat.role is Role.GM or visibility == OPEN or entry.issuer == seat.issuer:
+    """The entry as ``seat`` may read it: whole, its title alone, or not at all."""
+    if seat.role is Role.GM or entry.visibility == OPEN or entry.issuer == seat.issuer:
         return entry
-    if visibility == GM_ONLY:
+    if entry.visibility == GM_ONLY:
         return None
     if mine is not None and _names_first(entry.title, mine.name):
         return entry
-    return LogEntry(entry.seq, entry.issuer, entry.title, (), entry.visibility)
+    return replace(entry, lines=())  # an undone entry stays one
 
 
 def _names_first(title: str, name: str) -> bool:

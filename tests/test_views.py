@@ -28,7 +28,7 @@ from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
 from hsm_tui.seats import GM_SEAT, Role, Seat
 from hsm_tui.session import Session
-from hsm_tui.state import OpenEntry
+from hsm_tui.state import LogEntry, OpenEntry, UndoneEntry
 from hsm_tui.views import GM_ONLY, OPEN, view_for
 from tests.campaign import pack, play
 from tests.campaign.test_combat_engine import R1, duel
@@ -196,15 +196,15 @@ def test_an_undone_entry_stays_struck_through_in_a_players_view() -> None:
     s.undo()
     seen = s.view(KARA).log
     assert seen[-1].seq == cover.seq and seen[-1].title == cover.title
-    assert seen[-1].visibility == "undone:public" and cover not in s.log
+    assert isinstance(seen[-1], UndoneEntry) and cover not in s.log
     s.redo()
-    assert [e for e in s.view(KARA).log if e.visibility.startswith("undone")] == []
+    assert [e for e in s.view(KARA).log if isinstance(e, UndoneEntry)] == []
     s.undo()
     s.apply(SetCover(K, "light"))  # a new entry takes the number
     last_two = s.view(KARA).log[-2:]
-    assert [(e.seq, e.title, e.visibility) for e in last_two] == [
-        (cover.seq, cover.title, "undone:public"),
-        (cover.seq, s.log[-1].title, "public"),
+    assert [(e.seq, e.title, type(e)) for e in last_two] == [
+        (cover.seq, cover.title, UndoneEntry),
+        (cover.seq, s.log[-1].title, LogEntry),
     ]
 
 

@@ -12,7 +12,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...session import LogEntry
-from ...views import GM_ONLY, OPEN, is_undone
+from ...state import UndoneEntry
+from ...views import GM_ONLY, OPEN
 
 SEEN_BY = {GM_ONLY: "[GM only] ", OPEN: "[open] "}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
@@ -24,7 +25,7 @@ def entry_heading(entry: LogEntry) -> Text:
     """``#5 [GM only] 3 × Pirate raider join …``: number, who sees it, title; an entry
     the GM undid is struck through and says so (a word, for a terminal without strike).
     """
-    if is_undone(entry):
+    if isinstance(entry, UndoneEntry):
         return Text.assemble(
             (f"#{entry.seq} ", "dim"), ("[undone] ", "italic"), (entry.title, "dim strike")
         )
@@ -57,7 +58,7 @@ class RollLog(ScrollView):
         super().__init__(id=id)
         self.can_focus = focusable
         self._entries: tuple[LogEntry, ...] = ()
-        self._wrapped: dict[tuple[int, str], tuple[LogEntry, int, list[Strip]]] = {}
+        self._wrapped: dict[tuple[int, type], tuple[LogEntry, int, list[Strip]]] = {}
         self.lines: list[Strip] = []
         """Every line shown, top to bottom, wrapped to the current width."""
         self._at_end = True
@@ -81,7 +82,7 @@ class RollLog(ScrollView):
         wrapped = {}
         lines: list[Strip] = []
         for entry in self._entries:
-            key = (entry.seq, entry.visibility)  # an undone entry and its successor: two
+            key = (entry.seq, type(entry))  # an undone entry and its successor: two
             kept = self._wrapped.get(key)
             # equal, not only the same: a seat's view makes its redacted entries anew
             if kept is None or kept[1] != width or (kept[0] is not entry and kept[0] != entry):
@@ -105,9 +106,10 @@ class RollLog(ScrollView):
     def _wrap(self, entry: LogEntry, width: int) -> list[Strip]:
         console = self.app.console
         options = console.options.update_width(width)
+        style = "strike dim" if isinstance(entry, UndoneEntry) else ""
         texts = [
             entry_heading(entry),
-            *(Text("  " + line, "strike dim" if is_undone(entry) else "") for line in entry.lines),
+            *(Text("  " + line, style) for line in entry.lines),
         ]
         return [
             Strip(segments, width)
