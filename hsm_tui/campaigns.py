@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .campaign.party import campaign_name
+from .campaign_args import UsageError
 from .logbook import escape, to_markdown
 from .persistence import store, versions
 from .persistence.atomic import replace_file
@@ -24,34 +25,6 @@ from .persistence.codec import DataError
 from .persistence.snapshot import session_from
 from .rules.errors import RulesError
 from .state import LogEntry
-
-
-class UsageError(Exception):
-    """Input the command cannot work with: exit 2 with this message."""
-
-
-def add_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    """``hsm campaign …`` under ``sub`` (the top-level subparsers)."""
-    campaign = sub.add_parser("campaign", help="create, check, list and export campaign files")
-    commands = campaign.add_subparsers(
-        dest="campaign_command",
-        metavar="{new,check,list,export}",
-        required=True,
-        parser_class=parser_class,
-    )
-    saves_help = "the saves folder (default: $HSM_SAVES, else saves/)"
-    new = commands.add_parser("new", help="write a new, empty campaign: DIR/NAME.toml")
-    new.add_argument("name", metavar="NAME", help="the campaign's name (1 to 60 characters)")
-    new.add_argument("--saves", metavar="DIR", help=saves_help)
-    check = commands.add_parser("check", help="check campaign files (never changes them)")
-    check.add_argument("files", nargs="+", metavar="FILE", help="campaign files")
-    listing = commands.add_parser("list", help="the saved campaigns, newest first")
-    listing.add_argument("--saves", metavar="DIR", help=saves_help)
-    listing.add_argument("--json", action="store_true", help="print one JSON list")
-    export = commands.add_parser("export", help="the session log as a Markdown story")
-    export.add_argument("file", metavar="FILE", help="a campaign file")
-    export.add_argument("--markdown", action="store_true", help="Markdown (the default)")
-    export.add_argument("--out", metavar="PATH", help="write to PATH (default: stdout)")
 
 
 def run(args: argparse.Namespace) -> int:

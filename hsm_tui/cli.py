@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from . import campaigns
+from . import campaign_args
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import MAX_FREE_REROLLS, Cover, Rank
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--headless", action="store_true", help="no app in this terminal")
     serve.add_argument("--max-seats", type=_int_at_least(1, 64), default=8, help="(8)")
 
-    campaigns.add_parser(sub, _Parser)
+    campaign_args.add_parser(sub, _Parser)
     dice = sub.add_parser("roll", help="roll a dice expression")
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
@@ -403,7 +403,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
-            from .persistence.store import CampaignFileError
+            from .persistence.errors import CampaignFileError
             from .ui.app import run_app
 
             campaign = getattr(args, "campaign", None)
@@ -424,6 +424,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "content":
             return run_content(args)
         if args.command == "campaign":
+            from . import campaigns
+
             return campaigns.run(args)
         if args.command == "simulate":
             return run_simulate(args)
@@ -433,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             data = run_roll(args)
             title = f"hsm roll {args.expr}"
-    except campaigns.UsageError as exc:
+    except campaign_args.UsageError as exc:
         _fail(str(exc))
     except DiceSyntaxError as exc:
         _fail(exc.short)

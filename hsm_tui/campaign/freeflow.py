@@ -9,15 +9,30 @@ Re-rolls go through :mod:`hsm_tui.rules.rerolls`, as in combat.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..rules import PoolRoll, Rank, RulesError, TargetNumber, roll_task, task_odds
+from ..rules import (
+    Modifier,
+    PoolRoll,
+    Rank,
+    RulesError,
+    TargetNumber,
+    Trait,
+    roll_task,
+    task_odds,
+    task_tn,
+)
 from ..rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from ..rules.models import MAX_FREE_REROLLS
 from ..rules.odds import PoolOdds, percent
 from ..rules.rerolls import first_offer, spend_rerolls
 from ..rules.tasks import paid_text
 from .combat import GM, LogLines
+
+if TYPE_CHECKING:
+    from .party import Roller
 
 MAX_GROUP = 20
 """The most characters one group task rolls for."""
@@ -52,6 +67,30 @@ class RollTask:
     who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
     hidden: bool = False  # the GM rolls it in secret: its entry is the GM's alone
     issuer: str = GM
+
+
+def own_task(
+    roller: Roller,
+    traits: Sequence[Trait],
+    skill: tuple[str, int] | None = None,
+    talent: str = "",
+    difficulty: int = 0,
+) -> RollTask:
+    """``roller``'s task from its own scores (R-TASK-1; one trait is doubled), its wound
+    marker (R-WOUND-3) and conditions (§8) counted, a relevant Talent's +1 and one free
+    re-roll (R-CHAR-5): what a player's own task roller rolls.
+    """
+    tn = task_tn(
+        [(t.value.title(), roller.traits[t]) for t in traits],
+        skill=skill,
+        talent=talent or None,
+        difficulties=[difficulty],
+        modifiers=[
+            Modifier("wound", roller.wound_penalty),
+            Modifier("conditions", roller.condition_penalty),
+        ],
+    )
+    return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)
 
 
 @dataclass(frozen=True)

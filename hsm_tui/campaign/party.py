@@ -8,16 +8,15 @@ back out of it when combat ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..packs import Catalog, Character
-from ..rules import Modifier, Rank, RulesError, Trait, Traits, task_tn
+from ..rules import Rank, RulesError, Traits
 from ..rules.combat import wound_penalty
 from .conditions import penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
-from .freeflow import RollTask
 
 GM = "gm"
 PARTY = "party:"
@@ -296,29 +295,6 @@ class Roller:
     skills: tuple[tuple[str, int], ...] = ()  # R-CHAR-6: added to the traits
     talents: tuple[str, ...] = ()  # R-CHAR-5: +1 and one free re-roll when relevant
     advantages: tuple[str, ...] = ()  # R-CHAR-6: may grant a re-roll (R-TASK-6)
-
-    def task(
-        self,
-        traits: Sequence[Trait],
-        skill: tuple[str, int] | None = None,
-        talent: str = "",
-        difficulty: int = 0,
-    ) -> RollTask:
-        """This roller's task from its own scores (R-TASK-1; one trait is doubled), its
-        wound marker (R-WOUND-3) and conditions (§8) counted, a relevant Talent's +1 and
-        one free re-roll (R-CHAR-5): what a player's own task roller rolls.
-        """
-        tn = task_tn(
-            [(t.value.title(), self.traits[t]) for t in traits],
-            skill=skill,
-            talent=talent or None,
-            difficulties=[difficulty],
-            modifiers=[
-                Modifier("wound", self.wound_penalty),
-                Modifier("conditions", self.condition_penalty),
-            ],
-        )
-        return RollTask(tn, self.rank or Rank.HERO, rerolls=int(bool(talent)), who=self.who)
 
 
 def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:

@@ -33,6 +33,7 @@ from ..safe_read import MB, read_head, read_regular
 from . import lock, versions
 from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
+from .errors import CampaignFileError
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -52,13 +53,6 @@ TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "und
 """The keys a campaign file's top level holds; any other is a mistake worth naming."""
 META_KEYS = TOP_KEYS[:4]
 """The keys about the file, not the session."""
-
-
-class CampaignFileError(Exception):
-    """A campaign file that cannot be written or read, said for the GM."""
-
-    path: Path | None = None
-    """The file, where a list of files names it (:func:`recent`)."""
 
 
 def saves_folder() -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hsm_tui.campaign.freeflow import own_task
 from hsm_tui.campaign.party import AddHero, rollers
 from hsm_tui.rules import Rank, Trait
 from hsm_tui.session import Session
@@ -17,8 +18,8 @@ def test_r_task_1_a_rollers_task_counts_its_wounds_conditions_and_talent() -> No
     (kestrel,) = rollers(session.campaign, session.encounter, session.catalog)
     hurt = replace(kestrel, wound_penalty=-1, condition_penalty=-1)
     agility, senses = kestrel.traits[Trait.AGILITY], kestrel.traits[Trait.SENSES]
-    plain = hurt.task([Trait.AGILITY, Trait.SENSES])
+    plain = own_task(hurt, [Trait.AGILITY, Trait.SENSES])
     assert plain.tn.value == agility + senses - 2 and plain.rerolls == 0
     assert (plain.rank, plain.who) == (Rank.HERO, "party:kestrel-vance")
-    doubled = hurt.task([Trait.AGILITY], ("Stealth", 2), talent="Sneaky", difficulty=1)
+    doubled = own_task(hurt, [Trait.AGILITY], ("Stealth", 2), talent="Sneaky", difficulty=1)
     assert doubled.tn.value == 2 * agility + 2 + 1 - 1 - 2 and doubled.rerolls == 1

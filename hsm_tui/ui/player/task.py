@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from ...campaign.freeflow import own_task
 from ...campaign.party import Roller
 from ...rules import Rank
 from ...rules.tasks import difficulty_label
@@ -76,7 +77,8 @@ class PlayerTask(ModalScreen[RollTask | None]):
         traits = [self._field("trait1")]
         if self._field("trait2") is not DOUBLE:
             traits.append(self._field("trait2"))
-        return self.roller.task(
+        return own_task(
+            self.roller,
             traits,  # type: ignore[arg-type]
             self._field("skill"),  # type: ignore[arg-type]
             str(self._field("talent")),
