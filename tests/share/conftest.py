@@ -128,9 +128,13 @@ class Table:
         return conn
 
     async def join(
-        self, user: str, size: tuple[int, int] = (80, 24), term: str = "xterm-256color"
+        self,
+        user: str,
+        size: tuple[int, int] = (80, 24),
+        term: str = "xterm-256color",
+        key: asyncssh.SSHKey | None = None,
     ) -> Client:
-        conn = await self.connect(user)
+        conn = await self.connect(user, key)
         process = await conn.create_process(term_type=term, term_size=size, encoding=None)
         return Client(conn, process, size)
 

@@ -209,8 +209,7 @@ async def test_the_gm_pastes_a_players_key_and_they_log_in(game, tmp_path: Path)
         await until(lambda f=field: app.focused is not f, lambda: gm.text)
     await gm.shows("Key added")
     assert "otto" in sharing.players.read_text(encoding="utf-8")
-    table.keys["otto"] = otto
-    newcomer = await table.join("otto")
+    newcomer = await table.join("otto", key=otto)  # the shared keys stay as they were
     await newcomer.shows("otto · player")
     assert any(c.seat.user == "otto" for c in table.server.connections)
 
