@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from .rules.secret import plain
 from .session import LogEntry
 
 #: Characters Markdown (CommonMark + GitHub tables/strikethrough) reads as inline markup.
@@ -41,7 +42,7 @@ def entry_markdown(entry: LogEntry) -> str:
     if entry.issuer != "gm":
         parts.append(f"*issued by {escape(entry.issuer)}*")
     if entry.lines:
-        parts.append("\n".join(f"- {escape(line)}".rstrip() for line in entry.lines))
+        parts.append("\n".join(f"- {escape(plain(line))}".rstrip() for line in entry.lines))
     return "\n\n".join(parts)
 
 
@@ -61,5 +62,5 @@ def search(entries: Sequence[LogEntry], text: str) -> tuple[LogEntry, ...]:
     return tuple(
         e
         for e in entries
-        if needle in e.title.casefold() or any(needle in line.casefold() for line in e.lines)
+        if needle in e.title.casefold() or any(needle in plain(line).casefold() for line in e.lines)
     )

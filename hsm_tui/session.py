@@ -82,11 +82,13 @@ LOG = logging.getLogger(__name__)
 
 
 def _unseen(snap: Snapshot) -> Snapshot:
-    """``snap`` without who may see each log entry: that is derived from the commands by
-    the seat rules of the day, so a replay re-derives it rather than matching a file
-    written under older rules (its undo history is kept, its entries re-marked).
+    """``snap`` without who may see each log entry and which numbers in it are the GM's:
+    both are derived from the commands by the seat rules of the day, so a replay
+    re-derives them rather than matching a file written under older rules (its undo
+    history is kept, its entries re-marked).
     """
-    return replace(snap, log=tuple(replace(e, visibility="") for e in snap.log))
+    log = tuple(replace(e, visibility="", lines=e.gm_lines) for e in snap.log)
+    return replace(snap, log=log)
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
@@ -444,7 +446,8 @@ class Session:
 
     def _purse(self, who: str) -> Purse:
         name, luck, clues = self.pools(who)
-        return Purse(who, name, luck, clues)
+        player = who.startswith(PARTY) or (bool(who) and self.encounter.get(who).player)
+        return Purse(who, name, luck, clues, player)
 
     def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:
         """Free-flowing rolls, through the handlers in campaign/freeflow.py."""

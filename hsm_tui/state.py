@@ -36,6 +36,7 @@ from .campaign.party import (
     RemoveFromRoster,
     SetScene,
 )
+from .rules.secret import plain
 
 GM = "gm"
 
@@ -47,8 +48,13 @@ class LogEntry:
     seq: int
     issuer: str
     title: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # the GM's numbers marked in them (rules.secret)
     visibility: str = "public"
+
+    @property
+    def gm_lines(self) -> tuple[str, ...]:
+        """The lines as the GM reads them: every number shown, unmarked."""
+        return tuple(map(plain, self.lines))
 
 
 @dataclass(frozen=True)

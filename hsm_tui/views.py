@@ -5,9 +5,9 @@ forgotten in a screen cannot leak a secret.
 A player sees their own hero in full (sheet, pools, wounds), the party's names and
 wounds, the zones and bands, the initiative order, whose turn it is, and the combatants
 the GM has revealed, each enemy's wounds as a word (unhurt, wounded, down). Of the log
-they see the public entries: in full when the entry is their hero's own (its title
-names the hero first, as every engine title names its actor) or the GM opened it, else
-the title alone (a GM roll's TN, a Minion's Health and Defense stay with the GM). They
+they see the public entries, dice and all, with the GM's numbers the engine marked in
+them (:mod:`hsm_tui.rules.secret`: a GM roll's TN and odds, a Minion's Defense, Health,
+Morale, Strength or Initiative) read as "hidden"; an entry the GM opened, whole. They
 never see scene notes, the roster, hidden combatants or entries about them, or any
 Minion's traits. A watcher sees what a player without a hero sees. The GM sees it all.
 """
@@ -29,6 +29,8 @@ from .campaign.freeflow import RollGroup, RollOpposed, RollTask
 from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
 from .rules import Cover, Rank
 from .rules.combat import severely_wounded
+from .rules.secret import START as MARKED
+from .rules.secret import redact
 from .seats import Role, Seat
 from .state import Command, Decision, LogEntry, UndoneEntry
 
@@ -199,7 +201,7 @@ def view_for(
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
-        log=_log_for(seat, log, undone, mine),
+        log=_log_for(seat, log, undone),
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
@@ -219,29 +221,27 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
 
 
 def _log_for(
-    seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...], mine: Combatant | None
+    seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...]
 ) -> tuple[LogEntry, ...]:
     """The entries ``seat`` may read; an undone one where it stood, before the entry that
     took its number."""
-    shown = tuple(e for e in (_entry(e, seat, mine) for e in log) if e is not None)
+    shown = tuple(e for e in (_entry(e, seat) for e in log) if e is not None)
     if not undone:
         return shown
-    struck = (_entry(UndoneEntry(*astuple(e)), seat, mine) for e in undone)
+    struck = (_entry(UndoneEntry(*astuple(e)), seat) for e in undone)
     merged = [*shown, *(e for e in struck if e is not None)]
     return tuple(sorted(merged, key=lambda e: (e.seq, not isinstance(e, UndoneEntry))))
 
 
-def _entry(entry: LogEntry, seat: Seat, mine: Combatant | None) -> LogEntry | None:
-    """The entry as ``seat`` may read it: whole, its title alone, or not at all."""
-    if seat.role is Role.GM or entry.visibility == OPEN or entry.issuer == seat.issuer:
+def _entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
+    """The entry as ``seat`` may read it: whole, with the GM's numbers in it hidden, or
+    not at all.
+    """
+    if seat.role is Role.GM or entry.visibility == OPEN:
         return entry
     if entry.visibility == GM_ONLY:
         return None
-    if mine is not None and _names_first(entry.title, mine.name):
+    if not any(MARKED in line for line in entry.lines):
         return entry
-    return replace(entry, lines=())  # an undone entry stays one
-
-
-def _names_first(title: str, name: str) -> bool:
-    """Whether the engine's title is about ``name`` (it names its actor first)."""
-    return title == name or title.startswith((f"{name} ", f"{name}:", f"{name}'s"))
+    lines = tuple(shown for shown in map(redact, entry.lines) if shown.strip())
+    return replace(entry, lines=lines)  # an undone entry stays one

@@ -18,9 +18,9 @@ def test_r_task_2_roll_logs_tn_odds_and_dice() -> None:
     session = Session(seed=1)
     session.apply(_roll())
     [entry] = session.log
-    assert entry.lines[0] == "TN Agility 3 + Senses 2 = 5"
-    assert entry.lines[1].startswith("odds success 50.0% (1/2)")
-    assert entry.lines[2].startswith("roll d10 ")
+    assert entry.gm_lines[0] == "TN Agility 3 + Senses 2 = 5"
+    assert entry.gm_lines[1].startswith("odds success 50.0% (1/2)")
+    assert entry.gm_lines[2].startswith("roll d10 ")
 
 
 def test_r_task_6_pending_rerolls_then_spend() -> None:
@@ -31,7 +31,7 @@ def test_r_task_6_pending_rerolls_then_spend() -> None:
     assert sum(pending.suggested) == 2
     session.apply(SpendRerolls(1, 1))
     assert session.pending is None
-    assert session.log[-1].lines[-1].startswith("re-rolled 1 d10 + 1 Hero die")
+    assert session.log[-1].gm_lines[-1].startswith("re-rolled 1 d10 + 1 Hero die")
 
 
 def test_refused_command_changes_nothing() -> None:

@@ -5,6 +5,7 @@ holds no fact that is the GM's alone, whatever the fight has done.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.campaign.party import AddHero, AddToRoster, SetScene
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
+from hsm_tui.rules.secret import END, SPLIT, START
 from hsm_tui.seats import GM_SEAT, Role, Seat
 from hsm_tui.session import Session
 from hsm_tui.state import LogEntry, OpenEntry, UndoneEntry
@@ -60,6 +62,11 @@ def ambush(seed: int = 2) -> Session:
     return s
 
 
+MARKS = {START, SPLIT, END}
+SECRET_NUMBER = re.compile(r"(Defense|Health|Stamina|Morale|Strength|Initiative|TN) [−-]?\d")
+"""A Minion's number as a log line would give it away."""
+
+
 def text(view: object) -> str:
     """Every string a view holds, as one text to search for secrets."""
     return repr(view)
@@ -92,16 +99,41 @@ def test_the_gm_sees_everything_and_a_revealed_group_joins_the_players_view() ->
     assert not any("hound" in e.title.lower() for e in seen.log[:-1])  # earlier stays the GM's
 
 
-def test_a_player_reads_their_heros_entries_whole_and_the_gms_rolls_by_title() -> None:
+def test_a_player_reads_every_public_entry_with_the_gms_numbers_hidden() -> None:
+    """Issue 21 §2: a GM-only part (a Minion's Defense TN and Health) is redacted from a
+    public entry instead of hiding the whole entry; the GM reads it whole.
+    """
     s = duel()
     play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)  # a hit: the raider may dive
     play(s, AnswerDive("none"), 9, 2)  # through Defense: damage
     seen = {e.title: e.lines for e in s.view(KARA).log}
-    gm = {e.title: e.lines for e in s.log}
+    gm = {e.title: e.gm_lines for e in s.log}
     attack = "Kestrel Vance attacks Pirate raider 1"
-    assert seen[attack] == gm[attack] and any(x.startswith("TN ") for x in seen[attack])
-    assert gm["Pirate raider 1 defends"] and seen["Pirate raider 1 defends"] == ()
-    assert "Pirate raider 1 defends" in {e.title for e in s.view(WATCHER).log}
+    assert seen[attack] == gm[attack] and "TN Rifles 8 = 8" in seen[attack]  # her own TN
+    defends = "Pirate raider 1 defends"
+    assert gm[defends] == (
+        "Dodge 5 → Defense 5: d10 9 → 1 of 1 through, 0 avoided",
+        "hit 1: damage 1d6! [2] = 2 vs Health 4 → 0 wound steps → no wound",
+    )
+    assert seen[defends] == (
+        "Defense hidden: d10 9 → 1 of 1 through, 0 avoided",
+        "hit 1: damage 1d6! [2] = 2 vs Health hidden → 0 wound steps → no wound",
+    )
+    assert {e.title: e.lines for e in s.view(WATCHER).log}[defends] == seen[defends]
+
+
+def test_a_minions_attack_shows_its_dice_not_its_tn_or_odds() -> None:
+    """Issue 21 §2: a GM roll's TN and its odds are the GM's; the dice are the table's."""
+    s = duel()
+    s.rng = random.Random(5)  # type: ignore[assignment]  # duel() left a scripted one
+    s.apply(EndTurn())  # the raiders' turn: the GM rolls
+    s.apply(Attack(R1, K, "laser-pistol"))
+    entry = next(e for e in s.view(KARA).log if e.title == "Pirate raider 1 attacks Kestrel Vance")
+    gm = next(e for e in s.log if e.seq == entry.seq).gm_lines
+    assert gm[1] == "TN Pistols 6 = 6", gm
+    assert gm[2].startswith("odds: ≥1 hit") and re.match(r"roll d10 [\d, ]+ vs TN \d+ → ", gm[3])
+    assert entry.lines[:2] == (gm[0], "TN hidden") and not any("odds" in x for x in entry.lines)
+    assert re.match(r"roll d10 [\d, ]+ vs TN hidden → \d+ hits?$", entry.lines[2]), entry.lines
 
 
 def test_enemies_show_a_word_for_their_wounds_and_no_traits() -> None:
@@ -160,17 +192,19 @@ def test_no_gm_only_fact_reaches_a_player_in_any_fight(seed: int, picks: list[in
         except RulesError:
             s.apply(EndTurn()) if s.pending is None else None
     hidden = [n for c in s.encounter.combatants if c.hidden for n in (c.name, c.id)]
+    minions = tuple(c.name for c in s.encounter.combatants if not c.player)
     for seat in (KARA, WATCHER):
         seen = text(s.view(seat))
         assert not any(name in seen for name in hidden)
         assert NOTE not in seen and "corporate-trooper" not in seen
         shown = view_for(seat, s.encounter, s.party_now(), s.log).log
         assert all(e.visibility != GM_ONLY for e in shown)
-        with_lines = [e for e in shown if e.lines]  # the GM's rolls show their title alone
-        assert all(
-            e.visibility == OPEN or e.issuer == seat.issuer or e.title.startswith("Kestrel")
-            for e in with_lines
-        )
+        for entry in shown:  # the GM's numbers about a Minion never reach a player
+            assert not any(MARKS.intersection(line) for line in entry.lines)
+            about = entry.title.startswith(minions)
+            for line in entry.lines:
+                if about or line.lstrip("0123456789. ").startswith(minions):
+                    assert not SECRET_NUMBER.search(line), (entry.title, line)
 
 
 def test_a_file_from_before_seats_keeps_its_undo_and_re_marks_its_entries(tmp_path: Path) -> None:

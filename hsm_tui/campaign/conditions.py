@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from ..rules import Derived, Rank, RulesError, Trait, roll_task
 from ..rules.combat import wound_penalty
+from ..rules.secret import secret
 from ..rules.tasks import PoolRoll
 from .encounter import Combatant, evolve
 
@@ -135,12 +136,12 @@ def trait_roll(
     sick, note = nausea(c, rng)
     tn = base + wound_marker(c) + penalty(c) + sick
     roll = roll_task(rng, tn, rank)
-    line = f"{label} roll: {roll.explain()}" + (f" ({note})" if note else "")
+    line = f"{label} roll: {roll.explain(not c.player)}" + (f" ({note})" if note else "")
     success = roll.success
     if success and level(c, "fatigued"):
         again = roll_task(rng, tn, rank)
         success = again.success
-        line += f"; Fatigued, confirm: {again.explain()}"
+        line += f"; Fatigued, confirm: {again.explain(not c.player)}"
     return roll, success, line
 
 
@@ -177,7 +178,8 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
                 c = evolve(c, unconscious=True)
                 lines.append(f"{tokens + 1} Stamina tokens = Stamina: unconscious")
             else:
-                lines.append(f"a Stamina token ({tokens + 1} of {stamina})")
+                of = secret(stamina, not c.player)
+                lines.append(f"a Stamina token ({tokens + 1} of {of})")
     if level(c, "confused") and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
         _, ok, line = trait_roll(c, base, "Confused: Savvy + Senses − 1", rng)
@@ -186,7 +188,7 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
     morale = c.traits[Derived.MORALE]
     if level(c, "pinned") and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
-        lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {morale})")
+        lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
     return TurnStart(c, lost, restricted, tuple(lines))
 
 
@@ -198,7 +200,8 @@ def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     c = with_condition(c, HEALTH_MARKERS, n)
     if n >= health:
         return evolve(c, out=True), f"{c.name} bleeds out: {n} Health markers = Health: dead (§7)"
-    return c, f"{c.name} is bleeding out: Health marker {n} of {health} (a Medical roll stops it)"
+    of = secret(health, not c.player)
+    return c, f"{c.name} is bleeding out: Health marker {n} of {of} (a Medical roll stops it)"
 
 
 def panic_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:

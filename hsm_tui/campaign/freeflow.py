@@ -28,6 +28,7 @@ from ..rules.contests import Need, group_odds, opposed_odds, opposed_winner
 from ..rules.models import MAX_FREE_REROLLS
 from ..rules.odds import PoolOdds, percent
 from ..rules.rerolls import first_offer, spend_rerolls
+from ..rules.secret import secret
 from ..rules.tasks import paid_text
 from .combat import GM, LogLines
 
@@ -143,6 +144,7 @@ class Purse:
     name: str = ""
     luck: int = 0
     clues: int = 0
+    player: bool = False  # a player's hero: else the TN and odds are the GM's (issue 21)
 
 
 @dataclass(frozen=True)
@@ -172,15 +174,19 @@ def roll_one(cmd: RollTask, purse: Purse, rng: random.Random, seq: int) -> TaskO
     """
     if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
         raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
-    before = task_odds(cmd.tn.value, cmd.rank)
-    lines = [f"TN {cmd.tn.explain()}", f"odds {odds_line(before, cmd.rank)}"]
+    before, gms = task_odds(cmd.tn.value, cmd.rank), not purse.player
+    lines = [
+        secret(f"TN {cmd.tn.explain()}", gms, "TN hidden"),
+        secret(f"odds {odds_line(before, cmd.rank)}", gms, ""),
+    ]
     if cmd.rerolls:
         with_rerolls = task_odds(cmd.tn.value, cmd.rank, cmd.rerolls)
-        lines.append(f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}")
+        odds = f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}"
+        lines.append(secret(odds, gms, ""))
     roll = roll_task(rng, cmd.tn.value, cmd.rank)
     title = f"{cmd.label} ({cmd.rank.value.title()})"
     title = f"{purse.name}: {title}" if purse.name else title
-    log = (LogLines(title, (*lines, f"roll {roll.explain()}")),)
+    log = (LogLines(title, (*lines, f"roll {roll.explain(gms)}")),)
     paid = purse.luck + purse.clues
     if not cmd.rerolls + paid:
         return TaskOutcome(log)
@@ -198,7 +204,8 @@ def reroll_one(
         return TaskOutcome(note="kept the first roll (no re-rolls spent)")
     cost = paid_text(0, spent.luck, spent.clues)
     note = f"re-rolled {cmd.d10} d10 + {cmd.hero} Hero die" + (f" ({cost})" if cost else "")
-    return TaskOutcome(note=f"{note}: {spent.roll.explain()}", paid=(spent.luck, spent.clues))
+    explained = spent.roll.explain(not purse.player)
+    return TaskOutcome(note=f"{note}: {explained}", paid=(spent.luck, spent.clues))
 
 
 def roll_contest(cmd: RollOpposed | RollGroup, rng: random.Random) -> TaskOutcome:

@@ -15,6 +15,7 @@ from enum import Enum
 from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
 from .models import Cover, Rank, once
+from .secret import secret
 
 HERO_DIE_SIDES = 6
 D10 = 10
@@ -192,9 +193,11 @@ class PoolRoll:
     def success(self) -> bool:
         return self.successes > 0
 
-    def explain(self) -> str:
-        """One line: ``d10 3 ≤ TN 6 ✓ · Hero die 6 Fortune``."""
-        text = self._explain_d10s()
+    def explain(self, secret_tn: bool = False) -> str:
+        """One line: ``d10 3 ≤ TN 6 ✓ · Hero die 6 Fortune``; ``secret_tn``: the TN is
+        the GM's (a Minion's Defense, a GM's roll), hidden from the other seats.
+        """
+        text = self._explain_d10s(secret_tn)
         if self.hero_first is not None:
             rolled = (self.hero_first, *self.hero_rerolled)
             shown = (
@@ -205,13 +208,14 @@ class PoolRoll:
             text += f" · Hero die {shown} {self.face.symbol} {self.face.value}"  # type: ignore[union-attr]
         return text
 
-    def _explain_d10s(self) -> str:
+    def _explain_d10s(self, hide: bool) -> str:
         kept = self.kept
+        target = secret(self.target, hide)
         rerolled = f" (re-rolled {', '.join(map(str, self.rerolled))})" if self.rerolled else ""
         if self.kind is PoolKind.DEFENSE:
             through = self.successes
             return (
-                f"Defense {self.target}: d10 {', '.join(map(str, kept))}{rerolled}"
+                f"Defense {target}: d10 {', '.join(map(str, kept))}{rerolled}"
                 f" → {through} of {self.dice} through, {self.dice - through} avoided"
             )
         if self.target < 1:
@@ -222,15 +226,17 @@ class PoolRoll:
                 need = "cannot succeed: below TN −4 the Hero die cannot make it up"
             else:
                 need = f"needs d10 1 and Hero die {gate}+"
-            prefix = f"TN {self.target} ({need}): d10 {', '.join(map(str, kept))}{rerolled}"
+            tn = secret(f"{self.target} ({need})", hide)
+            prefix = f"TN {tn}: d10 {', '.join(map(str, kept))}{rerolled}"
         elif self.dice == 1:
             d = kept[0]
             if d == D10:  # R-TASK-3
-                prefix = f"d10 10{rerolled} (a natural 10 always fails) vs TN {self.target}"
+                prefix = f"d10 10{rerolled} (a natural 10 always fails) vs TN {target}"
             else:
-                prefix = f"d10 {d}{rerolled} {'≤' if d <= self.target else '>'} TN {self.target}"
+                sign = secret("≤" if d <= self.target else ">", hide, "vs")
+                prefix = f"d10 {d}{rerolled} {sign} TN {target}"
         else:
-            prefix = f"d10 {', '.join(map(str, kept))}{rerolled} vs TN {self.target}"
+            prefix = f"d10 {', '.join(map(str, kept))}{rerolled} vs TN {target}"
         if self.dice == 1:
             return f"{prefix} {'✓' if self.success else '✗'}"
         return f"{prefix} → {self.successes} hit{'s' if self.successes != 1 else ''}"

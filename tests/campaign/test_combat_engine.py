@@ -79,7 +79,7 @@ def duel(first: tuple[int, int] = HERO_FIRST, raiders_in: str = "dig", raiders: 
 
 def last(session: Session, n: int = 1) -> tuple[str, tuple[str, ...]]:
     entry = session.log[-n]
-    return entry.title, entry.lines
+    return entry.title, entry.gm_lines
 
 
 def left(session: Session, cid: str) -> int:
@@ -292,7 +292,7 @@ def test_r_combat_1_fear_and_its_conditions_end_with_the_fight_wounds_stay() -> 
         ("bleeding",),
     )
     assert (raider.fear, raider.conditions) == (0, ())
-    assert s.log[-1].lines == (
+    assert s.log[-1].gm_lines == (
         "Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",
     )
 
@@ -676,10 +676,10 @@ def test_r_atk_5_dive_for_cover_goes_prone_and_loses_an_action() -> None:
     raider = s.encounter.get(R1)
     assert (raider.cover, raider.prone, raider.lose_actions) == (Cover.LIGHT, True, 1)
     assert [e.title for e in s.log[-2:]] == ["Dive for cover", "Pirate raider 1 defends"]
-    assert s.log[-2].lines == (
+    assert s.log[-2].gm_lines == (
         "Pirate raider 1 dives into light cover: Prone, loses 1 action next turn (R-ATK-5)",
     )
-    assert s.log[-1].lines[0].startswith("Dodge 5 + light cover 1 → ")
+    assert s.log[-1].gm_lines[0].startswith("Dodge 5 + light cover 1 → ")
     to_raiders(s)
     assert s.encounter.turn is not None and s.encounter.turn.lost == ((R1, 1),)
     assert (left(s, R1), left(s, R2)) == (1, 2)
@@ -816,7 +816,7 @@ def test_r_atk_14_each_melee_attacker_beyond_the_first_costs_one_defense() -> No
 def test_r_atk_14_a_ranged_attack_ignores_flanking() -> None:
     s = _flanked_kestrel()
     play(s, Attack(R3, K, "laser-pistol"), 1, 9, 9, 9)  # from the same zone: one hit
-    assert s.log[-1].lines[1] == "TN Pistols 6 = 6"
+    assert s.log[-1].gm_lines[1] == "TN Pistols 6 = 6"
     assert isinstance(s.pending, PendingDive)
     play(s, AnswerDive("none"), 6, 2)  # 6 is not more than Defense 6 (it would beat 5)
     assert last(s)[1] == (
@@ -870,7 +870,7 @@ def test_r_atk_1_power_style_hit_adds_the_strength_die() -> None:
         "hit 1: damage 1d8! [3] + 1d6! [4] = 7 vs Health 6 → 1 wound step"
         " → 1 wound step(s): now at −1"
     )
-    assert s.log[-2].lines[:2] == (
+    assert s.log[-2].gm_lines[:2] == (
         "Boarding Cutlass (power, 1 d10) at Kestrel Vance, melee range",
         "TN Power 4 = 4",
     )
@@ -964,7 +964,7 @@ def test_weapon_card_cutlass_fortune_damage_bonus_counts_toward_wound_steps() ->
     play(s, StartCombat(), 5, 1)
     # Power 1 d10 + Hero die 6 Fortune (+2 damage); Defense 9 > 5; 1d8 + Strength die d8
     play(s, Attack("roan-maddox-1", R1, "cutlass"), 2, 6, 9, 2, 1)
-    assert "fortune: +2 damage" in s.log[-2].lines
+    assert "fortune: +2 damage" in s.log[-2].gm_lines
     assert last(s)[1][1] == (
         "hit 1: damage 1d8! [2] + 1d8! [1] = 3, +2 = 5 vs Health 4 → 1 wound step"
         " → Pirate raider is taken out (R-WOUND-2)"
@@ -1057,7 +1057,7 @@ def test_s7_severe_wound_on_13_asks_the_gm_which_row() -> None:
     assert chart.title == "Kestrel Vance: Severe Wound chart"
     assert chart.lines[0] == "GM picks on 13"
     assert chart.lines[1].startswith("→ Limb injury: Roll 1d4 for the limb")
-    assert [line for entry in s.log[logged + 1 :] for line in entry.lines] == []  # no more hits
+    assert [line for entry in s.log[logged + 1 :] for line in entry.gm_lines] == []  # no more hits
     assert s.encounter.get(K).standing
 
 
@@ -1075,7 +1075,7 @@ def test_r_wound_1_hits_after_a_chart_choice_still_deal_damage() -> None:
     # the second hit through is another wound, so another severe wound (2d6 8, chart d10 1)
     play(s, ChooseChartRow("painful-wound"), 4, 4, 9, 2, 1)  # Stamina 9: the rifle drops
     assert s.pending is None
-    lines = [line for entry in s.log[logged:] for line in entry.lines]
+    lines = [line for entry in s.log[logged:] for line in entry.gm_lines]
     assert lines[0] == "GM picks on 13"
     assert lines[1].startswith("→ Painful wound: ")
     # §7: −1 on all its rolls for the rest of the encounter, the next Stamina roll too
@@ -1241,7 +1241,7 @@ def test_r_wound_6_non_lethal_continues_from_the_lethal_marker_against_stamina()
     edit(s, K, wounds=1)
     # Fists: Agile 4, Agility 2 attacks; the Strength die (Strength 3: d8) non-lethal
     play(s, Attack("corporate-heavy-gunner-1", K, "fists"), 1, 9, 9, 2, 7)
-    assert s.log[-2].lines[:2] == (
+    assert s.log[-2].gm_lines[:2] == (
         "Fists (agile, 2 d10) at Kestrel Vance, melee range",
         "TN Agile 4 = 4",
     )

@@ -33,7 +33,7 @@ def test_s8_dazed_loses_its_actions_at_the_start_of_the_next_turn_then_ends() ->
     s.apply(SetCondition(R1, "dazed", 2))
     to_raiders(s)
     assert (left(s, R1), left(s, R2)) == (0, 2)
-    assert "Pirate raider 1: Dazed: loses 2 action(s)" in s.log[-1].lines
+    assert "Pirate raider 1: Dazed: loses 2 action(s)" in s.log[-1].gm_lines
     assert level(s.encounter.get(R1), "dazed") == 0
 
 
@@ -51,7 +51,7 @@ def test_s8_pinned_fails_its_morale_roll_and_loses_the_attack() -> None:
     s.apply(SetCondition(K, "pinned"))
     play(s, Attack(K, R1, "assault-laser"), 9, 2)  # Morale 4: the 9 fails
     assert s.log[-1].title == "Kestrel Vance is Pinned"
-    assert s.log[-1].lines[0].endswith("fails: the attack is lost (§8)")
+    assert s.log[-1].gm_lines[0].endswith("fails: the attack is lost (§8)")
     assert left(s, K) == 1 and s.encounter.get(R1).fear == 0
     m = duel()
     m.apply(SetCondition(K, "pinned"))
@@ -63,7 +63,7 @@ def test_s8_pinned_ends_when_fear_is_no_longer_above_morale() -> None:
     s = duel()
     s.apply(SetCondition(R1, "pinned"))
     to_raiders(s)
-    assert "Pirate raider 1: no longer Pinned (Fear 0 ≤ Morale 4)" in s.log[-1].lines
+    assert "Pirate raider 1: no longer Pinned (Fear 0 ≤ Morale 4)" in s.log[-1].gm_lines
 
 
 def test_s8_panicked_rolls_morale_at_the_end_of_its_turn_and_calms_to_shaken() -> None:
@@ -74,7 +74,7 @@ def test_s8_panicked_rolls_morale_at_the_end_of_its_turn_and_calms_to_shaken() -
     play(s, EndTurn(), 3)  # Morale 4: the 3 passes
     raider = s.encounter.get(R1)
     assert "shaken" in raider.conditions and "panicked" not in raider.conditions
-    assert s.log[-2].lines == (
+    assert s.log[-2].gm_lines == (
         "Pirate raider 1: Panicked: Morale roll: d10 3 ≤ TN 4 ✓: calms down to Shaken",
     )
 
@@ -85,7 +85,7 @@ def test_s8_bleeding_rolls_stamina_adds_tokens_and_knocks_out_at_stamina() -> No
     play(s, EndTurn(), 9, 2)  # Stamina 6: the 9 fails → 1 token
     kestrel = s.encounter.get(K)
     assert level(kestrel, "bleed-tokens") == 1 and level(kestrel, "bleeding")
-    assert "Kestrel Vance: a Stamina token (1 of 6)" in s.log[-1].lines
+    assert "Kestrel Vance: a Stamina token (1 of 6)" in s.log[-1].gm_lines
     edit_tokens = SetCondition(K, "bleeding", 0)
     s.apply(edit_tokens)  # a Medical roll stopped it (the GM clears the marker)
     assert not level(s.encounter.get(K), "bleeding")
@@ -95,7 +95,7 @@ def test_s8_confused_failure_allows_only_run_or_hide_this_turn() -> None:
     s = duel()
     s.apply(SetCondition(R1, "confused"))
     play(s, EndTurn(), 5)  # Savvy 2 + Senses 2 − 1 = 3: the 5 fails
-    assert "only Run and/or Hide this turn" in s.log[-1].lines[0]
+    assert "only Run and/or Hide this turn" in s.log[-1].gm_lines[0]
     refused(s, Attack(R1, K, "laser-pistol"), "Confused and failed its roll")
     s.apply(Move(R1, "camp", run=True))
     assert s.encounter.get(R1).zone == "camp"
@@ -105,7 +105,7 @@ def test_s8_nauseated_rolls_against_stamina_before_the_attack() -> None:
     s = duel()
     s.apply(SetCondition(K, "nauseated"))
     play(s, Attack(K, R1, "assault-laser"), 7, 9, 9, 9, 9, 9, 2)  # 7 > Stamina 6 − 1: −1
-    lines = s.log[-1].lines
+    lines = s.log[-1].gm_lines
     assert "nausea d10 7 > 5: −1" in lines
     assert any(line.startswith("TN Rifles 8 − nausea 1 = 7") for line in lines)
 
@@ -115,7 +115,7 @@ def test_s8_fatigued_confirms_a_successful_trait_roll() -> None:
     s.apply(SetCondition(R1, "fatigued"))
     s.apply(SetCondition(R1, "confused"))
     play(s, EndTurn(), 2, 8)  # the Confused roll passes (2 ≤ 3) but the confirmation fails
-    assert "Fatigued, confirm: d10 8 > TN 3 ✗" in s.log[-1].lines[0]
+    assert "Fatigued, confirm: d10 8 > TN 3 ✗" in s.log[-1].gm_lines[0]
     refused(s, Attack(R1, K, "laser-pistol"), "Confused and failed its roll")
 
 

@@ -371,14 +371,16 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
     assert len([c for c in enc.combatants if c.side == "villains"]) == 8
     assert [r.actor for r in enc.order] == [TR, TROOPERS, MA, KV, HOUNDS, RAIDERS, RM]
     assert session.log[-2].title == "Initiative (R-INIT-1/2)"
-    assert session.log[-2].lines[0] == "1. Tamsin Reyes, veteran guide: d10 7 + Initiative 8 = 15"
+    assert (
+        session.log[-2].gm_lines[0] == "1. Tamsin Reyes, veteran guide: d10 7 + Initiative 8 = 15"
+    )
 
     for number, step in enumerate(STEPS, 1):
         where = f"turn {number} ({step.title})"
         turn = session.encounter.turn
         assert turn is not None and turn.actor == step.actor, where
         assert session.log[-1].title == step.title, where
-        assert session.log[-1].lines == step.start_lines, where
+        assert session.log[-1].gm_lines == step.start_lines, where
         before, logged = _snap(session), len(session.log)
         for command in step.commands:
             session.apply(command)
@@ -389,7 +391,7 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
         after = _snap(session)
         changed = {cid: snap for cid, snap in after.items() if before[cid] != snap}
         assert changed == step.changes, where
-        written = [line for entry in session.log[logged:] for line in entry.lines]
+        written = [line for entry in session.log[logged:] for line in entry.gm_lines]
         missing = [line for line in step.lines if line not in written]
         assert not missing, (where, missing, written)
         session.apply(EndTurn())
@@ -412,7 +414,7 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
     assert final[H1] == (0, 0, False, ())
     assert final[H2] == (7, 0, False, ("panicked", "shaken"))
     panic_rolls = [
-        line for entry in session.log if entry.title == "End of turn" for line in entry.lines
+        line for entry in session.log if entry.title == "End of turn" for line in entry.gm_lines
     ]
     assert panic_rolls == [
         # §8 Panicked: a Morale roll at the end of its turn; Morale 3 − Shaken 1 = TN 2

@@ -22,6 +22,7 @@ from hsm_tui.campaign.combat import (
     suppress,
 )
 from hsm_tui.rules import Cover, RangeBand, RulesError
+from hsm_tui.rules.secret import plain
 from tests.campaign import edit, new_session, play, refused, set_charges, state
 from tests.campaign.test_combat_engine import R1, R2, K, duel, left
 
@@ -53,7 +54,7 @@ def test_r_init_3_a_waiting_character_gets_a_free_surprise_round_first() -> None
 def test_r_init_3_knowing_where_they_wait_adds_senses_to_initiative() -> None:
     s = _unstarted()
     play(s, StartCombat(bonus=((R1, 3),)), 5, 1)  # raiders d10 1 + 7 + 3 = 11 vs 13
-    lines = s.log[-2].lines
+    lines = s.log[-2].gm_lines
     assert lines[1] == "2. Pirate raider ×2: d10 1 + Initiative 7 (+3 R-INIT-3) = 11"
 
 
@@ -64,10 +65,10 @@ def test_r_atk_16_suppressive_fire_defense_plus_two_fear_die_by_band_and_divers(
     # R1: Dodge 5 + 2 = 7, the 9 is a hit: 1d4 3 (no wound) and 1 Fear; Fear die 5 − 1
     assert (r1.fear, r1.wounds, r1.out) == (4 + 1, 0, False)
     assert (r2.fear, r2.prone, r2.cover, r2.lose_actions) == (4, True, Cover.LIGHT, 1)
-    lines = s.log[-2].lines
+    lines = s.log[-2].gm_lines
     assert "Fear die d8: 5" in lines
     assert "Pirate raider 1 (medium) gains 4 Fear" in lines
-    assert s.log[-1].lines[0].startswith("hit 1: damage 1d4! [3] = 3 vs Health 4")
+    assert s.log[-1].gm_lines[0].startswith("hit 1: damage 1d4! [3] = 3 vs Health 4")
     assert s.encounter.get(K).weapon("assault-laser").charges == 20 - 10
     assert left(s, K) == 1
     refused(s, Attack(K, R1, "assault-laser"), "laid down suppressive fire this turn")
@@ -105,7 +106,7 @@ def test_r_atk_16_plan_preview_is_what_the_handler_then_rolls() -> None:
     )
     before = {c.id: c.fear for c in s.encounter.combatants}
     play(s, Suppress(K, "assault-laser", (R1, R2), dive=(R2,)), 9, 5, 3)
-    lines = s.log[-2].lines
+    lines = s.log[-2].gm_lines
     assert lines[0] == plan.headline
     assert lines[1] == f"{r1.defense_text} → Defense 7: d10 9 → 1 of 1 through, 0 avoided"
     assert lines[2] == r2.dive_text
@@ -150,7 +151,9 @@ def test_r_atk_16_plan_odds_are_exact_and_agree_with_seeded_sampling() -> None:
         for target in hits:
             name = s.encounter.get(target).name
             hits[target] += any(e.title == f"{name} defends" for e in out.log[1:])
-        line = next(x for x in out.log[0].lines if x.startswith(f"{name1} (medium) gains"))
+        line = next(
+            x for x in map(plain, out.log[0].lines) if x.startswith(f"{name1} (medium) gains")
+        )
         gained[int(line.split()[-2])] += 1
     for target, p in ((R1, r1.hit), (R2, r2.hit)):
         assert abs(hits[target] / runs - p) < 4 * (p * (1 - p) / runs) ** 0.5

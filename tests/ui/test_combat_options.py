@@ -58,7 +58,7 @@ async def test_r_atk_10_called_shot_at_the_head_shows_in_the_tn_and_rolls() -> N
         entry = next(
             e for e in app.session.log if e.title == "Kestrel Vance attacks Pirate boarder 1"
         )
-        assert "TN Rifles 8 − called shot 3 = 5" in entry.lines
+        assert "TN Rifles 8 − called shot 3 = 5" in entry.gm_lines
         assert app.session.encounter.turn.used_by(KESTREL) == ("attack",)
 
 

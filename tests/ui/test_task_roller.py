@@ -76,9 +76,9 @@ async def test_r_task_2_5_roll_key_logs_an_explained_result() -> None:
         await pilot.pause()
         [entry] = app.session.log
         assert entry.title == "Task (Hero)"
-        assert entry.lines[0].startswith("TN Agility 2 + Senses 2 = 4")
-        assert "success 40.0% (2/5)" in entry.lines[1]
-        assert "Hero die" in entry.lines[-1] and "TN 4" in entry.lines[-1]
+        assert entry.gm_lines[0].startswith("TN Agility 2 + Senses 2 = 4")
+        assert "success 40.0% (2/5)" in entry.gm_lines[1]
+        assert "Hero die" in entry.gm_lines[-1] and "TN 4" in entry.gm_lines[-1]
         log_text = "\n".join(str(line) for line in app.screen.query_one("#task-log").lines)
         assert "Task (Hero)" in log_text
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ...packs import Catalog
 from ...rules import Cover, Rank, RulesError, Trait
+from ...rules.secret import secret
 from ..conditions import with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .commands import TakeAction
@@ -124,8 +125,11 @@ def _break_free(
     mine, theirs = rng.randint(1, 10), rng.randint(1, 10)
     me = mine + c.traits[Trait.STRENGTH] + bonus
     them = theirs + 2 * strength
-    line = f"d10 {mine} + Strength {c.traits[Trait.STRENGTH]}" + (f" {bonus:+d}" if bonus else "")
-    line += f" = {me} vs grappler d10 {theirs} + 2 × Strength {strength} = {them}"
+    gms = not all(h.player for h in holders)  # a Minion's traits are the GM's (issue 21)
+    own = secret(c.traits[Trait.STRENGTH], not c.player)
+    line = f"d10 {mine} + Strength {own}" + (f" {bonus:+d}" if bonus else "")
+    line += f" = {secret(me, not c.player)} vs grappler d10 {theirs}"
+    line += f" + 2 × Strength {secret(strength, gms)} = {secret(them, gms)}"
     if me > them:
         return with_condition(c, "grappled", 0), [line + ": free"]
     return c, [line + ": still held"]

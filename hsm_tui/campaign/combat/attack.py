@@ -12,6 +12,7 @@ from ...packs import Catalog
 from ...rules import Cover, Modifier, Rank, Rating, attack_odds, roll_attack
 from ...rules.odds import percent
 from ...rules.rerolls import spend_free, spend_rerolls
+from ...rules.secret import secret
 from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import nausea
 from ..encounter import Encounter, evolve
@@ -77,11 +78,12 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         enc = evolve(
             enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))
         )
+    gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
     lines = [
         f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
         *before,
-        f"TN {tn.explain()}",
-        odds,
+        secret(f"TN {tn.explain()}", gms, "TN hidden"),
+        secret(odds, gms, ""),
     ]
     title = f"{attacker.name} attacks {target.name}"
     paused = AttackState(
@@ -100,15 +102,15 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
     free = aim + cmd.rerolls
     ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
     if ask is not None:
-        lines.append(f"roll {roll.explain()}")
+        lines.append(f"roll {roll.explain(gms)}")
         return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
     if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
         spent = spend_free(roll, rng, free)
         roll = spent.roll
-        lines.append(f"roll {roll.explain()}")
+        lines.append(f"roll {roll.explain(gms)}")
         lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
     else:
-        lines.append(f"roll {roll.explain()}")
+        lines.append(f"roll {roll.explain(gms)}")
     return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
 
 
@@ -126,7 +128,7 @@ def spend_combat_rerolls(
     if spent.total:
         paid = evolve(roller, luck=roller.luck - spent.luck, clues=roller.clues - spent.clues)
         enc = enc.with_combatant(paid)
-        lines = [f"re-rolls ({spent.cost}): {roll.explain()}"]
+        lines = [f"re-rolls ({spent.cost}): {roll.explain(not roller.player)}"]
     else:
         lines = ["keeps the roll"]
     if pending.stage == RollStage.ATTACK:

@@ -57,7 +57,7 @@ def apply_card_effects(
             again = card_reroll(roll, rng)
             state = evolve(state, hits=state.hits + again.successes - roll.successes)
             roll = again  # a later effect of the same face sees the re-rolled dice
-            text += f": {again.explain()}"
+            text += f": {again.explain(not enc.get(state.attacker).player)}"
         elif kind is EffectKind.ONE_HIT_COUNTS:
             state = evolve(state, hits=min(state.hits, 1))
         elif kind is EffectKind.TARGET_DEFENSE:

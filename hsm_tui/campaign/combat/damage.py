@@ -16,6 +16,7 @@ from ...packs import Catalog
 from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_defense
 from ...rules.combat import SEVERELY
 from ...rules.rerolls import spend_free
+from ...rules.secret import secret
 from ...rules.tasks import wound_steps
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
@@ -117,14 +118,15 @@ def _defend(
     melee = is_melee(cat, state)
     defense = defense_tn(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
-    head = f"{defense.terms()} → "
+    gms = not target.player  # a Minion's Defense is the GM's (issue 21)
+    head = secret(f"{defense.terms()} → ", gms, "")
     # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
     free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
     title = f"{target.name} defends"
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
-    return evolve(state, hits=droll.successes), head + droll.explain(), ask
+    return evolve(state, hits=droll.successes), head + droll.explain(gms), ask
 
 
 def _damage(
@@ -156,8 +158,9 @@ def _damage(
         # the card's bonus is part of the total the steps were counted from (R-DMG-2)
         bonus = f", {state.damage_bonus:+d} = {total}" if state.damage_bonus else ""
         track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
+        health = secret(hit.health, not target.player)
         lines.append(
-            f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {hit.health}"
+            f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {health}"
             f" → {steps} wound step{'s' if steps != 1 else ''} → {wound_text(target, result)}"
         )
         target = wounded
@@ -230,10 +233,11 @@ def _limb_check(target: Combatant, damage: int, rng: random.Random) -> tuple[Com
 def _grab(target: Combatant, attacker: Combatant, damage: int) -> tuple[Combatant, str]:
     """R-ATK-17: the damage roll against the defender's Strength; above it, grappled."""
     strength = target.traits[Trait.STRENGTH]
+    shown = secret(strength, not target.player)  # a Minion's traits are the GM's
     if damage <= strength or "grappled" in target.conditions:
-        return target, f"grab {damage} vs Strength {strength}: breaks loose"
+        return target, f"grab {damage} vs Strength {shown}: breaks loose"
     grabbed = with_condition(target, "grappled")
-    return grabbed, f"grab {damage} vs Strength {strength}: {target.name} is grappled (R-ATK-17)"
+    return grabbed, f"grab {damage} vs Strength {shown}: {target.name} is grappled (R-ATK-17)"
 
 
 def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Combatant, list[str]]:
@@ -246,7 +250,8 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
     marks = set(target.conditions)
     if shot and target.standing and target.cover is not Cover.NONE and target.fear > morale:
         marks.add("pinned")
-        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {morale} (R-ATK-8)")
+        shown = secret(morale, not target.player)
+        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
     if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
         marks.add("panicked")

@@ -10,6 +10,7 @@ import random
 from ...packs import Catalog
 from ...rules import Derived, Rank, RulesError
 from ...rules.combat import InitiativeRoll, initiative_order, max_actions
+from ...rules.secret import secret
 from ...rules.tasks import HeroFace
 from ..conditions import (
     ENGINE_MARKS,
@@ -58,10 +59,10 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
         f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
-        f" + Initiative {r.rating - bonus.get(r.actor, 0) - wound[r.actor]}"
+        f" + Initiative {secret(r.rating - bonus.get(r.actor, 0) - wound[r.actor], not r.player)}"
         + (f" (wound {wound[r.actor]:+d} R-WOUND-3)" if wound[r.actor] else "")
         + (f" ({bonus[r.actor]:+d} R-INIT-3)" if bonus.get(r.actor) else "")
-        + f" = {r.total}"
+        + f" = {secret(r.total, not r.player)}"
         + (f" (tie re-roll {r.tiebreak[0]})" if r.tiebreak else "")
         for i, r in enumerate(order)
     )
@@ -177,7 +178,7 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
         mark = "panicked" if "shaken" in conditions else "shaken"  # R-FEAR-2
         if c.rules_rank is Rank.MINION:
             shaken = True
-            notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
+            notes.append(f"Fear {fear} ≥ Morale {secret(morale, not c.player)}: {mark.title()}")
         else:
             # R-WOUND-3 and §8: the wound marker and condition penalties apply too
             roll, ok, line = trait_roll(c, morale, "Morale", rng)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ...packs import Catalog, Character
 from ...rules import Cover, Derived, RangeBand, Rank, RulesError
 from ...rules.combat import InitiativeRoll
+from ...rules.secret import secret
 from ..conditions import check_condition, with_condition
 from ..encounter import MAX_POOL, Combatant, Encounter, evolve
 from .commands import (
@@ -151,7 +152,9 @@ def _join_initiative(
         if slot <= index:
             index += 1
         when = "this round" if slot > index else "from next round"
-        lines.append(f"initiative d10 {roll.d10} + {roll.rating} = {roll.total}: acts {when}")
+        gms = not c.player  # a Minion's Initiative is the GM's (issue 21)
+        total = f"{secret(roll.rating, gms)} = {secret(roll.total, gms)}"
+        lines.append(f"initiative d10 {roll.d10} + {total}: acts {when}")
     return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)
 
 

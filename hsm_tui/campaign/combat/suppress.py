@@ -21,6 +21,8 @@ from ...rules import (
     roll_defense,
 )
 from ...rules.odds import percent
+from ...rules.secret import secret
+from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import Suppress
 from .damage import Step, after_attack, resolve
@@ -75,6 +77,12 @@ class SuppressTarget:
     @property
     def defense_text(self) -> str:
         return f"{self.combatant.name}: {self.tn.terms()}"
+
+    def rolled(self, droll: PoolRoll) -> str:
+        """The Defense roll's log line; a Minion's Defense is the GM's (issue 21)."""
+        gms = not self.combatant.player
+        head = secret(f"{self.tn.terms()} → ", gms, "")
+        return f"{self.combatant.name}: {head}{droll.explain(gms)}"
 
     @property
     def dive_text(self) -> str:
@@ -267,7 +275,7 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
             lines.append(aim.dive_text)
         else:
             droll = roll_defense(rng, 1, aim.defense, t.rules_rank)
-            lines.append(f"{aim.defense_text} → {droll.explain()}")
+            lines.append(aim.rolled(droll))
             if droll.successes:
                 hit.append(t.id)
         enc = enc.with_combatant(t)

@@ -26,7 +26,7 @@ from ...session import LogEntry
 from ...state import OpenEntry
 from ...views import GM_ONLY
 from ..widgets.keybar import KeyBar
-from ..widgets.roll_log import entry_heading
+from ..widgets.roll_log import entry_heading, line_text
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
 from .help_text import HelpText
@@ -46,7 +46,7 @@ def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
     parts: list[RenderableType] = []
     for entry in entries:
         parts.append(marked(entry_heading(entry)))
-        parts.extend(Padding(marked(Text(line)), (0, 0, 0, 2)) for line in entry.lines)
+        parts.extend(Padding(marked(line_text(line)), (0, 0, 0, 2)) for line in entry.lines)
     return Group(*parts)
 
 

@@ -11,6 +11,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...rules.secret import spans
 from ...session import LogEntry
 from ...state import UndoneEntry
 from ...views import GM_ONLY, OPEN
@@ -33,6 +34,15 @@ def entry_heading(entry: LogEntry) -> Text:
         (f"#{entry.seq} ", "dim"),
         (SEEN_BY.get(entry.visibility, ""), "italic"),
         (entry.title, "bold"),
+    )
+
+
+def line_text(line: str, style: str = "") -> Text:
+    """A log line as the GM reads it: the numbers the players' screens hide (a Minion's
+    Defense, Health, Morale; a GM roll's TN) in italic.
+    """
+    return Text.assemble(
+        *((part, "italic" if gms else "") for part, gms in spans(line)), style=style
     )
 
 
@@ -109,7 +119,7 @@ class RollLog(ScrollView):
         style = "strike dim" if isinstance(entry, UndoneEntry) else ""
         texts = [
             entry_heading(entry),
-            *(Text("  " + line, style) for line in entry.lines),
+            *(line_text("  " + line, style) for line in entry.lines),
         ]
         return [
             Strip(segments, width)
