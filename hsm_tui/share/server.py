@@ -27,6 +27,7 @@ import asyncssh
 from textual.app import App
 
 from ..seats import Seat
+from . import css_cache
 from .driver import run_app
 from .players import SeatEntry
 from .terminal import ClientTerminal, bounded
@@ -112,6 +113,7 @@ class TableServer:
         """Listen on ``host`` only (port 0: any free one); :attr:`host` and :attr:`port`
         are then the bound ones.
         """
+        css_cache.share()  # every seat's app parses the same CSS: once for them all
         self._listener = await asyncssh.create_server(
             lambda: _Gate(self),
             host,
