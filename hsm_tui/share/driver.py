@@ -10,6 +10,7 @@ import contextvars
 import io
 import logging
 from codecs import getincrementaldecoder
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -17,7 +18,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from textual import constants, events, messages
 from textual._xterm_parser import XTermParser
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
@@ -38,6 +39,10 @@ MAX_EVENTS_PER_SECOND = 1000
 """Events (keys, pastes, clicks) one client may send in a second; past it the rest of a
 read is dropped and input pauses until the next second. A typist sends tens, a paste
 is one event: only a flood reaches it, and then it cannot take the loop from others."""
+
+SETTLE_POLL, SETTLE_LIMIT = 0.001, 0.25
+"""How often a held key checks whether the key before it is done, and how long at most
+it waits for that (an app busy past it takes the next key anyway)."""
 
 QUEUE_HIGH, QUEUE_LOW = 512, 64
 """The app's waiting messages at which the client's input is paused, and resumed: input
@@ -121,6 +126,8 @@ class ChannelDriver(Driver):
         self._budget = MAX_EVENTS_PER_SECOND
         self._budget_until = 0.0
         self._esc_timer: Any = None
+        self._held: deque[Message] = deque()
+        self._settling_since: float | None = None
 
     def write(self, data: str) -> None:
         self._out.append(data)
@@ -277,11 +284,49 @@ class ChannelDriver(Driver):
             self._parser = XTermParser()
 
     def _post(self, event: Message) -> None:
-        """A parsed event to the app, within this second's budget."""
+        """A parsed event to the app, within this second's budget, in the order typed."""
         self._silent = 0
         if self._budget > 0:
             self._budget -= 1
+            self._held.append(event)
+            if self._settling_since is None:
+                self._release()
+
+    def _release(self) -> None:
+        """Hand the held events over up to and including the next key that is not a
+        character; the rest wait until the app is done with it.
+
+        Textual inserts a character in the focused widget's own queue, but a key such as
+        Backspace, Enter or ctrl+u bubbles up to the app, whose bindings act on it later:
+        characters typed after it in the same read (SSH sends a typist's burst as one)
+        would land first. So after such a key the next events wait until every queue on
+        its way (the focused widget, its ancestors, the app) has finished.
+        """
+        if self._settling_since is not None:
+            waited = self._loop.time() - self._settling_since
+            if not self._settled() and waited < SETTLE_LIMIT:
+                self._loop.call_later(SETTLE_POLL, self._in_context, self._release)
+                return
+            self._settling_since = None
+        while self._held:
+            event = self._held.popleft()
             self.process_message(event)
+            if isinstance(event, events.Key) and not event.is_printable:
+                self._settling_since = self._loop.time()
+                self._loop.call_later(SETTLE_POLL, self._in_context, self._release)
+                return
+
+    def _settled(self) -> bool:
+        """Whether the focused widget and every node above it up to the app have taken
+        all their messages (a key bubbles up that line; the binding that takes it acts
+        in the same turn of the loop).
+        """
+        app = self._app
+        try:
+            nodes = app.focused.ancestors_with_self if app.focused else [app.screen, app]
+        except ScreenStackError:  # the app is closing: nothing waits for these keys
+            return True
+        return all(node._message_queue.empty() for node in nodes)
 
     def _refill(self) -> None:
         now = self._loop.time()
@@ -291,7 +336,7 @@ class ChannelDriver(Driver):
     def _backlog(self) -> int:
         """The app's waiting messages (Textual keeps no public count: its queue's)."""
         queue = getattr(self._app, "_message_queue", None)
-        return queue.qsize() if queue is not None else 0
+        return len(self._held) + (queue.qsize() if queue is not None else 0)
 
     def _throttle(self) -> None:
         """Pause the client's input once this second's budget is spent or while the

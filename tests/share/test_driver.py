@@ -9,8 +9,10 @@ import io
 import pytest
 from rich.color import ColorSystem
 from textual import events
-from textual.app import App
+from textual.app import App, ComposeResult
 from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Input
 
 from hsm_tui.share.driver import MAX_BACKLOG, MAX_EVENTS_PER_SECOND, ChannelDriver, color_system
 from hsm_tui.share.terminal import MAX_EARLY_INPUT, ClientTerminal, bounded
@@ -144,3 +146,50 @@ async def test_a_key_flood_is_cut_to_the_budget_and_paused():
     assert len([m for m in posted(app) if isinstance(m, events.Key)]) == MAX_EVENTS_PER_SECOND
     assert channel.paused
     driver.disable_input()
+
+
+class _Field(ModalScreen[None]):
+    BINDINGS = [("ctrl+u", "clear", "clear the field")]
+
+    def compose(self) -> ComposeResult:
+        yield Input()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_clear(self) -> None:
+        self.query_one(Input).value = ""
+
+
+class _Typing(App[None]):
+    submitted: list[str]
+
+    def on_mount(self) -> None:
+        self.submitted = []
+        self.push_screen(_Field(), self.submitted.append)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        (b"abc\r", "abc"),
+        (b"ab\x7f\x7fxy\r", "xy"),  # Backspace is Input's binding: it bubbles to the app
+        (b"old\x15new\r", "new"),  # ctrl+u: the screen's binding
+        (b"k\xc3\xa4\x7fe\r", "ke"),  # a two-byte character, then Backspace
+    ],
+)
+async def test_keys_in_one_read_act_in_the_order_typed(typed, expected):
+    """A burst over SSH comes as one read; a binding key in it acts before the
+    characters typed after it (Textual would otherwise insert those first).
+    """
+    app = _Typing()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
+        driver._input = True
+        driver.receive(typed)
+        for _ in range(50):
+            await pilot.pause(0.01)
+            if app.submitted:
+                break
+        assert app.submitted == [expected]
