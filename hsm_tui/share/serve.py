@@ -21,7 +21,9 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -32,7 +34,10 @@ from ..session import Session
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
+    from ..ui.autosave import Autosaver
     from .server import Connection, TableServer
+
+log = logging.getLogger(__name__)
 
 PLAYERS_FILE = "players.toml"
 
@@ -150,8 +155,13 @@ class Table:
         return PlayerApp(table, missed=missed, on_leave=left)
 
 
-def save_on_stop(session: Session) -> str:
-    """Save the campaign as the server stops; the line to print about it."""
+def save_on_stop(session: Session, saver: Autosaver | None = None) -> str:
+    """Save the campaign as the server stops; the line to print about it. ``saver``'s
+    autosave is brought up to date first and removed only once the save is written.
+    """
+    if saver is not None:
+        saver.write_now()
+        saver.close()
     if session.file is None and not session.unsaved:
         return "nothing to save"
     path = session.file
@@ -161,7 +171,9 @@ def save_on_stop(session: Session) -> str:
     try:
         store.save(session, path)
     except store.CampaignFileError as err:
-        return f"NOT SAVED: {err}"
+        return f"NOT SAVED: {err}" + (f" (autosaved in {saver.current})" if saver else "")
+    if saver is not None:
+        saver.saved(path)
     return f"saved to {path}"
 
 
@@ -184,6 +196,7 @@ async def serve(options: ServeOptions) -> int:
     print(f"host key fingerprint {fingerprint(key)}", flush=True)
     print(f"players file {players} ({len(seats)} seat(s))", flush=True)
     print(f"listening on {server.host}:{server.port}", flush=True)
+    saver = autosaver(session) if options.headless else None
     try:
         if options.headless:
             await _until_signalled()
@@ -193,8 +206,39 @@ async def serve(options: ServeOptions) -> int:
         await server.close()
         # each app swapped sys.stdout while it ran; overlapping apps restore out of order
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        print(save_on_stop(session), flush=True)
+        print(save_on_stop(session, saver), flush=True)
     return 0
+
+
+class Headless:
+    """Where the autosave runs with no app of the GM's here: timers on the server's
+    loop, its messages to stderr and the log (the GM's SSH seat may be away).
+    """
+
+    def __init__(self, session: Session, loop: asyncio.AbstractEventLoop) -> None:
+        self.session = session
+        self.loop = loop
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Any:
+        return SimpleNamespace(stop=self.loop.call_later(delay, callback).cancel)
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information") -> None:
+        log.warning("%s: %s", title, message)
+        print(f"hsm: {title.lower() or severity}: {message}", file=sys.stderr, flush=True)
+
+    def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.loop.call_soon_threadsafe(partial(callback, *args, **kwargs))
+
+
+def autosaver(session: Session) -> Autosaver:
+    """With no app of the GM's here (``--headless``), the server autosaves the session
+    as the GM's app would (issue 20): a crash or a kill loses a second of play at most.
+    """
+    from ..ui.autosave import Autosaver
+
+    saver = Autosaver(Headless(session, asyncio.get_running_loop()))
+    session.subscribe(saver.changed)
+    return saver
 
 
 async def _until_signalled() -> None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..packs import LoadResult
     from ..seats import Seat
     from ..session import SeatedSession, Session
-    from .autosave import Autosaver
+    from .autosave import AppAutosaver
     from .screens.seats_dialog import Sharing
 
 
@@ -124,7 +124,7 @@ class HsmApp(App[None]):
         self.guard = guard
         """Guard the campaign files as ``hsm play`` does (tests ask for it): autosave and
         offer recovery, and lock the campaign open here against a second hsm-tui."""
-        self.autosaver: Autosaver | None = None
+        self.autosaver: AppAutosaver | None = None
         self.locked: Path | None = None
         """The campaign file this app holds the lock of (``persistence/lock.py``)."""
         self.read_only: Path | None = None
@@ -182,10 +182,10 @@ class HsmApp(App[None]):
         saves folder) if it holds play its file does not.
         """
         from ..persistence import autosave
-        from .autosave import Autosaver
+        from .autosave import AppAutosaver
         from .campaign_lock import claim
 
-        self.autosaver = Autosaver(self)
+        self.autosaver = AppAutosaver(self)
         self.session.subscribe(self.autosaver.changed)
         file = self.session.file
         if file is not None:

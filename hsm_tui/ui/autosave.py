@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..campaign.combat import Option
 from ..persistence import autosave, store
@@ -21,16 +21,29 @@ if TYPE_CHECKING:
     from textual.timer import Timer
 
     from ..persistence.snapshot import SessionData
+    from ..session import Session
     from .app import HsmApp
 
 DELAY = 1.0
 """Seconds from a change to its autosave (changes meanwhile go in the same write)."""
 
 
-class Autosaver:
-    """The app's autosave: debounced writes on one worker thread, and their file."""
+class Host(Protocol):
+    """Where an autosave runs: the GM's app, or ``hsm serve --headless``'s loop."""
 
-    def __init__(self, app: HsmApp, delay: float | None = None) -> None:
+    session: Session
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> Any: ...
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information") -> Any: ...
+
+    def call_from_thread(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> Any: ...
+
+
+class Autosaver:
+    """A session's autosave: debounced writes on one worker thread, and their file."""
+
+    def __init__(self, app: Host, delay: float | None = None) -> None:
         self.app = app
         self.delay = DELAY if delay is None else delay
         self.stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -94,7 +107,12 @@ class Autosaver:
         """Let a write under way finish (the app is quitting)."""
         self._pool.shutdown(wait=True)
 
-    # -- recovery ----------------------------------------------------------------------
+
+class AppAutosaver(Autosaver):
+    """The GM's app's autosave, which also offers an autosave to recover."""
+
+    app: HsmApp
+
     def offer(self, auto: Path, discarded: Callable[[], None] = lambda: None) -> None:
         """Ask the GM: recover the autosave ``auto``, or discard it (kept aside) and run
         ``discarded`` (Esc: neither; it stays and is offered again next time).

@@ -24,7 +24,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.campaign.party import SetScene
-from hsm_tui.persistence import store
+from hsm_tui.persistence import autosave, store
 from hsm_tui.session import Session
 from hsm_tui.share.serve import Table as Game
 from tests.share.conftest import Client, Table, until
@@ -158,17 +158,30 @@ def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, 
                 )
                 client = Client(conn, process, (80, 24))
                 await client.shows("YOUR TURN")
-                return client.text
+                seen = client.text
+                client.send(b"n")  # her turn ends: a change the server autosaves (issue 20)
+                for _ in range(100):
+                    if auto.exists():
+                        break
+                    await asyncio.sleep(0.05)
+                return seen
 
         import asyncio
 
+        auto = autosave.path_for(campaign, "")
         assert "Kestrel" in asyncio.run(visit())
+        assert auto.exists() and autosave.newer(auto)  # headless: the server autosaved
         server.send_signal(signal.SIGTERM)
         out, _ = server.communicate(timeout=30)
     finally:
         server.kill()
     assert server.returncode == 0
     assert f"saved to {campaign}" in out
+    assert not auto.exists()  # saved on stop: the autosave is gone
+    reopened = Session()
+    reopened.load_content()
+    store.load(reopened, campaign)
+    assert len(reopened.log) > len(session.log)  # her ended turn is in the file
     assert (tmp_path / "config" / "ssh_host_ed25519_key").exists()
 
 
