@@ -220,6 +220,15 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
     )
 
 
+def keeps_secrets(entry: LogEntry) -> bool:
+    """Whether the players read less of ``entry`` than the GM does (all of it hidden, or
+    numbers in it): what the GM may open to every seat (F6 ``o``, :class:`OpenEntry`).
+    """
+    if entry.visibility == OPEN:
+        return False
+    return entry.visibility == GM_ONLY or any(MARKED in line for line in entry.lines)
+
+
 def _log_for(
     seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...]
 ) -> tuple[LogEntry, ...]:
@@ -237,11 +246,13 @@ def _entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
     """The entry as ``seat`` may read it: whole, with the GM's numbers in it hidden, or
     not at all.
     """
-    if seat.role is Role.GM or entry.visibility == OPEN:
+    if seat.role is Role.GM:
         return entry
     if entry.visibility == GM_ONLY:
         return None
     if not any(MARKED in line for line in entry.lines):
         return entry
+    if entry.visibility == OPEN:  # the GM showed it whole
+        return replace(entry, lines=entry.gm_lines)
     lines = tuple(shown for shown in map(redact, entry.lines) if shown.strip())
     return replace(entry, lines=lines)  # an undone entry stays one

@@ -120,6 +120,8 @@ def test_a_player_reads_every_public_entry_with_the_gms_numbers_hidden() -> None
         "hit 1: damage 1d6! [2] = 2 vs Health hidden → 0 wound steps → no wound",
     )
     assert {e.title: e.lines for e in s.view(WATCHER).log}[defends] == seen[defends]
+    s.apply(OpenEntry(next(e.seq for e in s.log if e.title == defends)))  # F6 o: shown whole
+    assert {e.title: e.lines for e in s.view(KARA).log}[defends] == gm[defends]
 
 
 def test_a_minions_attack_shows_its_dice_not_its_tn_or_odds() -> None:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand
+from hsm_tui.campaign.combat import AddCombatants, AddZone, AnswerDive, Attack, SetBand
 from hsm_tui.campaign.party import SetScene
+from hsm_tui.seats import Role, Seat
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
@@ -18,6 +19,8 @@ from hsm_tui.ui.widgets.combatants import CombatantTable
 from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.pack_picker import PackPicker
 from hsm_tui.views import GM_ONLY, OPEN, PUBLIC
+from tests.campaign import play
+from tests.campaign.test_combat_engine import R1, K, duel
 from tests.ui.test_encounter_builder import _rows
 from tests.ui.test_log_screen import _body
 
@@ -160,6 +163,26 @@ async def test_o_opens_the_newest_gm_only_entry_shown_to_every_seat() -> None:
         assert "#6 [open] Scene notes updated" in _body(app)
         assert "Open to all" not in _keybar(app)
         assert _errors(app) == []
+
+
+async def test_o_opens_an_entry_whose_numbers_the_players_read_as_hidden() -> None:
+    """Issue 21 §2: the GM reveals a roll: a Minion's Defense and Health, hidden from the
+    players in its public entry (in italic here), are theirs to read once opened.
+    """
+    session = duel()
+    play(session, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)
+    play(session, AnswerDive("none"), 9, 2)
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6")
+        defends = session.log[-1]
+        assert defends.title == "Pirate raider 1 defends" and defends.visibility == PUBLIC
+        assert "Dodge 5 → Defense 5: d10 9" in _body(app) and "o Open to all" in _keybar(app)
+        await _keys(pilot, "o")
+        assert session.log[-2].visibility == OPEN  # the opening is an entry of its own
+        assert _notes(app)[-1] == f"Opened #{defends.seq} to every seat: {defends.title}"
+        kara = session.view(Seat(Role.PLAYER, "kara", hero="kestrel-vance"))
+        assert any("vs Health 4" in line for e in kara.log for line in e.lines)
 
 
 async def test_undoing_an_opened_entry_says_so() -> None:

@@ -24,7 +24,7 @@ from ...logbook import search, to_markdown
 from ...persistence.store import saves_folder
 from ...session import LogEntry
 from ...state import OpenEntry
-from ...views import GM_ONLY
+from ...views import keeps_secrets
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading, line_text
 from ..widgets.title_bar import TitleBar
@@ -103,13 +103,14 @@ class LogScreen(SessionScreen):
 
     @property
     def secret(self) -> LogEntry | None:
-        """The entry ``o`` opens: the newest GM-only one the search shows (the screen has
-        no cursor; a search narrows it to an older one)."""
+        """The entry ``o`` opens: the newest the search shows that keeps something from
+        the players (GM-only, or numbers hidden in it; the screen has no cursor, a search
+        narrows it to an older one)."""
         shown = search(self.session.log, self.needle)
-        return next((e for e in reversed(shown) if e.visibility == GM_ONLY), None)
+        return next((e for e in reversed(shown) if keeps_secrets(e)), None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``o`` is on the key bar only while there is a GM-only entry to open."""
+        """``o`` is on the key bar only while there is an entry to open."""
         return action != "open_entry" or self.secret is not None
 
     def refresh_log(self) -> None:
