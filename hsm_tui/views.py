@@ -14,6 +14,7 @@ Minion's traits. A watcher sees what a player without a hero sees. The GM sees i
 
 from __future__ import annotations
 
+import operator
 from dataclasses import astuple, dataclass, is_dataclass, replace
 
 from .campaign.combat import (
@@ -229,25 +230,48 @@ def keeps_secrets(entry: LogEntry) -> bool:
     return entry.visibility == GM_ONLY or any(MARKED in line for line in entry.lines)
 
 
+class _TableLog:
+    """The log as every seat but the GM's reads it, worked out once per change for all
+    of them (twenty players, one projection) and, as the log grows, only for its new
+    entries: a long campaign's change costs its own entries, not the whole log's.
+    """
+
+    def __init__(self) -> None:
+        self.log: tuple[LogEntry, ...] = ()
+        self.seen: list[LogEntry | None] = []
+
+    def read(self, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+        if log is not self.log:
+            kept = len(self.log) if len(log) >= len(self.log) else 0
+            if kept and not all(map(operator.is_, self.log, log[:kept])):
+                kept = 0  # an entry changed in place (re-rolls written into it), or undo
+            self.seen[kept:] = map(_entry, log[kept:])
+            self.log = log
+        return tuple(e for e in self.seen if e is not None)
+
+
+_TABLE_LOG = _TableLog()
+
+
 def _log_for(
     seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...]
 ) -> tuple[LogEntry, ...]:
     """The entries ``seat`` may read; an undone one where it stood, before the entry that
     took its number."""
-    shown = tuple(e for e in (_entry(e, seat) for e in log) if e is not None)
+    if seat.role is Role.GM:
+        return log
+    shown = _TABLE_LOG.read(log)
     if not undone:
         return shown
-    struck = (_entry(UndoneEntry(*astuple(e)), seat) for e in undone)
+    struck = (_entry(UndoneEntry(*astuple(e))) for e in undone)
     merged = [*shown, *(e for e in struck if e is not None)]
     return tuple(sorted(merged, key=lambda e: (e.seq, not isinstance(e, UndoneEntry))))
 
 
-def _entry(entry: LogEntry, seat: Seat) -> LogEntry | None:
-    """The entry as ``seat`` may read it: whole, with the GM's numbers in it hidden, or
-    not at all.
+def _entry(entry: LogEntry) -> LogEntry | None:
+    """The entry as a player or watcher may read it: whole, with the GM's numbers in it
+    hidden, or not at all.
     """
-    if seat.role is Role.GM:
-        return entry
     if entry.visibility == GM_ONLY:
         return None
     if not any(MARKED in line for line in entry.lines):

@@ -24,7 +24,8 @@ from hsm_tui.campaign.combat import (
     SetPools,
     StartCombat,
 )
-from hsm_tui.campaign.party import AddHero, AddToRoster, SetScene
+from hsm_tui.campaign.encounter import Encounter
+from hsm_tui.campaign.party import AddHero, AddToRoster, Campaign, SetScene
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
 from hsm_tui.rules.secret import END, SPLIT, START
@@ -281,3 +282,22 @@ def test_only_the_gm_rolls_in_secret() -> None:
         assert "only the GM hides a roll" in str(refused)
     else:
         raise AssertionError("a player's secret roll must be refused")
+
+
+def test_the_table_log_follows_an_entry_changed_in_place_and_an_undo() -> None:
+    """The players' log is worked out once per change and only for new entries: an
+    entry rewritten where it stands (re-rolls written into it) or an undo is seen too.
+    """
+    entries = tuple(LogEntry(n, "gm", f"entry {n}", (f"line {n}",)) for n in range(1, 4))
+
+    def read(log: tuple[LogEntry, ...]) -> list[tuple[str, tuple[str, ...]]]:
+        return [
+            (e.title, e.lines) for e in view_for(WATCHER, Encounter(zones=()), Campaign(), log).log
+        ]
+
+    assert read(entries) == [(f"entry {n}", (f"line {n}",)) for n in range(1, 4)]
+    changed = (entries[0], replace(entries[1], lines=("line 2", "re-rolled")), entries[2])
+    assert read(changed)[1] == ("entry 2", ("line 2", "re-rolled"))
+    assert read(changed[:1]) == [("entry 1", ("line 1",))]
+    grown = (*changed[:1], replace(entries[1], visibility=GM_ONLY))
+    assert read(grown) == [("entry 1", ("line 1",))]
