@@ -10,7 +10,7 @@ and the attack's own TN and dice, never the target's Defense, Health or wounds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,7 +26,9 @@ from .campaign.encounter import Encounter
 from .packs import Catalog
 from .rules import RulesError
 from .rules.odds import percent
-from .seats import Seat
+from .seats import Role, Seat
+from .state import LogEntry, OpenEntry
+from .views import opening
 
 DECLARE = range(2, 6)
 """How many actions a Hero may declare at the start of its turn (R-ACT-3)."""
@@ -96,3 +98,25 @@ def declare_options() -> list[Option[DeclareActions]]:
         Option(str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n))
         for n in DECLARE
     ]
+
+
+def open_options(
+    log: tuple[LogEntry, ...], seq: int, seats: Sequence[Seat]
+) -> list[Option[OpenEntry]]:
+    """Issue 21: the seats the GM may open entry ``seq`` to (F6 ``O``), each checked by
+    :func:`~hsm_tui.views.opening`: a seat it is open to already is marked ✗.
+    """
+    keys = _keys()
+    options: list[Option[OpenEntry]] = []
+    for seat in seats:
+        if seat.role is Role.GM:
+            continue
+        command = OpenEntry(seq, to=seat.issuer)
+        try:
+            opening(log, seq, seat.issuer)
+            why = ""
+        except RulesError as err:
+            why = str(err)
+        label = f"{seat.user} ({seat.role}{f', {seat.hero}' if seat.hero else ''})"
+        options.append(Option(next(keys), _marked(label, why), command))
+    return options

@@ -70,11 +70,11 @@ from .state import (
 )
 from .views import (
     KEPT_UNDONE,
-    OPEN,
     PUBLIC,
     TableView,
     entry_visibility,
     gms_question,
+    opening,
     view_for,
 )
 
@@ -474,13 +474,10 @@ class Session:
         self.pending = outcome.pending
 
     def _open_entry(self, command: OpenEntry) -> None:
-        if not 1 <= command.seq <= len(self.log):
-            raise RulesError(f"no log entry {command.seq}")
-        if self.log[command.seq - 1].visibility == OPEN:
-            raise RulesError(f"log entry {command.seq} is already open to everyone")
-        opened = self.log[command.seq - 1]
-        self.log = tuple(replace(e, visibility=OPEN) if e is opened else e for e in self.log)
-        self._add_log(command.issuer, f"Opened #{opened.seq} to every seat: {opened.title}", ())
+        opened, now = opening(self.log, command.seq, command.to)
+        self.log = tuple(replace(e, visibility=now) if e is opened else e for e in self.log)
+        whom = command.to or "every seat"
+        self._add_log(command.issuer, f"Opened #{opened.seq} to {whom}: {opened.title}", ())
 
     def _add_log(
         self, issuer: str, title: str, lines: Iterable[str], visibility: str = PUBLIC

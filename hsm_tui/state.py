@@ -80,13 +80,15 @@ class Batch:
 
 @dataclass(frozen=True)
 class OpenEntry:
-    """The GM opens a log entry to every seat, lines and all (a roll made in secret,
-    a note): the players saw its title alone, or nothing. The log says so in an entry of
-    its own, which is also what undo names.
+    """The GM opens a log entry, lines and numbers and all (a roll made in secret, a
+    note), to every seat or to one (``to``: its issuer, ``player:kara``): the players saw
+    it with numbers hidden, or not at all. The log says so in an entry of its own, which
+    is also what undo names.
     """
 
     seq: int
     issuer: str = GM
+    to: str = ""
 
 
 Command = (

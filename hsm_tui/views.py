@@ -28,12 +28,12 @@ from .campaign.combat import (
 from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import RollGroup, RollOpposed, RollTask
 from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
-from .rules import Cover, Rank
+from .rules import Cover, Rank, RulesError
 from .rules.combat import severely_wounded
 from .rules.secret import START as MARKED
 from .rules.secret import redact
 from .seats import Role, Seat
-from .state import Command, Decision, LogEntry, UndoneEntry
+from .state import GM, Command, Decision, LogEntry, UndoneEntry
 
 PUBLIC = "public"
 """A log entry every seat sees (its lines as :func:`view_for` allows)."""
@@ -41,6 +41,8 @@ GM_ONLY = "gm"
 """A log entry only the GM sees: about a hidden combatant, or the GM's own notes."""
 OPEN = "open"
 """A log entry the GM opened to every seat, lines and all."""
+SHOWN_TO = ";"
+"""After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
 
 KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
@@ -221,13 +223,39 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
     )
 
 
+def seen_by(visibility: str) -> tuple[str, tuple[str, ...]]:
+    """An entry's visibility for every seat, and the seats it was opened to besides."""
+    base, _, seats = visibility.partition(SHOWN_TO)
+    return base, tuple(seat for seat in seats.split(",") if seat)
+
+
 def keeps_secrets(entry: LogEntry) -> bool:
     """Whether the players read less of ``entry`` than the GM does (all of it hidden, or
-    numbers in it): what the GM may open to every seat (F6 ``o``, :class:`OpenEntry`).
+    numbers in it): what the GM may open (F6 ``o``, :class:`OpenEntry`).
     """
-    if entry.visibility == OPEN:
+    base = seen_by(entry.visibility)[0]
+    if base == OPEN:
         return False
-    return entry.visibility == GM_ONLY or any(MARKED in line for line in entry.lines)
+    return base == GM_ONLY or any(MARKED in line for line in entry.lines)
+
+
+def opening(log: tuple[LogEntry, ...], seq: int, to: str = "") -> tuple[LogEntry, str]:
+    """:class:`OpenEntry`: the entry it opens and the visibility it then has, open to
+    every seat or to one more (``to``, a seat's issuer); else why not.
+    """
+    if not 1 <= seq <= len(log):
+        raise RulesError(f"no log entry {seq}")
+    entry = log[seq - 1]
+    base, seats = seen_by(entry.visibility)
+    if base == OPEN:
+        raise RulesError(f"log entry {seq} is already open to everyone")
+    if not to:
+        return entry, OPEN
+    if to == GM or not keeps_secrets(entry):
+        raise RulesError(f"log entry {seq} keeps nothing from {to}")
+    if to in seats:
+        raise RulesError(f"log entry {seq} is already open to {to}")
+    return entry, f"{base}{SHOWN_TO}{','.join((*seats, to))}"
 
 
 class _TableLog:
@@ -239,15 +267,26 @@ class _TableLog:
     def __init__(self) -> None:
         self.log: tuple[LogEntry, ...] = ()
         self.seen: list[LogEntry | None] = []
+        self.opened: dict[int, LogEntry] = {}  # index: an entry opened to some seats
 
-    def read(self, log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+    def read(self, log: tuple[LogEntry, ...], issuer: str) -> tuple[LogEntry, ...]:
         if log is not self.log:
             kept = len(self.log) if len(log) >= len(self.log) else 0
             if kept and not all(map(operator.is_, self.log, log[:kept])):
                 kept = 0  # an entry changed in place (re-rolls written into it), or undo
             self.seen[kept:] = map(_entry, log[kept:])
+            self.opened = {i: e for i, e in self.opened.items() if i < kept}
+            self.opened |= {
+                kept + i: e for i, e in enumerate(log[kept:]) if SHOWN_TO in e.visibility
+            }
             self.log = log
-        return tuple(e for e in self.seen if e is not None)
+        seen = self.seen
+        mine = [i for i, e in self.opened.items() if issuer in seen_by(e.visibility)[1]]
+        if mine:  # opened to this seat: whole, numbers and all
+            seen = list(seen)
+            for i in mine:
+                seen[i] = replace(self.log[i], lines=self.log[i].gm_lines)
+        return tuple(e for e in seen if e is not None)
 
 
 _TABLE_LOG = _TableLog()
@@ -260,7 +299,7 @@ def _log_for(
     took its number."""
     if seat.role is Role.GM:
         return log
-    shown = _TABLE_LOG.read(log)
+    shown = _TABLE_LOG.read(log, seat.issuer)
     if not undone:
         return shown
     struck = (_entry(UndoneEntry(*astuple(e))) for e in undone)
@@ -272,11 +311,12 @@ def _entry(entry: LogEntry) -> LogEntry | None:
     """The entry as a player or watcher may read it: whole, with the GM's numbers in it
     hidden, or not at all.
     """
-    if entry.visibility == GM_ONLY:
+    base = seen_by(entry.visibility)[0]
+    if base == GM_ONLY:
         return None
     if not any(MARKED in line for line in entry.lines):
         return entry
-    if entry.visibility == OPEN:  # the GM showed it whole
+    if base == OPEN:  # the GM showed it whole
         return replace(entry, lines=entry.gm_lines)
     lines = tuple(shown for shown in map(redact, entry.lines) if shown.strip())
     return replace(entry, lines=lines)  # an undone entry stays one

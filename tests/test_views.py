@@ -301,3 +301,28 @@ def test_the_table_log_follows_an_entry_changed_in_place_and_an_undo() -> None:
     assert read(changed[:1]) == [("entry 1", ("line 1",))]
     grown = (*changed[:1], replace(entries[1], visibility=GM_ONLY))
     assert read(grown) == [("entry 1", ("line 1",))]
+
+
+def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
+    """Issue 21 §2: an entry's visibility may be one seat: the GM shows a secret to one
+    player (F6 O); the other seats still see nothing of it, until it opens to all.
+    """
+    s = ambush()
+    hidden = next(e for e in s.log if e.visibility == GM_ONLY)
+    s.apply(OpenEntry(hidden.seq, to=KARA.issuer))
+    assert s.log[hidden.seq - 1].visibility == f"{GM_ONLY};{KARA.issuer}"
+    assert s.log[-1].title == f"Opened #{hidden.seq} to player:kara: {hidden.title}"
+    assert any(e.seq == hidden.seq and e.lines == hidden.lines for e in s.view(KARA).log)
+    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
+    for to, why in ((KARA.issuer, "already open to player:kara"), ("gm", "keeps nothing")):
+        try:
+            s.apply(OpenEntry(hidden.seq, to=to))
+        except RulesError as refused:
+            assert why in str(refused)
+        else:
+            raise AssertionError(f"opening to {to} again must be refused")
+    s.apply(OpenEntry(hidden.seq))
+    assert any(e.seq == hidden.seq for e in s.view(WATCHER).log)
+    s.undo()
+    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
+    assert any(e.seq == hidden.seq for e in s.view(KARA).log)

@@ -6,13 +6,16 @@ entry to every seat (F6 ``o``). What each seat then sees is the engine's (views.
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, AnswerDive, Attack, SetBand
 from hsm_tui.campaign.party import SetScene
 from hsm_tui.seats import Role, Seat
 from hsm_tui.session import Session
+from hsm_tui.share.players import SeatEntry
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
 from hsm_tui.ui.screens.log import LogScreen
 from hsm_tui.ui.widgets.combatants import CombatantTable
@@ -183,6 +186,35 @@ async def test_o_opens_an_entry_whose_numbers_the_players_read_as_hidden() -> No
         assert _notes(app)[-1] == f"Opened #{defends.seq} to every seat: {defends.title}"
         kara = session.view(Seat(Role.PLAYER, "kara", hero="kestrel-vance"))
         assert any("vs Health 4" in line for e in kara.log for line in e.lines)
+
+
+class _Shared:
+    """What F6 O reads of a shared table: its seats."""
+
+    seats = (
+        SeatEntry(Seat(Role.GM, "gm"), ()),
+        SeatEntry(Seat(Role.PLAYER, "kara", hero="kestrel-vance"), ()),
+        SeatEntry(Seat(Role.WATCHER, "wes"), ()),
+    )
+
+
+async def test_shift_o_opens_the_entry_to_the_seat_picked_from_the_engines_menu() -> None:
+    """Issue 21 §2: F6 O lists the shared table's seats (no GM); the pick opens it."""
+    app = HsmApp(_ambush())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f6")
+        assert "Open to a seat" not in _keybar(app)  # not shared: nobody to open it to
+        app.sharing = _Shared()  # type: ignore[assignment]
+        app.screen.refresh_bindings()
+        await _keys(pilot, "O")
+        assert isinstance(app.screen, DecisionDialog)
+        text = " ".join(str(o.prompt) for o in app.screen.query_one(OptionList)._options)
+        assert "kara (player, kestrel-vance)" in text and "wes (watcher)" in text
+        assert "gm (" not in text
+        await _keys(pilot, "1")
+        assert app.session.log[5 - 1].visibility == f"{GM_ONLY};player:kara"
+        assert "#5 [GM only · open to player:kara] 3 × Pirate raider join" in _body(app)
+        assert _errors(app) == []
 
 
 async def test_undoing_an_opened_entry_says_so() -> None:

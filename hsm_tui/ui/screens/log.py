@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 
 from ...logbook import search, to_markdown
 from ...persistence.store import saves_folder
+from ...seat_choices import open_options
 from ...session import LogEntry
 from ...state import OpenEntry
 from ...views import keeps_secrets
@@ -76,12 +77,19 @@ class LogScreen(SessionScreen):
             "open_entry",
             "Open to all",
             id="log.open",
-            tooltip="Open the newest GM-only entry shown to every seat",
+            tooltip="Open the newest entry shown that keeps secrets to every seat",
+        ),
+        Binding(
+            "O",
+            "open_to_seat",
+            "Open to a seat",
+            id="log.open_to",
+            tooltip="Open the newest entry shown that keeps secrets to one seat",
         ),
     ]
     """/ searches, Esc clears the search, x exports the log as Markdown, o opens the
-    newest GM-only entry the search shows to every seat (the key bar names it while
-    there is one)."""
+    newest entry the search shows that keeps something from the players to every seat,
+    O to one seat of a shared table (the key bar names them while there is one)."""
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -111,6 +119,8 @@ class LogScreen(SessionScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``o`` is on the key bar only while there is an entry to open."""
+        if action == "open_to_seat":
+            return self.secret is not None and getattr(self.app, "sharing", None) is not None
         return action != "open_entry" or self.secret is not None
 
     def refresh_log(self) -> None:
@@ -165,6 +175,16 @@ class LogScreen(SessionScreen):
             self.notify("No GM-only entry to open (every seat sees the ones shown)")
         elif self._apply(OpenEntry(entry.seq)):
             self.notify(f"Opened #{entry.seq} to every seat: {entry.title}", title="Log")
+
+    def action_open_to_seat(self) -> None:
+        """One seat of the shared table sees the entry in full (a secret roll its player
+        may learn); the menu is the engine's (``seat_choices.open_options``)."""
+        entry, sharing = self.secret, getattr(self.app, "sharing", None)
+        if entry is None or sharing is None:
+            return
+        seats = [held.seat for held in sharing.seats]
+        options = open_options(self.session.log, entry.seq, seats)
+        self.choose(f"Open #{entry.seq} to a seat", entry.title, options)
 
     def action_export(self) -> None:
         """Write the whole log (not just the matches) as Markdown; report the path."""

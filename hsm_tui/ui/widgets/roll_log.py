@@ -14,12 +14,23 @@ from textual.widget import Widget
 from ...rules.secret import spans
 from ...session import LogEntry
 from ...state import UndoneEntry
-from ...views import GM_ONLY, OPEN
+from ...views import GM_ONLY, OPEN, seen_by
 
-SEEN_BY = {GM_ONLY: "[GM only] ", OPEN: "[open] "}
+SEEN_BY = {GM_ONLY: "GM only", OPEN: "open"}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
-nothing of it) or opened to every seat (F6 ``o``). A public entry reads as it always did.
+nothing of it) or opened to every seat (F6 ``o``), and the seats it was opened to (F6
+``O``). A public entry reads as it always did.
 """
+
+
+def seen_label(visibility: str) -> str:
+    """``[GM only] ``, ``[open] ``, ``[GM only · open to player:kara] `` or nothing."""
+    base, seats = seen_by(visibility)
+    parts = [SEEN_BY.get(base, "")]
+    if seats:
+        parts.append(f"open to {', '.join(seats)}")
+    label = " · ".join(part for part in parts if part)
+    return f"[{label}] " if label else ""
 
 
 def entry_heading(entry: LogEntry) -> Text:
@@ -32,7 +43,7 @@ def entry_heading(entry: LogEntry) -> Text:
         )
     return Text.assemble(
         (f"#{entry.seq} ", "dim"),
-        (SEEN_BY.get(entry.visibility, ""), "italic"),
+        (seen_label(entry.visibility), "italic"),
         (entry.title, "bold"),
     )
 
