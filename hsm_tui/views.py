@@ -41,6 +41,9 @@ GM_ONLY = "gm"
 """A log entry only the GM sees: about a hidden combatant, or the GM's own notes."""
 OPEN = "open"
 """A log entry the GM opened to every seat, lines and all."""
+TITLED = "title"
+"""A public entry of a campaign saved before the engine marked the GM's numbers in its
+lines (file format 2 and older): the other seats read its title alone, as they did then."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
 
@@ -236,6 +239,8 @@ def keeps_secrets(entry: LogEntry) -> bool:
     base = seen_by(entry.visibility)[0]
     if base == OPEN:
         return False
+    if base == TITLED:
+        return bool(entry.lines)
     return base == GM_ONLY or any(MARKED in line for line in entry.lines)
 
 
@@ -314,6 +319,8 @@ def _entry(entry: LogEntry) -> LogEntry | None:
     base = seen_by(entry.visibility)[0]
     if base == GM_ONLY:
         return None
+    if base == TITLED:
+        return replace(entry, lines=())
     if not any(MARKED in line for line in entry.lines):
         return entry
     if base == OPEN:  # the GM showed it whole

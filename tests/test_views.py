@@ -32,7 +32,7 @@ from hsm_tui.rules.secret import END, SPLIT, START
 from hsm_tui.seats import GM_SEAT, Role, Seat
 from hsm_tui.session import Session
 from hsm_tui.state import LogEntry, OpenEntry, UndoneEntry
-from hsm_tui.views import GM_ONLY, OPEN, view_for
+from hsm_tui.views import GM_ONLY, OPEN, TITLED, keeps_secrets, view_for
 from tests.campaign import pack, play
 from tests.campaign.test_combat_engine import R1, duel
 
@@ -326,3 +326,14 @@ def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
     s.undo()
     assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
     assert any(e.seq == hidden.seq for e in s.view(KARA).log)
+
+
+def test_an_entry_from_before_the_marks_shows_its_title_alone_until_opened() -> None:
+    """A campaign saved before the engine marked the GM's numbers (format 2) cannot tell
+    them in its lines: its entries reach the players as they did then, by title.
+    """
+    old = LogEntry(1, "gm", "Pirate raider 1 defends", ("Dodge 5 → Defense 5: d10 9",), TITLED)
+    assert view_for(KARA, Encounter(zones=()), Campaign(), (old,)).log[0].lines == ()
+    assert keeps_secrets(old)
+    opened = replace(old, visibility=f"{TITLED};{KARA.issuer}")
+    assert view_for(KARA, Encounter(zones=()), Campaign(), (opened,)).log[0].lines == old.lines
