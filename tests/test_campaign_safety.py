@@ -7,6 +7,7 @@ refused with a message instead of a crash or a hang, in saves and in content pac
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -20,9 +21,11 @@ import pytest
 import tomli_w
 
 from hsm_tui.campaign.combat import DeclareActions, EndTurn
+from hsm_tui.campaign.freeflow import RollTask
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import atomic, autosave, store, versions
 from hsm_tui.persistence.store import CampaignFileError
+from hsm_tui.rules import Rank, task_tn
 from hsm_tui.session import Session
 from tests.campaign import pack, refused
 from tests.test_persistence import duel, everything
@@ -40,27 +43,24 @@ def hsm(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 # -- versions ----------------------------------------------------------------------------
 def test_every_older_version_has_a_step_up_to_the_current_one() -> None:
     assert sorted(versions.STEPS) == list(range(1, versions.VERSION))
-    assert store.VERSION == versions.VERSION == 2
+    assert store.VERSION == versions.VERSION == 3
 
 
 def test_version_1_to_2_adds_the_header_from_the_state() -> None:
     data = tomllib.loads((FIXTURES / "v1.toml").read_text(encoding="utf-8"))
     assert data["format_version"] == 1 and "header" not in data
-    migrated = versions.migrate(data)
-    assert migrated["format_version"] == 2
+    migrated = versions.STEPS[1](data)
     assert migrated["header"] == {
         "name": "Dust Sea",
         "party": [],
         "adventure": 1,
         "in_combat": True,
     }
-    assert {k: v for k, v in migrated.items() if k not in ("header", "format_version")} == {
-        k: v for k, v in data.items() if k != "format_version"
-    }  # nothing else changed
+    assert {k: v for k, v in migrated.items() if k != "header"} == data  # nothing else changed
     assert data["format_version"] == 1  # the data read is not changed in place
 
 
-def test_a_version_1_file_opens_lists_checks_and_saves_as_version_2(tmp_path: Path) -> None:
+def test_a_version_1_file_opens_lists_checks_and_saves_as_version_3(tmp_path: Path) -> None:
     path = tmp_path / "dust-sea.toml"
     shutil.copy(FIXTURES / "v1.toml", path)
     session = Session(content=pack())
@@ -70,8 +70,72 @@ def test_a_version_1_file_opens_lists_checks_and_saves_as_version_2(tmp_path: Pa
     assert isinstance(entry, store.SavedCampaign) and entry.name == "Dust Sea" and entry.in_combat
     assert hsm("campaign", "check", str(path)).returncode == 0
     store.save(session, path)
-    assert tomllib.loads(path.read_text())["format_version"] == 2
+    assert tomllib.loads(path.read_text())["format_version"] == 3
     assert (tmp_path / "dust-sea.toml.bak1").read_bytes() == (FIXTURES / "v1.toml").read_bytes()
+
+
+ODD = "Kestrel's '''odd''' trick \x7f"
+"""A task label a TOML literal string cannot hold as it is: the v2 fixture rolled it."""
+
+
+def _v2_session() -> Session:
+    """The session ``fixtures/versions/v2.toml`` holds, played again."""
+    session = _duel_named("Dust Sea")
+    session.apply(RollTask(task_tn([("Agility", 3), ("Senses", 2)]), Rank.MINION, ODD))
+    session.apply(EndTurn())
+    session.apply(EndTurn())
+    session.undo()
+    return session
+
+
+def test_version_2_to_3_puts_each_log_entry_and_undo_step_on_a_line_as_it_was() -> None:
+    data = tomllib.loads((FIXTURES / "v2.toml").read_text(encoding="utf-8"))
+    assert data["format_version"] == 2
+    migrated = versions.STEPS[2](data)
+    for table, key in ((("state",), "log"), (("undo",), "commands"), (("undo", "start"), "log")):
+        old, new = data, migrated
+        for name in table:
+            old, new = old[name], new[name]
+        assert [json.loads(line) for line in new[key].splitlines()] == old[key]
+        assert {k: v for k, v in new.items() if k not in (key, "start")} == {
+            k: v for k, v in old.items() if k not in (key, "start")
+        }  # nothing else changed
+    assert {k: v for k, v in migrated.items() if k not in ("state", "undo")} == {
+        k: v for k, v in data.items() if k not in ("state", "undo")
+    }
+    assert "'" not in migrated["state"]["log"] and "\x7f" not in migrated["state"]["log"]
+    assert data["state"]["log"][0] == {  # the data read is not changed in place
+        "seq": 1,
+        "issuer": "gm",
+        "title": "Zone ridge",
+        "lines": [],
+        "visibility": "public",
+    }
+
+
+def test_a_version_2_file_opens_with_its_undo_history_and_saves_as_version_3(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "dust-sea.toml"
+    shutil.copy(FIXTURES / "v2.toml", path)
+    assert hsm("campaign", "check", str(path)).returncode == 0
+    session = Session(content=pack())
+    assert store.load(session, path) == "undo history kept (9 step(s))"
+    played = _v2_session()
+    assert everything(session) == everything(played)
+    assert any(ODD in e.title for e in session.log)
+    store.save(session, path)
+    text = path.read_text(encoding="utf-8")
+    assert tomllib.loads(text)["format_version"] == 3
+    assert '\nlog = \'\'\'\n[1, "gm", "Zone ridge", [], "public"]\n' in text
+    again = Session(content=pack())
+    store.load(again, path)
+    assert everything(again) == everything(played)
+    while played.can_undo:  # the undo history replays from the migrated steps
+        assert again.undo() == played.undo()
+        assert everything(again) == everything(played)
+    assert again.redo() == played.redo()
+    assert everything(again) == everything(played)
 
 
 def _duel_named(name: str) -> Session:

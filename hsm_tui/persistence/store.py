@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import os
 import re
+import secrets
 import shutil
 import tempfile
 import tomllib
@@ -34,6 +35,7 @@ from . import lock, versions
 from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
 from .errors import CampaignFileError
+from .lines import Block
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -46,7 +48,7 @@ BACKUP = ".bak"
 ``<name>.toml.bak`` left by an older hsm-tui is left alone (it still opens as a path)."""
 BACKUPS = 3
 LIMIT = 256 * MB
-"""The largest campaign file read (10,000 log entries and their undo steps: about 5 MB)."""
+"""The largest campaign file read (10,000 log entries and their undo steps: 3.5 MB)."""
 HEAD = 64 * 1024
 """How much of a file the open list reads for its header."""
 TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "undo", "redo")
@@ -147,9 +149,32 @@ def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None 
         data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
         data["header"] = versions.header(session.get("state"))
         data.update(session)
-        return tomli_w.dumps(data).encode("utf-8")
+        return _toml(data).encode("utf-8")
     except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
+
+
+def _toml(data: dict[str, Any]) -> str:
+    """``data`` as TOML text, each :class:`~.lines.Block` as a literal string (tomli_w
+    would write it as one line of escapes, which tomllib reads a character at a time).
+    Each block goes in under a random stand-in no value can hold by chance.
+    """
+    blocks: dict[str, str] = {}
+    nonce = secrets.token_hex(16)
+
+    def marked(value: Any) -> Any:
+        if isinstance(value, Block):
+            stand_in = f"{nonce}-{len(blocks)}"
+            blocks[f'"{stand_in}"'] = f"'''\n{value}'''"
+            return stand_in
+        if isinstance(value, dict):
+            return {k: marked(v) for k, v in value.items()}
+        return value
+
+    text = tomli_w.dumps(marked(data))
+    for stand_in, literal in blocks.items():
+        text = text.replace(stand_in, literal, 1)
+    return text
 
 
 def write(
@@ -291,13 +316,45 @@ def _load(session: Session, path: Path, mark: bool) -> str:
     try:
         answer = session.load_data(body)
     except DataError as err:
-        raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
+        raise CampaignFileError(problem(path, err)) from None
     except RecursionError:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     if mark:
         session.mark_saved(path)
         _saw(session, path, opened)
     return answer
+
+
+_IN_BLOCK = re.compile(r"(state\.log|undo\.start\.log|undo\.commands)\[(\d+)\]")
+_BLOCKS = {
+    "state.log": ("\n[state]\n", "\nlog = '''\n"),
+    "undo.commands": ("\n[undo]\n", "\ncommands = '''\n"),
+    "undo.start.log": ("\n[undo.start]\n", "\nlog = '''\n"),
+}
+"""Each block's table and key as a save writes them: where to find its first line."""
+
+
+def problem(path: Path, err: DataError) -> str:
+    """The message of a bad value in ``path``: the key, and the line of a log entry or an
+    undo step in its block (the file is read again to find it: only when refused).
+    """
+    at = _IN_BLOCK.match(err.where)
+    first = _first_line(path, at[1]) if at else None
+    line = "" if first is None or at is None else f"line {first + int(at[2])}, "
+    return f"{path}: {line}key {err.where}: {err.problem}"
+
+
+def _first_line(path: Path, block: str) -> int | None:
+    """The line of the file on which ``block``'s first entry stands, if written as a save
+    writes it (a hand-made layout, or a version 2 file, has none to name)."""
+    table, key = _BLOCKS[block]
+    try:
+        text = read_regular(path, LIMIT).decode("utf-8")
+    except (OSError, ValueError):
+        return None
+    start = text.find(table)
+    at = text.find(key, start) if start >= 0 else -1
+    return None if at < 0 else text.count("\n", 0, at + len(key)) + 1
 
 
 @dataclass(frozen=True)
