@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import collector
 from .campaign import freeflow, party
 from .campaign.combat import (
     ANSWERS,
@@ -510,7 +511,8 @@ class Session:
         _only_the_gm(issuer, "undo")
         if not self._undo and self._unread is not None:
             unread, self._unread = self._unread, None
-            self._undo = self._replayed(unread)
+            with collector.paused():
+                self._undo = self._replayed(unread)
         if not self._undo:
             raise RulesError("nothing to undo")
         snap, command = self._undo.pop()

@@ -11,7 +11,6 @@ refused with its path and the line or key at fault (:class:`CampaignFileError`).
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import secrets
@@ -19,8 +18,7 @@ import shutil
 import tempfile
 import tomllib
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
+from .. import collector
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..safe_read import MB, read_head, read_regular
@@ -83,26 +82,9 @@ def file_name(campaign_name: str) -> str:
     return f"{slug or 'campaign'}{SUFFIX}"
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector held off while a campaign is written or read. Both
-    make tens of thousands of records at once, and each burst would set off full
-    collections over the whole session, undo history included: on a 10,000-entry
-    campaign those cost more than the work itself. Any cyclic garbage left is
-    collected afterwards, as usual.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     """Write the session to ``path`` and make it the session's file (see :func:`_save`)."""
-    with _collector_paused():
+    with collector.paused():
         return _save(session, path, now)
 
 
@@ -304,7 +286,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
     undo history came along. A bad file changes nothing. ``mark``: ``path`` becomes the
     session's file, saved as it is (not for an autosave: its campaign stays unsaved).
     """
-    with _collector_paused():
+    with collector.paused():
         return _load(session, path, mark)
 
 
