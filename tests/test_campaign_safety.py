@@ -347,24 +347,86 @@ def test_a_pack_file_that_is_not_a_regular_file_is_named_by_content_check(
     )
 
 
-def _tampered(tmp_path: Path, change) -> Path:
+def _tampered(tmp_path: Path, change, part: str = "encounter") -> Path:
     path = store.save(duel(seed=1), tmp_path / "c.toml")
     data = tomllib.loads(path.read_text())
-    change(data["state"]["encounter"])
+    change(data["state"][part] if part else data["state"])
     path.write_text(tomli_w.dumps(data))
     return path
 
 
-def test_duplicate_combatant_ids_are_refused_with_the_key(tmp_path: Path) -> None:
-    def twin(encounter: dict) -> None:
-        encounter["combatants"][2]["id"] = encounter["combatants"][1]["id"]
+KESTREL = {"entry": "kestrel-vance", "name": "Kestrel Vance", "luck": 1}
 
-    path = _tampered(tmp_path, twin)
+
+TWINS = [
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][2].update(id="pirate-raider-1"),
+        "state.encounter.combatants[2].id: 'pirate-raider-1' is already the id of another"
+        " combatant",
+        id="combatant-id",
+    ),
+    pytest.param(
+        lambda s: s["encounter"].update(zones=["ridge", "dig", "ridge"]),
+        "state.encounter.zones[2]: 'ridge' is already the name of a zone",
+        id="zone",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["bands"].append(["dig", "ridge", "long"]),
+        "state.encounter.bands[1]: dig ↔ ridge already has a band",
+        id="band",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][0]["weapons"][1].update(id="assault-laser"),
+        "state.encounter.combatants[0].weapons[1].id: 'assault-laser' is already one of its"
+        " weapons",
+        id="weapon",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][1].update(group="kestrel-vance-1"),
+        "state.encounter.combatants[1].group: 'kestrel-vance-1' is the id of another"
+        " combatant, not a group",
+        id="group-is-a-combatant",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["order"].append(s["encounter"]["order"][0]),
+        "state.encounter.order[2].actor: 'pirate-raider@pirates' already has its initiative",
+        id="initiative",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(party=[KESTREL, KESTREL]),
+        "state.campaign.party[1].entry: 'kestrel-vance' is already in the party",
+        id="party",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(roster=[["minion", "pirate-raider"]] * 2),
+        "state.campaign.roster[1]: minion 'pirate-raider' is already on the roster",
+        id="roster",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), TWINS)
+def test_twins_are_refused_with_the_key_by_open_and_check(
+    tmp_path: Path, change, message: str
+) -> None:
+    path = _tampered(tmp_path, change, part="")
+    with pytest.raises(CampaignFileError) as caught:
+        store.load(Session(content=pack()), path)
+    assert str(caught.value) == f"{path}: key {message}"
+    checked = hsm("campaign", "check", str(path))
+    assert (checked.returncode, checked.stdout) == (1, f"{path}: key {message}\n")
+
+
+def test_log_entries_out_of_order_are_refused_with_the_line_and_key(tmp_path: Path) -> None:
+    path = store.save(duel(seed=1), tmp_path / "c.toml")
+    text = path.read_text(encoding="utf-8")
+    number = text[: text.index('[3, "gm"')].count("\n") + 1
+    path.write_text(text.replace('[3, "gm"', '[2, "gm"', 1), encoding="utf-8")
     with pytest.raises(CampaignFileError) as caught:
         store.load(Session(content=pack()), path)
     assert str(caught.value) == (
-        f"{path}: key state.encounter.combatants[2].id: 'pirate-raider-1' is already the id"
-        " of another combatant"
+        f"{path}: line {number}, key state.log[2].seq: 2 is out of order: entries are numbered"
+        " 1, 2, 3 …; expected 3"
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,15 +36,11 @@ checked against them so a hand edit (Luck −5) is refused at the door, not mid-
 
 
 def check_bounds(snap: Snapshot, where: str) -> None:
-    """Counters within :data:`BOUNDS`, combatant ids unique, a turn's declared actions
-    within R-ACT-3's reach: what would otherwise load and then break a view.
+    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), a
+    turn's declared actions within R-ACT-3's reach: what would otherwise load and then
+    break a view.
     """
-    seen: set[str] = set()
-    for i, c in enumerate(snap.encounter.combatants):
-        if c.id in seen:
-            problem = f"{c.id!r} is already the id of another combatant"
-            raise codec.DataError(f"{where}.encounter.combatants[{i}].id", problem)
-        seen.add(c.id)
+    check_unique(snap, where)
     turn = snap.encounter.turn
     if turn is not None and not 0 <= turn.declared <= MAX_DECLARED:
         problem = f"{turn.declared} is outside 0 to {MAX_DECLARED}"
@@ -71,6 +67,67 @@ NOW_LOG = lines.Memo(lines.entry_line)
 START_LOG = lines.Memo(lines.entry_line)
 STEPS = lines.Memo(lines.step_line)
 """The lines last written of the state's log, the undo start's log and the undo steps."""
+
+
+def check_unique(snap: Snapshot, where: str) -> None:
+    """What views and commands find by name or id, once each: zones, the band between two
+    zones, combatant ids, a combatant's weapons, initiative actors, a group id that is no
+    other combatant's id, party Heroes, roster entries, and log entries numbered in order.
+    A twin would crash a list (Textual's DuplicateID) or act on the wrong one.
+    """
+    enc, camp = snap.encounter, snap.campaign
+    at = f"{where}.encounter"
+    zones = enumerate(enc.zones)
+    _once((f"{at}.zones[{i}]", z, f"{z!r} is already the name of a zone") for i, z in zones)
+    bands = enumerate(enc.bands)
+    _once((f"{at}.bands[{i}]", {a, b}, f"{a} ↔ {b} already has a band") for i, (a, b, _) in bands)
+    people = enc.combatants
+    _once(
+        (f"{at}.combatants[{i}].id", c.id, f"{c.id!r} is already the id of another combatant")
+        for i, c in enumerate(people)
+    )
+    ids = {c.id for c in people}
+    for i, c in enumerate(people):
+        if c.group != c.id and c.group in ids:
+            problem = f"{c.group!r} is the id of another combatant, not a group"
+            raise codec.DataError(f"{at}.combatants[{i}].group", problem)
+        weapons = enumerate(c.weapons)
+        _once(
+            (
+                f"{at}.combatants[{i}].weapons[{j}].id",
+                w.id,
+                f"{w.id!r} is already one of its weapons",
+            )
+            for j, w in weapons
+        )
+    order = enumerate(enc.order)
+    _once(
+        (f"{at}.order[{i}].actor", r.actor, f"{r.actor!r} already has its initiative")
+        for i, r in order
+    )
+    at = f"{where}.campaign"
+    party = enumerate(camp.party)
+    _once(
+        (f"{at}.party[{i}].entry", m.entry, f"{m.entry!r} is already in the party")
+        for i, m in party
+    )
+    roster = enumerate(camp.roster)
+    _once((f"{at}.roster[{i}]", r, f"{r[0]} {r[1]!r} is already on the roster") for i, r in roster)
+    for i, entry in enumerate(snap.log):
+        if entry.seq != i + 1:
+            problem = (
+                f"{entry.seq} is out of order: entries are numbered 1, 2, 3 …; expected {i + 1}"
+            )
+            raise codec.DataError(f"{where}.log[{i}].seq", problem)
+
+
+def _once(items: Iterable[tuple[str, Any, str]]) -> None:
+    """Each key once (``(key path, key, problem)``): the second is refused at its path."""
+    seen: list[Any] = []
+    for at, key, problem in items:
+        if key in seen:
+            raise codec.DataError(at, problem)
+        seen.append(key)
 
 
 def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
