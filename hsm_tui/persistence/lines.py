@@ -29,10 +29,14 @@ class Block(str):
     """Lines of JSON that ``store.encode`` writes as a TOML literal string."""
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, default=str).encode
+"""One encoder for every line: ``json.dumps`` with options builds one a call."""
+
+
 def line(value: Any) -> str:
     """``value`` as one line of JSON that a TOML literal string can hold (a date or time
     in a hand-edited older file becomes text, for the reader to refuse where it is)."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    text = _ENCODE(value)
     return text.replace("'", "\\u0027").replace("\x7f", "\\u007f")
 
 
