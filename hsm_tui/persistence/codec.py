@@ -158,17 +158,23 @@ def _open(hint: Any, cls: type) -> bool:
     return _kinds(hint)[0] != [cls]
 
 
+_AS_READ = frozenset({bool, int, str})
+"""The types whose values are read as they are when TOML gives exactly that type."""
+
+
 def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> Any:
     """The value of type ``hint`` that ``data`` describes; :class:`DataError` if it
     does not fit. ``known`` is the :func:`registry` of classes a ``_type`` may name.
     """
+    if hint in _AS_READ and type(data) is hint:
+        return data
     options, origin = _kinds(hint)
     if len(options) > 1 or hint is Any:
         return _tagged(data, options, known, where)
     (kind,) = options
     if origin in (tuple, list):
         return _sequence(data, kind, known, where)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and _sort(kind) == "table":
         return _table(data, kind, known, where)
     if isinstance(kind, type) and issubclass(kind, Enum):
         return _enum(data, kind, where)
@@ -230,7 +236,13 @@ def _sequence(data: Any, kind: Any, known: dict[str, type], where: str) -> Any:
     if len(args) != len(data):
         raise DataError(where, f"expected {len(args)} items, found {len(data)}")
     items = [from_data(d, args[i], known, f"{where}[{i}]") for i, d in enumerate(data)]
-    return tuple(items) if typing.get_origin(kind) is tuple else items
+    return items if _kinds(kind)[1] is list else tuple(items)
+
+
+@functools.cache
+def _keys(cls: type) -> frozenset[str]:
+    """The keys a table of ``cls`` may hold: its fields, and ``_type``."""
+    return frozenset(_fields(cls)) | {TYPE_KEY}
 
 
 def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
@@ -238,13 +250,18 @@ def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
         raise DataError(where, f"expected a table, found {data!r}")
     hints = _hints(cls)
     fields = _fields(cls)
-    extra = sorted(set(data) - fields.keys() - {TYPE_KEY})
-    if extra:
+    if not data.keys() <= _keys(cls):
+        extra = sorted(set(data) - _keys(cls))
         raise DataError(_join(where, extra[0]), f"unknown key for {cls.__name__}")
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name in data:
-            values[name] = from_data(data[name], hints[name], known, _join(where, name))
+            value = data[name]
+            hint = hints[name]
+            if hint in _AS_READ and type(value) is hint:
+                values[name] = value
+            else:
+                values[name] = from_data(value, hint, known, _join(where, name))
         elif type(None) in _options(hints[name]):
             values[name] = None
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
