@@ -65,7 +65,7 @@ def check_bounds(snap: Snapshot, where: str) -> None:
 
 NOW_LOG = lines.Memo(lines.entry_line)
 START_LOG = lines.Memo(lines.entry_line)
-STEPS = lines.Memo(lines.step_line)
+STEP_LINES = lines.Memo(lines.step_line)
 """The lines last written of the state's log, the undo start's log and the undo steps."""
 
 
@@ -236,7 +236,7 @@ def read_steps(steps: tuple[str, ...]) -> list[Command]:
 def session_data(saved: SessionData) -> dict[str, Any]:
     """``saved`` as TOML-ready data (the undo table only when there is history)."""
     data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
-    steps = [*saved.unread, *STEPS.lines(saved.commands)]
+    steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
     if steps:
         data["undo"] = {
             "start": snapshot_data(saved.start, START_LOG),
