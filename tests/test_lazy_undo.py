@@ -156,6 +156,12 @@ def test_the_memo_writes_again_only_the_items_that_changed() -> None:
         ('{"seq": 1, "issuer": "gm"}', "state.log[1].title", "missing"),
         ('"text"', "state.log[1]", "expected a table, found 'text'"),
         ('[1, "gm", "t", [], "public"', "state.log[1]", "line 2 of the block is not JSON"),
+        (
+            '[2, "gm", "t", [], "public"] x',
+            "state.log[1]",
+            "line 2 of the block is not JSON: Extra",
+        ),
+        ("[" * 100_000, "state.log[1]", "nested too deeply"),
     ],
 )
 def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
@@ -175,6 +181,14 @@ def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
     message = str(caught.value)
     assert message.startswith(f"{path}: line {number}, key {where}: {problem}"), message
     assert victim.log == () and victim.file is None
+
+
+def test_a_line_with_spaces_around_reads_as_any_other() -> None:
+    text = '  [1, "gm", "t", [], "public"] \r\n[2, "gm", "u", ["x"], "gm"]\n'
+    assert lines.log_from(text, "state.log") == (
+        LogEntry(1, "gm", "t", ()),
+        LogEntry(2, "gm", "u", ("x",), "gm"),
+    )
 
 
 def test_a_block_that_is_not_text_names_its_key() -> None:

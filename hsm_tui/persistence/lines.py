@@ -18,6 +18,7 @@ and :func:`line` writes ``'`` and DEL as ``\\u`` escapes as well.
 from __future__ import annotations
 
 import json
+import json.scanner
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -54,7 +55,10 @@ def split(text: Any, where: str) -> list[str]:
     return parts[:-1] if parts[-1] == "" else parts
 
 
-_DECODE = json.JSONDecoder().decode
+_DECODER = json.JSONDecoder()
+_SCAN = json.scanner.make_scanner(_DECODER)
+"""The C scanner behind ``json.loads``, called without its two Python wrappers: half the
+time on a line as a save writes it (a line with spaces around goes the long way)."""
 
 
 def values(lines: Sequence[str], where: str) -> list[Any]:
@@ -63,7 +67,14 @@ def values(lines: Sequence[str], where: str) -> list[Any]:
     out = []
     for i, text in enumerate(lines):
         try:
-            out.append(_DECODE(text))
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                out.append(value)
+                continue
+        except (StopIteration, ValueError, RecursionError):
+            pass
+        try:
+            out.append(_DECODER.decode(text))
         except ValueError as err:
             problem = f"line {i + 1} of the block is not JSON: {err.msg} (column {err.colno})"
             raise codec.DataError(f"{where}[{i}]", problem) from None
