@@ -131,6 +131,8 @@ def _once(items: Iterable[tuple[str, Any, str]]) -> None:
 
 
 def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
+    """``snap`` as file data: its log a block of lines (``log`` keeps the lines last
+    written of this snapshot's log), the dice state apart."""
     version, internal, gauss = snap.rng_state
     data = codec.to_data(replace(snap, rng_state=None, log=()), Snapshot)
     data["log"] = lines.block(log.lines(snap.log))
@@ -141,6 +143,7 @@ def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
 
 
 def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
+    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``)."""
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
     if "log" not in data:
