@@ -110,6 +110,10 @@ def test_a_save_after_open_writes_the_steps_as_read_without_reading_them(
     reopened = Session(content=pack())
     store.load(reopened, again)
     assert everything(reopened) == everything(loaded)
+    while loaded.can_undo:  # the file's steps and the one after them, replayed as one
+        assert reopened.undo() == loaded.undo()
+        assert everything(reopened) == everything(loaded)
+    assert not reopened.can_undo
 
 
 ODD = "it's ''' \x7f \x00 \u2028 \r\n \\ \" ★ 🎲"
