@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -193,6 +195,42 @@ def test_a_line_with_spaces_around_reads_as_any_other() -> None:
         LogEntry(1, "gm", "t", ()),
         LogEntry(2, "gm", "u", ("x",), "gm"),
     )
+
+
+def test_a_file_is_read_as_tomllib_reads_it(tmp_path: Path) -> None:
+    session = played()
+    session.apply(RollTask(TN, Rank.MINION, ODD))
+    path = store.save(session, tmp_path / "c.toml", now=SAVED_AT)
+    assert store.read(path) == tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("Zone ridge", "Zone \x7fridge", 1), "invalid character '\\x7f'"),
+        (lambda t: t.replace("Zone ridge", "Zone \rridge", 1), "invalid character '\\r'"),
+        (lambda t: t.replace("Zone ridge", "Zone ridge" + "'" * 3, 1), "not valid TOML"),
+        (lambda t: t.replace("\n'''\nqueue", "\n''''\nqueue", 1), "not JSON"),
+    ],
+    ids=["del", "lone-cr", "three-quotes", "a-quote-before-the-closing-quotes"],
+)
+def test_a_block_toml_refuses_is_refused_as_tomllib_says(
+    tmp_path: Path, change: Callable[[str], str], message: str
+) -> None:
+    path = store.save(played(), tmp_path / "c.toml")
+    text = change(path.read_text(encoding="utf-8"))
+    path.write_text(text, encoding="utf-8", newline="")
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        expected = f"{path}: not valid TOML: {err}"
+    else:
+        expected = None
+    with pytest.raises(CampaignFileError) as caught:
+        store.load(Session(content=pack()), path)
+    assert message in str(caught.value)
+    if expected is not None:
+        assert str(caught.value) == expected
 
 
 def test_a_block_that_is_not_text_names_its_key() -> None:
