@@ -76,7 +76,8 @@ def _v2_to_v3(data: Data) -> Data:
 
 
 def _lines_of(table: Data, key: str) -> Data:
-    """``table`` with its list ``key`` as a block of lines (a list of anything else kept)."""
+    """``table`` with its list ``key`` as a block of lines (anything else left for the
+    reader to refuse)."""
     items = table.get(key)
     if not isinstance(items, list):
         return table
