@@ -7,8 +7,10 @@ on the 40-combatant fight (issue 20).
 Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
 never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
 ``hsm simulate`` of 1,000 fights of 6 heroes vs 12 minions ≤ 5 s with one worker (≤ 10 s
-before issue 22); the builder's 200 fights ≤ 1 s; a 10,000-entry campaign saved and
-opened ≤ 100 ms each.
+before issue 22); the builder's 200 fights ≤ 1 s; a 10,000-entry campaign opened, and
+saved after a step of play, ≤ 100 ms each (saved cold, the first save in the process,
+≤ 200 ms: issue 20's target). The first undo that reaches the steps a file brought
+replays them all: printed, no target.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import time
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -101,22 +104,60 @@ def command_latency(samples: int) -> list[float]:
 
 def campaign_file(commands: int) -> tuple[int, int, float, float]:
     """Save and reopen a 40-combatant fight with ``commands`` steps of undo history:
-    (steps, bytes, save seconds, open seconds). Opening replays the history for undo.
+    (steps, bytes, save seconds, open seconds).
     """
     _, session = _one_fight(5, commands)
     return (len(session.history), *_save_and_open(session))
 
 
-def long_campaign(entries: int) -> tuple[int, int, int, float, float]:
+@dataclass(frozen=True)
+class LongCampaign:
+    """Figures of a campaign of 10,000 log entries (seconds; medians of ``runs``)."""
+
+    entries: int
+    steps: int
+    size: int
+    cold_save: float  # the first save in the process: every entry and step written anew
+    open: float  # the undo steps are left unread (issue 22)
+    save: float  # after opening and one more task: what a GM's S costs
+    first_undo: float  # the first undo that reaches the file's steps replays them all
+
+
+def long_campaign(entries: int, runs: int = 5) -> LongCampaign:
     """A campaign with ``entries`` log entries (a 40-combatant fight of 300 steps, then
-    free-flowing tasks, every step undoable) saved and opened: (entries, undo steps,
-    bytes, save seconds, open seconds). Opening replays the undo history.
+    free-flowing tasks, every step undoable), saved, then opened, played a step, saved
+    and undone into the file's steps ``runs`` times.
     """
     _, session = _one_fight(5, 300)
     tn = TargetNumber((Modifier("Agility", 3), Modifier("Senses", 2)))
     while len(session.log) < entries:
         session.apply(RollTask(tn, Rank.MINION, f"Task {len(session.log)}"))
-    return (len(session.log), len(session.history), *_save_and_open(session))
+    opens, saves, undos = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        path = store.save(session, Path(tmp) / "campaign.toml")
+        cold = time.perf_counter() - start
+        for run in range(runs):
+            opened = Session(content=session.content)
+            start = time.perf_counter()
+            store.load(opened, path)
+            opens.append(time.perf_counter() - start)
+            if opened.log != session.log:
+                raise SystemExit("the campaign opened with another log than it was saved with")
+            opened.apply(RollTask(tn, Rank.MINION, "One more"))
+            start = time.perf_counter()
+            store.save(opened, Path(tmp) / f"again-{run}.toml")
+            saves.append(time.perf_counter() - start)
+            opened.undo()
+            start = time.perf_counter()
+            opened.undo()
+            undos.append(time.perf_counter() - start)
+        size = path.stat().st_size
+    median = statistics.median
+    steps = len(session.history)
+    return LongCampaign(
+        len(session.log), steps, size, cold, median(opens), median(saves), median(undos)
+    )
 
 
 def _save_and_open(session: Session) -> tuple[int, float, float]:
@@ -205,19 +246,26 @@ def main() -> int:
         )
     ]
     steps, size, saved, opened = campaign_file(100 if args.quick else 500)
-    for name, seconds in (("save campaign", saved), ("open campaign (replays undo)", opened)):
+    for name, seconds in (("save campaign", saved), ("open campaign", opened)):
         work = f"{steps} steps"
         rows.append(
             (name, work, f"{seconds * 1000:.0f} ms", f"{size // 1024} KiB", "≤ 1 s", seconds <= 1)
         )
-    entries, undo, size, saved, opened = long_campaign(10_000)
-    for name, seconds in (("save", saved), ("open", opened)):
-        label = f"{name} campaign, {entries:,} log entries"
+    big = long_campaign(10_000)
+    label = f"{big.entries:,} entries"
+    for name, seconds, target in (
+        (f"open campaign, {label}", big.open, 0.1),
+        ("save it opened + 1 step", big.save, 0.1),
+        ("save it cold (1st in process)", big.cold_save, 0.2),
+        ("first undo into its steps", big.first_undo, None),
+    ):
+        work = f"{big.steps} steps"
         figure = f"{seconds * 1000:.0f} ms"
-        rows.append(
-            (label, f"{undo} steps", figure, f"{size // 1024} KiB", "≤ 100 ms", seconds <= 0.1)
-        )
-        record(name, figure, seconds <= 0.1)
+        goal = "—" if target is None else f"≤ {target * 1000:.0f} ms"
+        ok = None if target is None else seconds <= target
+        rows.append((name, work, figure, f"{big.size // 1024} KiB", goal, ok))
+    record("open", f"{big.open * 1000:.0f} ms", big.open <= 0.1)
+    record("save", f"{big.save * 1000:.0f} ms", big.save <= 0.1)
     ui, thread = autosave_cost(_one_fight(5, 500)[1])
     rows.append(
         (
@@ -276,7 +324,8 @@ def main() -> int:
     )
     print("-" * 100)
     for name, work, a, b, target, ok in rows:
-        print(f"{name:<34}{work:>12}{a:>14}{b:>16}{target:>16}{'pass' if ok else 'FAIL':>8}")
+        verdict = "—" if ok is None else "pass" if ok else "FAIL"
+        print(f"{name:<34}{work:>12}{a:>14}{b:>16}{target:>16}{verdict:>8}")
     print(
         f"forecast check: heroes win {result.wins['heroes']:.1%} over {result.runs} fights"
         " (the same for any jobs)"

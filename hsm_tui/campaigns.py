@@ -22,7 +22,7 @@ from .logbook import escape, to_markdown
 from .persistence import store, versions
 from .persistence.atomic import replace_file
 from .persistence.codec import DataError
-from .persistence.snapshot import session_from
+from .persistence.snapshot import read_steps, session_from
 from .rules.errors import RulesError
 from .state import LogEntry
 
@@ -73,11 +73,12 @@ def problems(path: Path) -> list[str]:
     """
     try:
         data = store.read(path)
-        session_from({k: v for k, v in data.items() if k not in store.META_KEYS})
+        saved = session_from({k: v for k, v in data.items() if k not in store.META_KEYS})
+        read_steps(saved.unread)  # opening leaves them to the first undo: check reads them
     except store.CampaignFileError as err:
         return [str(err)]
     except DataError as err:
-        return [f"{path}: key {err.where}: {err.problem}"]
+        return [store.problem(path, err)]
     except RecursionError:
         return [f"{path}: not a campaign: nested too deeply"]
     if data["header"] != versions.header(data["state"]):

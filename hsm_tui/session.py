@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import collector
 from .campaign import freeflow, party
 from .campaign.combat import (
     ANSWERS,
@@ -81,16 +82,6 @@ from .views import (
 LOG = logging.getLogger(__name__)
 
 
-def _unseen(snap: Snapshot) -> Snapshot:
-    """``snap`` without who may see each log entry and which numbers in it are the GM's:
-    both are derived from the commands by the seat rules of the day, so a replay
-    re-derives them rather than matching a file written under older rules (its undo
-    history is kept, its entries re-marked).
-    """
-    log = tuple(replace(e, visibility="", lines=e.gm_lines) for e in snap.log)
-    return replace(snap, log=log)
-
-
 def _only_the_gm(issuer: str, what: str) -> None:
     """Replacing the whole campaign is the GM's alone (players will join over SSH)."""
     if issuer != GM:
@@ -104,7 +95,6 @@ class Session:
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
     log: tuple[LogEntry, ...] = ()
     pending: Decision | None = None
-    history: list[Command] = field(default_factory=list)
     encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
     queue: tuple[Command, ...] = ()
     """Commands of a Batch waiting for the pending decision to be answered."""
@@ -119,6 +109,8 @@ class Session:
         self.rng = random.Random(self.seed)
         self._undo: list[tuple[Snapshot, Command]] = []
         self._redo: list[Command] = []
+        self._unread: snapshot.Unread | None = None
+        """Undo steps a file brought, replayed on the first undo that needs them."""
         self._subscribers: list[Callable[[Event], None]] = []
         self._saved = self._snapshot()
         self.seats: dict[str, Seat] = {}
@@ -149,7 +141,7 @@ class Session:
         self.seed = random.SystemRandom().randrange(2**32)
         fresh = Session(seed=self.seed)
         self._restore(fresh._snapshot())
-        self._undo, self._redo, self.history = [], [], []
+        self._undo, self._redo, self._unread = [], [], None
         self.file = None
         self._saved = self._snapshot()
         self._notify()
@@ -243,6 +235,8 @@ class Session:
 
         self.campaign = replace(self.campaign, name=name)
         self._undo = [(named(snap), command) for snap, command in self._undo]
+        if self._unread is not None:
+            self._unread = self._unread.named(named)
         self._notify()
 
     def _apply(self, command: Command) -> None:
@@ -253,7 +247,6 @@ class Session:
             self._restore(before)
             raise
         self._undo.append((before, command))
-        self.history.append(command)
 
     def _dispatch(self, command: Command) -> None:
         pending = self.pending
@@ -498,8 +491,14 @@ class Session:
         self.queue, self.campaign = snap.queue, snap.campaign
 
     @property
+    def history(self) -> list[Command]:
+        """The commands undo would take back, oldest first (a file's are read for it)."""
+        earlier = self._unread.commands if self._unread is not None else []
+        return [*earlier, *(command for _, command in self._undo)]
+
+    @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return bool(self._undo) or self._unread is not None
 
     @property
     def can_redo(self) -> bool:
@@ -508,13 +507,16 @@ class Session:
     def undo(self, issuer: str = GM) -> Command:
         """Undo the last command, dice included (the RNG goes back too): the GM's alone."""
         _only_the_gm(issuer, "undo")
+        if not self._undo and self._unread is not None:
+            unread, self._unread = self._unread, None
+            with collector.paused():
+                self._undo = self._replayed(unread)
         if not self._undo:
             raise RulesError("nothing to undo")
         snap, command = self._undo.pop()
         before = self.log
         self._restore(snap)
         self.undone = (*self.undone, *before[len(self.log) :])[-KEPT_UNDONE:]
-        self.history.pop()
         self._redo.append(command)
         self._notify("undo")
         return command
@@ -539,45 +541,46 @@ class Session:
     def frozen(self) -> snapshot.SessionData:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo[0][0] if self._undo else self._snapshot()
-        commands = [c for _, c in self._undo]
-        return snapshot.SessionData(self.seed, self._snapshot(), start, commands, list(self._redo))
+        unread = self._unread or snapshot.Unread(start, (), start)
+        commands, redo = [c for _, c in self._undo], list(self._redo)
+        now = self._snapshot()
+        return snapshot.SessionData(self.seed, now, unread.start, commands, redo, unread.steps)
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
 
-        Everything is read and checked before anything changes: bad data raises
-        :class:`~hsm_tui.persistence.codec.DataError` and leaves the session as it was. The undo
-        history is rebuilt by replaying its commands on the loaded packs; if they no
-        longer give the saved state (a pack changed) the state loads without it. The
-        answer says which.
+        All but the undo steps is read and checked first: bad data raises DataError and
+        changes nothing. The steps are replayed on the first undo that needs them
+        (:meth:`_replayed`). The answer counts them and names entries the packs lack.
         """
         _only_the_gm(issuer, "open a campaign")
         saved = snapshot.session_from(data)
-        now, commands, redo = saved.now, saved.commands, saved.redo
         self.seed = saved.seed
-        self._restore(saved.start)
-        self._undo, self.history = [], []
-        kept = True
-        try:
-            for command in commands:
-                self._apply(command)
-        except Exception:  # a file's commands may fail any way: then drop them
-            kept = False
-        if not kept or _unseen(self._snapshot()) != _unseen(now):
-            self._restore(now)
-            self._undo, self.history, redo = [], [], []
-            kept = False
-        self._redo = list(redo)
-        self._notify()
-        answer = (
-            f"undo history kept ({len(commands)} step(s))"
-            if kept
-            else "its undo history no longer leads to the saved state (the packs or the file"
-            " changed since): the state is loaded, without undo"
+        self._restore(saved.now)
+        self._undo, self._redo = [], list(saved.redo)
+        self._unread = (
+            snapshot.Unread(saved.start, saved.unread, saved.now) if saved.unread else None
         )
+        self._notify()
+        answer = f"undo history kept ({len(saved.unread)} step(s))"
         enc, camp = self.encounter, self.campaign
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
+
+    def _replayed(self, unread: snapshot.Unread) -> list[tuple[Snapshot, Command]]:
+        """The undo steps a file brought, replayed from their start on the packs loaded
+        now; RulesError if they no longer lead to the state it saved (they are dropped).
+        """
+        scratch = Session(seed=self.seed, content=self.content)
+        scratch._restore(unread.start)
+        try:
+            for command in unread.commands:
+                scratch._apply(command)
+        except Exception as err:  # a file's steps may fail any way: then they are dropped
+            raise RulesError(f"{snapshot.DROPPED} ({err})") from None
+        if not unread.reaches(scratch._snapshot()):
+            raise RulesError(snapshot.DROPPED)
+        return scratch._undo
 
     @classmethod
     def replay(

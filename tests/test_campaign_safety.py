@@ -7,6 +7,7 @@ refused with a message instead of a crash or a hang, in saves and in content pac
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -20,12 +21,15 @@ import pytest
 import tomli_w
 
 from hsm_tui.campaign.combat import DeclareActions, EndTurn
+from hsm_tui.campaign.freeflow import RollTask
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import atomic, autosave, store, versions
 from hsm_tui.persistence.store import CampaignFileError
+from hsm_tui.rules import Rank, task_tn
 from hsm_tui.session import Session
+from hsm_tui.views import TITLED
 from tests.campaign import pack, refused
-from tests.test_persistence import duel, everything
+from tests.test_persistence import as_played, duel, everything
 
 FIXTURES = Path(__file__).parent / "fixtures" / "versions"
 SAVED_AT = datetime(2026, 3, 1, 20, 15, 30)
@@ -40,38 +44,104 @@ def hsm(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 # -- versions ----------------------------------------------------------------------------
 def test_every_older_version_has_a_step_up_to_the_current_one() -> None:
     assert sorted(versions.STEPS) == list(range(1, versions.VERSION))
-    assert store.VERSION == versions.VERSION == 2
+    assert store.VERSION == versions.VERSION == 3
 
 
 def test_version_1_to_2_adds_the_header_from_the_state() -> None:
     data = tomllib.loads((FIXTURES / "v1.toml").read_text(encoding="utf-8"))
     assert data["format_version"] == 1 and "header" not in data
-    migrated = versions.migrate(data)
-    assert migrated["format_version"] == 2
+    migrated = versions.STEPS[1](data)
     assert migrated["header"] == {
         "name": "Dust Sea",
         "party": [],
         "adventure": 1,
         "in_combat": True,
     }
-    assert {k: v for k, v in migrated.items() if k not in ("header", "format_version")} == {
-        k: v for k, v in data.items() if k != "format_version"
-    }  # nothing else changed
+    assert {k: v for k, v in migrated.items() if k != "header"} == data  # nothing else changed
     assert data["format_version"] == 1  # the data read is not changed in place
 
 
-def test_a_version_1_file_opens_lists_checks_and_saves_as_version_2(tmp_path: Path) -> None:
+def test_a_version_1_file_opens_lists_checks_and_saves_as_version_3(tmp_path: Path) -> None:
     path = tmp_path / "dust-sea.toml"
     shutil.copy(FIXTURES / "v1.toml", path)
     session = Session(content=pack())
     assert store.load(session, path).startswith("undo history kept")
-    assert everything(session) == everything(_duel_named("Dust Sea"))
+    assert as_played(session) == as_played(_duel_named("Dust Sea"))
     [entry] = store.recent(tmp_path)
     assert isinstance(entry, store.SavedCampaign) and entry.name == "Dust Sea" and entry.in_combat
     assert hsm("campaign", "check", str(path)).returncode == 0
     store.save(session, path)
-    assert tomllib.loads(path.read_text())["format_version"] == 2
+    assert tomllib.loads(path.read_text())["format_version"] == 3
     assert (tmp_path / "dust-sea.toml.bak1").read_bytes() == (FIXTURES / "v1.toml").read_bytes()
+
+
+ODD = "Kestrel's '''odd''' trick \x7f"
+"""A task label a TOML literal string cannot hold as it is: the v2 fixture rolled it."""
+
+
+def _v2_session() -> Session:
+    """The session ``fixtures/versions/v2.toml`` holds, played again."""
+    session = _duel_named("Dust Sea")
+    session.apply(RollTask(task_tn([("Agility", 3), ("Senses", 2)]), Rank.MINION, ODD))
+    session.apply(EndTurn())
+    session.apply(EndTurn())
+    session.undo()
+    return session
+
+
+def test_version_2_to_3_puts_each_log_entry_and_undo_step_on_a_line_as_it_was() -> None:
+    data = tomllib.loads((FIXTURES / "v2.toml").read_text(encoding="utf-8"))
+    assert data["format_version"] == 2
+    migrated = versions.STEPS[2](data)
+    for table, key in ((("state",), "log"), (("undo",), "commands"), (("undo", "start"), "log")):
+        old, new = data, migrated
+        for name in table:
+            old, new = old[name], new[name]
+        titled = [  # version 2's lines never marked the GM's numbers (views.TITLED)
+            {**e, "visibility": TITLED} if key == "log" and e["lines"] else e for e in old[key]
+        ]
+        assert [json.loads(line) for line in new[key].splitlines()] == titled
+        assert {k: v for k, v in new.items() if k not in (key, "start")} == {
+            k: v for k, v in old.items() if k not in (key, "start")
+        }  # nothing else changed
+    assert {k: v for k, v in migrated.items() if k not in ("state", "undo")} == {
+        k: v for k, v in data.items() if k not in ("state", "undo")
+    }
+    assert "'" not in migrated["state"]["log"] and "\x7f" not in migrated["state"]["log"]
+    assert data["state"]["log"][0] == {  # the data read is not changed in place
+        "seq": 1,
+        "issuer": "gm",
+        "title": "Zone ridge",
+        "lines": [],
+        "visibility": "public",
+    }
+
+
+def test_a_version_2_file_opens_with_its_undo_history_and_saves_as_version_3(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "dust-sea.toml"
+    shutil.copy(FIXTURES / "v2.toml", path)
+    assert hsm("campaign", "check", str(path)).returncode == 0
+    session = Session(content=pack())
+    assert store.load(session, path) == "undo history kept (9 step(s))"
+    played = _v2_session()
+    assert as_played(session) == as_played(played)
+    assert any(ODD in e.title for e in session.log)
+    # its lines cannot tell the GM's numbers: the players read those entries by title
+    assert {e.visibility for e in session.log if e.lines} == {TITLED}
+    store.save(session, path)
+    text = path.read_text(encoding="utf-8")
+    assert tomllib.loads(text)["format_version"] == 3
+    assert '\nlog = \'\'\'\n[1, "gm", "Zone ridge", [], "public"]\n' in text
+    again = Session(content=pack())
+    store.load(again, path)
+    assert as_played(again) == as_played(played)
+    while played.can_undo:  # the undo history replays from the migrated steps
+        assert again.undo() == played.undo()
+        assert everything(again) == everything(played)
+    assert again.redo() == played.redo()
+    assert everything(again) == everything(played)
 
 
 def _duel_named(name: str) -> Session:
@@ -176,30 +246,51 @@ while True:
 """
 
 
+VERSIONS = ("New campaign", "a" * 60, "b")
+"""The campaign names the killed saver writes: a file holding another was lost."""
+
+
+def kill_mid_save(path: Path, mode: str, delay: float) -> None:
+    """Start a process saving ``path`` over and over (``mode``: save or autosave, each
+    save another version) and kill -9 it ``delay`` seconds after it is ready.
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_SAVER, str(path), mode],
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+    time.sleep(delay)
+    child.kill()
+    child.wait()
+    child.stdout.close()
+
+
+def after_kill(path: Path) -> str:
+    """What a kill left: "" when ``path`` opens whole as one of :data:`VERSIONS` and every
+    backup reads; "torn" when one does not open; "lost" when it holds another campaign.
+    """
+    session = Session(content=pack())
+    try:
+        store.load(session, path)
+        for n in (1, 2, 3):
+            backup = path.with_name(f"{path.name}.bak{n}")
+            if backup.exists():
+                store.read(backup)  # never torn nor empty
+    except CampaignFileError:
+        return "torn"
+    return "" if session.campaign.name in VERSIONS else "lost"
+
+
 @pytest.mark.parametrize("mode", ["save", "autosave"])
 def test_kill_9_during_save_leaves_the_old_or_the_new_file_and_the_next_save_cleans_up(
     tmp_path: Path, mode: str
 ) -> None:
     path = tmp_path / "c.toml"
     store.save(Session(seed=1, content=pack()), path)
-    root = Path(__file__).resolve().parents[1]
-    for trial in range(12):
-        child = subprocess.Popen(
-            [sys.executable, "-c", KILLED_SAVER, str(path), mode],
-            stdout=subprocess.PIPE,
-            cwd=root,
-        )
-        assert child.stdout is not None and child.stdout.readline() == b"ready\n"
-        time.sleep(0.05 + 0.03 * trial)
-        child.kill()
-        child.wait()
-        session = Session(content=pack())
-        store.load(session, path)  # whole: one version or the other
-        assert session.campaign.name in ("New campaign", "a" * 60, "b")
-        for n in (1, 2, 3):
-            backup = tmp_path / f"c.toml.bak{n}"
-            if backup.exists():
-                store.read(backup)  # never torn nor empty
+    for trial in range(12):  # bench/files.py runs 200
+        kill_mid_save(path, mode, 0.05 + 0.03 * trial)
+        assert after_kill(path) == ""
     autosave.write(Session(seed=1, content=pack()).frozen(), path)  # cleans up too
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
@@ -262,24 +353,86 @@ def test_a_pack_file_that_is_not_a_regular_file_is_named_by_content_check(
     )
 
 
-def _tampered(tmp_path: Path, change) -> Path:
+def _tampered(tmp_path: Path, change, part: str = "encounter") -> Path:
     path = store.save(duel(seed=1), tmp_path / "c.toml")
     data = tomllib.loads(path.read_text())
-    change(data["state"]["encounter"])
+    change(data["state"][part] if part else data["state"])
     path.write_text(tomli_w.dumps(data))
     return path
 
 
-def test_duplicate_combatant_ids_are_refused_with_the_key(tmp_path: Path) -> None:
-    def twin(encounter: dict) -> None:
-        encounter["combatants"][2]["id"] = encounter["combatants"][1]["id"]
+KESTREL = {"entry": "kestrel-vance", "name": "Kestrel Vance", "luck": 1}
 
-    path = _tampered(tmp_path, twin)
+
+TWINS = [
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][2].update(id="pirate-raider-1"),
+        "state.encounter.combatants[2].id: 'pirate-raider-1' is already the id of another"
+        " combatant",
+        id="combatant-id",
+    ),
+    pytest.param(
+        lambda s: s["encounter"].update(zones=["ridge", "dig", "ridge"]),
+        "state.encounter.zones[2]: 'ridge' is already the name of a zone",
+        id="zone",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["bands"].append(["dig", "ridge", "long"]),
+        "state.encounter.bands[1]: dig ↔ ridge already has a band",
+        id="band",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][0]["weapons"][1].update(id="assault-laser"),
+        "state.encounter.combatants[0].weapons[1].id: 'assault-laser' is already one of its"
+        " weapons",
+        id="weapon",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][1].update(group="kestrel-vance-1"),
+        "state.encounter.combatants[1].group: 'kestrel-vance-1' is the id of another"
+        " combatant, not a group",
+        id="group-is-a-combatant",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["order"].append(s["encounter"]["order"][0]),
+        "state.encounter.order[2].actor: 'pirate-raider@pirates' already has its initiative",
+        id="initiative",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(party=[KESTREL, KESTREL]),
+        "state.campaign.party[1].entry: 'kestrel-vance' is already in the party",
+        id="party",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(roster=[["minion", "pirate-raider"]] * 2),
+        "state.campaign.roster[1]: minion 'pirate-raider' is already on the roster",
+        id="roster",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), TWINS)
+def test_twins_are_refused_with_the_key_by_open_and_check(
+    tmp_path: Path, change, message: str
+) -> None:
+    path = _tampered(tmp_path, change, part="")
+    with pytest.raises(CampaignFileError) as caught:
+        store.load(Session(content=pack()), path)
+    assert str(caught.value) == f"{path}: key {message}"
+    checked = hsm("campaign", "check", str(path))
+    assert (checked.returncode, checked.stdout) == (1, f"{path}: key {message}\n")
+
+
+def test_log_entries_out_of_order_are_refused_with_the_line_and_key(tmp_path: Path) -> None:
+    path = store.save(duel(seed=1), tmp_path / "c.toml")
+    text = path.read_text(encoding="utf-8")
+    number = text[: text.index('[3, "gm"')].count("\n") + 1
+    path.write_text(text.replace('[3, "gm"', '[2, "gm"', 1), encoding="utf-8")
     with pytest.raises(CampaignFileError) as caught:
         store.load(Session(content=pack()), path)
     assert str(caught.value) == (
-        f"{path}: key state.encounter.combatants[2].id: 'pirate-raider-1' is already the id"
-        " of another combatant"
+        f"{path}: line {number}, key state.log[2].seq: 2 is out of order: entries are numbered"
+        " 1, 2, 3 …; expected 3"
     )
 
 

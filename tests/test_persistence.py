@@ -13,6 +13,7 @@ asked, and the test asserts that it is.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import re
@@ -28,7 +29,7 @@ from typing import Any
 import pytest
 import tomli_w
 
-from hsm_tui import packs
+from hsm_tui import campaigns, packs
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
@@ -50,10 +51,11 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, SetScene
-from hsm_tui.persistence import codec, store
+from hsm_tui.persistence import codec, lines, store
 from hsm_tui.persistence.store import CampaignFileError, SavedCampaign
 from hsm_tui.rules import Rank, RulesError, task_tn
 from hsm_tui.session import Batch, Command, PendingRerolls, RollTask, Session, SpendRerolls
+from hsm_tui.state import LogEntry
 from tests.campaign import PACK_DIR, pack, refused, state
 from tests.campaign import test_scripted_fight as scripted
 
@@ -61,8 +63,8 @@ K, R1, R2 = "kestrel-vance-1", "pirate-raider-1", "pirate-raider-2"
 TN = task_tn([("Agility", 3), ("Senses", 2)])
 SAVED_AT = datetime(2026, 3, 1, 20, 15, 30, 123456)
 DIVERGED = (
-    "its undo history no longer leads to the saved state (the packs or the file changed"
-    " since): the state is loaded, without undo"
+    "the undo history the campaign file brought no longer leads to the state it saved (the"
+    " packs or the file changed since): it is dropped"
 )
 
 
@@ -86,6 +88,19 @@ def duel(seed: int, luck: int = 0) -> Session:
 def everything(session: Session) -> tuple[Any, ...]:
     """All a load must reproduce (state() has encounter, log, pending, dice, history)."""
     return (state(session), session.queue, session.campaign, session.seed, session.can_redo)
+
+
+def unmarked(log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+    """``log`` as the GM reads it, who sees what aside: a file of an older format reads
+    its entries by the seat rules of its day (``views.TITLED``) until its history replays.
+    """
+    return tuple(replace(e, visibility="", lines=e.gm_lines) for e in log)
+
+
+def as_played(session: Session) -> tuple[Any, ...]:
+    """:func:`everything`, the log :func:`unmarked`: what an older file must reproduce."""
+    played = state(session)
+    return (replace(played, log=unmarked(played.log)), *everything(session)[1:])
 
 
 def round_trip(session: Session, path: Path) -> Session:
@@ -156,13 +171,14 @@ def test_the_file_names_its_format_version_and_time_and_holds_the_dice(tmp_path:
     session = duel(seed=1)
     path = store.save(session, tmp_path / "duel.toml", now=SAVED_AT)
     data = store.read(path)
-    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 2)
+    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 3)
     assert data["saved"] == SAVED_AT.replace(microsecond=0)
     version, internal, gauss = session.rng.getstate()
     assert data["state"]["rng_state"] == {"version": version, "internal": list(internal)}
     assert gauss is None
     assert data["seed"] == 1
-    assert [c["_type"] for c in data["undo"]["commands"]][-1] == "StartCombat"
+    last = json.loads(data["undo"]["commands"].splitlines()[-1])
+    assert last["_type"] == "StartCombat"
     assert not list(tmp_path.glob(".duel.toml.*"))  # the temporary file is gone
 
 
@@ -391,8 +407,8 @@ BAD_DATA = [
     ),
     pytest.param(_drop("format"), r"not an hsm-tui campaign", id="no-format"),
     pytest.param(
-        _set("format_version", to=3),
-        r"format_version 3 is newer than this hsm-tui reads \(2\): open it with a newer",
+        _set("format_version", to=4),
+        r"format_version 4 is newer than this hsm-tui reads \(3\): open it with a newer",
         id="newer-version",
     ),
     pytest.param(_set("format_version", to=0), r"key format_version is 0", id="version-0"),
@@ -430,14 +446,14 @@ BAD_DATA = [
         id="missing-key",
     ),
     pytest.param(
-        _set("undo", "commands", 0, "_type", to="Teleport"),
-        r"key undo\.commands\[0\]\._type: unknown or missing type 'Teleport'",
-        id="unknown-type",
+        _set("state", "log", to=[]),
+        r"key state\.log: expected lines of JSON in ''' quotes, found \[\]",
+        id="log-not-a-block",
     ),
     pytest.param(
-        _drop("undo", "commands", 0, "_type"),
-        r"key undo\.commands\[0\]\._type: unknown or missing type None",
-        id="missing-type",
+        _set("undo", "commands", to=3),
+        r"key undo\.commands: expected lines of JSON in ''' quotes, found 3",
+        id="steps-not-a-block",
     ),
     pytest.param(
         _set("state", "pending", "_type", to="AddZone"),
@@ -579,20 +595,51 @@ def test_a_missing_file_or_a_folder_is_refused(
     untouched(victim, before)
 
 
-def test_a_batch_holding_a_non_command_is_refused_and_changes_nothing(
-    victim: Session, tmp_path: Path
+LOG_ENTRY = {"_type": "LogEntry", "seq": 1, "issuer": "gm", "title": "x", "lines": []}
+BAD_STEPS = [
+    pytest.param(
+        lambda step: {**step, "_type": "Teleport"},
+        r"key undo\.commands\[0\]\._type: unknown or missing type 'Teleport'",
+        id="unknown-type",
+    ),
+    pytest.param(
+        lambda step: {k: v for k, v in step.items() if k != "_type"},
+        r"key undo\.commands\[0\]\._type: unknown or missing type None",
+        id="missing-type",
+    ),
+    pytest.param(
+        lambda step: {"_type": "Batch", "commands": [step, LOG_ENTRY]},
+        r"key undo\.commands\[0\]\.commands\[1\]\._type: LogEntry does not belong here",
+        id="batch-holding-a-log-entry",
+    ),
+    pytest.param(
+        lambda step: "{not json",
+        r"key undo\.commands\[0\]: line 1 of the block is not JSON: Expecting property name"
+        r" enclosed in double quotes \(column 2\)",
+        id="not-json",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD_STEPS)
+def test_a_bad_undo_step_is_named_by_check_and_on_the_first_undo_the_state_stays(
+    good_file: Path, change: Callable[[dict[str, Any]], Any], message: str
 ) -> None:
-    session = Session(seed=1, content=pack())
-    session.apply(Batch((AddZone("a"), AddZone("b"))))
-    path = store.save(session, tmp_path / "batch.toml")
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    entry = {"_type": "LogEntry", "seq": 1, "issuer": "gm", "title": "x", "lines": []}
-    data["undo"]["commands"][0]["commands"][1] = entry
-    path.write_text(tomli_w.dumps(data), encoding="utf-8")
-    before = (everything(victim), victim.file, victim.unsaved)
-    with pytest.raises(CampaignFileError, match=r"undo\.commands\[0\]\.commands\[1\]"):
-        store.load(victim, path)
-    untouched(victim, before)
+    text = good_file.read_text(encoding="utf-8")
+    first = text.split("commands = '''\n", 1)[1].split("\n", 1)[0]
+    bad = change(json.loads(first))
+    good_file.write_text(text.replace(first, bad if isinstance(bad, str) else lines.line(bad)))
+    number = text[: text.index(first)].count("\n") + 1
+    [problem] = campaigns.problems(good_file)
+    assert re.fullmatch(f"{re.escape(str(good_file))}: line {number}, {message}", problem)
+
+    session = Session(content=pack())
+    assert store.load(session, good_file).startswith("undo history kept")  # read on undo
+    opened = (session.encounter, session.log, session.pending, session.can_redo)
+    with pytest.raises(RulesError, match=re.escape(DIVERGED)):
+        session.undo()
+    assert (session.encounter, session.log, session.pending, session.can_redo) == opened
+    assert not session.can_undo
 
 
 # -- changed packs -----------------------------------------------------------------------
@@ -606,12 +653,12 @@ def test_a_batch_holding_a_non_command_is_refused_and_changes_nothing(
     ],
     ids=["replay-differs", "replay-refused"],
 )
-def test_changed_packs_load_the_state_without_its_undo_history(
+def test_changed_packs_load_the_state_and_drop_its_undo_history_on_the_first_undo(
     tmp_path: Path, old: str, new: str
 ) -> None:
     session = duel(seed=1)
     session.apply(EndTurn())
-    session.undo()  # a redo step too: dropped with the undo history
+    session.undo()  # a redo step: it applies to the state as saved, and stays
     path = store.save(session, tmp_path / "c.toml")
     changed = tmp_path / "relic-worlds"
     shutil.copytree(PACK_DIR, changed)
@@ -623,7 +670,9 @@ def test_changed_packs_load_the_state_without_its_undo_history(
     assert not content.errors, content.errors
 
     loaded = Session(content=content)
-    assert store.load(loaded, path).startswith(DIVERGED)  # and names any entry gone
+    assert store.load(loaded, path).startswith(
+        "undo history kept (7 step(s))"
+    )  # and names any entry gone
     assert state(loaded).encounter == session.encounter  # the state as saved
     assert (loaded.log, loaded.pending, loaded.campaign) == (
         session.log,
@@ -631,11 +680,18 @@ def test_changed_packs_load_the_state_without_its_undo_history(
         session.campaign,
     )
     assert loaded.rng.getstate() == session.rng.getstate()
-    assert (loaded.can_undo, loaded.can_redo, loaded.history) == (False, False, [])
     assert (loaded.file, loaded.unsaved) == (path, False)
-    loaded.apply(AddZone("camp"))  # play goes on; undo starts from the loaded state
+    loaded.apply(AddZone("camp"))  # play goes on; what was done since the open undoes
     loaded.undo()
-    assert loaded.encounter == session.encounter and not loaded.can_undo
+    assert loaded.encounter == session.encounter and loaded.can_undo
+    with pytest.raises(RulesError, match=re.escape(DIVERGED)):
+        loaded.undo()  # the file's steps are replayed now: they lead elsewhere, dropped
+    assert loaded.encounter == session.encounter and loaded.log == session.log
+    assert (loaded.can_undo, loaded.history) == (False, [])
+    assert loaded.can_redo  # AddZone("camp")
+    store.save(loaded, path)  # saved without the dropped steps
+    reopened = Session(content=content)
+    assert store.load(reopened, path).startswith("undo history kept (0 step(s))")
 
 
 # -- writing -----------------------------------------------------------------------------

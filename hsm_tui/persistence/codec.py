@@ -71,59 +71,110 @@ def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
     return {f.name: f for f in dataclasses.fields(cls)}
 
 
+@functools.cache
 def _options(hint: Any) -> tuple[Any, ...]:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return typing.get_args(hint)
     return (hint,)
 
 
+@functools.cache
+def _kinds(hint: Any) -> tuple[list[Any], Any]:
+    """The types a hint allows but None (a shared list: never changed), and the origin of
+    the one when there is one."""
+    options = [o for o in _options(hint) if o is not type(None)]
+    return options, typing.get_origin(options[0]) if len(options) == 1 else None
+
+
+_PLAIN = frozenset({bool, int, float, str})
+"""The types written as they are, tested first: most values of a campaign are one."""
+
+
 def to_data(value: Any, hint: Any = Any, where: str = "") -> Any:
     """``value`` as TOML-ready data (tables, lists, str, int, float, bool); a value TOML
     cannot hold raises :class:`DataError` naming its key path (``where`` is the prefix).
     """
-    if isinstance(value, Enum):
-        return value.name.lower()
-    if isinstance(value, bool | int | float | str):
+    kind = type(value)
+    if kind in _PLAIN:
         return value
-    if isinstance(value, tuple | list):
-        args = _item_hints(hint, len(value)) if typing.get_origin(hint) in (tuple, list) else ()
+    sort = _sort(kind)
+    if sort == "enum":
+        return value.name.lower()
+    if sort == "plain":
+        return value
+    if sort == "list":
+        args = _item_hints(hint, len(value)) if _sequence_hint(hint) else ()
         out = []
         for i, item in enumerate(value):
+            if type(item) in _PLAIN:
+                out.append(item)
+                continue
             at = f"{where}[{i}]"
             if item is None:
                 raise DataError(at, "TOML cannot hold None in a list")
             out.append(to_data(item, args[i] if i < len(args) else Any, at))
         return out
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if sort == "table":
         table: dict[str, Any] = {}
-        if _open(hint, type(value)):
-            table[TYPE_KEY] = type(value).__name__
-        hints = _hints(type(value))
-        for name in _fields(type(value)):
+        if _open(hint, kind):
+            table[TYPE_KEY] = kind.__name__
+        for name, field_hint in _field_hints(kind):
             item = getattr(value, name)
-            if item is not None:
-                table[name] = to_data(item, hints[name], _join(where, name))
+            if type(item) in _PLAIN:
+                table[name] = item
+            elif item is not None:
+                table[name] = to_data(item, field_hint, _join(where, name))
         return table
-    raise DataError(where, f"cannot save a {type(value).__name__}")
+    raise DataError(where, f"cannot save a {kind.__name__}")
 
 
+@functools.cache
+def _sort(kind: type) -> str:
+    """How a value of type ``kind`` is written, worked out once per type."""
+    if issubclass(kind, Enum):
+        return "enum"
+    if issubclass(kind, bool | int | float | str):
+        return "plain"
+    if issubclass(kind, tuple | list):
+        return "list"
+    return "table" if dataclasses.is_dataclass(kind) else ""
+
+
+@functools.cache
+def _sequence_hint(hint: Any) -> bool:
+    return typing.get_origin(hint) in (tuple, list)
+
+
+@functools.cache
+def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's field names and types, in order."""
+    hints = _hints(cls)
+    return tuple((name, hints[name]) for name in _fields(cls))
+
+
+@functools.cache
 def _open(hint: Any, cls: type) -> bool:
     """Whether the reader could not tell ``cls`` from the hint alone."""
-    return [o for o in _options(hint) if o is not type(None)] != [cls]
+    return _kinds(hint)[0] != [cls]
+
+
+_AS_READ = frozenset({bool, int, str})
+"""The types whose values are read as they are when TOML gives exactly that type."""
 
 
 def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> Any:
     """The value of type ``hint`` that ``data`` describes; :class:`DataError` if it
     does not fit. ``known`` is the :func:`registry` of classes a ``_type`` may name.
     """
-    options = [o for o in _options(hint) if o is not type(None)]
+    if hint in _AS_READ and type(data) is hint:
+        return data
+    options, origin = _kinds(hint)
     if len(options) > 1 or hint is Any:
         return _tagged(data, options, known, where)
     (kind,) = options
-    origin = typing.get_origin(kind)
     if origin in (tuple, list):
         return _sequence(data, kind, known, where)
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and _sort(kind) == "table":
         return _table(data, kind, known, where)
     if isinstance(kind, type) and issubclass(kind, Enum):
         return _enum(data, kind, where)
@@ -146,6 +197,7 @@ def from_data(data: Any, hint: Any, known: dict[str, type], where: str = "") -> 
     raise DataError(where, f"cannot read a {kind!r}")
 
 
+@functools.cache
 def _item_hints(hint: Any, count: int) -> tuple[Any, ...]:
     """Each item's hint: ``tuple[X, ...]`` and ``list[X]`` repeat X; a fixed tuple
     (``tuple[X]`` too: one item) lists them.
@@ -184,7 +236,13 @@ def _sequence(data: Any, kind: Any, known: dict[str, type], where: str) -> Any:
     if len(args) != len(data):
         raise DataError(where, f"expected {len(args)} items, found {len(data)}")
     items = [from_data(d, args[i], known, f"{where}[{i}]") for i, d in enumerate(data)]
-    return tuple(items) if typing.get_origin(kind) is tuple else items
+    return items if _kinds(kind)[1] is list else tuple(items)
+
+
+@functools.cache
+def _keys(cls: type) -> frozenset[str]:
+    """The keys a table of ``cls`` may hold: its fields, and ``_type``."""
+    return frozenset(_fields(cls)) | {TYPE_KEY}
 
 
 def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
@@ -192,13 +250,18 @@ def _table(data: Any, cls: type, known: dict[str, type], where: str) -> Any:
         raise DataError(where, f"expected a table, found {data!r}")
     hints = _hints(cls)
     fields = _fields(cls)
-    extra = sorted(set(data) - fields.keys() - {TYPE_KEY})
-    if extra:
+    if not data.keys() <= _keys(cls):
+        extra = sorted(set(data) - _keys(cls))
         raise DataError(_join(where, extra[0]), f"unknown key for {cls.__name__}")
     values: dict[str, Any] = {}
     for name, f in fields.items():
         if name in data:
-            values[name] = from_data(data[name], hints[name], known, _join(where, name))
+            value = data[name]
+            hint = hints[name]
+            if hint in _AS_READ and type(value) is hint:
+                values[name] = value
+            else:
+                values[name] = from_data(value, hint, known, _join(where, name))
         elif type(None) in _options(hints[name]):
             values[name] = None
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:

@@ -1,17 +1,19 @@
 """A session's snapshot as campaign-file data and back (hsm_tui/state.py): the codec for
-the state, the dice state written apart, and counters checked at the door.
+the state, the log and the undo steps as lines of JSON (``lines.py``), the dice state
+written apart, and counters checked at the door.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
 from ..state import Command, Snapshot
-from . import codec
+from . import codec, lines
 
 
 @functools.cache
@@ -34,15 +36,11 @@ checked against them so a hand edit (Luck −5) is refused at the door, not mid-
 
 
 def check_bounds(snap: Snapshot, where: str) -> None:
-    """Counters within :data:`BOUNDS`, combatant ids unique, a turn's declared actions
-    within R-ACT-3's reach: what would otherwise load and then break a view.
+    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), a
+    turn's declared actions within R-ACT-3's reach: what would otherwise load and then
+    break a view.
     """
-    seen: set[str] = set()
-    for i, c in enumerate(snap.encounter.combatants):
-        if c.id in seen:
-            problem = f"{c.id!r} is already the id of another combatant"
-            raise codec.DataError(f"{where}.encounter.combatants[{i}].id", problem)
-        seen.add(c.id)
+    check_unique(snap, where)
     turn = snap.encounter.turn
     if turn is not None and not 0 <= turn.declared <= MAX_DECLARED:
         problem = f"{turn.declared} is outside 0 to {MAX_DECLARED}"
@@ -65,9 +63,79 @@ def check_bounds(snap: Snapshot, where: str) -> None:
                 raise codec.DataError(f"{at}.weapons[{j}].charges", problem)
 
 
-def snapshot_data(snap: Snapshot) -> dict[str, Any]:
+NOW_LOG = lines.Memo(lines.entry_line)
+START_LOG = lines.Memo(lines.entry_line)
+STEP_LINES = lines.Memo(lines.step_line)
+"""The lines last written of the state's log, the undo start's log and the undo steps."""
+
+
+def check_unique(snap: Snapshot, where: str) -> None:
+    """What views and commands find by name or id, once each: zones, the band between two
+    zones, combatant ids, a combatant's weapons, initiative actors, a group id that is no
+    other combatant's id, party Heroes, roster entries, and log entries numbered in order.
+    A twin would crash a list (Textual's DuplicateID) or act on the wrong one.
+    """
+    enc, camp = snap.encounter, snap.campaign
+    at = f"{where}.encounter"
+    zones = enumerate(enc.zones)
+    _once((f"{at}.zones[{i}]", z, f"{z!r} is already the name of a zone") for i, z in zones)
+    bands = enumerate(enc.bands)
+    _once((f"{at}.bands[{i}]", {a, b}, f"{a} ↔ {b} already has a band") for i, (a, b, _) in bands)
+    people = enc.combatants
+    _once(
+        (f"{at}.combatants[{i}].id", c.id, f"{c.id!r} is already the id of another combatant")
+        for i, c in enumerate(people)
+    )
+    ids = {c.id for c in people}
+    for i, c in enumerate(people):
+        if c.group != c.id and c.group in ids:
+            problem = f"{c.group!r} is the id of another combatant, not a group"
+            raise codec.DataError(f"{at}.combatants[{i}].group", problem)
+        weapons = enumerate(c.weapons)
+        _once(
+            (
+                f"{at}.combatants[{i}].weapons[{j}].id",
+                w.id,
+                f"{w.id!r} is already one of its weapons",
+            )
+            for j, w in weapons
+        )
+    order = enumerate(enc.order)
+    _once(
+        (f"{at}.order[{i}].actor", r.actor, f"{r.actor!r} already has its initiative")
+        for i, r in order
+    )
+    at = f"{where}.campaign"
+    party = enumerate(camp.party)
+    _once(
+        (f"{at}.party[{i}].entry", m.entry, f"{m.entry!r} is already in the party")
+        for i, m in party
+    )
+    roster = enumerate(camp.roster)
+    _once((f"{at}.roster[{i}]", r, f"{r[0]} {r[1]!r} is already on the roster") for i, r in roster)
+    for i, entry in enumerate(snap.log):
+        if entry.seq != i + 1:
+            problem = (
+                f"{entry.seq} is out of order: entries are numbered 1, 2, 3 …; expected {i + 1}"
+            )
+            raise codec.DataError(f"{where}.log[{i}].seq", problem)
+
+
+def _once(items: Iterable[tuple[str, Any, str]]) -> None:
+    """Each key once (``(key path, key, problem)``): the second is refused at its path."""
+    seen: list[Any] = []
+    for at, key, problem in items:
+        if key in seen:
+            raise codec.DataError(at, problem)
+        seen.append(key)
+
+
+def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
+    """``snap`` as file data: its log a block of lines (``log`` keeps the lines last
+    written of this snapshot's log), the dice state apart."""
     version, internal, gauss = snap.rng_state
-    data = codec.to_data(replace(snap, rng_state=None), Snapshot)
+    data = codec.to_data(replace(snap, rng_state=None, log=()), Snapshot)
+    data["log"] = lines.block(log.lines(snap.log))
     data["rng_state"] = {"version": version, "internal": list(internal)}
     if gauss is not None:
         data["rng_state"]["gauss"] = gauss
@@ -75,8 +143,12 @@ def snapshot_data(snap: Snapshot) -> dict[str, Any]:
 
 
 def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
+    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``)."""
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
+    if "log" not in data:
+        raise codec.DataError(f"{where}.log", "missing")
+    log = lines.log_from(data["log"], f"{where}.log")
     rng = data.get("rng_state")
     if not isinstance(rng, dict):
         raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
@@ -98,14 +170,15 @@ def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
     if not usable:
         problem = "not a dice state this Python can use"
         raise codec.DataError(f"{where}.rng_state", problem) from None
-    rest = {k: v for k, v in data.items() if k != "rng_state"}
-    return replace(codec.from_data(rest, Snapshot, known, where), rng_state=state)
+    rest = {k: v for k, v in data.items() if k != "rng_state"} | {"log": []}
+    return replace(codec.from_data(rest, Snapshot, known, where), log=log, rng_state=state)
 
 
 @dataclass(frozen=True)
 class SessionData:
     """A session as a campaign file holds it: the seed, the state now, and the history
     (the state before the first undoable command, the commands since, the redo list).
+    ``unread``: the first undo steps as the file held them, not read yet (:class:`Unread`).
     """
 
     seed: int
@@ -113,23 +186,74 @@ class SessionData:
     start: Snapshot
     commands: list[Command]
     redo: list[Command]
+    unread: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Undo steps as a campaign file holds them, read and replayed only when the GM first
+    undoes that far (``Session.undo``): a campaign of 10,000 steps took 3 s to open when
+    they were replayed then. ``start`` is the state before the first step, ``now`` the
+    state the steps must lead to.
+    """
+
+    start: Snapshot
+    steps: tuple[str, ...]
+    now: Snapshot
+
+    @functools.cached_property
+    def commands(self) -> list[Command]:
+        """The steps read (:class:`~hsm_tui.persistence.codec.DataError` names a bad one)."""
+        return read_steps(self.steps)
+
+    def reaches(self, end: Snapshot) -> bool:
+        """Whether the steps replayed ended at the state the file saved. Who may see each
+        log entry, and which numbers in it are the GM's, aside: both are derived from the
+        commands by the seat rules of the day, so a file written under older rules keeps
+        its history (its entries re-marked).
+        """
+        return _unseen(end) == _unseen(self.now)
+
+    def named(self, rename: Callable[[Snapshot], Snapshot]) -> Unread:
+        """The same steps from and to renamed states (the name holds through undo)."""
+        return Unread(rename(self.start), self.steps, rename(self.now))
+
+
+def _unseen(snap: Snapshot) -> Snapshot:
+    return replace(snap, log=tuple(replace(e, visibility="", lines=e.gm_lines) for e in snap.log))
+
+
+DROPPED = (
+    "the undo history the campaign file brought no longer leads to the state it saved (the"
+    " packs or the file changed since): it is dropped"
+)
+
+
+def read_steps(steps: tuple[str, ...]) -> list[Command]:
+    """The commands of undo steps as a file holds them; DataError names a bad one."""
+    where = "undo.commands"
+    types = known()
+    found = lines.values(steps, where)
+    return [codec.from_data(v, Command, types, f"{where}[{i}]") for i, v in enumerate(found)]
 
 
 def session_data(saved: SessionData) -> dict[str, Any]:
     """``saved`` as TOML-ready data (the undo table only when there is history)."""
     data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
-    if saved.commands:
+    steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
+    if steps:
         data["undo"] = {
-            "start": snapshot_data(saved.start),
-            "commands": [codec.to_data(c, Command) for c in saved.commands],
+            "start": snapshot_data(saved.start, START_LOG),
+            "commands": lines.block(steps),
         }
     data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
     return data
 
 
 def session_from(data: dict[str, Any]) -> SessionData:
-    """Read and check everything a campaign file's session holds before anything changes:
-    bad data raises :class:`~hsm_tui.persistence.codec.DataError`.
+    """Read and check everything a campaign file's session holds before anything changes
+    but the undo steps, left unread (``unread``; :func:`read_steps` reads them): bad data
+    raises :class:`~hsm_tui.persistence.codec.DataError`.
     """
     types = known()
     seed = codec.from_data(data.get("seed"), int, types, "seed")
@@ -137,9 +261,11 @@ def session_from(data: dict[str, Any]) -> SessionData:
     undo = data.get("undo", {})
     if not isinstance(undo, dict):
         raise codec.DataError("undo", "expected a table")
-    start = snapshot_from(undo.get("start", data.get("state")), types, "undo.start")
     check_bounds(now, "state")
-    check_bounds(start, "undo.start")
-    commands = codec.from_data(undo.get("commands", []), list[Command], types, "undo.commands")
+    start = now
+    if "start" in undo:
+        start = snapshot_from(undo["start"], types, "undo.start")
+        check_bounds(start, "undo.start")
+    steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
     redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")
-    return SessionData(seed, now, start, commands, redo)
+    return SessionData(seed, now, start, [], redo, steps)

@@ -11,15 +11,14 @@ refused with its path and the line or key at fault (:class:`CampaignFileError`).
 
 from __future__ import annotations
 
-import gc
 import os
 import re
+import secrets
 import shutil
 import tempfile
 import tomllib
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
+from .. import collector
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..safe_read import MB, read_head, read_regular
@@ -34,6 +34,7 @@ from . import lock, versions
 from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
 from .codec import DataError, from_data, parse_toml
 from .errors import CampaignFileError
+from .lines import Block
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -46,7 +47,7 @@ BACKUP = ".bak"
 ``<name>.toml.bak`` left by an older hsm-tui is left alone (it still opens as a path)."""
 BACKUPS = 3
 LIMIT = 256 * MB
-"""The largest campaign file read (10,000 log entries and their undo steps: about 5 MB)."""
+"""The largest campaign file read (10,000 log entries and their undo steps: 3.5 MB)."""
 HEAD = 64 * 1024
 """How much of a file the open list reads for its header."""
 TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "undo", "redo")
@@ -81,26 +82,9 @@ def file_name(campaign_name: str) -> str:
     return f"{slug or 'campaign'}{SUFFIX}"
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector held off while a campaign is written or read. Both
-    make tens of thousands of records at once, and each burst would set off full
-    collections over the whole session, undo history included: on a 10,000-entry
-    campaign those cost more than the work itself. Any cyclic garbage left is
-    collected afterwards, as usual.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def save(session: Session, path: Path, now: datetime | None = None) -> Path:
     """Write the session to ``path`` and make it the session's file (see :func:`_save`)."""
-    with _collector_paused():
+    with collector.paused():
         return _save(session, path, now)
 
 
@@ -147,9 +131,32 @@ def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None 
         data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
         data["header"] = versions.header(session.get("state"))
         data.update(session)
-        return tomli_w.dumps(data).encode("utf-8")
+        return _toml(data).encode("utf-8")
     except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
+
+
+def _toml(data: dict[str, Any]) -> str:
+    """``data`` as TOML text, each :class:`~.lines.Block` as a literal string (tomli_w
+    would write it as one line of escapes, which tomllib reads a character at a time).
+    Each block goes in under a random stand-in no value can hold by chance.
+    """
+    blocks: dict[str, str] = {}
+    nonce = secrets.token_hex(16)
+
+    def marked(value: Any) -> Any:
+        if isinstance(value, Block):
+            stand_in = f"{nonce}-{len(blocks)}"
+            blocks[f'"{stand_in}"'] = f"'''\n{value}'''"
+            return stand_in
+        if isinstance(value, dict):
+            return {k: marked(v) for k, v in value.items()}
+        return value
+
+    text = tomli_w.dumps(marked(data))
+    for stand_in, literal in blocks.items():
+        text = text.replace(stand_in, literal, 1)
+    return text
 
 
 def write(
@@ -225,7 +232,7 @@ def read(path: Path) -> dict[str, Any]:
     if not text.strip():
         raise CampaignFileError(f"{path}: the file is empty (not a campaign)")
     try:
-        data = parse_toml(text, "a campaign")
+        data = _parse(text)
     except ValueError as err:
         raise CampaignFileError(f"{path}: {err}") from None
     if data.get("format") != FORMAT:
@@ -245,6 +252,49 @@ def read(path: Path) -> dict[str, Any]:
         raise CampaignFileError(f"{path}: unknown key {unknown[0]!r} at the top of the file")
     data = versions.migrate(data)
     _check_header(path, data.get("header"))
+    return data
+
+
+_BLOCKS = {
+    "state.log": "\n[state]\nlog = '''\n",
+    "undo.commands": "\n[undo]\ncommands = '''\n",
+    "undo.start.log": "\n[undo.start]\nlog = '''\n",
+}
+"""How each block of lines begins as a save writes it: its table, its key, its quotes."""
+_ILLEGAL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+"""What TOML refuses in a literal string (tomllib reads CR LF as LF before it checks)."""
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """``text`` parsed as TOML, the blocks of lines a save writes (:data:`_BLOCKS`) cut
+    out first and put back after: tomllib checks a literal string a character at a time,
+    a third of the time of opening a long campaign; one regular expression checks them
+    here. Anything laid out otherwise (or refused) is parsed as it is, by tomllib alone.
+    """
+    cut, found = text, []
+    for path, opening in _BLOCKS.items():
+        at = cut.find(opening)
+        if at < 0:
+            continue
+        start = at + len(opening)
+        end = cut.find("'''", start)
+        if end < 0 or _ILLEGAL.search(cut, start, end):
+            return parse_toml(text, "a campaign")  # tomllib says what and where
+        stand_in = "\n" * cut.count("\n", start, end)  # each line stays where it was
+        found.append((path, cut[start:end], stand_in))
+        cut = f"{cut[:start]}{stand_in}{cut[end:]}"
+    try:
+        data = parse_toml(cut, "a campaign")
+    except ValueError:
+        return parse_toml(text, "a campaign")  # where the file breaks, as tomllib says it
+    for path, lines, stand_in in found:
+        *tables, key = path.split(".")
+        table: Any = data
+        for name in tables:
+            table = table.get(name) if isinstance(table, dict) else None
+        if not isinstance(table, dict) or table.get(key) != stand_in:
+            return parse_toml(text, "a campaign")  # not the string it looked like
+        table[key] = lines
     return data
 
 
@@ -279,7 +329,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
     undo history came along. A bad file changes nothing. ``mark``: ``path`` becomes the
     session's file, saved as it is (not for an autosave: its campaign stays unsaved).
     """
-    with _collector_paused():
+    with collector.paused():
         return _load(session, path, mark)
 
 
@@ -291,13 +341,38 @@ def _load(session: Session, path: Path, mark: bool) -> str:
     try:
         answer = session.load_data(body)
     except DataError as err:
-        raise CampaignFileError(f"{path}: key {err.where}: {err.problem}") from None
+        raise CampaignFileError(problem(path, err)) from None
     except RecursionError:
         raise CampaignFileError(f"{path}: not a campaign: nested too deeply") from None
     if mark:
         session.mark_saved(path)
         _saw(session, path, opened)
     return answer
+
+
+_IN_BLOCK = re.compile(r"(state\.log|undo\.start\.log|undo\.commands)\[(\d+)\]")
+
+
+def problem(path: Path, err: DataError) -> str:
+    """The message of a bad value in ``path``: the key, and the line of a log entry or an
+    undo step in its block (the file is read again to find it: only when refused).
+    """
+    at = _IN_BLOCK.match(err.where)
+    first = _first_line(path, at[1]) if at else None
+    line = "" if first is None or at is None else f"line {first + int(at[2])}, "
+    return f"{path}: {line}key {err.where}: {err.problem}"
+
+
+def _first_line(path: Path, block: str) -> int | None:
+    """The line of the file on which ``block``'s first entry stands, if written as a save
+    writes it (a hand-made layout, or a version 2 file, has none to name)."""
+    opening = _BLOCKS[block]
+    try:
+        text = read_regular(path, LIMIT).decode("utf-8")
+    except (OSError, ValueError):
+        return None
+    at = text.find(opening)
+    return None if at < 0 else text.count("\n", 0, at + len(opening)) + 1
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,238 @@
+"""A campaign opens without reading or replaying its undo steps (issue 22: open ≤ 100 ms
+with 10,000 log entries): the first undo that needs them replays them, and from then on
+undo and redo go exactly as in the session that was saved. The logs and the steps are
+lines of JSON in the file (format 3, ``persistence/lines.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hsm_tui.campaign.combat import AddZone, EndTurn
+from hsm_tui.persistence import lines, snapshot, store
+from hsm_tui.persistence.codec import DataError
+from hsm_tui.persistence.store import CampaignFileError
+from hsm_tui.rules import Rank, task_tn
+from hsm_tui.session import OpenEntry, RollTask, Session
+from hsm_tui.state import LogEntry
+from tests.campaign import pack
+from tests.campaign import test_scripted_fight as scripted
+from tests.test_persistence import SAVED_AT, everything
+
+TN = task_tn([("Agility", 3), ("Senses", 2)])
+
+
+def played() -> Session:
+    """The scripted fight's set-up, some turns, tasks (one hidden, then opened) and a redo."""
+    session = Session(seed=scripted.SEED, content=pack())
+    for command in scripted.SETUP:
+        session.apply(command)
+    for _ in range(3):
+        session.apply(EndTurn())
+    session.apply(RollTask(TN, Rank.MINION, "Sneak"))
+    session.apply(RollTask(TN, Rank.MINION, "Secret", hidden=True))
+    session.apply(OpenEntry(len(session.log)))
+    session.apply(EndTurn())
+    session.undo()
+    return session
+
+
+def opened(session: Session, path: Path) -> Session:
+    store.save(session, path, now=SAVED_AT)
+    loaded = Session(content=pack())
+    assert store.load(loaded, path) == f"undo history kept ({len(session.history)} step(s))"
+    return loaded
+
+
+def test_open_replays_nothing_and_the_first_undo_replays_every_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = played()
+    applied: list[object] = []
+    real = Session._apply
+    monkeypatch.setattr(Session, "_apply", lambda s, c: (applied.append(c), real(s, c))[1])
+    loaded = opened(session, tmp_path / "c.toml")
+    assert applied == [] and loaded.can_undo and loaded.can_redo
+    assert loaded.encounter == session.encounter and loaded.log == session.log
+    history = session.history
+    assert loaded.undo() == session.undo()
+    assert applied == history  # every step replayed from the start, once
+    assert everything(loaded) == everything(session)
+
+
+def test_undo_and_redo_after_open_go_as_in_the_session_saved(tmp_path: Path) -> None:
+    session = played()
+    loaded = opened(session, tmp_path / "c.toml")
+    assert everything(loaded) == everything(session)  # history read for the comparison
+    for both in (session, loaded):  # play on after the open: that undoes first
+        both.apply(RollTask(TN, Rank.HERO, "After the open"))
+    assert loaded.undo() == session.undo()
+    while session.can_undo:
+        assert loaded.undo() == session.undo()
+        assert everything(loaded) == everything(session)
+    assert not loaded.can_undo
+    while session.can_redo:
+        assert loaded.redo() == session.redo()
+        assert everything(loaded) == everything(session)
+    assert not loaded.can_redo
+
+
+def test_a_rename_after_open_holds_through_the_replayed_undo(tmp_path: Path) -> None:
+    loaded = opened(played(), tmp_path / "c.toml")
+    loaded.rename("Dust Sea")
+    while loaded.can_undo:
+        loaded.undo()
+        assert loaded.campaign.name == "Dust Sea"
+    assert loaded.log == ()
+
+
+def test_a_save_after_open_writes_the_steps_as_read_without_reading_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = played()
+    first = store.save(session, tmp_path / "first.toml", now=SAVED_AT)
+    loaded = Session(content=pack())
+    store.load(loaded, first)
+
+    def unread(_: object) -> None:
+        raise AssertionError("a save must not read the steps")
+
+    monkeypatch.setattr(snapshot, "read_steps", unread)
+    again = store.save(loaded, tmp_path / "again.toml", now=SAVED_AT)
+    assert again.read_text(encoding="utf-8") == first.read_text(encoding="utf-8")
+    monkeypatch.undo()
+    loaded.apply(AddZone("camp"))  # a step more: written after the file's steps
+    store.save(loaded, again, now=SAVED_AT)
+    reopened = Session(content=pack())
+    store.load(reopened, again)
+    assert everything(reopened) == everything(loaded)
+    while loaded.can_undo:  # the file's steps and the one after them, replayed as one
+        assert reopened.undo() == loaded.undo()
+        assert everything(reopened) == everything(loaded)
+    assert not reopened.can_undo
+
+
+ODD = "it's ''' \x7f \x00 \u2028 \r\n \\ \" ★ 🎲"
+
+
+def test_a_log_line_holds_any_text_and_reads_back(tmp_path: Path) -> None:
+    entries = (LogEntry(1, "gm", ODD, (ODD, "")), LogEntry(2, "player:ana", "x", (), "gm"))
+    block = lines.block(map(lines.entry_line, entries))
+    assert "'''" not in block and "\x7f" not in block and block.count("\n") == 2
+    assert lines.log_from(str(block), "state.log") == entries
+    session = Session(seed=1, content=pack())
+    session.apply(RollTask(TN, Rank.MINION, ODD))
+    loaded = opened(session, tmp_path / "odd.toml")
+    assert everything(loaded) == everything(session)
+
+
+def test_the_memo_writes_again_only_the_items_that_changed() -> None:
+    written: list[int] = []
+
+    def encode(item: object) -> str:
+        written.append(id(item))
+        return json.dumps(repr(item))
+
+    memo = lines.Memo(encode)
+    items = [object() for _ in range(5)]
+    first = memo.lines(items)
+    assert len(written) == 5
+    items[2] = object()  # replaced (an entry opened to the players)
+    items.append(object())
+    written.clear()
+    again = memo.lines(items)
+    assert written == [id(items[2]), id(items[5])]
+    assert again[:2] == first[:2] and again[3:5] == first[3:5]
+    assert memo.lines(items[:3]) == again[:3]  # undone: shorter
+
+
+@pytest.mark.parametrize(
+    ("line", "where", "problem"),
+    [
+        ('[1, "gm", 5, [], "public"]', "state.log[1].title", "expected text, found 5"),
+        ('[1, "gm", "t", "lines", "public"]', "state.log[1].lines", "expected a list"),
+        ('[true, "gm", "t", [], "public"]', "state.log[1].seq", "expected a number"),
+        ('[1, "gm", "t", []]', "state.log[1]", "expected [seq, issuer, title, lines, visibility]"),
+        ('{"seq": 1, "issuer": "gm"}', "state.log[1].title", "missing"),
+        ('"text"', "state.log[1]", "expected a table, found 'text'"),
+        ('[1, "gm", "t", [], "public"', "state.log[1]", "line 2 of the block is not JSON"),
+        (
+            '[2, "gm", "t", [], "public"] x',
+            "state.log[1]",
+            "line 2 of the block is not JSON: Extra",
+        ),
+        ("[" * 100_000, "state.log[1]", "nested too deeply"),
+    ],
+)
+def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
+    tmp_path: Path, line: str, where: str, problem: str
+) -> None:
+    session = Session(seed=1, content=pack())
+    session.apply(AddZone("a"))
+    session.apply(AddZone("b"))
+    path = store.save(session, tmp_path / "c.toml")
+    text = path.read_text(encoding="utf-8")
+    second = '[2, "gm", "Zone b", [], "public"]'
+    number = text[: text.index(second)].count("\n") + 1
+    path.write_text(text.replace(second, line), encoding="utf-8")
+    victim = Session(content=pack())
+    with pytest.raises(CampaignFileError) as caught:
+        store.load(victim, path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: line {number}, key {where}: {problem}"), message
+    assert victim.log == () and victim.file is None
+
+
+def test_a_line_with_spaces_around_reads_as_any_other() -> None:
+    text = '  [1, "gm", "t", [], "public"] \r\n[2, "gm", "u", ["x"], "gm"]\n'
+    assert lines.log_from(text, "state.log") == (
+        LogEntry(1, "gm", "t", ()),
+        LogEntry(2, "gm", "u", ("x",), "gm"),
+    )
+
+
+def test_a_file_is_read_as_tomllib_reads_it(tmp_path: Path) -> None:
+    session = played()
+    session.apply(RollTask(TN, Rank.MINION, ODD))
+    path = store.save(session, tmp_path / "c.toml", now=SAVED_AT)
+    assert store.read(path) == tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("Zone ridge", "Zone \x7fridge", 1), "invalid character '\\x7f'"),
+        (lambda t: t.replace("Zone ridge", "Zone \rridge", 1), "invalid character '\\r'"),
+        (lambda t: t.replace("Zone ridge", "Zone ridge" + "'" * 3, 1), "not valid TOML"),
+        (lambda t: t.replace("\n'''\nqueue", "\n''''\nqueue", 1), "not JSON"),
+    ],
+    ids=["del", "lone-cr", "three-quotes", "a-quote-before-the-closing-quotes"],
+)
+def test_a_block_toml_refuses_is_refused_as_tomllib_says(
+    tmp_path: Path, change: Callable[[str], str], message: str
+) -> None:
+    path = store.save(played(), tmp_path / "c.toml")
+    text = change(path.read_text(encoding="utf-8"))
+    path.write_text(text, encoding="utf-8", newline="")
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        expected = f"{path}: not valid TOML: {err}"
+    else:
+        expected = None
+    with pytest.raises(CampaignFileError) as caught:
+        store.load(Session(content=pack()), path)
+    assert message in str(caught.value)
+    if expected is not None:
+        assert str(caught.value) == expected
+
+
+def test_a_block_that_is_not_text_names_its_key() -> None:
+    with pytest.raises(DataError, match=re.escape("expected lines of JSON in ''' quotes")):
+        lines.log_from([1, 2], "state.log")
