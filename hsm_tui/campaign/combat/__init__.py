@@ -74,7 +74,16 @@ from .commands import (
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import group_attack, group_target, nearest_enemies, next_attacker
-from .movement import NO_BAND, TOO_FAR, Route, close_in, move, move_refusal, routes
+from .movement import (
+    NO_BAND,
+    TOO_FAR,
+    Route,
+    close_in,
+    move,
+    move_refusal,
+    on_the_way,
+    routes,
+)
 from .outcome import (
     AttackState,
     LogLines,
@@ -208,6 +217,7 @@ __all__ = [
     "nearest_enemies",
     "next_attacker",
     "next_cover",
+    "on_the_way",
     "plan_attack",
     "plan_suppress",
     "pools_refusal",

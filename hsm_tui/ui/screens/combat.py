@@ -124,7 +124,6 @@ class CombatScreen(SessionScreen):
             self,
             {
                 "#combat-initiative": "Initiative",
-                "#combat-table": "Combatants",
                 "#combat-range": "Range board",
                 "#combat-attack": "Attack",
                 "#combat-log": "Log",

@@ -152,18 +152,23 @@ def remove_menu(chosen: Combatant) -> Menu:
 def suppress_dialog(
     enc: Encounter, catalog: Catalog, shooter: Combatant, aimed: AttackDraft | None
 ) -> SuppressDialog | str:
-    """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating,
-    at the aimed target if any; a string says why the shooter cannot.
+    """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating that
+    may fire now, at the aimed target if any; a string says why the shooter cannot, before
+    a dialog offers the fire (issue 19 #10: the reason was cut off in its header).
     """
     able = suppression_weapons(shooter, catalog)
     if not able:
         return f"{shooter.name} has no weapon with a Suppression rating"
-    chosen = aimed.weapon if aimed and aimed.weapon in able else able[0]
 
     def replan(command: Suppress) -> SuppressPlan:
         return plan_suppress(enc, command, catalog)
 
-    plan = replan(Suppress(shooter.id, chosen, (aimed.target,) if aimed else ()))
+    cone = (aimed.target,) if aimed else ()
+    first = aimed.weapon if aimed and aimed.weapon in able else able[0]
+    plans = [replan(Suppress(shooter.id, w, cone)) for w in dict.fromkeys((first, *able))]
+    plan = next((p for p in plans if not p.fire_refusal), plans[0])
+    if plan.fire_refusal:
+        return f"No suppressive fire: {plan.fire_refusal}"
     return SuppressDialog.from_plan(plan, replan)
 
 
