@@ -396,10 +396,17 @@ class CombatScreen(SessionScreen):
         if isinstance(command, TakeAction):
             actor = self.enc.get(command.combatant)
             menu = detail_menu(actor, command, self.session.catalog)
-            if menu is None:
-                self._apply(command)
-            else:
+            if menu is not None:
                 self.choose(*menu)
+            elif self._apply(command) and command.action == "task":
+                self.call_later(self._roll_task, actor.id)
+
+    async def _roll_task(self, who: str) -> None:
+        """R-ACT-2 Task: the action is spent, F2 opens with the actor as Who (issue 19 #13)."""
+        await self.app.switch_mode("tasks")
+        roller = self.app.screen
+        if hasattr(roller, "choose_who"):  # the task roller loads lazily: no import here
+            roller.choose_who(who)
 
     # -- other actions ----------------------------------------------------------
     def action_move(self, run: bool) -> None:
