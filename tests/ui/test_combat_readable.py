@@ -121,3 +121,21 @@ async def test_issue_19_10_suppressive_fire_refused_before_the_dialog_opens() ->
         assert not isinstance(app.screen, SuppressDialog)
         said = [n.message for n in app._notifications]
         assert said[-1].startswith("No suppressive fire: suppressive fire once per turn")
+
+
+async def test_issue_19_15_luck_and_clues_of_the_selected_hero_on_f4() -> None:
+    """R-CHAR-9: the selected Hero's pools head the attack panel and its options line
+    while aiming; a Minion shows none.
+    """
+    from hsm_tui.campaign.combat import SetPools
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4", "L", "s")
+        panel = app.screen.query_one("#combat-attack")
+        assert str(panel.render()).startswith("Kestrel Vance · Luck 2 · Clues 0")
+        app.session.apply(SetPools("kestrel-vance-1", 1, 3))
+        await _keys(pilot, "a")
+        assert "Options: none (plain attack) · Luck 1 · Clues 3" in str(panel.render())
+        await _keys(pilot, "escape", "n", "n")  # the boarders' turn
+        assert "Luck" not in str(panel.render())

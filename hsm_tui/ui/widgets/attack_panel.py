@@ -24,6 +24,7 @@ from ...campaign.combat import (
     firepower,
     nearest_enemies,
     plan_attack,
+    pools_refusal,
     ready_weapon,
     weapon_style,
     within_charges,
@@ -56,6 +57,16 @@ def target_wounds(c: Combatant) -> str:
     """
     wounds = wound_text(c)
     return " · unhurt" if wounds == "–" else f" · wounds {wounds}"
+
+
+def pools_text(c: Combatant) -> str:
+    """`` · Luck 2 · Clues 1`` for a Hero, what its re-rolls can still spend (R-CHAR-9);
+    "" for whoever has no pools (issue 19 #15: F8 was the only place to read them).
+    """
+    try:
+        return "" if pools_refusal(c) else f" · Luck {c.luck} · Clues {c.clues}"
+    except RulesError:  # a Sidekick whose rules are not decided yet (R-CHAR-8)
+        return ""
 
 
 def down_reason(c: Combatant) -> str:
@@ -240,6 +251,9 @@ class AttackPanel(Widget):
             line.append(" · ".join(options), style="bold")
         else:
             line.append("none (plain attack)", style="dim")
+        pools, width = pools_text(enc.get(draft.attacker)), self.content_size.width
+        if not width or line.cell_len + len(pools) <= width:  # never a line more: odds first
+            line.append(pools, style="dim")
         if isinstance(plan, str):
             hint = self._charge_hint(draft)
             return [line, Text(f"✗ cannot attack: {plan}", style="bold"), *hint]
@@ -290,7 +304,7 @@ class AttackPanel(Widget):
             return [Text("No encounter yet.", style="bold"), *NO_ENCOUNTER]
         if chosen is None:
             return []
-        lines: list[str | Text] = [Text(chosen.name, style="bold")]
+        lines: list[str | Text] = [Text(chosen.name + pools_text(chosen), style="bold")]
         for state in chosen.weapons:
             weapon = self._catalog.weapons.get(state.id)
             name = weapon.name if weapon else state.id
