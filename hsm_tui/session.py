@@ -34,7 +34,7 @@ from .campaign.combat import (
     RollChart,
     StartCombat,
 )
-from .campaign.encounter import Combatant, Encounter
+from .campaign.encounter import Combatant, Encounter, last_wounded
 from .campaign.freeflow import (
     PendingRerolls,
     Purse,
@@ -415,6 +415,10 @@ class Session:
             if m.entry not in present and m.entry in heroes and not m.dead
         )
         return fighting + outside
+
+    def last_wounded(self) -> str | None:
+        """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
+        return last_wounded([*(snap.encounter for snap, _ in self._undo), self.encounter])
 
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""

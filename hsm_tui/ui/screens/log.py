@@ -97,6 +97,11 @@ class LogScreen(SessionScreen):
         self.refresh_log()
         self.query_one("#log-view").focus()
 
+    def on_screen_resume(self) -> None:
+        """F6 opens at the newest entry, wherever the GM scrolled on an earlier visit."""
+        self.query_one("#log-view", VerticalScroll).anchor(False)
+        self.call_after_refresh(self._settle_anchor)
+
     @property
     def needle(self) -> str:
         return self.query_one("#log-search", Input).value
