@@ -180,15 +180,15 @@ def pending_dialog(
     """
     if isinstance(pending, PendingRerolls | PendingCombatRerolls):  # R-TASK-6: any split
         spend = SpendRerolls if isinstance(pending, PendingRerolls) else SpendCombatRerolls
-        pools = (
-            f"Free {pending.free}, then Luck {pending.luck}, then Clues {pending.clues} (R-CHAR-9)"
+        purse = (
+            (pending.free, pending.luck, pending.clues)
             if isinstance(pending, PendingCombatRerolls)
-            else ""
+            else None
         )
 
         def split(chosen: tuple[int, int] | None) -> Command | None:
             return None if chosen is None else spend(*chosen)
 
-        return RerollDialog(pending, pools=pools, reopen="o"), split
+        return RerollDialog(pending, purse=purse, reopen="o"), split
     title = TITLES.get(type(pending).__name__, "Decision")
     return DecisionDialog(title, pending.question, pending.options, reopen="o"), lambda c: c

@@ -479,5 +479,4 @@ class TaskRollerScreen(SessionScreen):
                 self._apply(SpendRerolls(*split))
 
         _, luck, clues = self.session.pools(pending.who)
-        pools = f"Free {pending.free}, then Luck {luck}, then Clues {clues} (R-CHAR-9)"
-        self.app.push_screen(RerollDialog(pending, pools=pools), answer)
+        self.app.push_screen(RerollDialog(pending, purse=(pending.free, luck, clues)), answer)
