@@ -73,7 +73,7 @@ from .commands import (
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .gear import FISTS, held_weapon, ready_weapon
-from .groups import group_attack, group_target, nearest_enemies, next_attacker
+from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
 from .movement import (
     NO_BAND,
     TOO_FAR,
@@ -210,6 +210,7 @@ __all__ = [
     "choose_chart_row",
     "damage_outcome",
     "firepower",
+    "for_group",
     "group_attack",
     "group_target",
     "held_weapon",

@@ -51,6 +51,7 @@ from .combat_dialogs import (
     declare_menu,
     detail_menu,
     end_combat_menu,
+    group_menu,
     move_menu,
     pending_dialog,
     remove_menu,
@@ -447,6 +448,12 @@ class CombatScreen(SessionScreen):
         chosen = self._acting("take cover")
         if chosen is not None:
             self._apply(SetCover(chosen.id, next_cover(chosen.cover).label))
+
+    def action_group_orders(self) -> None:
+        """Issue 19 #12: cover or a move for the selected combatant's whole group."""
+        chosen = self._acting("give orders to")
+        if chosen is not None:
+            self.choose(*group_menu(self.enc, chosen))
 
     def action_reveal(self) -> None:
         """Issue 21: the players now see the selected combatant's group (hidden from

@@ -46,6 +46,7 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
+from .combat_dialogs import cover_options
 from .decision_dialog import DecisionDialog
 from .help_text import HelpText
 
@@ -101,6 +102,14 @@ class EncounterBuilderScreen(SessionScreen):
         Binding("F,f", "forecast", "Forecast", id="builder.forecast", tooltip="200 fights"),
         Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
         Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
+        Binding(
+            "g",
+            "group_cover",
+            "Group cover",
+            show=False,
+            id="builder.group-cover",
+            tooltip="One cover for the highlighted combatant's whole group",
+        ),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding(
             "h",
@@ -345,6 +354,13 @@ class EncounterBuilderScreen(SessionScreen):
         c = self._chosen("change its cover")
         if c is not None:
             self._apply(SetCover(c.id, next_cover(c.cover).label))
+
+    def action_group_cover(self) -> None:
+        """Issue 19 #12: the highlighted combatant's whole group in one cover (one undo)."""
+        c = self._chosen("set its group's cover")
+        if c is not None:
+            question = f"{c.name} and its group in {c.zone}: which cover?"
+            self._choose("Group cover", question, cover_options(self.enc, c))
 
     def action_remove(self) -> None:
         """The highlighted combatant leaves (added by mistake, or gone); the highlight
