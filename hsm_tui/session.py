@@ -33,6 +33,7 @@ from .campaign.combat import (
     RemoveCombatant,
     RollChart,
     StartCombat,
+    log_step,
 )
 from .campaign.encounter import Combatant, Encounter, last_wounded
 from .campaign.freeflow import (
@@ -67,6 +68,7 @@ from .state import (
     LogEntry,
     OpenEntry,
     Snapshot,
+    Step,
 )
 from .views import (
     KEPT_UNDONE,
@@ -391,8 +393,9 @@ class Session:
         elif isinstance(command, StartCombat) and outcome.pending is not None:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
+        step = log_step(command, before.active)
         for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines, seen)
+            self._add_log(command.issuer, entry.title, entry.lines, seen, step)
         self.pending = outcome.pending
 
     def party_now(self) -> Campaign:
@@ -484,9 +487,9 @@ class Session:
         self._add_log(command.issuer, f"Opened #{opened.seq} to every seat: {opened.title}", ())
 
     def _add_log(
-        self, issuer: str, title: str, lines: Iterable[str], visibility: str = PUBLIC
+        self, issuer: str, title: str, lines: Iterable[str], seen: str = PUBLIC, step: Step = None
     ) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), visibility)
+        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), seen, step)
         self.log = (*self.log, entry)
         return entry
 

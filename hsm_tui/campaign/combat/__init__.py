@@ -70,6 +70,7 @@ from .commands import (
     StartCombat,
     Suppress,
     TakeAction,
+    log_step,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .gear import FISTS, held_weapon, ready_weapon
@@ -214,6 +215,7 @@ __all__ = [
     "group_attack",
     "group_target",
     "held_weapon",
+    "log_step",
     "move_refusal",
     "nearest_enemies",
     "next_attacker",

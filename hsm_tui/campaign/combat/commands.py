@@ -317,3 +317,21 @@ CombatCommand = (
     | EndCombat
     | ClearEncounter
 )
+
+SET_UP = (
+    AddZone, SetBand, AddCombatants, Reveal, SetCover, SetPools, SetCondition,
+    DecideSidekick, RemoveCombatant,
+)  # fmt: skip
+"""Commands that build an encounter when it is not under way (the builder's steps)."""
+
+
+def log_step(command: CombatCommand, active: bool) -> str | None:
+    """Where a command's log entries stand in the story of a fight (``active``: the fight
+    was under way), so an export can fold the set-up and cut out one fight: ``setup``,
+    ``start`` (initiative rolled), ``end``, or None for everything else.
+    """
+    if isinstance(command, StartCombat):
+        return "start"
+    if isinstance(command, EndCombat):
+        return "end"
+    return "setup" if not active and isinstance(command, SET_UP) else None
