@@ -65,7 +65,7 @@ async def test_r_act_2_a_group_move_out_of_turn_is_marked_before_the_pick() -> N
         assert all(label.startswith("✗ all 3 to") for label in labels[4:])
 
 
-async def test_builder_g_puts_the_whole_raider_group_in_one_cover() -> None:
+async def test_builder_g_puts_the_whole_raider_group_in_one_cover_or_zone() -> None:
     app = _builder_app()
     async with app.run_test(size=(100, 30)) as pilot:
         await _open(pilot)
@@ -78,3 +78,22 @@ async def test_builder_g_puts_the_whole_raider_group_in_one_cover() -> None:
         assert {c.cover for c in raiders} == {Cover.HEAVY}
         await _keys(pilot, "u")
         assert app.session.encounter.get("pirate-raider-1").cover is Cover.NONE
+        await _keys(pilot, "g", "b")  # all three to the dig pit (a: ruins, b: dig pit)
+        raiders = [c for c in app.session.encounter.combatants if c.entry == "pirate-raider"]
+        assert {c.zone for c in raiders} == {"dig pit"}
+        assert app.session.log[-1].step == "setup"
+
+
+async def test_r_act_2_placing_is_for_the_set_up_a_fight_moves() -> None:
+    import pytest
+
+    from hsm_tui.campaign.combat import Place
+    from hsm_tui.rules import RulesError
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        before = app.session.encounter
+        with pytest.raises(RulesError, match="the fight is on: Kestrel Vance moves"):
+            app.session.apply(Place("kestrel-vance-1", "ridge"))
+        assert app.session.encounter == before

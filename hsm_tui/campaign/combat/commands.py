@@ -100,6 +100,17 @@ class SetCover:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Set-up: the GM puts a combatant in another zone before the fight (during one, a
+    Move takes it there, R-ACT-2).
+    """
+
+    combatant: str
+    zone: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class SetPools:
     """R-CHAR-9: the GM grants Clues or sets what is left of a Hero's Luck pool."""
 
@@ -297,6 +308,7 @@ CombatCommand = (
     | AddCombatants
     | Reveal
     | SetCover
+    | Place
     | SetPools
     | SetCondition
     | DecideSidekick
@@ -319,7 +331,7 @@ CombatCommand = (
 )
 
 SET_UP = (
-    AddZone, SetBand, AddCombatants, Reveal, SetCover, SetPools, SetCondition,
+    AddZone, SetBand, AddCombatants, Reveal, SetCover, Place, SetPools, SetCondition,
     DecideSidekick, RemoveCombatant,
 )  # fmt: skip
 """Commands that build an encounter when it is not under way (the builder's steps)."""

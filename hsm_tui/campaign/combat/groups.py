@@ -13,7 +13,7 @@ from ...packs import Catalog
 from ...rules import RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .aiming import action_refusal, plan_attack, within_charges
-from .commands import Attack, CloseIn, Move, SetCover
+from .commands import Attack, CloseIn, Move, Place, SetCover
 from .turns import current_turn
 
 
@@ -110,7 +110,7 @@ def next_attacker(enc: Encounter, after: str) -> str | None:
     return (later or ready)[0].id
 
 
-GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover)
+GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover, Place)
 
 
 def for_group(enc: Encounter, order: GroupOrder) -> tuple[GroupOrder, ...]:

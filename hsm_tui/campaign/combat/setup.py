@@ -19,6 +19,7 @@ from .commands import (
     ClearEncounter,
     DecideSidekick,
     Kind,
+    Place,
     RemoveCombatant,
     Reveal,
     SetBand,
@@ -179,6 +180,19 @@ def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog)
         enc.with_combatant(evolve(c, cover=cover)),
         (LogLines(f"{c.name}: {cover.label} cover", ()),),
     )
+
+
+def place(enc: Encounter, cmd: Place, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """Set-up only: in a fight the way to another zone is a Move (R-ACT-2). The new zone's
+    cover is the GM's to set (``c``), so it starts out of cover.
+    """
+    c, zone = enc.get(cmd.combatant), enc.zone_named(cmd.zone)
+    if enc.active:
+        raise RulesError(f"the fight is on: {c.name} moves (m) to another zone (R-ACT-2)")
+    if zone == c.zone:
+        raise RulesError(f"{c.name} is already in {zone}")
+    placed = evolve(c, zone=zone, cover=Cover.NONE)
+    return Outcome(enc.with_combatant(placed), (LogLines(f"{c.name} is placed in {zone}", ()),))
 
 
 def pools_refusal(c: Combatant) -> str:

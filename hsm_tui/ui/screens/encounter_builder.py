@@ -25,10 +25,12 @@ from ...campaign.combat import (
     ClearEncounter,
     DecideSidekick,
     PendingSidekick,
+    Place,
     RemoveCombatant,
     SetBand,
     SetCover,
     StartCombat,
+    for_group,
     next_cover,
 )
 from ...campaign.combat import Option as Choice
@@ -36,6 +38,7 @@ from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...rules import Rank
 from ...simulate import EncounterSpec, Forecast
+from ...state import Batch
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
 from ..widgets.forecast_panel import ForecastPanel
@@ -58,6 +61,16 @@ def party_zones(enc: Encounter, side: str) -> list[Choice]:
         key, there = str(i + 1) if i < 9 else "", who_is_there(zone, enc)
         options.append(Choice(key, f"{zone}: {there}", AddParty(zone, side)))
     return options
+
+
+def group_zones(enc: Encounter, chosen: Combatant) -> list[Choice]:
+    """Each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each."""
+    zones = [zone for zone in enc.zones if zone != chosen.zone]
+    orders = [Batch(for_group(enc, Place(chosen.id, zone))) for zone in zones]
+    return [
+        Choice(key, f"all {len(batch.commands)} to {zone}", batch)
+        for key, zone, batch in zip("abcdefghijklmnopqrstuvwxyz", zones, orders, strict=False)
+    ]
 
 
 def new_encounter_question(enc: Encounter) -> tuple[str, list[Choice]]:
@@ -104,11 +117,11 @@ class EncounterBuilderScreen(SessionScreen):
         Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
         Binding(
             "g",
-            "group_cover",
-            "Group cover",
+            "group",
+            "Group",
             show=False,
-            id="builder.group-cover",
-            tooltip="One cover for the highlighted combatant's whole group",
+            id="builder.group",
+            tooltip="One cover or one zone for the highlighted combatant's whole group",
         ),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding(
@@ -355,12 +368,15 @@ class EncounterBuilderScreen(SessionScreen):
         if c is not None:
             self._apply(SetCover(c.id, next_cover(c.cover).label))
 
-    def action_group_cover(self) -> None:
-        """Issue 19 #12: the highlighted combatant's whole group in one cover (one undo)."""
-        c = self._chosen("set its group's cover")
+    def action_group(self) -> None:
+        """Issue 19 #12: the highlighted combatant's whole group in one cover or one zone
+        (one undo step).
+        """
+        c = self._chosen("place its group")
         if c is not None:
-            question = f"{c.name} and its group in {c.zone}: which cover?"
-            self._choose("Group cover", question, cover_options(self.enc, c))
+            question = f"{c.name} and its group in {c.zone}: which cover, or which zone?"
+            options = [*cover_options(self.enc, c), *group_zones(self.enc, c)]
+            self._choose("Group cover and zone", question, options)
 
     def action_remove(self) -> None:
         """The highlighted combatant leaves (added by mistake, or gone); the highlight
