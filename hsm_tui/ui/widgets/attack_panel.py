@@ -34,7 +34,7 @@ from ...packs.model import Catalog
 from ...rules import Rank, RulesError
 from .attack_draft import AttackDraft
 from .combatants import wound_text
-from .initiative import fit
+from .labels import fit
 
 if TYPE_CHECKING:
     from ...session import Decision

@@ -17,8 +17,7 @@ from textual.strip import Strip
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Cover, Derived, Rank
 from ...rules.combat import severely_wounded
-from .initiative import fit
-from .labels import side_legend, side_tags, zone_text
+from .labels import fit, side_legend, side_tags, zone_text
 from .row_window import Fold, shown_rows
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.

@@ -11,7 +11,6 @@ from collections.abc import Iterable
 
 from ...campaign.combat import on_the_way
 from ...rules import RangeBand
-from .initiative import fit
 
 SIDE_TAG = 3
 """Letters of a side's tag wherever a column has no room for its name."""
@@ -20,6 +19,29 @@ BAND_TAG = {
     RangeBand.SHORT: "S", RangeBand.MEDIUM: "M", RangeBand.LONG: "L", RangeBand.EXTRA_LONG: "XL"
 }  # fmt: skip
 """A spot's band from where it leads, in a letter or two (a spot is never at Melee)."""
+
+
+def fit(name: str, width: int) -> str:
+    """Shorten ``name`` to ``width``, keeping a trailing number so members of a group stay
+    distinguishable. A numbered (pack) name first shortens its leading words to initials,
+    so types that share a first word stay apart (``C. trooper 1``, ``C. h. gunner 1``);
+    then an ellipsis cuts what is left (``F. xeno-hou… 1``, ``Tamsin Reyes, v…``).
+    """
+    if len(name) <= width:
+        return name
+    head, _, tail = name.rpartition(" ")
+    keep = f" {tail}" if head and tail.lstrip("×").isdigit() else ""
+    if keep:
+        words = head.split()
+        for i in range(len(words) - 1):
+            words[i] = f"{words[i][0]}."
+            if len(" ".join(words)) + len(keep) <= width:
+                return " ".join(words) + keep
+        head = " ".join(words)
+    else:
+        head = name
+    room = max(1, width - len(keep) - 1)
+    return head[:room].rstrip() + "…" + keep
 
 
 def side_tags(sides: Iterable[str], width: int = SIDE_TAG) -> dict[str, str]:
