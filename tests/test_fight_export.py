@@ -62,3 +62,24 @@ async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, m
         text = path.read_text(encoding="utf-8")
         assert text.startswith("# Fight 1 of 1 ")
         assert f"{SET_UP}\n\n- " in text and "Initiative (R-INIT-1/2)" in text
+
+
+async def test_issue_19_17_with_two_fights_shift_x_asks_which(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    session = Session(seed=7)
+    session.load_content()
+    spec = read_encounter(EXAMPLE, session.catalog)
+    setup = Batch(tuple(encounter_commands(spec, session.catalog)))
+    again = ClearEncounter(keep_zones=False)
+    for command in (setup, StartCombat(), EndCombat(), again, setup, StartCombat()):
+        session.apply(command)
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f6", "X")
+        await pilot.pause()
+        labels = [o.label for o in app.screen.options]
+        assert labels[0].startswith("fight 2: #") and labels[1].startswith("fight 1: #")
+        await pilot.press("2")  # the older one
+        await pilot.pause()
+        (path,) = (tmp_path / "saves").glob("fight-1-log-*.md")
+        assert path.read_text(encoding="utf-8").startswith("# Fight 1 of 2 ")

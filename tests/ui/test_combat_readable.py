@@ -139,3 +139,22 @@ async def test_issue_19_15_luck_and_clues_of_the_selected_hero_on_f4() -> None:
         assert "Options: none (plain attack) · Luck 1 · Clues 3" in str(panel.render())
         await _keys(pilot, "escape", "n", "n")  # the boarders' turn
         assert "Luck" not in str(panel.render())
+
+
+async def test_issue_19_9_at_120x40_table_and_range_board_fit_with_a_spot_on_the_way() -> None:
+    """R-COMBAT-2: after Kestrel closes in on the ridge (a spot ``ruins → ridge (short)``)
+    every column, Chg last, is in the table, and every band leads its line on the board.
+    """
+    app = _app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _keys(pilot, "f4", "L", "s", "m", "2")
+        table = _table(app)
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        assert table.render_line(0).text.rstrip().endswith("Chg")
+        board = app.screen.query_one("#combat-range")
+        lines = str(board.render()).splitlines()
+        assert all(len(line) <= board.content_size.width for line in lines)
+        pairs = [line for line in lines if "↔" in line]
+        assert len(pairs) == 6
+        assert all(line[2:].split()[0] in ("short", "medium", "not") for line in pairs)
+        assert any("→ridg" in line for line in pairs)  # the spot, shortened by meaning
