@@ -328,18 +328,18 @@ def _cells(
     """A row's cells, each in its column's ``room`` (the whole text when None): the side's
     tag, a spot's short name and the most pressing marks instead of a cut-off word.
     """
-    width = (lambda heading: room[heading]) if room is not None else (lambda _: 10**6)
+    width = dict.fromkeys((*NARROW, "Rank"), 10**6) | (room or {})
     cells = {
-        "Name": mark + marked_name(c, min(25, width("Name")) - len(mark)),
-        "Side": c.side if len(c.side) <= width("Side") else tags[c.side],
-        **({} if compact else {"Rank": fit(rank_text(c), width("Rank"))}),
-        "Zone": zone_text(c.zone, width("Zone")),
+        "Name": mark + marked_name(c, min(25, width["Name"]) - len(mark)),
+        "Side": c.side if len(c.side) <= width["Side"] else tags[c.side],
+        **({} if compact else {"Rank": fit(rank_text(c), width["Rank"])}),
+        "Zone": zone_text(c.zone, width["Zone"]),
         "Cover": COVER_TEXT[c.cover],
         "Wnd": wound_text(c),
         "F/M": fear_text(c),
         "Cond.": condition_text(c, in_melee),
         "Chg": charge_text(c, compact),
     }
-    if len(cells["Cond."]) > width("Cond."):
-        cells["Cond."] = short_conditions(c, in_melee, width("Cond."))
+    if len(cells["Cond."]) > width["Cond."]:
+        cells["Cond."] = short_conditions(c, in_melee, width["Cond."])
     return cells
