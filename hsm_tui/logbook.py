@@ -45,13 +45,13 @@ def entry_markdown(entry: LogEntry) -> str:
     return "\n\n".join(parts)
 
 
-SET_UP = "Encounter set up"
+SET_UP_TITLE = "Encounter set up"
 """The one entry an export makes of an encounter's set-up steps (issue 19 #17)."""
 
 
 def setup_markdown(run: Sequence[LogEntry]) -> str:
     """Set-up steps (zones, bands, who joins where, cover) as one entry, a bullet each."""
-    heading = f"## #{run[0].seq}–#{run[-1].seq} {SET_UP}"
+    heading = f"## #{run[0].seq}–#{run[-1].seq} {SET_UP_TITLE}"
     return f"{heading}\n\n" + "\n".join(f"- {escape(e.title)}" for e in run)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hsm_tui.campaign.combat import ClearEncounter, EndCombat, EndTurn, StartCombat, log_step
-from hsm_tui.logbook import SET_UP, fights, to_markdown
+from hsm_tui.logbook import SET_UP_TITLE, fights, to_markdown
 from hsm_tui.session import Batch, Session
 from hsm_tui.simulate import encounter_commands, read_encounter
 from hsm_tui.state import LogEntry
@@ -32,7 +32,7 @@ def test_set_up_steps_fold_into_one_entry() -> None:
         LogEntry(4, "gm", "Cover again", (), step="setup"),
     ]
     text = to_markdown(entries, "Log")
-    assert f"## #1–#2 {SET_UP}\n\n- Zone ruins\n- Kestrel joins\n\n## #3 Initiative" in text
+    assert f"## #1–#2 {SET_UP_TITLE}\n\n- Zone ruins\n- Kestrel joins\n\n## #3 Initiative" in text
     assert "## #4 Cover again" in text  # a single step stays as it is
 
 
@@ -49,7 +49,7 @@ def test_the_session_log_of_two_fights_cuts_into_two() -> None:
     assert second[0].step == "setup" and second[-1] is session.log[-1]
     assert [e.title for e in first].count("Initiative (R-INIT-1/2)") == 1
     folded = to_markdown(second, "Fight 2")
-    assert folded.count(SET_UP) == 1 and "Initiative (R-INIT-1/2)" in folded
+    assert folded.count(SET_UP_TITLE) == 1 and "Initiative (R-INIT-1/2)" in folded
 
 
 async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, monkeypatch) -> None:
@@ -61,7 +61,7 @@ async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, m
         (path,) = (tmp_path / "saves").glob("fight-1-log-*.md")
         text = path.read_text(encoding="utf-8")
         assert text.startswith("# Fight 1 of 1 ")
-        assert f"{SET_UP}\n\n- " in text and "Initiative (R-INIT-1/2)" in text
+        assert f"{SET_UP_TITLE}\n\n- " in text and "Initiative (R-INIT-1/2)" in text
 
 
 async def test_issue_19_17_with_two_fights_shift_x_asks_which(tmp_path: Path, monkeypatch) -> None:

@@ -97,3 +97,21 @@ async def test_r_act_2_placing_is_for_the_set_up_a_fight_moves() -> None:
         with pytest.raises(RulesError, match="the fight is on: Kestrel Vance moves"):
             app.session.apply(Place("kestrel-vance-1", "ridge"))
         assert app.session.encounter == before
+
+
+async def test_builder_g_during_the_fight_marks_the_zones_before_the_pick() -> None:
+    """F7 while the fight is on: cover still goes for the whole group, a zone shows the
+    engine's ✗ (a Move takes a combatant there) instead of being refused after the pick.
+    """
+    from hsm_tui.ui.screens.encounter_builder import group_zones
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        enc = app.session.encounter
+        labels = [o.label for o in group_zones(enc, enc.get("pirate-boarder-1"))]
+        assert labels == [
+            f"✗ all 3 to {zone} — the fight is on: Pirate boarder 1 moves (m) to another"
+            " zone (R-ACT-2)"
+            for zone in ("ruins", "ridge")
+        ]

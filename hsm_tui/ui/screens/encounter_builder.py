@@ -32,6 +32,7 @@ from ...campaign.combat import (
     StartCombat,
     for_group,
     next_cover,
+    place_refusal,
 )
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
@@ -64,13 +65,17 @@ def party_zones(enc: Encounter, side: str) -> list[Choice]:
 
 
 def group_zones(enc: Encounter, chosen: Combatant) -> list[Choice]:
-    """Each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each."""
+    """Each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each, with
+    the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
+    """
+    options = []
     zones = [zone for zone in enc.zones if zone != chosen.zone]
-    orders = [Batch(for_group(enc, Place(chosen.id, zone))) for zone in zones]
-    return [
-        Choice(key, f"all {len(batch.commands)} to {zone}", batch)
-        for key, zone, batch in zip("abcdefghijklmnopqrstuvwxyz", zones, orders, strict=False)
-    ]
+    for key, zone in zip("abcdefghijklmnopqrstuvwxyz", zones, strict=False):
+        orders = Batch(for_group(enc, Place(chosen.id, zone)))
+        why = place_refusal(enc, orders.commands[0])
+        label = f"all {len(orders.commands)} to {zone}"
+        options.append(Choice(key, f"✗ {label} — {why}" if why else label, orders))
+    return options
 
 
 def new_encounter_question(enc: Encounter) -> tuple[str, list[Choice]]:
