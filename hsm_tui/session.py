@@ -35,7 +35,7 @@ from .campaign.combat import (
     StartCombat,
     log_step,
 )
-from .campaign.encounter import Combatant, Encounter, last_wounded
+from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import (
     PendingRerolls,
     Purse,
@@ -421,7 +421,8 @@ class Session:
 
     def last_wounded(self) -> str | None:
         """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
-        return last_wounded([*(snap.encounter for snap, _ in self._undo), self.encounter])
+        states = [*(snap for snap, _ in self._undo), self._snapshot()]
+        return party.last_wounded([(s.encounter, s.campaign) for s in states])
 
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""

@@ -7,7 +7,6 @@ plain values so that undo snapshots share structure and campaign files can save 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -219,19 +218,3 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
-
-
-def last_wounded(states: Sequence[Encounter]) -> str | None:
-    """The Hero (or Sidekick playing as one) the newest wound fell on, in ``states``
-    oldest first: its wound marker or chart rows grew from one state to the next
-    (R-WOUND-1, §7). None when no Hero was wounded: F5 then keeps its choice.
-    """
-    for before, after in zip(reversed(states[:-1]), reversed(states[1:]), strict=True):
-        if before is after:
-            continue
-        was = {c.id: (c.wounds, len(c.chart)) for c in before.combatants}
-        for c in after.combatants:
-            wounds, rows = was.get(c.id, (0, 0))
-            if Rank.HERO in (c.rank, c.plays_as) and (c.wounds > wounds or len(c.chart) > rows):
-                return c.id
-    return None

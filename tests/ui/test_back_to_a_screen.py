@@ -66,3 +66,22 @@ async def test_r_combat_1_a_campaign_opened_mid_fight_says_f4_continues(tmp_path
         await pilot.pause()
         go = str(pilot.app.screen.query_one("#start-here", Static).render())
         assert go.startswith("round 2 — F4 continues\nthe fight")
+
+
+async def test_r_other_6_f5_opens_on_the_party_hero_a_fall_wounded_between_fights() -> None:
+    """Two Heroes in the party, no fight: damage from a fall (F8 W's command) wounds the
+    second; F5 lists the first first, and opens on the second.
+    """
+    from hsm_tui.campaign.party import AddHero
+
+    session = Session(seed=SEED)
+    session.load_content()
+    session.apply(AddHero("kestrel-vance"))
+    session.apply(AddHero("roan-maddox"))
+    session.apply(ApplyDamage("party:roan-maddox", 8))
+    assert session.party_now().member("roan-maddox").wounds
+    assert session.last_wounded() == "party:roan-maddox"
+    async with HsmApp(session).run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f5")
+        hero = pilot.app.screen.query_one("#chart-hero", Stepper)
+        assert hero.choices[0][1] == "party:kestrel-vance" and hero.value == "party:roan-maddox"
