@@ -36,7 +36,8 @@ def test_set_up_steps_fold_into_one_entry() -> None:
     assert "## #4 Cover again" in text  # a single step stays as it is
 
 
-def test_the_session_log_of_two_fights_cuts_into_two() -> None:
+def _two_fights() -> Session:
+    """The example fought once (a turn, then ended), cleared, set up and started again."""
     session = Session(seed=7)
     session.load_content()
     spec = read_encounter(EXAMPLE, session.catalog)
@@ -44,6 +45,11 @@ def test_the_session_log_of_two_fights_cuts_into_two() -> None:
     again = ClearEncounter(keep_zones=False)
     for command in (setup, StartCombat(), EndTurn(), EndCombat(), again, setup, StartCombat()):
         session.apply(command)
+    return session
+
+
+def test_the_session_log_of_two_fights_cuts_into_two() -> None:
+    session = _two_fights()
     first, second = fights(session.log)
     assert first[0].step == "setup" and first[-1].step == "end"
     assert second[0].step == "setup" and second[-1] is session.log[-1]
@@ -66,14 +72,7 @@ async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, m
 
 async def test_issue_19_17_with_two_fights_shift_x_asks_which(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    session = Session(seed=7)
-    session.load_content()
-    spec = read_encounter(EXAMPLE, session.catalog)
-    setup = Batch(tuple(encounter_commands(spec, session.catalog)))
-    again = ClearEncounter(keep_zones=False)
-    for command in (setup, StartCombat(), EndCombat(), again, setup, StartCombat()):
-        session.apply(command)
-    app = HsmApp(session)
+    app = HsmApp(_two_fights())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f6", "X")
         await pilot.pause()
@@ -83,3 +82,20 @@ async def test_issue_19_17_with_two_fights_shift_x_asks_which(tmp_path: Path, mo
         await pilot.pause()
         (path,) = (tmp_path / "saves").glob("fight-1-log-*.md")
         assert path.read_text(encoding="utf-8").startswith("# Fight 1 of 2 ")
+
+
+def test_issue_19_17_hsm_campaign_export_fight_n(tmp_path: Path, capsys) -> None:
+    from hsm_tui.persistence import store
+    from tests.test_campaign_cli import one_error, run
+
+    session = _two_fights()
+    path = store.save(session, tmp_path / "two.toml")
+    code, out, err = run(capsys, "campaign", "export", str(path), "--fight", "1")
+    assert (code, err) == (0, "")
+    assert out.count("Initiative (R-INIT-1/2)") == 1 and out.count(SET_UP_TITLE) == 1
+    last = fights(session.log)[0][-1]
+    headings = [line for line in out.splitlines() if line.startswith("## ")]
+    assert headings[-1] == f"## #{last.seq} {last.title}" and last.step == "end"
+    code, _, err = run(capsys, "campaign", "export", str(path), "--fight", "3")
+    assert code == 2
+    assert one_error(err) == f"hsm: error: {path} holds 2 fight(s), no fight 3"
