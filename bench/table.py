@@ -22,6 +22,7 @@ ROWS = (
     ("odds", "Hero task odds vs icepool, same query, cold", "≥ 10× faster"),
     ("save", "save a campaign with 10,000 log entries", "≤ 100 ms"),
     ("open", "open a campaign with 10,000 log entries", "≤ 100 ms"),
+    ("round", "one round of the shipped example by keys, key → frame (median)", "≤ 50 ms"),
 )
 """Each row's key, the figure as the issue names it, and its target."""
 

@@ -35,3 +35,6 @@ def add_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
     export.add_argument("file", metavar="FILE", help="a campaign file")
     export.add_argument("--markdown", action="store_true", help="Markdown (the default)")
     export.add_argument("--out", metavar="PATH", help="write to PATH (default: stdout)")
+    export.add_argument(
+        "--fight", type=int, metavar="N", help="the log's Nth fight only: set-up, rounds, end"
+    )

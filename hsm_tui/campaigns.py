@@ -18,7 +18,7 @@ from typing import Any
 
 from .campaign.party import campaign_name
 from .campaign_args import UsageError
-from .logbook import escape, to_markdown
+from .logbook import escape, fights, to_markdown
 from .persistence import store, versions
 from .persistence.atomic import replace_file
 from .persistence.codec import DataError
@@ -138,6 +138,11 @@ def export(args: argparse.Namespace) -> int:
         raise UsageError(found[0])
     data = store.read(path)
     log = session_from({k: v for k, v in data.items() if k not in store.META_KEYS}).now.log
+    if args.fight is not None:  # issue 19 #17: one fight only
+        found_fights = fights(log)
+        if not 1 <= args.fight <= len(found_fights):
+            raise UsageError(f"{path} holds {len(found_fights)} fight(s), no fight {args.fight}")
+        log = found_fights[args.fight - 1]
     text = story(data["header"], str(data["saved"]), log)
     if args.out is None:
         sys.stdout.write(text)

@@ -46,12 +46,59 @@ def entry_markdown(entry: LogEntry) -> str:
     return "\n\n".join(parts)
 
 
+SET_UP_TITLE = "Encounter set up"
+"""The one entry an export makes of an encounter's set-up steps (issue 19 #17)."""
+
+
+def setup_markdown(run: Sequence[LogEntry]) -> str:
+    """Set-up steps (zones, bands, who joins where, cover) as one entry, a bullet each."""
+    heading = f"## #{run[0].seq}–#{run[-1].seq} {SET_UP_TITLE}"
+    return f"{heading}\n\n" + "\n".join(f"- {escape(e.title)}" for e in run)
+
+
+def _blocks(entries: Sequence[LogEntry]) -> list[str]:
+    """Each entry's Markdown, a run of two or more set-up steps folded into one."""
+    blocks: list[str] = []
+    run: list[LogEntry] = []
+    for entry in (*entries, None):
+        if entry is not None and entry.step == "setup":
+            run.append(entry)
+            continue
+        blocks.extend([setup_markdown(run)] if len(run) > 1 else map(entry_markdown, run))
+        run = []
+        if entry is not None:
+            blocks.append(entry_markdown(entry))
+    return blocks
+
+
 def to_markdown(entries: Sequence[LogEntry], title: str) -> str:
-    """The whole log as a Markdown document, oldest entry first."""
+    """The log as a Markdown document, oldest entry first, the set-up steps folded."""
     count = len(entries)
     intro = f"{count} log entr{'y' if count == 1 else 'ies'}." if count else "The log is empty."
-    blocks = [f"# {escape(title) or 'Session log'}", intro, *map(entry_markdown, entries)]
+    blocks = [f"# {escape(title) or 'Session log'}", intro, *_blocks(entries)]
     return "\n\n".join(blocks) + "\n"
+
+
+def fights(entries: Sequence[LogEntry]) -> list[tuple[LogEntry, ...]]:
+    """Each fight's entries, oldest first: the set-up just before it, the initiative,
+    and everything up to its end (or up to the next fight's set-up, or the log's end).
+    """
+    starts = [
+        i
+        for i, e in enumerate(entries)
+        if e.step == "start" and (i == 0 or entries[i - 1].step != "start")
+    ]
+    begins = []
+    for start in starts:
+        begin = start
+        while begin and entries[begin - 1].step == "setup":
+            begin -= 1
+        begins.append(begin)
+    found = []
+    for start, begin, stop in zip(starts, begins, [*begins[1:], len(entries)], strict=True):
+        ends = [i for i in range(start, stop) if entries[i].step == "end"]
+        found.append(tuple(entries[begin : ends[-1] + 1 if ends else stop]))
+    return found
 
 
 def search(entries: Sequence[LogEntry], text: str) -> tuple[LogEntry, ...]:

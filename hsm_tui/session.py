@@ -34,6 +34,7 @@ from .campaign.combat import (
     RemoveCombatant,
     RollChart,
     StartCombat,
+    log_step,
 )
 from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import (
@@ -68,6 +69,7 @@ from .state import (
     LogEntry,
     OpenEntry,
     Snapshot,
+    Step,
 )
 from .views import (
     KEPT_UNDONE,
@@ -386,8 +388,9 @@ class Session:
         elif isinstance(command, StartCombat) and outcome.pending is not None:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
+        step = log_step(command, before.active)
         for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines, seen)
+            self._add_log(command.issuer, entry.title, entry.lines, seen, step)
         self.pending = outcome.pending
 
     def party_now(self) -> Campaign:
@@ -410,6 +413,11 @@ class Session:
             if m.entry not in present and m.entry in heroes and not m.dead
         )
         return fighting + outside
+
+    def last_wounded(self) -> str | None:
+        """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
+        states = [*(snap for snap, _ in self._undo), self._snapshot()]
+        return party.last_wounded([(s.encounter, s.campaign) for s in states])
 
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
@@ -473,9 +481,9 @@ class Session:
         self._add_log(command.issuer, f"Opened #{opened.seq} to {whom}: {opened.title}", ())
 
     def _add_log(
-        self, issuer: str, title: str, lines: Iterable[str], visibility: str = PUBLIC
+        self, issuer: str, title: str, lines: Iterable[str], seen: str = PUBLIC, step: Step = None
     ) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), visibility)
+        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), seen, step)
         self.log = (*self.log, entry)
         return entry
 

@@ -41,6 +41,10 @@ from .rules.secret import plain
 GM = "gm"
 
 
+Step = str | None
+"""Where a log entry stands in a fight's story: ``setup``, ``start``, ``end`` or None."""
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """One explained event: who, what, and the lines that show how it came out."""
@@ -50,6 +54,9 @@ class LogEntry:
     title: str
     lines: tuple[str, ...]  # the GM's numbers marked in them (rules.secret)
     visibility: str = "public"
+    step: Step = field(default=None, compare=False)
+    """``setup``, ``start`` or ``end`` of a fight (``log_step``): an export folds and cuts by
+    it. Not compared: a file saved before entries had it replays to the same state."""
 
     @property
     def gm_lines(self) -> tuple[str, ...]:

@@ -178,7 +178,7 @@ def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
     session.apply(AddZone("b"))
     path = store.save(session, tmp_path / "c.toml")
     text = path.read_text(encoding="utf-8")
-    second = '[2, "gm", "Zone b", [], "public"]'
+    second = '[2, "gm", "Zone b", [], "public", "setup"]'
     number = text[: text.index(second)].count("\n") + 1
     path.write_text(text.replace(second, line), encoding="utf-8")
     victim = Session(content=pack())

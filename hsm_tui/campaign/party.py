@@ -8,7 +8,7 @@ back out of it when combat ends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -356,3 +356,32 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
             )
         )
     return tuple(out)
+
+
+def wound_book(enc: Encounter, campaign: Campaign) -> dict[str, tuple[int, int]]:
+    """Each Hero's wound marker and chart rows, by the name F5 lists it under: the
+    encounter's Heroes (and Sidekicks playing as Heroes), then the party's outside it.
+    """
+    book = {
+        c.id: (c.wounds, len(c.chart)) for c in enc.combatants if Rank.HERO in (c.rank, c.plays_as)
+    }
+    present = in_encounter(enc)
+    for m in campaign.party:
+        if m.entry not in present:
+            book[PARTY + m.entry] = (m.wounds, len(m.chart))
+    return book
+
+
+def last_wounded(states: Sequence[tuple[Encounter, Campaign]]) -> str | None:
+    """The Hero the newest wound fell on in ``states`` (oldest first): its wound marker or
+    chart rows grew from one state to the next (R-WOUND-1, §7), in the fight or between
+    fights. None when no Hero was wounded: F5 then keeps its choice.
+    """
+    for before, after in zip(reversed(states[:-1]), reversed(states[1:]), strict=True):
+        if before[0] is after[0] and before[1] is after[1]:
+            continue
+        was = wound_book(*before)
+        for who, (wounds, rows) in wound_book(*after).items():
+            if who in was and (wounds > was[who][0] or rows > was[who][1]):
+                return who
+    return None

@@ -7,7 +7,8 @@ Python, one call per value); a literal string is read with one search, and the C
 module writes and reads the lines. The file stays text with one entry a line, to read,
 grep and edit by hand.
 
-- A log entry is ``[seq, issuer, title, [line, …], visibility]``; one moved over from a
+- A log entry is ``[seq, issuer, title, [line, …], visibility]``, and its ``step`` in a
+  fight after them when it has one (``session.log_step``); one moved over from a
   version 2 file (``versions.py``) is the table it was, as a JSON object.
 - An undo step is its command's codec table (``_type`` and the fields) as a JSON object.
 
@@ -91,13 +92,14 @@ def values(lines: Sequence[str], where: str) -> list[Any]:
     return out
 
 
-FIELDS = ("seq", "issuer", "title", "lines", "visibility")
-"""A log entry's fields in the order a line holds them."""
+FIELDS = ("seq", "issuer", "title", "lines", "visibility", "step")
+"""A log entry's fields in the order a line holds them (``step`` only when it has one)."""
 
 
 def entry_line(entry: LogEntry) -> str:
     """A log entry as its line."""
-    return line([entry.seq, entry.issuer, entry.title, entry.lines, entry.visibility])
+    row = [entry.seq, entry.issuer, entry.title, entry.lines, entry.visibility]
+    return line([*row, entry.step] if entry.step else row)
 
 
 def log_from(text: Any, where: str) -> tuple[LogEntry, ...]:
@@ -119,10 +121,10 @@ def log_from(text: Any, where: str) -> tuple[LogEntry, ...]:
         ):
             out.append(LogEntry(row[0], row[1], row[2], tuple(row[3]), row[4]))
             continue
-        if type(row) is list and len(row) == len(FIELDS):
-            row = dict(zip(FIELDS, row, strict=True))
+        if type(row) is list and len(row) in (len(FIELDS) - 1, len(FIELDS)):
+            row = dict(zip(FIELDS, row, strict=False))
         elif type(row) is list:
-            problem = f"expected [{', '.join(FIELDS)}], found {len(row)} item(s)"
+            problem = f"expected [{', '.join(FIELDS[:-1])}] (and a step), found {len(row)} item(s)"
             raise codec.DataError(f"{where}[{i}]", problem)
         out.append(codec.from_data(row, LogEntry, {}, f"{where}[{i}]"))
     return tuple(out)

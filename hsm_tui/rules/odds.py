@@ -313,3 +313,32 @@ def suggest_split(roll: PoolRoll, rerolls: int) -> tuple[int, int]:
             else sum(die_success(d, roll.target) for d in roll.first)
         )
     return _best_split(roll.dice - good, roll.hero_first, gate, rerolls, p, good)
+
+
+def reroll_odds(roll: PoolRoll, d10: int, hero: int) -> tuple[Fraction, Fraction]:
+    """R-TASK-6: the exact chance of at least one success (a hit through, for Defense)
+    and the expected successes once ``d10`` d10s and ``hero`` Hero dice of ``roll`` are
+    re-rolled, the best dice kept: what a split in the re-roll dialog buys.
+    """
+    if min(d10, hero) < 0:
+        raise RulesError("a number of re-rolls cannot be negative")
+    if roll.kind is PoolKind.DEFENSE:  # "good" is a d10 the defender keeps: not through
+        tenths, gate = max(0, min(roll.target, D10)), None
+        good = sum(d <= roll.target for d in roll.first)
+    else:
+        tenths, gate = _pool_params(roll.target, roll.rank)
+        good = sum(roll.die_counts(d) if gate is None else d == 1 for d in roll.first)
+    opened = Fraction(1)  # the Hero die makes up a TN ≤ 0 (R-TASK-4)
+    if gate is not None and (roll.hero_first or 0) < gate:
+        opened = 1 - Fraction(gate - 1, HERO_DIE_SIDES) ** hero
+    p = Fraction(tenths, D10)
+    any_success, expected = Fraction(0), Fraction(0)
+    for new in range(d10 + 1):
+        chance = comb(d10, new) * p**new * (1 - p) ** (d10 - new)
+        kept = min(roll.dice, good + new)
+        successes = roll.dice - kept if roll.kind is PoolKind.DEFENSE else kept
+        if roll.kind is not PoolKind.DEFENSE:
+            chance *= opened
+        any_success += chance if successes else 0
+        expected += chance * successes
+    return any_success, expected

@@ -309,9 +309,9 @@ def test_snapshot_decision_dialog(snap_compare) -> None:
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=dive)
 
 
-async def test_a_long_table_scrolls_the_selected_row_into_view_under_its_header() -> None:
-    """40 combatants at 80×24: ↑ from the first row selects the last, which scrolls into
-    view while the header line stays on top; only the changed lines are redrawn.
+async def test_a_long_table_folds_other_rows_around_the_selected_one() -> None:
+    """40 combatants at 80×24: ↑ from the first row selects the last, which shows on the
+    bottom line under the header; the rows left out fold into one ``⋯ N more`` line.
     """
     from hsm_tui.campaign.combat import AddCombatants, AddZone
     from hsm_tui.ui.widgets.combatants import CombatantTable
@@ -324,13 +324,14 @@ async def test_a_long_table_scrolls_the_selected_row_into_view_under_its_header(
     async with app.run_test(size=(80, 24)) as pilot:
         await _keys(pilot, "f4", "down")
         table = app.screen.query_one(CombatantTable)
-        assert table.scroll_offset.y == 0
+        rows_shown = table.scrollable_content_region.height - 1
+        assert table.shown_ids[:2] == [c.id for c in session.encounter.combatants[:2]]
         await _keys(pilot, "up", "up")  # to the first, then round to the last
         last = session.encounter.combatants[-1]
         assert str(table.get_cell(last.id, "Name")).startswith("▸")
-        rows_shown = table.scrollable_content_region.height - 1
-        assert table.scroll_offset.y == 40 - rows_shown
+        assert table.scroll_offset.y == 0 and table.shown_ids[-1] == last.id
         assert str(table.render_line(0).text).startswith("Name")
+        assert "⋯ 29 more" in table.render_line(1).text
         assert "▸" in table.render_line(rows_shown).text  # the bottom line
 
 

@@ -102,3 +102,35 @@ async def test_r_task_6_combat_attack_moves_the_rerolls_to_the_hero_die() -> Non
         await _keys(pilot, "enter")
         assert not isinstance(app.session.pending, PendingCombatRerolls)
         assert app.session.encounter.get(KESTREL).luck == 0
+
+
+async def test_r_task_6_the_dialog_shows_each_splits_odds_and_cost() -> None:
+    """Issue 19 #14: the engine's exact odds for the split on screen, and what it costs
+    in Luck and Clues with what is left (R-CHAR-9); both follow the split as it changes.
+    """
+    from hsm_tui.rules.odds import percent, reroll_odds
+
+    app = _combat_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "a", "enter")
+        roll = app.session.pending.roll
+
+        def shown() -> str:
+            return str(app.screen.query_one("#reroll-odds").render())
+
+        chance, _ = reroll_odds(roll, 1, 0)
+        assert f"This split: ≥1 hit {percent(chance)}" in shown()
+        assert "Costs 1 Luck → Luck 1, Clues 0 left" in shown()
+        await _keys(pilot, "down", "right", "right")  # both on the Hero die
+        chance, expected = reroll_odds(roll, 0, 2)
+        assert f"≥1 hit {percent(chance)} · expected {float(expected):.2f}" in shown()
+        assert "Costs 2 Luck → Luck 0, Clues 0 left" in shown()
+
+
+async def test_r_task_6_a_task_split_reads_as_its_chance_of_success() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _dialog(pilot, "1")
+        text = str(app.screen.query_one("#reroll-odds").render())
+        assert text.startswith("This split: success ") and "Costs 1 free" in text

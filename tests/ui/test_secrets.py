@@ -107,7 +107,7 @@ async def test_combat_table_marks_hidden_combatants_in_name_and_conditions() -> 
         screen = await _on_a_raider(pilot)
         table = screen.query_one(CombatantTable)
         assert str(table.get_cell(RAIDER, "Name")).rstrip().endswith("◌")
-        assert str(table.get_cell(RAIDER, "Cond.")).strip() == "hid"  # hidden, at 80 columns
+        assert str(table.get_cell(RAIDER, "Cond.")).strip() == "hidden"  # fits at 80 columns
         assert "◌" not in str(table.get_cell("kestrel-vance-1", "Name"))
         assert str(table.get_cell("kestrel-vance-1", "Cond.")).strip() == "–"
 

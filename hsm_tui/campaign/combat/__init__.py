@@ -58,6 +58,7 @@ from .commands import (
     Kind,
     Location,
     Move,
+    Place,
     Reaction,
     RemoveCombatant,
     Reveal,
@@ -70,11 +71,21 @@ from .commands import (
     StartCombat,
     Suppress,
     TakeAction,
+    log_step,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .gear import FISTS, held_weapon, ready_weapon
-from .groups import group_attack, group_target, nearest_enemies, next_attacker
-from .movement import NO_BAND, TOO_FAR, Route, close_in, move, move_refusal, routes
+from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
+from .movement import (
+    NO_BAND,
+    TOO_FAR,
+    Route,
+    close_in,
+    move,
+    move_refusal,
+    on_the_way,
+    routes,
+)
 from .outcome import (
     AttackState,
     LogLines,
@@ -93,6 +104,8 @@ from .setup import (
     clear_encounter,
     decide_sidekick,
     next_cover,
+    place,
+    place_refusal,
     pools_refusal,
     remove_combatant,
     reveal,
@@ -113,6 +126,7 @@ HANDLERS = {
     AddCombatants: add_combatants,
     Reveal: reveal,
     SetCover: set_cover,
+    Place: place,
     SetPools: set_pools,
     SetCondition: set_condition,
     DecideSidekick: decide_sidekick,
@@ -177,6 +191,7 @@ __all__ = [
     "PendingCombatRerolls",
     "PendingDive",
     "PendingSidekick",
+    "Place",
     "Reaction",
     "RemoveCombatant",
     "Reveal",
@@ -201,13 +216,17 @@ __all__ = [
     "choose_chart_row",
     "damage_outcome",
     "firepower",
+    "for_group",
     "group_attack",
     "group_target",
     "held_weapon",
+    "log_step",
     "move_refusal",
     "nearest_enemies",
     "next_attacker",
     "next_cover",
+    "on_the_way",
+    "place_refusal",
     "plan_attack",
     "plan_suppress",
     "pools_refusal",

@@ -42,7 +42,7 @@ ACTIONS: dict[str, ActionKind] = {
     "standby": ActionKind(1, "attack when someone comes within Short"),
     "interact": ActionKind(1, "free a stuck weapon, pick one up, equipment", weapon=True),
     "hide": ActionKind(1, "into the cover the GM names"),
-    "task": ActionKind(1, "then roll it in the task roller (F2)"),
+    "task": ActionKind(1, "the task roller (F2) opens on the actor"),
     "draw": ActionKind(1, "a weapon", weapon=True),
     "holster": ActionKind(1, "put a weapon away", weapon=True),
     "drop": ActionKind(0, "what it holds (free)", weapon=True),

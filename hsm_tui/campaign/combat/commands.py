@@ -100,6 +100,17 @@ class SetCover:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Set-up: the GM puts a combatant in another zone before the fight (during one, a
+    Move takes it there, R-ACT-2).
+    """
+
+    combatant: str
+    zone: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class SetPools:
     """R-CHAR-9: the GM grants Clues or sets what is left of a Hero's Luck pool."""
 
@@ -297,6 +308,7 @@ CombatCommand = (
     | AddCombatants
     | Reveal
     | SetCover
+    | Place
     | SetPools
     | SetCondition
     | DecideSidekick
@@ -317,3 +329,21 @@ CombatCommand = (
     | EndCombat
     | ClearEncounter
 )
+
+SET_UP = (
+    AddZone, SetBand, AddCombatants, Reveal, SetCover, Place, SetPools, SetCondition,
+    DecideSidekick, RemoveCombatant,
+)  # fmt: skip
+"""Commands that build an encounter when it is not under way (the builder's steps)."""
+
+
+def log_step(command: CombatCommand, active: bool) -> str | None:
+    """Where a command's log entries stand in the story of a fight (``active``: the fight
+    was under way), so an export can fold the set-up and cut out one fight: ``setup``,
+    ``start`` (initiative rolled), ``end``, or None for everything else.
+    """
+    if isinstance(command, StartCombat):
+        return "start"
+    if isinstance(command, EndCombat):
+        return "end"
+    return "setup" if not active and isinstance(command, SET_UP) else None

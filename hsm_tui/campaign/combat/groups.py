@@ -6,12 +6,14 @@ target falls before its shot. The screens ask these; none works them out itself.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
+from typing import TypeVar
 
 from ...packs import Catalog
 from ...rules import RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .aiming import action_refusal, plan_attack, within_charges
-from .commands import Attack
+from .commands import Attack, CloseIn, Move, Place, SetCover
 from .turns import current_turn
 
 
@@ -106,3 +108,16 @@ def next_attacker(enc: Encounter, after: str) -> str | None:
     ids = [m.id for m in members]
     later = [m for m in ready if after in ids and ids.index(m.id) > ids.index(after)]
     return (later or ready)[0].id
+
+
+GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover, Place)
+
+
+def for_group(enc: Encounter, order: GroupOrder) -> tuple[GroupOrder, ...]:
+    """The same order for every standing member of its combatant's group in its zone (a
+    Minion group moves or takes cover as one, issue 19 #12; a Batch of them is one undo
+    step and says why a member cannot); one combatant alone gets its own order back.
+    """
+    c = enc.get(order.combatant)
+    members = [m for m in enc.members(c.group) if m.zone == c.zone and m.id != c.id]
+    return (order, *(replace(order, combatant=m.id) for m in members))

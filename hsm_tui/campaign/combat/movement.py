@@ -40,6 +40,19 @@ ON_THE_WAY = " → "
 """In a zone's name, a spot on the way: ``ridge → ruins (short)`` is Short from ruins."""
 
 
+def on_the_way(zone: str) -> tuple[str, str, RangeBand] | None:
+    """A spot's origin, the zone it leads to and its band from there (the parts of the
+    name :func:`close_in` gives it), or None for a zone of the scene: a view shortening
+    ``ruins → landing pad (medium)`` keeps where it leads, not only ``ruins``.
+    """
+    origin, way, rest = zone.partition(ON_THE_WAY)
+    toward, bracket, label = rest.rpartition(" (")
+    bands = {band.label: band for band in RangeBand}
+    if not way or not bracket or label[:-1] not in bands or not label.endswith(")"):
+        return None
+    return origin, toward, bands[label[:-1]]
+
+
 def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> Outcome:
     """R-ACT-2 says Move+Run is "one full band closer": toward a zone farther than Short
     the mover runs to a spot one band along the way, which becomes a zone of its own

@@ -20,6 +20,7 @@ from .commands import (
     ClearEncounter,
     DecideSidekick,
     Kind,
+    Place,
     RemoveCombatant,
     Reveal,
     SetBand,
@@ -182,6 +183,26 @@ def set_cover(enc: Encounter, cmd: SetCover, _rng: random.Random, _cat: Catalog)
         enc.with_combatant(evolve(c, cover=cover)),
         (LogLines(f"{c.name}: {cover.label} cover", ()),),
     )
+
+
+def place_refusal(enc: Encounter, cmd: Place) -> str:
+    """Why the combatant cannot be placed there now, "" if it can: set-up only, since in a
+    fight the way to another zone is a Move (R-ACT-2); a menu marks it before the pick.
+    """
+    c, zone = enc.get(cmd.combatant), enc.zone_named(cmd.zone)
+    if enc.active:
+        return f"the fight is on: {c.name} moves (m) to another zone (R-ACT-2)"
+    return f"{c.name} is already in {zone}" if zone == c.zone else ""
+
+
+def place(enc: Encounter, cmd: Place, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """The new zone's cover is the GM's to set (``c``), so it starts out of cover."""
+    refusal = place_refusal(enc, cmd)
+    if refusal:
+        raise RulesError(refusal)
+    c, zone = enc.get(cmd.combatant), enc.zone_named(cmd.zone)
+    placed = evolve(c, zone=zone, cover=Cover.NONE)
+    return Outcome(enc.with_combatant(placed), (LogLines(f"{c.name} is placed in {zone}", ()),))
 
 
 def pools_refusal(c: Combatant) -> str:

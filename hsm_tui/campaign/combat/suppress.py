@@ -102,6 +102,7 @@ class SuppressPlan:
     candidates: tuple[SuppressTarget, ...]  # standing enemies, nearest band first, none diving
     cone: tuple[SuppressTarget, ...]  # the command's targets in its order, once each
     refusal: str = ""  # what RulesError the command meets; "" when it may fire
+    fire_refusal: str = ""  # the part of it no cone changes: weapon, charges, turn
 
     @property
     def rating(self) -> Suppression:
@@ -200,7 +201,8 @@ def plan_suppress(enc: Encounter, cmd: Suppress, cat: Catalog) -> SuppressPlan:
         for tid in dict.fromkeys(cmd.targets)
     )
     plan = SuppressPlan(shooter, weapon, state, candidates, cone)
-    return evolve(plan, refusal=_suppress_refusal(enc, plan, cmd.dive))
+    plan = evolve(plan, fire_refusal=_fire_refusal(enc, plan))
+    return evolve(plan, refusal=plan.fire_refusal or _cone_refusal(plan, cmd.dive))
 
 
 def _suppress_target(
@@ -218,13 +220,27 @@ def _suppress_target(
     return SuppressTarget(c, band, defense, reason)
 
 
-def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -> str:
-    """The first rule the fire breaks, in the order the GM would meet them ("" if none)."""
+def _fire_refusal(enc: Encounter, plan: SuppressPlan) -> str:
+    """Why the shooter cannot fire this weapon now whatever the cone ("" if it may): the
+    weapon in hand, its charges, the turn and once per turn, in the order the GM meets them.
+    """
     shooter, weapon, state, n = plan.shooter, plan.weapon, plan.state, plan.rating.charges
     if state.dropped or state.stuck:
         return f"{shooter.name} cannot fire {weapon.name} now (dropped or stuck)"
     if state.charges is not None and state.charges < n:
         return f"{weapon.name} needs {n} charges for suppressive fire, has {state.charges}"
+    try:
+        turn = current_turn(enc)
+    except RulesError as idle:
+        return str(idle)
+    if shooter.id in turn.suppressed:
+        return "suppressive fire once per turn: the only such attack (R-ATK-16)"
+    return ""
+
+
+def _cone_refusal(plan: SuppressPlan, dive: Sequence[str]) -> str:
+    """The first rule the cone breaks ("" if none): its size, its divers, its targets."""
+    n = plan.rating.charges
     if not 1 <= len(plan.cone) <= n:
         return f"suppressive fire covers 1 to {n} targets, not {len(plan.cone)}"
     if not set(dive) <= {t.combatant.id for t in plan.cone}:
@@ -237,12 +253,6 @@ def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -
             _ = t.dives or t.combatant.rules_rank
         except RulesError as undecided:
             return str(undecided)
-    try:
-        turn = current_turn(enc)
-    except RulesError as idle:
-        return str(idle)
-    if shooter.id in turn.suppressed:
-        return "suppressive fire once per turn: the only such attack (R-ATK-16)"
     return ""
 
 

@@ -49,7 +49,8 @@ class BoardScreen(FollowsSession, ModalScreen[None]):
         self.render_board()
 
     def render_board(self) -> None:
-        self.query_one(RangeBoard).show(self.session.encounter, self.zone)
+        room = self.app.size.width - 6  # the dialog's borders and padding
+        self.query_one(RangeBoard).show(self.session.encounter, self.zone, room)
 
     def action_scroll(self, pages: int) -> None:
         body = self.query_one(VerticalScroll)

@@ -36,6 +36,16 @@ START_HERE = """\
 """Where a GM goes from home: the way through an evening, one screen per line."""
 
 
+def start_here(fight_round: int) -> str:
+    """The Go box; in a fight (a campaign saved mid-fight, opened again) its first lines
+    say where it goes on (issue 19 #16), ``fight_round`` 0 outside one.
+    """
+    if not fight_round:
+        return START_HERE
+    rest = START_HERE.split("\n", 2)[2]
+    return f"round {fight_round} — [b]F4[/] continues\nthe fight · [b]F7[/] its set-up\n{rest}"
+
+
 def _party() -> ModuleType:
     """The campaign commands' module, imported on first use: home is the first screen and
     draws its first frame before the engine has loaded.
@@ -114,6 +124,8 @@ class CampaignScreen(SessionScreen):
         where = f" · {file.name}" if file is not None else ""
         where += self.unsaved_mark
         self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}{where}")
+        enc = self.session.encounter
+        self.query_one("#start-here", Static).update(start_here(enc.round if enc.active else 0))
         party = self.query_one("#party", OptionList)
         keep = party.highlighted
         party.clear_options()

@@ -64,6 +64,7 @@ class ChartScreen(SessionScreen):
         super().__init__()
         self._row_ids: list[str] = []
         self._seen: tuple[str | None, int] = (None, -1)  # (hero, chart length) last drawn
+        self._wound: tuple[str, int, int] | None = None  # the wound F5 last opened on
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -84,7 +85,26 @@ class ChartScreen(SessionScreen):
         self.query_one("#chart-side").border_title = "§7 modifier"
         self.follow_session(self.refresh_chart)
         self.refresh_chart()
+        self._open_on_wounded()
         self.query_one("#chart-table").focus()
+
+    def on_screen_resume(self) -> None:
+        self._sync_heroes()  # before the session's catch-up: the wounded Hero may be new
+        self._open_on_wounded()
+
+    def _open_on_wounded(self) -> None:
+        """F5 opens on the Hero just wounded (issue 19 #16); the GM's own pick stays until
+        another wound falls.
+        """
+        wounded = self.session.last_wounded()
+        heroes = {c.id: c for c in self.session.chart_heroes()}
+        if wounded not in heroes:
+            return
+        hero = heroes[wounded]
+        wound = (hero.id, hero.wounds, len(hero.chart))
+        if wound != self._wound:
+            self._wound = wound
+            self.query_one("#chart-hero", Stepper).value = hero.id
 
     # -- what is chosen -------------------------------------------------------------
     def hero(self) -> Combatant | None:

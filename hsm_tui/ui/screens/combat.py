@@ -51,6 +51,7 @@ from .combat_dialogs import (
     declare_menu,
     detail_menu,
     end_combat_menu,
+    group_menu,
     move_menu,
     pending_dialog,
     remove_menu,
@@ -124,7 +125,6 @@ class CombatScreen(SessionScreen):
             self,
             {
                 "#combat-initiative": "Initiative",
-                "#combat-table": "Combatants",
                 "#combat-range": "Range board",
                 "#combat-attack": "Attack",
                 "#combat-log": "Log",
@@ -397,10 +397,17 @@ class CombatScreen(SessionScreen):
         if isinstance(command, TakeAction):
             actor = self.enc.get(command.combatant)
             menu = detail_menu(actor, command, self.session.catalog)
-            if menu is None:
-                self._apply(command)
-            else:
+            if menu is not None:
                 self.choose(*menu)
+            elif self._apply(command) and command.action == "task":
+                self.call_later(self._roll_task, actor.id)
+
+    async def _roll_task(self, who: str) -> None:
+        """R-ACT-2 Task: the action is spent, F2 opens with the actor as Who (issue 19 #13)."""
+        await self.app.switch_mode("tasks")
+        roller = self.app.screen
+        if hasattr(roller, "choose_who"):  # the task roller loads lazily: no import here
+            roller.choose_who(who)
 
     # -- other actions ----------------------------------------------------------
     def action_move(self, run: bool) -> None:
@@ -441,6 +448,12 @@ class CombatScreen(SessionScreen):
         chosen = self._acting("take cover")
         if chosen is not None:
             self._apply(SetCover(chosen.id, next_cover(chosen.cover).label))
+
+    def action_group_orders(self) -> None:
+        """Issue 19 #12: cover or a move for the selected combatant's whole group."""
+        chosen = self._acting("give orders to")
+        if chosen is not None:
+            self.choose(*group_menu(self.enc, chosen))
 
     def action_reveal(self) -> None:
         """Issue 21: the players now see the selected combatant's group (hidden from

@@ -21,10 +21,12 @@ from ...campaign.combat import (
     Option,
     PendingCombatRerolls,
     RemoveCombatant,
+    SetCover,
     SpendCombatRerolls,
     Suppress,
     SuppressPlan,
     TakeAction,
+    for_group,
     plan_suppress,
     suppression_weapons,
 )
@@ -32,7 +34,7 @@ from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Cover
 from ...seat_choices import declare_options, move_options
-from ...session import PendingRerolls, SpendRerolls
+from ...session import Batch, PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog
@@ -76,6 +78,38 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
             " Move + Run one band (R-ACT-2)"
         )
     return Menu("Move (R-ACT-2)", question, options)
+
+
+def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+    """Each cover for the whole of ``chosen``'s group at once, one Batch each (issue 19
+    #12): the builder and the combat screen offer the same.
+    """
+    count = len(for_group(enc, SetCover(chosen.id, Cover.NONE.label)))
+    return [
+        Option(
+            str(int(cover)),
+            f"all {count} " + (f"in {cover.label} cover" if cover else "out of cover"),
+            Batch(for_group(enc, SetCover(chosen.id, cover.label))),
+        )
+        for cover in Cover
+    ]
+
+
+def group_menu(enc: Encounter, chosen: Combatant) -> Menu:
+    """Cover or a move for ``chosen``'s whole group in one pick, each option one Batch
+    (one undo step; a member the rules stop is skipped with the reason in the log); the
+    moves carry the engine's ✗ for ``chosen`` before the pick.
+    """
+    options = cover_options(enc, chosen)
+    count = len(options[0].command.commands)
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    for option in move_options(enc, chosen.id):
+        refused = option.label.startswith("✗ ")
+        mark, label = ("✗ ", option.label[2:]) if refused else ("", option.label)
+        group = Batch(for_group(enc, option.command))
+        options.append(Option(next(letters, ""), f"{mark}all {count} to {label}", group))
+    question = f"{chosen.name} and its group in {chosen.zone}: which cover, or where to?"
+    return Menu("Group orders (R-ACT-2)", question, options)
 
 
 def action_menu(actor: Combatant) -> Menu:
@@ -152,18 +186,23 @@ def remove_menu(chosen: Combatant) -> Menu:
 def suppress_dialog(
     enc: Encounter, catalog: Catalog, shooter: Combatant, aimed: AttackDraft | None
 ) -> SuppressDialog | str:
-    """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating,
-    at the aimed target if any; a string says why the shooter cannot.
+    """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating that
+    may fire now, at the aimed target if any; a string says why the shooter cannot, before
+    a dialog offers the fire (issue 19 #10: the reason was cut off in its header).
     """
     able = suppression_weapons(shooter, catalog)
     if not able:
         return f"{shooter.name} has no weapon with a Suppression rating"
-    chosen = aimed.weapon if aimed and aimed.weapon in able else able[0]
 
     def replan(command: Suppress) -> SuppressPlan:
         return plan_suppress(enc, command, catalog)
 
-    plan = replan(Suppress(shooter.id, chosen, (aimed.target,) if aimed else ()))
+    cone = (aimed.target,) if aimed else ()
+    first = aimed.weapon if aimed and aimed.weapon in able else able[0]
+    plans = [replan(Suppress(shooter.id, w, cone)) for w in dict.fromkeys((first, *able))]
+    plan = next((p for p in plans if not p.fire_refusal), plans[0])
+    if plan.fire_refusal:
+        return f"No suppressive fire: {plan.fire_refusal}"
     return SuppressDialog.from_plan(plan, replan)
 
 
@@ -175,15 +214,15 @@ def pending_dialog(
     """
     if isinstance(pending, PendingRerolls | PendingCombatRerolls):  # R-TASK-6: any split
         spend = SpendRerolls if isinstance(pending, PendingRerolls) else SpendCombatRerolls
-        pools = (
-            f"Free {pending.free}, then Luck {pending.luck}, then Clues {pending.clues} (R-CHAR-9)"
+        purse = (
+            (pending.free, pending.luck, pending.clues)
             if isinstance(pending, PendingCombatRerolls)
-            else ""
+            else None
         )
 
         def split(chosen: tuple[int, int] | None) -> Command | None:
             return None if chosen is None else spend(*chosen)
 
-        return RerollDialog(pending, pools=pools, reopen="o"), split
+        return RerollDialog(pending, purse=purse, reopen="o"), split
     title = TITLES.get(type(pending).__name__, "Decision")
     return DecisionDialog(title, pending.question, pending.options, reopen="o"), lambda c: c

@@ -74,6 +74,7 @@ COMBAT_KEYS = [
     _hidden("x", "declare", "Declare actions", "declare"),
     _hidden("b", "board", "Range board", "board"),
     _hidden("c", "cover", "Cycle cover", "cover"),
+    _hidden("z", "group_orders", "Group orders", "group-orders", "Cover or a move for a group"),
     _hidden("C", "conditions", "Conditions", "conditions"),
     _hidden("P", "pools", "Luck and Clues", "pools"),
     _hidden("v", "sheet", "Character sheet", "sheet"),

@@ -25,17 +25,21 @@ from ...campaign.combat import (
     ClearEncounter,
     DecideSidekick,
     PendingSidekick,
+    Place,
     RemoveCombatant,
     SetBand,
     SetCover,
     StartCombat,
+    for_group,
     next_cover,
+    place_refusal,
 )
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...rules import Rank
 from ...simulate import EncounterSpec, Forecast
+from ...state import Batch
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
 from ..widgets.forecast_panel import ForecastPanel
@@ -46,6 +50,7 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
+from .combat_dialogs import cover_options
 from .decision_dialog import DecisionDialog
 from .help_text import HelpText
 
@@ -56,6 +61,20 @@ def party_zones(enc: Encounter, side: str) -> list[Choice]:
     for i, zone in enumerate(enc.zones):
         key, there = str(i + 1) if i < 9 else "", who_is_there(zone, enc)
         options.append(Choice(key, f"{zone}: {there}", AddParty(zone, side)))
+    return options
+
+
+def group_zones(enc: Encounter, chosen: Combatant) -> list[Choice]:
+    """Each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each, with
+    the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
+    """
+    options = []
+    zones = [zone for zone in enc.zones if zone != chosen.zone]
+    for key, zone in zip("abcdefghijklmnopqrstuvwxyz", zones, strict=False):
+        orders = Batch(for_group(enc, Place(chosen.id, zone)))
+        why = place_refusal(enc, orders.commands[0])
+        label = f"all {len(orders.commands)} to {zone}"
+        options.append(Choice(key, f"✗ {label} — {why}" if why else label, orders))
     return options
 
 
@@ -101,6 +120,14 @@ class EncounterBuilderScreen(SessionScreen):
         Binding("F,f", "forecast", "Forecast", id="builder.forecast", tooltip="200 fights"),
         Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
         Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
+        Binding(
+            "g",
+            "group",
+            "Group",
+            show=False,
+            id="builder.group",
+            tooltip="One cover or one zone for the highlighted combatant's whole group",
+        ),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding(
             "h",
@@ -345,6 +372,16 @@ class EncounterBuilderScreen(SessionScreen):
         c = self._chosen("change its cover")
         if c is not None:
             self._apply(SetCover(c.id, next_cover(c.cover).label))
+
+    def action_group(self) -> None:
+        """Issue 19 #12: the highlighted combatant's whole group in one cover or one zone
+        (one undo step).
+        """
+        c = self._chosen("place its group")
+        if c is not None:
+            question = f"{c.name} and its group in {c.zone}: which cover, or which zone?"
+            options = [*cover_options(self.enc, c), *group_zones(self.enc, c)]
+            self._choose("Group cover and zone", question, options)
 
     def action_remove(self) -> None:
         """The highlighted combatant leaves (added by mistake, or gone); the highlight

@@ -20,7 +20,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
-from ...logbook import search, to_markdown
+from ...campaign.combat import Option
+from ...logbook import fights, search, to_markdown
 from ...persistence.store import saves_folder
 from ...seat_choices import open_options
 from ...session import LogEntry
@@ -30,6 +31,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading, line_text
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen
+from .decision_dialog import DecisionDialog
 from .help_text import HelpText
 
 
@@ -51,10 +53,10 @@ def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
     return Group(*parts)
 
 
-def export_path(now: datetime, folder: Path) -> Path:
-    """``<folder>/session-log-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is
+def export_path(now: datetime, folder: Path, name: str = "session-log") -> Path:
+    """``<folder>/<name>-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is
     taken, so an export never overwrites an earlier one."""
-    stem = f"session-log-{now:%Y%m%d-%H%M%S}"
+    stem = f"{name}-{now:%Y%m%d-%H%M%S}"
     path, n = folder / f"{stem}.md", 1
     while path.exists():
         n += 1
@@ -72,6 +74,14 @@ class LogScreen(SessionScreen):
         Binding("slash", "search", "Search", id="log.search"),
         Binding("escape", "clear_search", "Clear", id="log.clear"),
         Binding("x", "export", "Export .md", id="log.export"),
+        Binding(
+            "X",
+            "export_fight",
+            "Export a fight",
+            show=False,
+            id="log.export-fight",
+            tooltip="One fight only: its set-up, rounds and end (asks which)",
+        ),
         Binding(
             "o",
             "open_entry",
@@ -104,6 +114,11 @@ class LogScreen(SessionScreen):
         self.follow_session(self.refresh_log)
         self.refresh_log()
         self.query_one("#log-view").focus()
+
+    def on_screen_resume(self) -> None:
+        """F6 opens at the newest entry, wherever the GM scrolled on an earlier visit."""
+        self.query_one("#log-view", VerticalScroll).anchor(False)
+        self.call_after_refresh(self._settle_anchor)
 
     @property
     def needle(self) -> str:
@@ -190,12 +205,37 @@ class LogScreen(SessionScreen):
         """Write the whole log (not just the matches) as Markdown; report the path."""
         now = datetime.now()
         title = f"Session log {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
-        text = to_markdown(self.session.log, title)
-        folder = saves_folder()  # beside the campaign files
-        path = folder / f"session-log-{now:%Y%m%d-%H%M%S}.md"
+        self._write(to_markdown(self.session.log, title), now, "session-log")
+
+    def action_export_fight(self) -> None:
+        """Issue 19 #17: one fight only; with more than one in the log, which (newest: 1)."""
+        found = fights(self.session.log)
+        if not found:
+            self.notify("No fight in the log yet (F4 s starts one)", title="Export")
+            return
+        if len(found) == 1:
+            self._export_fight(found, 0)
+            return
+        options = [
+            Option(str(n + 1), f"fight {i + 1}: #{f[0].seq}–#{f[-1].seq}", i)
+            for n, (i, f) in enumerate(reversed(list(enumerate(found))))
+            if n < 9
+        ]
+        dialog = DecisionDialog("Export a fight", "Which fight? (newest first)", options)
+        self.app.push_screen(dialog, lambda i: None if i is None else self._export_fight(found, i))
+
+    def _export_fight(self, found: list[tuple[LogEntry, ...]], index: int) -> None:
+        now = datetime.now()
+        title = f"Fight {index + 1} of {len(found)} {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
+        self._write(to_markdown(found[index], title), now, f"fight-{index + 1}-log")
+
+    def _write(self, text: str, now: datetime, name: str) -> None:
+        """Write an export beside the campaign files, never over another; say where."""
+        folder = saves_folder()
+        path = folder / f"{name}-{now:%Y%m%d-%H%M%S}.md"  # named in an error before it exists
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = export_path(now, folder)
+            path = export_path(now, folder, name)
             with path.open("x", encoding="utf-8") as file:
                 file.write(text)
         except OSError as err:

@@ -12,7 +12,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from ...rules.tasks import PoolRoll
+from ...rules import RulesError
+from ...rules.odds import percent, reroll_odds
+from ...rules.tasks import PoolKind, PoolRoll, paid_text, pay_rerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .decision_dialog import bind_escape
@@ -53,13 +55,16 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
     ]
     """Enter re-rolls, k keeps the first roll, Esc goes back without deciding."""
 
-    def __init__(self, pending: Rerolls, *, pools: str = "", reopen: str = "e") -> None:
-        """``pools``: who pays, shown under the roll; ``reopen``: the key that brings the
+    def __init__(
+        self, pending: Rerolls, *, purse: tuple[int, int, int] | None = None, reopen: str = "e"
+    ) -> None:
+        """``purse``: the free re-rolls, then the Luck and Clues that pay for the rest
+        (R-CHAR-9), None when nobody's pools pay; ``reopen``: the key that brings the
         waiting re-roll back (``e`` on the task roller, ``o`` in combat).
         """
         super().__init__()
         self.pending = pending
-        self.pools = pools
+        self.purse = purse
         bind_escape(self, reopen)
 
     def compose(self) -> ComposeResult:
@@ -70,13 +75,40 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
             title = f"[b]Re-rolls for {p.title}[/b] — {p.available} available"
             yield Label(title, markup=True, id="reroll-title")
             yield Label(p.roll.explain(), id="reroll-roll")
-            if self.pools:
-                yield Label(self.pools, id="reroll-pools", markup=False)
+            if self.purse is not None:
+                free, luck, clues = self.purse
+                pools = f"Free {free}, then Luck {luck}, then Clues {clues} (R-CHAR-9)"
+                yield Label(pools, id="reroll-pools", markup=False)
             yield Stepper("d10", choices, d10, id="reroll-d10")
             if p.roll.hero_first is not None:
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")
             yield Label(f"Best odds: {d10} d10 + {hero} Hero die", id="reroll-hint")
+            yield Label(self._odds(d10, hero), id="reroll-odds", markup=False)
         yield KeyBar()
+
+    def _odds(self, d10: int, hero: int) -> str:
+        """What this split buys (the engine's exact odds) and, with pools, what it costs
+        and what is left (issue 19 #14).
+        """
+        roll = self.pending.roll
+        chance, expected = reroll_odds(roll, d10, hero)
+        if roll.kind is PoolKind.DEFENSE:
+            odds = f"≥1 through {percent(chance)} · expected {float(expected):.2f}"
+        elif roll.dice > 1:
+            odds = f"≥1 hit {percent(chance)} · expected {float(expected):.2f}"
+        else:
+            odds = f"success {percent(chance)}"
+        if self.purse is None:
+            return f"This split: {odds}"
+        free, luck, clues = self.purse
+        total = d10 + hero
+        try:
+            spend_luck, spend_clues = pay_rerolls(total, free, luck, clues)
+        except RulesError as refused:
+            return f"This split: {odds}\n{refused}"
+        cost = paid_text(min(total, free), spend_luck, spend_clues) or "nothing"
+        left = f"Luck {luck - spend_luck}, Clues {clues - spend_clues} left"
+        return f"This split: {odds}\nCosts {cost} → {left}"
 
     def _split(self) -> tuple[int, int]:
         d10 = self.query_one("#reroll-d10", Stepper).value
@@ -92,6 +124,8 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
         if over > 0:  # only with a Hero die: each field alone offers at most ``available``
             other = "#reroll-hero" if event.stepper.id == "reroll-d10" else "#reroll-d10"
             self.query_one(other, Stepper).action_step(-over)
+            return  # the other field's change redraws the odds
+        self.query_one("#reroll-odds", Label).update(self._odds(d10, hero))
 
     def action_confirm(self) -> None:
         self.dismiss(self._split())

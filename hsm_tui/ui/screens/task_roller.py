@@ -326,11 +326,20 @@ class TaskRollerScreen(SessionScreen):
         status.update("\n".join(lines))
         status.display = bool(lines)
 
+    def choose_who(self, who: str) -> None:
+        """``who`` rolls next, its scores filled in (a Task action in combat, issue 19 #13)."""
+        if any(r.who == who for r in self._rollers):
+            self.query_one("#who", Stepper).value = who
+
     def refresh_from_session(self) -> None:
         session = self.session
+        names = {r.who: r.name for r in self._rollers}
         self._rollers = rollers(session.campaign, session.encounter, session.catalog)
         who = self.query_one("#who", Stepper)
-        who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], who.value)
+        value = who.value  # a Hero leaving a fight rolls on as the party's (same name)
+        if all(r.who != value for r in self._rollers):
+            value = next((r.who for r in self._rollers if r.name == names.get(value)), value)
+        who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], value)
         roller = self.roller  # its rank may have changed: a Sidekick's rules picked (R-CHAR-8)
         self._show_rank(roller)
         self._offer_talents(roller, keep=True)
@@ -470,5 +479,4 @@ class TaskRollerScreen(SessionScreen):
                 self._apply(SpendRerolls(*split))
 
         _, luck, clues = self.session.pools(pending.who)
-        pools = f"Free {pending.free}, then Luck {luck}, then Clues {clues} (R-CHAR-9)"
-        self.app.push_screen(RerollDialog(pending, pools=pools), answer)
+        self.app.push_screen(RerollDialog(pending, purse=(pending.free, luck, clues)), answer)

@@ -24,6 +24,7 @@ from ...campaign.combat import (
     firepower,
     nearest_enemies,
     plan_attack,
+    pools_refusal,
     ready_weapon,
     weapon_style,
     within_charges,
@@ -32,7 +33,8 @@ from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Rank, RulesError
 from .attack_draft import AttackDraft
-from .initiative import fit
+from .combatants import wound_text
+from .labels import fit
 
 if TYPE_CHECKING:
     from ...session import Decision
@@ -47,6 +49,24 @@ NO_ENCOUNTER = (
     "Then s starts combat (rolls initiative).",
 )
 """What the panel says before any encounter is set up."""
+
+
+def target_wounds(c: Combatant) -> str:
+    """`` · unhurt`` or `` · wounds −1`` (the table's Wnd column) after the target's name,
+    so the GM aiming sees what one more wound does without finding its row.
+    """
+    wounds = wound_text(c)
+    return " · unhurt" if wounds == "–" else f" · wounds {wounds}"
+
+
+def pools_text(c: Combatant) -> str:
+    """`` · Luck 2 · Clues 1`` for a Hero, what its re-rolls can still spend (R-CHAR-9);
+    "" for whoever has no pools (issue 19 #15: F8 was the only place to read them).
+    """
+    try:
+        return "" if pools_refusal(c) else f" · Luck {c.luck} · Clues {c.clues}"
+    except RulesError:  # a Sidekick whose rules are not decided yet (R-CHAR-8)
+        return ""
 
 
 def down_reason(c: Combatant) -> str:
@@ -231,15 +251,18 @@ class AttackPanel(Widget):
             line.append(" · ".join(options), style="bold")
         else:
             line.append("none (plain attack)", style="dim")
+        pools, width = pools_text(enc.get(draft.attacker)), self.content_size.width
+        if not width or line.cell_len + len(pools) <= width:  # never a line more: odds first
+            line.append(pools, style="dim")
         if isinstance(plan, str):
             hint = self._charge_hint(draft)
             return [line, Text(f"✗ cannot attack: {plan}", style="bold"), *hint]
         head, *rest = plan.preview(enc)
-        head = Text(self._headline(plan, head), style="bold")
+        heads = self._head_lines(plan, head, target_wounds(plan.target))
         blocked = action_refusal(enc, draft.command())  # R-ACT-1: before Enter, not on it
         if blocked:
-            return [line, head, Text(f"✗ cannot attack: {blocked}", style="bold")]
-        return [line, head, *rest]
+            return [line, *heads, Text(f"✗ cannot attack: {blocked}", style="bold")]
+        return [line, *heads, *rest]
 
     def _charge_hint(self, draft: AttackDraft) -> list[str | Text]:
         """The keys out of a charge refusal (R-ATK-3): fewer shots, reload, another weapon."""
@@ -254,15 +277,25 @@ class AttackPanel(Widget):
         reload = "l reloads it (2 actions) · " if fire.weapon.reload else ""
         return [Text(f"{reload}w picks another weapon", style="dim")]
 
-    def _headline(self, plan: AttackPlan, head: str) -> str:
-        """The engine's first preview line, or at a narrow panel the same facts with the
-        target's name shortened (it is marked ◎ in the table), so the odds stay in view.
+    def _head_lines(self, plan: AttackPlan, head: str, wounds: str) -> list[Text]:
+        """The engine's first preview line and the target's wounds; at a narrow panel
+        the same facts with the target's name shortened (it is marked ◎ in the table),
+        the wounds on a line of their own when the name would shrink past reading, so
+        the odds and the wounds stay in view (issue 19 #7).
         """
         width = self.content_size.width
-        if not width or len(head) <= width:
-            return head
-        what = f"{plan.weapon.name} ({plan.style.value}, {plan.dice} d10), {plan.band.label} at "
-        return what + fit(plan.target.name, max(8, width - len(what)))
+        lines = [head + wounds]
+        if width and len(lines[0]) > width:
+            what = f"{plan.weapon.name} ({plan.style.value}, {plan.dice} d10), "
+            what += f"{plan.band.label} at "
+            name = plan.target.name
+            room = width - len(what) - len(wounds)
+            if room >= 8:
+                lines = [what + fit(name, room) + wounds]
+            else:
+                own = "◎ target" + wounds
+                lines = [what + fit(name, max(8, width - len(what))), own]
+        return [Text(line, style="bold") for line in lines]
 
     def _summary(self) -> list[str | Text]:
         """What the selected combatant carries and can do, before aiming."""
@@ -271,7 +304,7 @@ class AttackPanel(Widget):
             return [Text("No encounter yet.", style="bold"), *NO_ENCOUNTER]
         if chosen is None:
             return []
-        lines: list[str | Text] = [Text(chosen.name, style="bold")]
+        lines: list[str | Text] = [Text(chosen.name + pools_text(chosen), style="bold")]
         for state in chosen.weapons:
             weapon = self._catalog.weapons.get(state.id)
             name = weapon.name if weapon else state.id

@@ -6,6 +6,7 @@ takes focus, so every key reaches the screen's bindings.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -16,7 +17,8 @@ from textual.strip import Strip
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Cover, Derived, Rank
 from ...rules.combat import severely_wounded
-from .initiative import fit
+from .labels import fit, side_legend, side_tags, zone_text
+from .row_window import Fold, shown_rows
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
 NARROW = {"Name": 14, "Side": 4, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 5, "Cond.": 6, "Chg": 2}
@@ -115,7 +117,7 @@ def marked_name(c: Combatant, width: int) -> str:
     return f"{fit(c.name, width - 2)} {HIDDEN_MARK}"
 
 
-SHRINK = ("Cond.", "Name", "Side", "Zone", "Rank")
+SHRINK = ("Cond.", "Zone", "Side", "Name", "Rank")
 """Columns a wide table narrows first when its content is wider than the panel."""
 
 
@@ -140,10 +142,13 @@ class CombatantTable(ScrollView, can_focus=False):
 
     Drawn line by line with one cached strip per row: a key that changes two rows redraws
     two lines (a DataTable redraws all its rows after any cell update, ~10 ms for 40 at
-    120×40). The header stays on the first line while the rows scroll under it.
+    120×40). The header stays on the first line; rows that do not fit fold into
+    ``⋯ N more`` lines around the selected, targeted and acting rows, which always show.
     """
 
-    COMPONENT_CLASSES = {"combatants--header", "combatants--even", "combatants--cursor"}
+    COMPONENT_CLASSES = {
+        "combatants--header", "combatants--even", "combatants--cursor", "combatants--fold"
+    }  # fmt: skip
     DEFAULT_CSS = """
     CombatantTable {
         background: $surface;
@@ -158,6 +163,7 @@ class CombatantTable(ScrollView, can_focus=False):
             color: $block-cursor-foreground;
             text-style: bold;
         }
+        & > .combatants--fold { color: $text-muted; text-style: italic; }
     }
     """
 
@@ -168,7 +174,10 @@ class CombatantTable(ScrollView, can_focus=False):
         self._order: list[str] = []
         self._widths: tuple[int, ...] = ()
         self._cursor: str | None = None
+        self._keep: list[int] = []  # rows that must show, most important first
+        self._view: list[int | Fold] = []  # what each line under the header draws
         self._strips: dict[str, tuple[object, Strip]] = {}  # row id → (what it drew, line)
+        self._shown: tuple[Encounter, str | None, str | None, frozenset[str], bool] | None = None
 
     def show(
         self,
@@ -178,53 +187,73 @@ class CombatantTable(ScrollView, can_focus=False):
         acting: frozenset[str],
         compact: bool,
     ) -> None:
-        """▸ marks the selected row, ◎ the attack target, • the actors; only the lines
-        whose text changed are redrawn, and the selected row is scrolled into view.
+        """▸ marks the selected row, ◎ the attack target, • the actors; those rows stay
+        in view whatever the height, and only the lines whose text changed are redrawn.
         """
-        cells = {
-            c.id: self._cells(c, bool(enc.in_melee_with(c)), selected, target, acting, compact)
-            for c in enc.combatants
-        }
-        rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
+        self._shown = (enc, selected, target, acting, compact)
+        tags = side_tags(c.side for c in enc.combatants)
+        melee = {c.id: bool(enc.in_melee_with(c)) for c in enc.combatants}
+
+        def marks(key: str) -> str:
+            picked = "▸" if key == selected else "◎" if key == target else ""
+            return picked or ("•" if key in acting else " ")
+
+        def cells_in(room: dict[str, int] | None) -> dict[str, dict[str, str]]:
+            return {
+                c.id: _cells(c, melee[c.id], marks(c.id), tags, compact, room)
+                for c in enc.combatants
+            }
+
+        cells = cells_in(dict(NARROW) if compact else None)
         headings = tuple(next(iter(cells.values()))) if cells else tuple(NARROW)
-        widths = tuple(
-            NARROW[h] + 1
-            if compact
-            else max([len(h) + 1, *(row[i].cell_len for row in rows.values())])
-            for i, h in enumerate(headings)
-        )
-        room = self.scrollable_content_region.width
-        if room and not compact:
-            widths = _fitted(headings, widths, room)
-        whole = (headings, widths, list(rows)) != (self._headings, self._widths, self._order)
-        changed = [
+        if compact:
+            widths = tuple(NARROW[h] + 1 for h in headings)
+        else:
+            widths = tuple(
+                max([len(h) + 1, *(cell_len(row[h]) + 1 for row in cells.values())])
+                for h in headings
+            )
+            room = self.scrollable_content_region.width
+            fitted = _fitted(headings, widths, room) if room else widths
+            if fitted != widths:  # shorten by meaning what the ellipsis would cut
+                widths = fitted
+                cells = cells_in({h: w - 1 for h, w in zip(headings, widths, strict=True)})
+        tagged = any(cells[c.id]["Side"] != c.side for c in enc.combatants)
+        legend = side_legend(tags) if tagged else ""
+        self.border_title = f"Combatants · {legend}" if legend else "Combatants"
+        rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
+        order = list(rows)
+        pinned = [selected, target, *(key for key in order if key in acting)]
+        self._keep = [order.index(key) for key in pinned if key in rows]
+        view = self._fold(len(order))
+        whole = (headings, widths, order, view) != (
+            self._headings, self._widths, self._order, self._view
+        )  # fmt: skip
+        changed = {
             i
             for i, key in enumerate(rows)
-            if whole
-            or self._rows.get(key) != rows[key]
-            or (key == selected) != (key == self._cursor)
-        ]
-        self._headings, self._widths, self._rows, self._order = headings, widths, rows, list(rows)
-        self._cursor = selected if selected in rows else None
+            if self._rows.get(key) != rows[key] or (key == selected) != (key == self._cursor)
+        }
+        self._headings, self._widths, self._rows, self._order = headings, widths, rows, order
+        self._view, self._cursor = view, selected if selected in rows else None
         if whole:
             self._strips.clear()
-            self.virtual_size = Size(sum(widths), len(rows) + 1)
+            self.virtual_size = Size(sum(widths), len(view) + 1)
             self.refresh()
         else:
-            for i in changed:
-                self.refresh_line(i + 1)
-        self._scroll_to_cursor()
+            for line, entry in enumerate(view):
+                if entry in changed:
+                    self.refresh_line(line + 1)
 
-    def _scroll_to_cursor(self) -> None:
-        if self._cursor is None:
-            return
-        index = self._order.index(self._cursor)
-        shown = max(1, self.scrollable_content_region.height - 1)  # rows under the header
-        top = round(self.scroll_offset.y)
-        if index < top:
-            self.scroll_to(y=index, animate=False)
-        elif index >= top + shown:
-            self.scroll_to(y=index - shown + 1, animate=False)
+    def _fold(self, count: int) -> list[int | Fold]:
+        """The rows the lines under the header draw (every row before the first layout)."""
+        lines = self.scrollable_content_region.height - 1
+        return shown_rows(count, self._keep, lines) if lines > 0 else list(range(count))
+
+    def on_resize(self) -> None:
+        """A new height folds other rows; a new width fits the columns anew."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def get_cell(self, row: str, heading: str) -> Text:
         """The text shown in a cell (tests and screens read the table through this)."""
@@ -235,20 +264,32 @@ class CombatantTable(ScrollView, can_focus=False):
         """Every row's cells, top to bottom."""
         return [self._rows[key] for key in self._order]
 
+    @property
+    def shown_ids(self) -> list[str]:
+        """The rows in view now, top to bottom (the folded ones left out)."""
+        return [self._order[entry] for entry in self._view if isinstance(entry, int)]
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:
             style = self.get_component_rich_style("combatants--header")
             texts = tuple(Text(h) for h in self._headings)
             return self._strip(texts, style).crop_extend(0, width, style)
-        index = round(self.scroll_offset.y) + y - 1
+        line = round(self.scroll_offset.y) + y - 1
         base = self.rich_style
-        if not 0 <= index < len(self._order):
+        if not 0 <= line < len(self._view):
             return Strip.blank(width, base)
-        key = self._order[index]
+        entry = self._view[line]
+        if isinstance(entry, tuple):
+            first, last = entry
+            style = base + self.get_component_rich_style("combatants--fold")
+            text = Text(f" ⋯ {last - first + 1} more (↑ ↓ reach them)")
+            segments = Segment.apply_style(text.render(self.app.console), style)
+            return Strip(segments, text.cell_len).crop_extend(0, width, style)
+        key = self._order[entry]
         if key == self._cursor:
             style = base + self.get_component_rich_style("combatants--cursor")
-        elif index % 2 == 0:
+        elif entry % 2 == 0:
             style = base + self.get_component_rich_style("combatants--even")
         else:
             style = base
@@ -275,30 +316,30 @@ class CombatantTable(ScrollView, can_focus=False):
             Text(v + " ", style=style, no_wrap=True, overflow="ellipsis") for v in cells.values()
         )
 
-    @staticmethod
-    def _cells(
-        c: Combatant,
-        in_melee: bool,
-        selected: str | None,
-        target: str | None,
-        acting: frozenset[str],
-        compact: bool,
-    ) -> dict[str, str]:
-        mark = (
-            "▸" if c.id == selected else "◎" if c.id == target else "•" if c.id in acting else " "
-        )
-        cells = {
-            "Name": mark + marked_name(c, (NARROW["Name"] if compact else 25) - len(mark)),
-            "Side": c.side,
-            **({} if compact else {"Rank": rank_text(c)}),
-            "Zone": c.zone,
-            "Cover": COVER_TEXT[c.cover],
-            "Wnd": wound_text(c),
-            "F/M": fear_text(c),
-            "Cond.": condition_text(c, in_melee),
-            "Chg": charge_text(c, compact),
-        }
-        if compact:
-            cells = {k: v if k == "Name" else fit(v, NARROW[k]) for k, v in cells.items()}
-            cells["Cond."] = short_conditions(c, in_melee, NARROW["Cond."])
-        return cells
+
+def _cells(
+    c: Combatant,
+    in_melee: bool,
+    mark: str,
+    tags: dict[str, str],
+    compact: bool,
+    room: dict[str, int] | None,
+) -> dict[str, str]:
+    """A row's cells, each in its column's ``room`` (the whole text when None): the side's
+    tag, a spot's short name and the most pressing marks instead of a cut-off word.
+    """
+    width = dict.fromkeys((*NARROW, "Rank"), 10**6) | (room or {})
+    cells = {
+        "Name": mark + marked_name(c, min(25, width["Name"]) - len(mark)),
+        "Side": c.side if len(c.side) <= width["Side"] else tags[c.side],
+        **({} if compact else {"Rank": fit(rank_text(c), width["Rank"])}),
+        "Zone": zone_text(c.zone, width["Zone"]),
+        "Cover": COVER_TEXT[c.cover],
+        "Wnd": wound_text(c),
+        "F/M": fear_text(c),
+        "Cond.": condition_text(c, in_melee),
+        "Chg": charge_text(c, compact),
+    }
+    if len(cells["Cond."]) > width["Cond."]:
+        cells["Cond."] = short_conditions(c, in_melee, width["Cond."])
+    return cells

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Rank
 from .combatants import COVER_TEXT, HIDDEN_MARK, marked_name, wound_text
-from .initiative import fit
+from .labels import fit
 
 
 def roster_row(c: Combatant, width: int) -> Text:

@@ -31,7 +31,7 @@ from ...simulate import (
     never_reach,
     nobody_reaches,
 )
-from .initiative import fit
+from .labels import fit
 
 FORECAST_RUNS = 200
 """Fights per forecast: 1.4 s of CPU for the example encounter, in a thread, and a stable

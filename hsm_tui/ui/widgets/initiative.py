@@ -10,29 +10,7 @@ from textual.widgets import Static
 
 from ...campaign.combat import actor_name
 from ...campaign.encounter import Combatant, Encounter
-
-
-def fit(name: str, width: int) -> str:
-    """Shorten ``name`` to ``width``, keeping a trailing number so members of a group stay
-    distinguishable. A numbered (pack) name first shortens its leading words to initials,
-    so types that share a first word stay apart (``C. trooper 1``, ``C. h. gunner 1``);
-    then an ellipsis cuts what is left (``F. xeno-hou… 1``, ``Tamsin Reyes, v…``).
-    """
-    if len(name) <= width:
-        return name
-    head, _, tail = name.rpartition(" ")
-    keep = f" {tail}" if head and tail.lstrip("×").isdigit() else ""
-    if keep:
-        words = head.split()
-        for i in range(len(words) - 1):
-            words[i] = f"{words[i][0]}."
-            if len(" ".join(words)) + len(keep) <= width:
-                return " ".join(words) + keep
-        head = " ".join(words)
-    else:
-        head = name
-    room = max(1, width - len(keep) - 1)
-    return head[:room].rstrip() + "…" + keep
+from .labels import SIDE_TAG, fit, side_tags
 
 
 def group_name(enc: Encounter, actor: str) -> str:
@@ -60,7 +38,7 @@ class InitiativeList(Static):
             text.append("s starts: initiative\nis rolled (R-INIT-1)", style="dim")
             return text
         width = 16 if compact else 20
-        tags = {side: side[:3] for side in {r.side for r in enc.order}}
+        tags = side_tags((r.side for r in enc.order), SIDE_TAG)
         for index, roll in enumerate(enc.order):
             current = index == enc.turn_index
             members = enc.members(roll.actor)

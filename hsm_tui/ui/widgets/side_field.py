@@ -15,7 +15,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widgets import Input, Label, Static
 
 from ...campaign.encounter import Encounter
-from .initiative import fit
+from .labels import fit
 from .stepper import Stepper
 
 DEFAULT_SIDES = ("heroes", "enemies")
