@@ -16,6 +16,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
     Suppress,
     TakeAction,
+    action_refusal,
     plan_attack,
 )
 from hsm_tui.rules import Cover
@@ -140,3 +141,23 @@ def test_r_task_4_an_extra_shot_below_tn_1_is_judged_by_the_rolls_own_hero_die()
         "fortune: 1d4 extra shot(s) (rolled 1): d10 1 → 1 hit(s), with the roll's own"
         " Hero die" in lines
     )
+
+
+def test_r_atk_16_a_second_weapon_fires_after_suppressive_fire_at_the_usual_negatives() -> None:
+    """R-ATK-16, Suppressive Fire: "it can be the only type of ranged attack used that
+    turn, even with added actions. (A player can fire a second weapon normal with the
+    usual negatives.)" — the laser pistol fires after the assault laser's cone, as the off
+    hand of a pair (R-ATK-11: −3), in the same action; then nothing else fires. (issue 18 #3)
+    """
+    s = duel()
+    play(s, Suppress(K, "assault-laser", (R1,), dive=(R1,)), 5)  # R1 dives; Fear die 5
+    shot = plan_attack(s.encounter, Attack(K, R2, "laser-pistol"), s.catalog)
+    assert shot.tn.explain() == "Pistols 7 − off hand 3 = 4"
+    assert action_refusal(s.encounter, Attack(K, R2, "laser-pistol")) == ""
+    play(s, Attack(K, R2, "laser-pistol"), 9, 9, 9, 9, 2)  # four misses, Hero die blank
+    title, lines = last(s)
+    assert title == "Kestrel Vance attacks Pirate raider 2"
+    assert "TN Pistols 7 − off hand 3 = 4" in lines
+    assert s.encounter.turn.used_by(K) == ("attack",)  # one action for both weapons
+    refused(s, Attack(K, R2, "laser-pistol", hand="off"), "right after a main-hand attack")
+    refused(s, Attack(K, R2, "laser-pistol"), "already took attack this turn")

@@ -129,6 +129,7 @@ PINNED_FIRST = ("Pinned (§8): a Morale roll comes first; if it fails, the attac
 
 def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     """Every check and number of an attack, without spending the action or rolling."""
+    cmd = second_weapon(enc, cmd)
     attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
     if not target.standing:
         raise RulesError(f"{target.name} is already out of the fight")
@@ -217,6 +218,19 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     )
 
 
+def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
+    """R-ATK-16: suppressive fire "can be the only type of ranged attack used that turn,
+    even with added actions. (A player can fire a second weapon normal with the usual
+    negatives.)" Reading: the cone is the main-hand attack of a pair (R-ATK-11), so the
+    other weapon in hand attacks after it in the same action at the off hand's −3, "the
+    usual negatives"; a plain attack right after suppressing is that second weapon.
+    """
+    turn = enc.turn
+    if cmd.hand or cmd.reaction or turn is None or cmd.attacker not in turn.suppressed:
+        return cmd
+    return replace(cmd, hand=Hand.OFF) if cmd.attacker in turn.offhand else cmd
+
+
 def aim_ready(turn: Turn | None, cid: str) -> bool:
     """R-ACT-2 Aim: taken this turn and its free re-roll not yet used on an attack."""
     return turn is not None and "aim" in turn.used_by(cid) and cid not in turn.aim_used
@@ -278,7 +292,8 @@ def _armed(
     if state.stuck:
         raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
     turn = enc.turn
-    if turn is not None and attacker.id in turn.suppressed and state.fired:
+    cone_open = turn is not None and attacker.id in turn.suppressed and attacker.id in turn.offhand
+    if cone_open and state.fired:  # the cone's own weapon; the other may follow it
         raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
     damage = ""
     if cmd.throw:
@@ -338,12 +353,18 @@ def _hand_modifiers(
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
     turn = enc.turn
     if cmd.hand == Hand.OFF and (turn is None or attacker.id not in turn.offhand):
-        raise RulesError("the off hand attacks right after a main-hand attack (R-ATK-11)")
+        raise RulesError(
+            "the off hand attacks right after a main-hand attack (R-ATK-11)"
+            " or suppressive fire (R-ATK-16)"
+        )
     return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == Hand.MAIN else -3)]
 
 
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
-    """Spend the Attack action, or none for an off-hand attack and a reaction."""
+    """Spend the Attack action, or none for an off-hand attack (also a second weapon after
+    suppressive fire, :func:`second_weapon`) and a reaction.
+    """
+    cmd = second_weapon(enc, cmd)
     turn = current_turn(enc)
     if not attacker.standing:
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")

@@ -31,7 +31,8 @@ class Hand(StrEnum):
     MAIN = "main"
     """The main hand: −2; the off hand may follow in the same action."""
     OFF = "off"
-    """The off hand: −3, right after a main-hand attack, with no action of its own."""
+    """The off hand: −3, right after a main-hand attack or suppressive fire (R-ATK-16),
+    with no action of its own."""
 
 
 class Reaction(StrEnum):

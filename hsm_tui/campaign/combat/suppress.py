@@ -251,8 +251,9 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
     held = pinned_check(shooter, "suppressive fire", rng)  # §8: "(including shoot back)"
     if held is not None and not held[0]:
         return Outcome(enc, (held[1],))
-    turn = current_turn(enc)
-    enc = evolve(enc, turn=evolve(turn, suppressed=(*turn.suppressed, shooter.id)))
+    turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
+    marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
+    enc = evolve(enc, turn=evolve(marked, offhand=(*turn.offhand, shooter.id)))
     charges = None if state.charges is None else state.charges - rating.charges
     enc = enc.with_combatant(
         edit_weapon(enc.get(shooter.id), state.id, charges=charges, fired=True)
