@@ -4,21 +4,27 @@ follows and failed on the engine before the fix.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
     Attack,
     EndTurn,
     Move,
+    PendingCombatRerolls,
     RollChart,
     SetCondition,
     SetCover,
+    SpendCombatRerolls,
     StartCombat,
     Suppress,
     TakeAction,
     action_refusal,
     plan_attack,
+    plan_suppress,
 )
+from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover
 from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last
@@ -161,3 +167,44 @@ def test_r_atk_16_a_second_weapon_fires_after_suppressive_fire_at_the_usual_nega
     assert s.encounter.turn.used_by(K) == ("attack",)  # one action for both weapons
     refused(s, Attack(K, R2, "laser-pistol", hand="off"), "right after a main-hand attack")
     refused(s, Attack(K, R2, "laser-pistol"), "already took attack this turn")
+
+
+def test_r_atk_16_a_dodging_target_re_rolls_its_defense_against_suppression() -> None:
+    """R-ACT-2 Dodge: "The character may re-roll the Defense roll" — suppressive fire's
+    targets "take their Defense rating … and roll" (R-ATK-16): a Defense roll like any,
+    so Dodge's re-roll is spent on it and counted in the preview. (issue 18 #4)
+    """
+    s = duel()
+    edit(s, R1, conditions=("dodging",))  # it took Dodge on its last turn
+    cone = Suppress(K, "assault-laser", (R1,))
+    (r1,) = plan_suppress(s.encounter, cone, s.catalog).cone
+    assert r1.hit == Fraction(9, 100)  # d10 > 7 twice: 3/10 × 3/10, not 3/10
+    assert r1.hit_text == "hit 9.0% (Dodge re-roll)"
+    play(s, cone, 9, 3, 5)  # Defense 9 hits, the re-roll 3 keeps it off; Fear die 5
+    lines = last(s)[1]
+    assert lines[1].endswith("→ 0 of 1 through, 1 avoided")
+    assert s.encounter.get(R1).wounds == 0
+    assert s.encounter.get(R1).fear == 4  # the Fear die only: no hit, no extra Fear
+
+
+def test_r_atk_16_a_hero_may_spend_luck_on_its_defense_against_suppression() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — a Hero hit by
+    suppressive fire is asked, as after any Defense roll; its re-roll stops the hit, then
+    the cone goes on (the Fear die). The preview counts what its pools could do. (issue 18
+    #4)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, luck=1)
+    edit(s, R1, weapons=(WeaponState("assault-laser", 20, 20),))  # 10/d8
+    cone = Suppress(R1, "assault-laser", (K,))
+    (kestrel,) = plan_suppress(s.encounter, cone, s.catalog).cone
+    assert kestrel.hit_text == "hit 20.0% · 4.0% with Luck and Clues"  # d10 > 8
+    play(s, cone, 9, 3)  # Defense d10 9 (a hit), Hero die 3: she is asked
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Defense roll")
+    play(s, SpendCombatRerolls(1, 0), 2, 6)  # the d10 again: 2; Fear die 6 − 1 at Medium
+    title, lines = last(s)
+    assert title == "Pirate raider 1 lays down suppressive fire (R-ATK-16): re-rolls"
+    assert lines[1:] == ("Fear die d8: 6", "Kestrel Vance (medium) gains 5 Fear")
+    kestrel_now = s.encounter.get(K)
+    assert (kestrel_now.luck, kestrel_now.wounds, kestrel_now.fear) == (0, 0, 5)

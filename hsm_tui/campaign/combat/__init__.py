@@ -19,6 +19,7 @@ The modules import in one direction, each with one job:
 - ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
 - ``cards``: a weapon card's effects on the Hero die;
 - ``damage``: Defense rolls, damage per hit, and the points an attack resumes from;
+- ``cone``: suppressive fire's targets once fired: Defense (re-rolls asked), Fear, damage;
 - ``attack`` and ``suppress``: the two attacks, rolled from their plans.
 
 This module holds the handler tables and the names screens and the session use.

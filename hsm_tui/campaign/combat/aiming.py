@@ -28,7 +28,7 @@ from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
 from .turns import NOT_WITH_WILD, current_turn, spend_action
-from .wounds import damage_expr, defense_tn, health_against, opponents
+from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
 """The values a command may name (text compares equal to its member): checked per attack."""
@@ -91,8 +91,7 @@ class AttackPlan:
     def through(self, enc: Encounter) -> tuple[Fraction, ...]:
         """Exact distribution of hits through Defense (index = hits through)."""
         defense, rank = self.defense(enc), self.target.rules_rank
-        marks = self.target.conditions  # free re-rolls: Dodge, a Parry in melee (R-ATK-9)
-        dodge = int("dodging" in marks) + int(self.melee and "parry" in marks)
+        dodge = defense_rerolls(self.target, self.melee)
         out = [self.hits.successes[0]] + [Fraction(0)] * self.dice
         for hits, p in enumerate(self.hits.successes[1:], start=1):
             if p:

@@ -18,6 +18,7 @@ from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
 from .commands import Attack, SpendCombatRerolls
+from .cone import resume_cone
 from .damage import Step, after_attack, ally_in_melee, resolve
 from .gear import edit_weapon
 from .groups import retarget
@@ -129,9 +130,11 @@ def spend_combat_rerolls(
         lines = [f"re-rolls ({spent.cost}): {roll.explain()}"]
     else:
         lines = ["keeps the roll"]
+    title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
     if pending.stage == RollStage.ATTACK:
-        title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
         return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
+    if pending.attack.cone is not None:  # suppressive fire: on to the cone's next target
+        return resume_cone(enc, pending.attack, roll, rng, cat, title, lines)
     state = evolve(pending.attack, hits=roll.successes)
     return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
 

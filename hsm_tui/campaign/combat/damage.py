@@ -35,6 +35,7 @@ from .outcome import (
 from .setup import cover_named
 from .wounds import (
     damage_expr,
+    defense_rerolls,
     defense_tn,
     dive,
     health_against,
@@ -118,8 +119,7 @@ def _defend(
     defense = defense_tn(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
     head = f"{defense.terms()} → "
-    # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
-    free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
+    free = defense_rerolls(target, melee)
     title = f"{target.name} defends"
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits

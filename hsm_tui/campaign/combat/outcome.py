@@ -20,6 +20,7 @@ from .commands import (
     Location,
     Reaction,
     SpendCombatRerolls,
+    Suppress,
 )
 
 
@@ -206,6 +207,7 @@ class AttackState:
     reaction: Reaction = Reaction.NONE  # zone of control: a hit slows the mover (R-OTHER-4)
     thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
     queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
+    cone: Suppress | None = None  # a cone's Defense roll paused for re-rolls (R-ATK-16)
 
 
 def ask_rerolls(

@@ -69,6 +69,13 @@ def _defense(
     )
 
 
+def defense_rerolls(c: Combatant, melee: bool) -> int:
+    """The free re-rolls ``c`` has on a Defense roll: Dodge (R-ACT-2) and, in melee, a
+    Parry source (R-ATK-9); one each (R-TASK-6).
+    """
+    return int("dodging" in c.conditions) + int(melee and "parry" in c.conditions)
+
+
 def dive(c: Combatant, cover: Cover) -> Combatant:
     """R-ATK-5: ``c`` dives into ``cover`` (at least light): Prone, and it loses 1 action
     on its next turn. The one way a dive happens, for an attack and for suppressive fire.
