@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
 
 from ..rules import Derived, Rank, RulesError, Trait, roll_task
 from ..rules.combat import wound_penalty
@@ -67,7 +69,14 @@ HEALTH_MARKERS = "health-markers"
 _LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_MARKERS}
 
 
-def level(c: Combatant, name: str) -> int:
+class Marked(Protocol):
+    """What carries §8 markers: a combatant, or a party Hero between fights."""
+
+    @property
+    def conditions(self) -> tuple[str, ...]: ...
+
+
+def level(c: Marked, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
     if not c.conditions:  # most combatants, most of the time
         return 0
@@ -106,7 +115,7 @@ def wound_marker(c: Combatant) -> int:
     return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
 
 
-def penalty(c: Combatant) -> int:
+def penalty(c: Marked) -> int:
     """§8 penalties on every roll: Shaken −1, Encumbered −n, and §7's Painful wound −1
     for the rest of the encounter (they add up).
     """
@@ -119,10 +128,22 @@ def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
     """Nauseated: a d10 against Stamina − 1 before the roll; above it, −1."""
     if not level(c, "nauseated"):
         return 0, ""
-    d10, limit = rng.randint(1, 10), c.traits[Derived.STAMINA] - 1
+    return nausea_roll(c.traits[Derived.STAMINA], rng)
+
+
+def nausea_roll(stamina: int, rng: random.Random) -> tuple[int, str]:
+    """§8 Nauseated: "Every time the character rolls a Task, it also rolls a single d10
+    against Stamina (-1)": the TN's change (0 or −1) and the log note.
+    """
+    d10, limit = rng.randint(1, 10), stamina - 1
     if d10 <= limit:
         return 0, f"nausea d10 {d10} ≤ {limit}: no effect"
     return -1, f"nausea d10 {d10} > {limit}: −1"
+
+
+def nausea_holds(stamina: int) -> Fraction:
+    """Exact chance the nausea d10 is at most Stamina − 1 (no −1 on the task)."""
+    return Fraction(min(10, max(0, stamina - 1)), 10)
 
 
 def trait_roll(

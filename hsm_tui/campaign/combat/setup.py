@@ -13,10 +13,13 @@ from ...rules import Cover, Derived, RangeBand, Rank, RulesError
 from ...rules.combat import InitiativeRoll
 from ..conditions import check_condition, with_condition
 from ..encounter import MAX_POOL, Combatant, Encounter, evolve
+from ..party import LASTING
 from .commands import (
     AddCombatants,
     AddZone,
+    ApplyDamage,
     ClearEncounter,
+    CombatCommand,
     DecideSidekick,
     Kind,
     RemoveCombatant,
@@ -229,6 +232,22 @@ def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: 
             else f"{c.name} is not {name}"
         )
     return Outcome(enc.with_combatant(changed), (LogLines(f"{c.name}: {text} (§8)", ()),))
+
+
+def outside_fight(command: CombatCommand) -> None:
+    """Refuse what a party Hero outside the encounter cannot take: a non-lethal wound (its
+    marker is kept in a fight, R-WOUND-6) or a §8 condition of a fight (between fights a
+    Hero keeps only :data:`~..party.LASTING`).
+    """
+    if isinstance(command, ApplyDamage) and command.nonlethal:
+        raise RulesError(
+            "non-lethal wounds are kept in a fight: put the party in the encounter (F7 p)"
+        )
+    if isinstance(command, SetCondition) and command.condition.strip().lower() not in LASTING:
+        raise RulesError(
+            f"outside a fight a Hero keeps only {', '.join(LASTING)} (§8):"
+            f" {command.condition} belongs to a fight"
+        )
 
 
 def decide_sidekick(
