@@ -58,6 +58,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
+        Condition("steady", False, "a free re-roll on Morale rolls under fire: an Advantage"),
         Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
         Condition("dying", False, "bleeding out: a Health marker a turn; at Health, dead"),
     )
@@ -150,19 +151,18 @@ def trait_roll(
     c: Combatant, base: int, label: str, rng: random.Random
 ) -> tuple[PoolRoll, bool, str]:
     """A trait roll in combat (Morale, Stamina …) with the wound marker (Heroes), §8
-    penalties, nausea and the Fatigued confirmation; returns the roll, success, a line.
+    penalties, nausea and the Fatigued confirmation; returns the roll that stands (the
+    confirmation, when made), success, a line.
     """
     rank = c.rules_rank
     sick, note = nausea(c, rng)
     tn = base + wound_marker(c) + penalty(c) + sick
     roll = roll_task(rng, tn, rank)
     line = f"{label} roll: {roll.explain()}" + (f" ({note})" if note else "")
-    success = roll.success
-    if success and level(c, "fatigued"):
-        again = roll_task(rng, tn, rank)
-        success = again.success
-        line += f"; Fatigued, confirm: {again.explain()}"
-    return roll, success, line
+    if roll.success and level(c, "fatigued"):
+        roll = roll_task(rng, tn, rank)
+        line += f"; Fatigued, confirm: {roll.explain()}"
+    return roll, roll.success, line
 
 
 @dataclass(frozen=True)

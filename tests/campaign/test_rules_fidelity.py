@@ -27,7 +27,7 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover
 from tests.campaign import edit, new_session, play, refused
-from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last
+from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
 
 
 def test_s8_confused_failure_allows_a_run_but_not_a_plain_move() -> None:
@@ -208,3 +208,39 @@ def test_r_atk_16_a_hero_may_spend_luck_on_its_defense_against_suppression() -> 
     assert lines[1:] == ("Fear die d8: 6", "Kestrel Vance (medium) gains 5 Fear")
     kestrel_now = s.encounter.get(K)
     assert (kestrel_now.luck, kestrel_now.wounds, kestrel_now.fear) == (0, 0, 5)
+
+
+def test_r_fear_1_a_hero_may_spend_luck_on_its_morale_roll_at_the_start_of_its_turn() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — the Morale
+    roll a Hero makes when "the number [of Fear tokens] equals the character's Morale
+    rating" (R-FEAR-1) is one: she is asked, and the re-roll's success keeps her from
+    being Shaken. Nothing goes on until she answers. (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, fear=5, luck=1)
+    play(s, EndTurn(), 7, 3)  # Morale 4: d10 7 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Morale roll: d10 7 > TN 4 ✗")
+    refused(s, EndTurn(), "answer the pending question first")  # nobody acts meanwhile
+    play(s, SpendCombatRerolls(1, 0), 2)  # the d10 again: 2
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.fear, kestrel.conditions) == (0, 4, ())
+    title, lines = last(s)
+    assert title == "Round 1: Kestrel Vance's turn: re-rolls"
+    assert lines[0].startswith("re-rolls (1 Luck)")
+    assert left(s, K) == 2  # not Shaken: no action lost
+
+
+def test_r_fear_1_an_advantages_morale_re_roll_is_free() -> None:
+    """Kestrel Vance's Advantage "Combat veteran: one re-roll on Morale rolls while under
+    fire" (R-CHAR-6, R-TASK-6): with the GM's `steady` marker (as a Parry's, R-ATK-9) the
+    failed Morale roll is re-rolled for free when she has no Luck or Clues to weigh.
+    (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    s.apply(SetCondition(K, "steady"))
+    edit(s, K, fear=5)
+    play(s, EndTurn(), 7, 3, 1)  # d10 7 fails; the free re-roll's 1 succeeds
+    assert s.pending is None
+    assert "shaken" not in s.encounter.get(K).conditions
+    assert "steady, a free re-roll: " in last(s)[1][0]

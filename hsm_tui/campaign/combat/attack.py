@@ -31,6 +31,7 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
+from .rounds import morale_rerolled
 from .turns import current_turn, pinned_check
 from .wounds import is_melee
 
@@ -130,6 +131,9 @@ def spend_combat_rerolls(
         lines = [f"re-rolls ({spent.cost}): {roll.explain()}"]
     else:
         lines = ["keeps the roll"]
+    if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
+        return morale_rerolled(enc, pending, roll, rng, lines)
+    assert pending.attack is not None  # an attack's or a Defense roll's
     title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
     if pending.stage == RollStage.ATTACK:
         return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)

@@ -11,7 +11,7 @@ from typing import Generic, TypeVar
 from ...rules import Cover, Rank
 from ...rules.odds import suggest_split
 from ...rules.rerolls import first_offer
-from ...rules.tasks import PoolRoll
+from ...rules.tasks import HeroFace, PoolRoll
 from ..encounter import Combatant, Encounter
 from .commands import (
     AnswerDive,
@@ -39,6 +39,9 @@ class RollStage(StrEnum):
     """The attacker's roll: re-rolls chase missed dice; the attack goes on after it."""
     DEFENSE = "defense"
     """The target's Defense roll: re-rolls chase the hits that got through."""
+    MORALE = "morale"
+    """A Hero's Morale roll at the start of its turn (R-FEAR-1): re-rolls chase a success
+    (or a Misfortune's extra Fear); the turn starts after it."""
 
 
 Answer = TypeVar("Answer")
@@ -117,8 +120,9 @@ class PendingSidekick:
 @dataclass(frozen=True)
 class PendingCombatRerolls:
     """R-TASK-6 / R-CHAR-9 in combat: a Hero with Luck or Clues decides after seeing its
-    attack (or Defense) roll how many re-rolls to spend, free ones (Aim, Dodge, granted
-    Talents) first; all are rolled at once. The attack then goes on from ``stage``.
+    attack, Defense or Morale roll how many re-rolls to spend, free ones (Aim, Dodge,
+    granted Talents, an Advantage) first; all are rolled at once. The attack (none for a
+    Morale roll) then goes on from ``stage``.
     """
 
     roller: str
@@ -127,7 +131,7 @@ class PendingCombatRerolls:
     luck: int
     clues: int
     stage: RollStage
-    attack: AttackState
+    attack: AttackState | None
     tn: int
     title: str
     question: str
@@ -142,11 +146,8 @@ class PendingCombatRerolls:
         """The split the dialog opens on: the free re-rolls and, after a miss, one paid one
         (``suggested_rerolls``), placed where they help most (R-TASK-6).
         """
-        if self.stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
-            missed = self.roll.successes > 0
-        else:
-            missed = self.roll.successes < self.roll.dice
-        return first_offer(self.roll, self.free, self.luck + self.clues, missed)
+        failed = not as_good(self.roll, self.stage)
+        return first_offer(self.roll, self.free, self.luck + self.clues, failed)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -215,16 +216,16 @@ def ask_rerolls(
     roll: PoolRoll,
     free: int,
     stage: RollStage,
-    state: AttackState,
+    state: AttackState | None,
     tn: int,
     title: str,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
     if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
         return None
-    if (roll.successes == roll.dice) if stage == RollStage.ATTACK else not roll.successes:
+    if as_good(roll, stage):
         return None  # every die already as good as it gets for the roller
-    what = "attack" if stage == RollStage.ATTACK else "Defense"
+    what = {RollStage.ATTACK: "attack", RollStage.DEFENSE: "Defense"}.get(stage, "Morale")
     question = (
         f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
         f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
@@ -232,3 +233,14 @@ def ask_rerolls(
     return PendingCombatRerolls(
         roller.id, roll, free, roller.luck, roller.clues, stage, state, tn, title, question
     )
+
+
+def as_good(roll: PoolRoll, stage: RollStage) -> bool:
+    """Whether a re-roll could no longer help: every attack die hit, no Defense die let
+    a hit through, a Morale roll succeeded without a Misfortune (R-FEAR-1: +1 Fear).
+    """
+    if stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
+        return not roll.successes
+    if stage == RollStage.MORALE:
+        return roll.success and roll.face is not HeroFace.MISFORTUNE
+    return roll.successes == roll.dice
