@@ -9,10 +9,12 @@ from fractions import Fraction
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
+    AnswerDive,
     Attack,
     EndTurn,
     Move,
     PendingCombatRerolls,
+    PendingDive,
     RollChart,
     SetCondition,
     SetCover,
@@ -244,3 +246,24 @@ def test_r_fear_1_an_advantages_morale_re_roll_is_free() -> None:
     assert s.pending is None
     assert "shaken" not in s.encounter.get(K).conditions
     assert "steady, a free re-roll: " in last(s)[1][0]
+
+
+def test_r_atk_5_a_minion_unit_dives_as_one_and_the_gm_may_split_it() -> None:
+    """R-ATK-5, Making an Attack: "This gives all figures in the unit, or the character,
+    the cover it is diving behind, but the character or unit loses 1 action during its
+    next turn, and is prone" — the question is the unit's, asked once; the GM may still
+    send one figure alone. (issue 18 #16)
+    """
+    for unit, divers in ((True, (R1, R2)), (False, (R1,))):
+        s = duel()  # two pirate raiders in the dig: one unit
+        play(s, Attack(K, R1, "assault-laser", shots=1), 1, 2)  # a hit in the open
+        pending = s.pending
+        assert isinstance(pending, PendingDive) and pending.unit == 2
+        labels = {o.key: o.label for o in pending.options}
+        assert labels["1"] == "dive into light cover (the unit: all 2)"
+        assert labels["l"] == "only this one dives into light cover"
+        play(s, AnswerDive("light", unit=unit), 1)  # Defense d10 1: avoided
+        for rid in (R1, R2):
+            raider = s.encounter.get(rid)
+            dived = (raider.cover, raider.prone, raider.lose_actions) == (Cover.LIGHT, True, 1)
+            assert dived == (rid in divers), raider

@@ -193,10 +193,11 @@ def _resolve_attack(
             f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
             " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
         )
+        unit = len(enc.members(target.group))  # a Minion unit dives as one (R-ATK-5)
         return Outcome(
             enc,
             (LogLines(title, tuple(lines)),),
-            PendingDive(pending_attack, question, target.cover),
+            PendingDive(pending_attack, question, target.cover, unit),
         )
     finished = resolve(enc, pending_attack, rng, cat, Step.DEFENSE)
     return finished.after(LogLines(title, tuple(lines)))

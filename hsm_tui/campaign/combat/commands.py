@@ -221,6 +221,7 @@ class TakeAction:
 class AnswerDive:
     cover: str  # "none" to stay put, else the cover dived into
     issuer: str = GM
+    unit: bool = False  # the target's whole Minion unit dives with it (R-ATK-5)
 
 
 @dataclass(frozen=True)

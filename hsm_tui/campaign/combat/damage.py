@@ -198,7 +198,11 @@ def ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Comb
 def answer_dive(
     enc: Encounter, cmd: AnswerDive, pending: PendingDive, rng: random.Random, cat: Catalog
 ) -> Outcome:
-    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn."""
+    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn; "This
+    gives all figures in the unit, or the character, the cover it is diving behind, but
+    the character or unit loses 1 action during its next turn, and is prone": with
+    ``unit`` every standing figure of the target's Minion unit dives with it.
+    """
     target = enc.get(pending.attack.target)
     cover = cover_named(cmd.cover)
     if cover is not Cover.NONE:
@@ -207,10 +211,13 @@ def answer_dive(
                 f"{target.name} is already in {target.cover.label} cover:"
                 " dive only to better cover (R-ATK-5)"
             )
-        enc = enc.with_combatant(dive(target, cover))
+        divers = enc.members(target.group) if cmd.unit else (target,)
+        for diver in divers:
+            enc = enc.with_combatant(dive(diver, cover))
+        who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
         line = (
-            f"{target.name} dives into {cover.label} cover:"
-            " Prone, loses 1 action next turn (R-ATK-5)"
+            f"{who} dives into {cover.label} cover:"
+            f" Prone, {'each ' if cmd.unit else ''}loses 1 action next turn (R-ATK-5)"
         )
     else:
         line = f"{target.name} stays put and defends (R-ATK-5: no dive)"

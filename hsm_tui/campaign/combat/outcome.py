@@ -65,16 +65,31 @@ class PendingDive:
     attack: AttackState
     question: str
     cover: Cover = Cover.NONE  # the target's cover now: it may only dive to better
+    unit: int = 1  # standing figures in the target's Minion unit, the target included
 
     @property
     def options(self) -> tuple[Option, ...]:
+        """Stay put, or dive into better cover. R-ATK-5: a dive "gives all figures in the
+        unit, or the character, the cover": a unit's question is asked once, for all of
+        it (1–3); the GM may split it, one figure alone (l, m, h).
+        """
         better = [c for c in Cover if c > self.cover]
+        whole = f" (the unit: all {self.unit})" if self.unit > 1 else ""
+        alone = (
+            Option(c.label[0], f"only this one dives into {c.label} cover", AnswerDive(c.label))
+            for c in (better if self.unit > 1 else ())
+        )
         return (
             Option("n", "stay put (no dive)", AnswerDive("none")),
             *(
-                Option(str(int(c)), f"dive into {c.label} cover", AnswerDive(c.label))
+                Option(
+                    str(int(c)),
+                    f"dive into {c.label} cover{whole}",
+                    AnswerDive(c.label, unit=self.unit > 1),
+                )
                 for c in better
             ),
+            *alone,
         )
 
 

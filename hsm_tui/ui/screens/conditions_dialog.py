@@ -50,10 +50,11 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
         Binding("enter", "apply", "Apply", id="conditions.apply"),
         Binding("escape", "dismiss(None)", "Cancel", id="conditions.cancel"),
         Binding("f1,question_mark", "app.help", "Help", id="conditions.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        Binding("up", "app.focus_previous", show=False, priority=True),
+        Binding("down", "app.focus_next", show=False, priority=True),
     ]
-    """Enter applies every changed level; Esc leaves them as they were."""
+    """Enter applies every changed level; Esc leaves them as they were. ↑ ↓ move between
+    rows before the list scrolls (a focused row scrolls into view)."""
 
     def __init__(
         self,
