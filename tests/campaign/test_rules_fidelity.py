@@ -11,6 +11,8 @@ from hsm_tui.campaign.combat import (
     AddZone,
     AnswerDive,
     Attack,
+    DecideSidekick,
+    DeclareActions,
     EndTurn,
     Move,
     PendingCombatRerolls,
@@ -30,6 +32,8 @@ from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover
 from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
+
+RAIDERS = "pirate-raider@pirates"
 
 
 def test_s8_confused_failure_allows_a_run_but_not_a_plain_move() -> None:
@@ -267,3 +271,58 @@ def test_r_atk_5_a_minion_unit_dives_as_one_and_the_gm_may_split_it() -> None:
             raider = s.encounter.get(rid)
             dived = (raider.cover, raider.prone, raider.lose_actions) == (Cover.LIGHT, True, 1)
             assert dived == (rid in divers), raider
+
+
+def test_r_init_2_sidekicks_second_whatever_rules_they_play() -> None:
+    """R-INIT-2: "Characters on opposite sides who tie go by the order of importance:
+    Heroes first, Sidekicks second, Minions third" — a Sidekick playing by Minion rules is
+    still a Sidekick there, so it goes before the tied Minions without a tie-break d10,
+    and so does one arriving late. (issue 18, readings)
+    """
+    s = new_session(
+        AddZone("ridge"),
+        AddZone("dig"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("sidekick", "veteran-guide", "heroes", "ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
+        DecideSidekick("veteran-guide-1", "minion"),
+    )
+    play(s, StartCombat(), 1, 2, 3)  # Kestrel 8 + 1; guide 8 + 2 = raiders 7 + 3 = 10
+    assert [r.actor for r in s.encounter.order] == ["veteran-guide-1", RAIDERS, K]
+    late = duel(RAIDERS_FIRST)  # raiders 7 + 9 = 16, Kestrel 9
+    play(late, AddCombatants("sidekick", "veteran-guide", "heroes", "ridge"), 8)  # 8 + 8 = 16
+    assert [r.actor for r in late.encounter.order] == ["veteran-guide-1", RAIDERS, K]
+
+
+def test_s8_a_panicked_combatant_is_not_also_shaken() -> None:
+    """§8 Panicked: "After doing so, the character makes a Morale roll. If the character
+    succeeds, it becomes Shaken" — so while Panicked it is not Shaken: Shaken again while
+    Shaken gives Panicked in Shaken's place, and a Panicked Minion whose Fear still
+    reaches its Morale stays Panicked, losing no action to Shaken. (issue 18, readings)
+    """
+    s = duel()
+    edit(s, R1, fear=5, conditions=("shaken",))
+    edit(s, R2, fear=5, conditions=("panicked",))
+    play(s, EndTurn())  # the raiders' turn starts: Fear 5 ≥ Morale 4
+    assert [s.encounter.get(r).conditions for r in (R1, R2)] == [("panicked",)] * 2
+    assert last(s)[1] == (
+        "Pirate raider 1: Fear 5 ≥ Morale 4: Panicked",
+        "Pirate raider 2: Fear 5 ≥ Morale 4: still Panicked",
+    )
+    assert left(s, R1) == left(s, R2) == 2  # only Move, Run or Hide, but both actions
+
+
+def test_r_wound_4_a_hero_who_lost_both_actions_may_still_declare_extra_ones() -> None:
+    """R-WOUND-4: "If the Hero loses 2 wounds in 1 turn, it loses both actions, (but it may
+    take more actions through the normal method of taking extra actions with
+    negatives.)" — the refusal says so, and three declared leave one at −1. (issue 18,
+    readings)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, lose_actions=2, lose_why=("wound", "wound"))
+    play(s, EndTurn())  # Kestrel's turn: both actions lost
+    refused(s, Attack(K, R1, "assault-laser"), "a Hero may still declare extra actions")
+    s.apply(DeclareActions(3))
+    assert left(s, K) == 1
+    shot = plan_attack(s.encounter, Attack(K, R1, "assault-laser"), s.catalog)
+    assert shot.tn.explain() == "Rifles 8 − 3 actions 1 = 7"

@@ -257,6 +257,7 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
     if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
         marks.add("panicked")
+        marks.discard("shaken")  # Panicked in its place (§8)
         lines.append(
             f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
         )

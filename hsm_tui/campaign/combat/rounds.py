@@ -61,9 +61,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
         seen.add(c.group)
         wound[c.group] = wound_marker(c)
         rating = c.traits[Derived.INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
-        rolls.append(
-            InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
-        )
+        rolls.append(InitiativeRoll(c.group, c.side, c.rank, c.player, rating, rng.randint(1, 10)))
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
         f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
@@ -246,10 +244,11 @@ def _fear_check(
         conditions.discard("shaken")
         notes.append("no longer Shaken")
     if fear >= morale:
-        mark = "panicked" if "shaken" in conditions else "shaken"  # R-FEAR-2
+        mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
         if c.rules_rank is Rank.MINION:
             shaken = True
-            notes.append(f"Fear {fear} ≥ Morale {morale}: {mark.title()}")
+            again = "still " if "panicked" in conditions else ""
+            notes.append(f"Fear {fear} ≥ Morale {morale}: {again}{mark.title()}")
         else:
             # R-WOUND-3 and §8: the wound marker and condition penalties apply too
             if rolled is None:
@@ -264,8 +263,10 @@ def _fear_check(
                 fear = max(0, fear - 1)
             elif roll.face is HeroFace.MISFORTUNE:
                 fear += 1
-        if shaken:
+        if shaken:  # Panicked takes Shaken's place (§8: on calming down it "becomes Shaken")
             conditions.add(mark)
+        if "panicked" in conditions:
+            conditions.discard("shaken")
     fear = max(0, fear - 1)
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
     marks = tuple(sorted(conditions))
@@ -335,8 +336,9 @@ FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")
 
 
 def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
-    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter, and
-    so do actions still to be lost (R-WOUND-4, R-ATK-5: the next turn of this fight).
+    """Back to free-flowing mode (R-COMBAT-1). A Sidekick keeps the rules it plays by
+    (R-CHAR-8: "until the encounter is finished", which ClearEncounter does); actions still
+    to be lost end (R-WOUND-4, R-ATK-5: the next turn of this fight).
 
     Interpretation: Fear and what it brings (Shaken, Panicked, Pinned, R-FEAR, §8) and the
     actions' marks (Dodge, Full defense, Standby) belong to the fight and end with it; a
@@ -349,7 +351,6 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
     combatants = tuple(
         evolve(
             c,
-            plays_as=None,
             engaged=(),
             lose_actions=0,
             lose_why=(),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ...packs import Catalog, Character
 from ...rules import Cover, Derived, RangeBand, Rank, RulesError
-from ...rules.combat import InitiativeRoll
+from ...rules.combat import InitiativeRoll, initiative_key
 from ..conditions import check_condition, with_condition
 from ..encounter import MAX_POOL, Combatant, Encounter, evolve
 from ..party import LASTING
@@ -141,15 +141,16 @@ def _join_initiative(
     enc: Encounter, added: list[Combatant], rng: random.Random
 ) -> tuple[Encounter, tuple[str, ...]]:
     """R-INIT-1 for late arrivals: each new group rolls d10 + Initiative and takes its place
-    after any equal totals; a slot already passed this round first acts next round.
+    by R-INIT-2 ("Heroes first, Sidekicks second, Minions third", then the player), after
+    anyone equal in all of those; a slot already passed this round first acts next round.
     """
     order, index, lines = list(enc.order), enc.turn_index, []
     for c in {c.group: c for c in added}.values():
-        rank = c.plays_as or c.rank
         roll = InitiativeRoll(
-            c.group, c.side, rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
+            c.group, c.side, c.rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
         )
-        slot = next((i for i, r in enumerate(order) if r.total < roll.total), len(order))
+        after = initiative_key(roll)
+        slot = next((i for i, r in enumerate(order) if initiative_key(r) > after), len(order))
         order.insert(slot, roll)
         if slot <= index:
             index += 1

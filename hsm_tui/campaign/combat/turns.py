@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from ...rules import Derived, RulesError
+from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import LogLines
@@ -110,6 +110,9 @@ def spend_action(
     if left <= 0:
         lost = dict(turn.lost).get(actor.id, 0)
         because = f": {_account(turn, actor.id)}" if lost else ""
+        if lost and not turn.used and actor.rules_rank is Rank.HERO:  # R-WOUND-4: "but it
+            # may take more actions through the normal method of taking extra actions"
+            because += "; a Hero may still declare extra actions (x, R-ACT-3)"
         raise RulesError(f"{actor.name} has no actions left this turn{because}")
     if left < cost:
         account = _account(turn, actor.id)
