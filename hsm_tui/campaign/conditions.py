@@ -59,6 +59,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
         Condition("steady", False, "a free re-roll on Morale rolls under fire: an Advantage"),
+        Condition("quick-release", False, "the first of a Reload's two actions is free"),
         Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
         Condition("dying", False, "bleeding out: a Health marker a turn; at Health, dead"),
     )

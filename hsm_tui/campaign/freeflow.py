@@ -83,8 +83,9 @@ def own_task(
     difficulty: int = 0,
 ) -> RollTask:
     """``roller``'s task from its own scores (R-TASK-1; one trait is doubled), its wound
-    marker (R-WOUND-3) and conditions (§8) counted, a relevant Talent's +1 and one free
-    re-roll (R-CHAR-5): what a player's own task roller rolls.
+    marker (R-WOUND-3), conditions (§8) and the extra actions it declared (R-ACT-3)
+    counted, a relevant Talent's +1 and one free re-roll (R-CHAR-5): what a player's own
+    task roller rolls.
     """
     tn = task_tn(
         [(t.value.title(), roller.traits[t]) for t in traits],
@@ -94,6 +95,7 @@ def own_task(
         modifiers=[
             Modifier("wound", roller.wound_penalty),
             Modifier("conditions", roller.condition_penalty),
+            roller.action_modifier,
         ],
     )
     return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)

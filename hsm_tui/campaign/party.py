@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..packs import Catalog, Character
-from ..rules import Derived, Rank, RulesError, Traits
-from ..rules.combat import wound_penalty
+from ..rules import Derived, Modifier, Rank, RulesError, Traits
+from ..rules.combat import extra_action_penalty, wound_penalty
 from .conditions import penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
 
@@ -313,6 +313,12 @@ class Roller:
     talents: tuple[str, ...] = ()  # R-CHAR-5: +1 and one free re-roll when relevant
     advantages: tuple[str, ...] = ()  # R-CHAR-6: may grant a re-roll (R-TASK-6)
     conditions: tuple[str, ...] = ()  # §8: Nauseated and Fatigued change the roll itself
+    actions: int = 2  # declared this turn when it is the roller's (R-ACT-3: beyond 2, −1 each)
+
+    @property
+    def action_modifier(self) -> Modifier:
+        """R-ACT-3: "every action that turn", a Task action's roll too, at −(N − 2)."""
+        return Modifier(f"{self.actions} actions", extra_action_penalty(self.actions))
 
     @property
     def stamina(self) -> int:
@@ -354,6 +360,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 conditions=m.conditions,
             )
         )
+    turn = enc.turn
     for c in enc.combatants:
         if not c.standing:
             continue
@@ -378,6 +385,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 c.clues,
                 **_sheet(entry),
                 conditions=c.conditions,
+                actions=turn.declared if turn is not None and turn.actor == c.group else 2,
             )
         )
     return tuple(out)

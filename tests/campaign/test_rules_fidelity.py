@@ -29,7 +29,9 @@ from hsm_tui.campaign.combat import (
     plan_suppress,
 )
 from hsm_tui.campaign.encounter import WeaponState
-from hsm_tui.rules import Cover
+from hsm_tui.campaign.freeflow import own_task
+from hsm_tui.campaign.party import rollers
+from hsm_tui.rules import Cover, Trait
 from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
 
@@ -326,3 +328,74 @@ def test_r_wound_4_a_hero_who_lost_both_actions_may_still_declare_extra_ones() -
     assert left(s, K) == 1
     shot = plan_attack(s.encounter, Attack(K, R1, "assault-laser"), s.catalog)
     assert shot.tn.explain() == "Rifles 8 − 3 actions 1 = 7"
+
+
+def test_r_atk_1_any_blade_thrown_does_strength_d6_less_a_die_per_band_past_short() -> None:
+    """R-ATK-1 Throw: "the damage is a number of d6s equal to the character's Strength
+    rating, (-1 for each range past short. So -1 for medium, -2 for long, and -3 for
+    extreme long,) with a minimum of 1" — a raider (Strength 2) throwing its cutlass; the
+    Dagger's card keeps its own thrown damage. (issue 18, Missing)
+    """
+    s = duel(RAIDERS_FIRST)  # raiders in the dig: Kestrel is Medium away, the camp Short
+    far = plan_attack(s.encounter, Attack(R1, K, "cutlass", throw=True), s.catalog)
+    assert (far.damage, far.dice, far.style.value) == ("1d6", 1, "agile")
+    edit(s, K, zone="camp")
+    near = plan_attack(s.encounter, Attack(R1, K, "cutlass", throw=True), s.catalog)
+    assert near.damage == "2d6"
+    dagger = plan_attack(s.encounter, Attack(K, R1, "dagger", throw=True), s.catalog)
+    assert dagger.damage == "1d6+strength"
+    refused(s, Attack(R1, K, "laser-pistol", throw=True), "not a throwing weapon")
+
+
+def test_r_act_3_a_task_rolled_in_a_turn_of_extra_actions_takes_their_penalty() -> None:
+    """R-ACT-3: "The more actions they take, the lower the chance of each succeeding" — with
+    three declared, a Task action's roll (F2, the player's task screen) is at −1 like an
+    attack; outside its turn it is not. (issue 18, Missing)
+    """
+    s = duel()
+    s.apply(DeclareActions(3))
+    kestrel = next(r for r in rollers(s.campaign, s.encounter, s.catalog) if r.who == K)
+    task = own_task(kestrel, [Trait.SENSES, Trait.SAVVY])
+    assert task.tn.explain() == "Senses 3 + Savvy 2 − 3 actions 1 = 4"
+    raider = next(r for r in rollers(s.campaign, s.encounter, s.catalog) if r.who == R1)
+    assert own_task(raider, [Trait.SENSES]).tn.value == 2 * 2  # no penalty off its turn
+
+
+def test_r_act_5_a_quick_release_reload_takes_one_action() -> None:
+    """R-ACT-5 Reloading: two actions, "(the first is free with a quick-release)" —
+    Kestrel Vance's "Quick-release magazine: the first of the two reload actions is free",
+    the GM's `quick-release` marker: a slug rifle's reload leaves her one action. (issue
+    18, Missing)
+    """
+    s = duel()
+    edit(s, K, weapons=(WeaponState("slug-rifle", 0, 10, recharge=False),))
+    s.apply(SetCondition(K, "quick-release"))
+    s.apply(TakeAction(K, "reload", "slug-rifle"))
+    assert s.encounter.get(K).weapon("slug-rifle").charges == 10
+    assert left(s, K) == 1
+    assert last(s)[0] == "Kestrel Vance reloads Slug Rifle: 10 charges (R-ACT-5, 1 action)"
+
+
+def test_r_atk_12_a_gun_swung_as_a_club() -> None:
+    """R-ATK-12, Shooting in Melee: "The gun, however, can be used as a club, which does
+    d6+Strength if it's a pistol, and has an additional +2 damage if it's a rifle" — a
+    melee blow with a fighting style, no charge spent, no card effect. (issue 18, Missing)
+    """
+    s = duel(raiders_in="ridge")  # the raiders stand in Kestrel's zone
+    pistol = plan_attack(s.encounter, Attack(K, R1, "laser-pistol", club=True), s.catalog)
+    assert (pistol.melee, pistol.damage, pistol.style.value, pistol.cost) == (
+        True,
+        "1d6+strength",
+        "agile",
+        0,
+    )
+    rifle = plan_attack(
+        s.encounter, Attack(K, R1, "assault-laser", club=True, style="power"), s.catalog
+    )
+    assert (rifle.damage, rifle.dice) == ("1d6+strength+2", 1)
+    refused(s, Attack(K, R1, "dagger", club=True), "not a gun to swing as a club")
+    play(s, Attack(K, R1, "laser-pistol", club=True), 1, 9, 9, 6, 9, 5)  # 3 d10 + Hero die 6
+    kestrel = s.encounter.get(K)
+    assert kestrel.weapon("laser-pistol").charges == 10  # nothing fired
+    assert kestrel.engaged == (R1,)
+    assert not any("fortune" in line for line in last(s, 2)[1])  # no card effect

@@ -434,3 +434,18 @@ async def test_r_act_2_hide_asks_into_which_cover_and_sets_it() -> None:
         assert app.session.log[-1].title == (
             "Kestrel Vance hides in medium cover (R-ACT-2, R-ATK-6 +2 Defense)"
         )
+
+
+async def test_r_atk_12_b_swings_the_aimed_gun_as_a_club() -> None:
+    """R-ATK-12: "The gun, however, can be used as a club" — B while aiming; the panel
+    names it and the engine's plan refuses the blow at a target in another zone.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "B")
+        assert screen.draft.club
+        panel = _text(app, "#combat-attack")
+        assert "Options: as a club" in panel and "melee needs the same zone" in panel
+        await _keys(pilot, "B")
+        assert not screen.draft.club

@@ -27,7 +27,7 @@ This module holds the handler tables and the names screens and the session use.
 
 from __future__ import annotations
 
-from .actions import ACTIONS, ActionKind, reloadable, take_action
+from .actions import ACTIONS, ActionKind, action_cost, reloadable, take_action
 from .aiming import (
     MAX_MODIFIER,
     AttackPlan,
@@ -195,6 +195,7 @@ __all__ = [
     "SuppressPlan",
     "SuppressTarget",
     "TakeAction",
+    "action_cost",
     "action_refusal",
     "actor_name",
     "answer_dive",

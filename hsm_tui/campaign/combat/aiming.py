@@ -16,10 +16,17 @@ from ...rules import (
     Rating,
     RulesError,
     TargetNumber,
+    Trait,
     attack_odds,
     defense_odds,
 )
-from ...rules.combat import FIGHTING_STYLES, AttackSituation, attack_dice, attack_tn
+from ...rules.combat import (
+    FIGHTING_STYLES,
+    AttackSituation,
+    attack_dice,
+    attack_tn,
+    throw_damage,
+)
 from ...rules.dice import parse
 from ...rules.models import MAX_FREE_REROLLS
 from ...rules.odds import PoolOdds, percent, wound_odds
@@ -156,6 +163,12 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         )
     if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
         band = RangeBand.MELEE
+    if cmd.throw and cat.weapons[state.id].kind == "melee" and weapon.thrown_damage is None:
+        # R-ATK-1 Throw: "a number of d6s equal to the character's Strength rating, (-1
+        # for each range past short …) with a minimum of 1" (a card's own thrown damage,
+        # the Dagger's, replaces it)
+        past_short = max(0, band - RangeBand.SHORT)
+        damage = throw_damage(attacker.traits[Trait.STRENGTH], past_short).source
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
@@ -295,8 +308,10 @@ def _armed(
     if cone_open and state.fired:  # the cone's own weapon; the other may follow it
         raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
     damage = ""
+    if cmd.club:
+        weapon, damage = _club(weapon)
     if cmd.throw:
-        if weapon.kind != "thrown" and weapon.thrown_damage is None:
+        if weapon.kind == "ranged" or weapon.id == FISTS:
             raise RulesError(f"{weapon.name} is not a throwing weapon (R-ATK-1)")
         weapon = evolve(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
         damage = weapon.thrown_damage.source if weapon.thrown_damage else ""
@@ -310,6 +325,28 @@ def _armed(
     if cmd.throw and weapon.attacks is None:
         dice = 1  # one blade leaves the hand: the Agile rating, one attack die
     return Firepower(weapon, state, dice), style, damage
+
+
+def _club(gun: Weapon) -> tuple[Weapon, str]:
+    """R-ATK-12: "The gun, however, can be used as a club, which does d6+Strength if it's a
+    pistol, and has an additional +2 damage if it's a rifle": a melee weapon with a
+    fighting style (Agile unless the GM picks another), no charges and no card effects.
+    """
+    if gun.kind != "ranged" or gun.skill not in (Rating.PISTOLS, Rating.RIFLES):
+        raise RulesError(f"{gun.name} is not a gun to swing as a club (R-ATK-12)")
+    club = evolve(
+        gun,
+        name=f"{gun.name} as a club",
+        kind="melee",
+        skill=Rating.AGILE,
+        range=RangeBand.MELEE,
+        attacks=None,
+        charge_per_shot=0,
+        damage_options=(),
+        effects=(),
+        suppression=None,
+    )
+    return club, "1d6+strength" + ("+2" if gun.skill is Rating.RIFLES else "")
 
 
 def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:

@@ -68,7 +68,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         attacker,
         state.id,
         charges=None if state.charges is None else state.charges - cost,
-        fired=True,
+        fired=not cmd.club,  # a gun swung as a club has not fired (R-ATK-3 recharge)
         dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
     )
     if melee:
@@ -98,6 +98,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         grapple=cmd.grapple,
         reaction=cmd.reaction,
         thrown=cmd.throw,
+        club=cmd.club,
     )
     free = aim + cmd.rerolls
     ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
@@ -168,7 +169,7 @@ def _resolve_attack(
     """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
     weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
     target = enc.get(state.target)
-    hits, effects = roll.successes, face_effects(weapon, roll)
+    hits, effects = roll.successes, () if state.club else face_effects(weapon, roll)
     pending_attack = evolve(state, hits=hits)
     enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
     lines += more

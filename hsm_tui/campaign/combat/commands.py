@@ -186,6 +186,7 @@ class Attack:
     grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
     reaction: Reaction = Reaction.NONE  # out of turn, no action spent
     or_nearest: bool = False  # a group's attack: the target down by then, the nearest enemy
+    club: bool = False  # a gun swung as a club in melee (R-ATK-12)
     issuer: str = GM
 
 

@@ -85,7 +85,7 @@ def dive(c: Combatant, cover: Cover) -> Combatant:
 
 def is_melee(cat: Catalog, state: AttackState) -> bool:
     """A melee blow (flanking applies, no dive); a thrown or shot attack is ranged."""
-    return cat.weapons[state.weapon].kind == "melee" and not state.thrown
+    return (cat.weapons[state.weapon].kind == "melee" and not state.thrown) or state.club
 
 
 def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -> str:

@@ -196,6 +196,7 @@ class TaskRollerScreen(SessionScreen):
             modifiers=[
                 Modifier("wound", self._field("wounds")),
                 Modifier("conditions", roller.condition_penalty if roller else 0),
+                *([roller.action_modifier] if roller else []),  # R-ACT-3, its turn's
                 Modifier("modifiers", self._field("mods")),
             ],
         )
