@@ -36,6 +36,7 @@ from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
 
 RAIDERS = "pirate-raider@pirates"
+KEEP = SpendCombatRerolls(0, 0)
 
 
 def test_s8_confused_failure_allows_a_run_but_not_a_plain_move() -> None:
@@ -399,3 +400,22 @@ def test_r_atk_12_a_gun_swung_as_a_club() -> None:
     assert kestrel.weapon("laser-pistol").charges == 10  # nothing fired
     assert kestrel.engaged == (R1,)
     assert not any("fortune" in line for line in last(s, 2)[1])  # no card effect
+
+
+def test_s8_a_pinned_hero_may_spend_luck_on_the_morale_roll_before_acting() -> None:
+    """R-TASK-6: "A player can use a Luck point to re-roll any roll" — Pinned's "successful
+    Morale roll in order to do anything which exposes it" too: she is asked before the
+    action is spent; a re-roll that succeeds lets the attack go ahead, a roll kept loses
+    it (§8). (issue 18 #14)
+    """
+    for answer, dice, fired in ((SpendCombatRerolls(1, 0), (2, 9, 2), True), (KEEP, (), False)):
+        s = duel()
+        s.apply(SetCondition(K, "pinned"))
+        edit(s, K, luck=1)
+        play(s, Attack(K, R1, "assault-laser", shots=1), 9, 3)  # Morale 4: the 9 fails
+        assert isinstance(s.pending, PendingCombatRerolls)
+        assert s.pending.question.startswith("Kestrel Vance's Pinned Morale roll")
+        assert s.encounter.turn.used_by(K) == ()  # nothing spent while she decides
+        play(s, answer, *dice)  # the re-roll 2 holds; then the shot: d10 9, Hero die 2
+        assert s.encounter.turn.used_by(K) == ("attack",)
+        assert (s.encounter.get(K).weapon("assault-laser").charges == 19) is fired

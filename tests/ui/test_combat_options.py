@@ -212,7 +212,7 @@ async def test_s8_conditions_modal_applies_one_batch_and_one_undo_reverts_it() -
         await _keys(pilot, "C")
         assert isinstance(app.screen, ConditionsDialog)
         await _keys(pilot, "right", "down", "down", "down", "2")  # shaken on, dazed 2
-        await _keys(pilot, *["down"] * 14, "right")  # prone
+        await _keys(pilot, *["down"] * 15, "right")  # prone
         assert "shaken 0→1, dazed 0→2, prone 0→1" in _text(app, "#conditions-changes")
         await _keys(pilot, "enter")
         kestrel = app.session.encounter.get(KESTREL)

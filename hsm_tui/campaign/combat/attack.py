@@ -17,11 +17,12 @@ from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
-from .commands import Attack, SpendCombatRerolls
+from .commands import Attack, Move, SpendCombatRerolls, Suppress
 from .cone import resume_cone
 from .damage import Step, after_attack, ally_in_melee, resolve
 from .gear import edit_weapon
 from .groups import retarget
+from .movement import move
 from .outcome import (
     AttackState,
     LogLines,
@@ -32,19 +33,27 @@ from .outcome import (
     ask_rerolls,
 )
 from .rounds import morale_rerolled
-from .turns import current_turn, pinned_check
+from .suppress import suppress
+from .turns import Held, current_turn, pinned_check
 from .wounds import is_melee
 
 
-def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
-    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+def attack(
+    enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog, held: Held | None = None
+) -> Outcome:
+    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense.
+    ``held``: a Pinned attacker's Morale roll, made (and re-rolled) already.
+    """
     cmd, turned = retarget(enc, cmd, cat)
     plan = plan_attack(enc, cmd, cat)
-    enc = take_attack_action(enc, plan.attacker, cmd)
-    held = pinned_check(plan.attacker, "attack", rng)
-    if held is not None and not held[0]:
-        return Outcome(enc, (held[1],))
-    before = [*turned, *(held[1].lines if held is not None else ())]
+    spent = take_attack_action(enc, plan.attacker, cmd)
+    held = held or pinned_check(plan.attacker, "attack", rng, cmd)
+    if held is not None and held.ask is not None:  # nothing is spent until it answers
+        return Outcome(enc, (held.log,), held.ask)
+    enc = spent
+    if held is not None and not held.ok:
+        return Outcome(enc, (held.log,))
+    before = [*turned, *(held.log.lines if held is not None else ())]
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
     before += [note] if note else []
@@ -134,6 +143,8 @@ def spend_combat_rerolls(
         lines = ["keeps the roll"]
     if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
         return morale_rerolled(enc, pending, roll, rng, lines)
+    if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)
+        return _pinned_rerolled(enc, pending, roll, rng, cat, lines)
     assert pending.attack is not None  # an attack's or a Defense roll's
     title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
     if pending.stage == RollStage.ATTACK:
@@ -142,6 +153,28 @@ def spend_combat_rerolls(
         return resume_cone(enc, pending.attack, roll, rng, cat, title, lines)
     state = evolve(pending.attack, hits=roll.successes)
     return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
+
+
+def _pinned_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+) -> Outcome:
+    """§8 Pinned: the action the Morale roll held up, now that its re-rolls are spent."""
+    then = pending.then
+    what = {Attack: "attack", Suppress: "suppressive fire", Move: "move"}[type(then)]
+    verdict = "it goes ahead" if roll.success else f"fails: the {what} is lost (§8)"
+    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
+    held = Held(roll.success, LogLines(title, (*lines, f"Morale: {roll.explain()}: {verdict}")))
+    if isinstance(then, Attack):
+        return attack(enc, then, rng, cat, held)
+    if isinstance(then, Suppress):
+        return suppress(enc, then, rng, cat, held)
+    assert isinstance(then, Move)  # the three actions a Pinned roll holds up
+    return move(enc, then, rng, cat, held)
 
 
 @lru_cache(maxsize=1024)

@@ -15,9 +15,11 @@ from ...rules.tasks import HeroFace, PoolRoll
 from ..encounter import Combatant, Encounter
 from .commands import (
     AnswerDive,
+    Attack,
     ChooseChartRow,
     DecideSidekick,
     Location,
+    Move,
     Reaction,
     SpendCombatRerolls,
     Suppress,
@@ -42,6 +44,9 @@ class RollStage(StrEnum):
     MORALE = "morale"
     """A Hero's Morale roll at the start of its turn (R-FEAR-1): re-rolls chase a success
     (or a Misfortune's extra Fear); the turn starts after it."""
+    PINNED = "pinned"
+    """A Pinned Hero's Morale roll before an action that exposes it (§8): re-rolls chase a
+    success; the action then goes ahead, or is lost."""
 
 
 Answer = TypeVar("Answer")
@@ -150,6 +155,7 @@ class PendingCombatRerolls:
     tn: int
     title: str
     question: str
+    then: Attack | Suppress | Move | None = None  # the action a Pinned roll holds up
 
     @property
     def available(self) -> int:
@@ -242,6 +248,7 @@ def ask_rerolls(
     if as_good(roll, stage):
         return None  # every die already as good as it gets for the roller
     what = {RollStage.ATTACK: "attack", RollStage.DEFENSE: "Defense"}.get(stage, "Morale")
+    what = f"Pinned {what}" if stage == RollStage.PINNED else what
     question = (
         f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
         f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
@@ -259,4 +266,6 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
         return not roll.successes
     if stage == RollStage.MORALE:
         return roll.success and roll.face is not HeroFace.MISFORTUNE
+    if stage == RollStage.PINNED:
+        return roll.success
     return roll.successes == roll.dice

@@ -18,7 +18,7 @@ from .commands import Suppress
 from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
 from .gear import edit_weapon
 from .outcome import Outcome
-from .turns import current_turn, pinned_check, spend_action
+from .turns import Held, current_turn, pinned_check, spend_action
 
 
 @dataclass(frozen=True)
@@ -158,19 +158,25 @@ def _suppress_refusal(enc: Encounter, plan: SuppressPlan, dive: Sequence[str]) -
     return ""
 
 
-def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) -> Outcome:
+def suppress(
+    enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog, held: Held | None = None
+) -> Outcome:
     """R-ATK-16, rolled from :func:`plan_suppress`. Interpretation (RULES.md): a Defense die
     above Defense + cover + 2 is a hit: 1d4 damage and 1 more Fear; then every target gains
     the Fear die at Short (and Melee), one fewer at Medium, two fewer at Long, three fewer
     at Extra-long. The cone itself is :func:`~.cone.roll_cone` (Dodge, Luck and Clues).
+    ``held``: a Pinned shooter's Morale roll, made (and re-rolled) already.
     """
     plan = plan_suppress(enc, cmd, cat)
     plan.check()
     shooter, state, rating = plan.shooter, plan.state, plan.rating
-    enc = spend_action(enc, shooter, "attack")
-    held = pinned_check(shooter, "suppressive fire", rng)  # §8: "(including shoot back)"
-    if held is not None and not held[0]:
-        return Outcome(enc, (held[1],))
+    spent = spend_action(enc, shooter, "attack")
+    held = held or pinned_check(shooter, "suppressive fire", rng, cmd)  # §8 "(including
+    if held is not None and held.ask is not None:  # shoot back)": asked before spending
+        return Outcome(enc, (held.log,), held.ask)
+    enc = spent
+    if held is not None and not held.ok:
+        return Outcome(enc, (held.log,))
     turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
     marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
     enc = evolve(enc, turn=evolve(marked, offhand=(*turn.offhand, shooter.id)))
@@ -180,4 +186,4 @@ def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) ->
     )
     title = f"{shooter.name} lays down suppressive fire (R-ATK-16)"
     fired = roll_cone(enc, cmd, rng, cat, title, [plan.headline])
-    return fired.after(held[1]) if held is not None else fired  # the Morale roll first
+    return fired.after(held.log) if held is not None else fired  # the Morale roll first
