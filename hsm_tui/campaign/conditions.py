@@ -223,12 +223,22 @@ def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     return c, f"{c.name} is bleeding out: Health marker {n} of {health} (a Medical roll stops it)"
 
 
-def panic_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
-    """Panicked: a Morale roll at the end of its turn; success → Shaken instead."""
+def panic_roll(c: Combatant, rng: random.Random) -> tuple[PoolRoll, str]:
+    """Panicked's Morale roll at the end of its turn, and its line."""
+    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
+    return roll, line
+
+
+def panic_check(
+    c: Combatant, rng: random.Random, rolled: tuple[PoolRoll, str] | None = None
+) -> tuple[Combatant, str]:
+    """Panicked: a Morale roll at the end of its turn (``rolled``: made and re-rolled
+    already); success → Shaken instead.
+    """
     if not level(c, "panicked") or not c.standing:
         return c, ""
-    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
-    if ok:
+    roll, line = rolled or panic_roll(c, rng)
+    if roll.success:
         c = with_condition(with_condition(c, "panicked", 0), "shaken")
         return c, f"{c.name}: {line}: calms down to Shaken"
     return c, f"{c.name}: {line}: still Panicked"

@@ -419,3 +419,22 @@ def test_s8_a_pinned_hero_may_spend_luck_on_the_morale_roll_before_acting() -> N
         play(s, answer, *dice)  # the re-roll 2 holds; then the shot: d10 9, Hero die 2
         assert s.encounter.turn.used_by(K) == ("attack",)
         assert (s.encounter.get(K).weapon("assault-laser").charges == 19) is fired
+
+
+def test_s8_a_panicked_hero_may_spend_luck_on_its_morale_roll_at_the_end_of_its_turn() -> None:
+    """§8 Panicked: "After doing so, the character makes a Morale roll. If the character
+    succeeds, it becomes Shaken" — a roll like any (R-TASK-6: Luck re-rolls "any roll"):
+    she is asked before her turn ends; the re-roll's success calms her to Shaken.
+    (issue 18 #14)
+    """
+    s = duel()
+    s.apply(SetCondition(K, "panicked"))
+    edit(s, K, luck=1)
+    play(s, EndTurn(), 9, 3)  # Morale 4: the 9 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Panicked Morale roll")
+    assert s.encounter.turn.actor == K  # her turn has not ended yet
+    play(s, SpendCombatRerolls(1, 0), 2)  # the d10 again: 2
+    assert s.encounter.get(K).conditions == ("shaken",)
+    assert s.encounter.turn.actor == RAIDERS
+    assert s.encounter.get(K).luck == 0

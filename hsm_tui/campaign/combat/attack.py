@@ -17,7 +17,7 @@ from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
-from .commands import Attack, Move, SpendCombatRerolls, Suppress
+from .commands import Attack, EndTurn, Move, SpendCombatRerolls, Suppress
 from .cone import resume_cone
 from .damage import Step, after_attack, ally_in_melee, resolve
 from .gear import edit_weapon
@@ -32,7 +32,7 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
-from .rounds import morale_rerolled
+from .rounds import end_turn, morale_rerolled
 from .suppress import suppress
 from .turns import Held, current_turn, pinned_check
 from .wounds import is_melee
@@ -143,6 +143,12 @@ def spend_combat_rerolls(
         lines = ["keeps the roll"]
     if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
         return morale_rerolled(enc, pending, roll, rng, lines)
+    if pending.stage == RollStage.PANICKED:  # the turn ends with the roll as it stands
+        panic = (roll, f"Panicked: Morale roll: {roll.explain()}")
+        rerolled = LogLines(
+            f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
+        )
+        return end_turn(enc, EndTurn(), rng, cat, panic).after(rerolled)
     if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)
         return _pinned_rerolled(enc, pending, roll, rng, cat, lines)
     assert pending.attack is not None  # an attack's or a Defense roll's

@@ -44,6 +44,9 @@ class RollStage(StrEnum):
     MORALE = "morale"
     """A Hero's Morale roll at the start of its turn (R-FEAR-1): re-rolls chase a success
     (or a Misfortune's extra Fear); the turn starts after it."""
+    PANICKED = "panicked"
+    """A Panicked Hero's Morale roll at the end of its turn (§8): re-rolls chase a success
+    (Shaken instead); the next turn starts after it."""
     PINNED = "pinned"
     """A Pinned Hero's Morale roll before an action that exposes it (§8): re-rolls chase a
     success; the action then goes ahead, or is lost."""
@@ -248,7 +251,7 @@ def ask_rerolls(
     if as_good(roll, stage):
         return None  # every die already as good as it gets for the roller
     what = {RollStage.ATTACK: "attack", RollStage.DEFENSE: "Defense"}.get(stage, "Morale")
-    what = f"Pinned {what}" if stage == RollStage.PINNED else what
+    what = {RollStage.PINNED: "Pinned ", RollStage.PANICKED: "Panicked "}.get(stage, "") + what
     question = (
         f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
         f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
@@ -266,6 +269,6 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
         return not roll.successes
     if stage == RollStage.MORALE:
         return roll.success and roll.face is not HeroFace.MISFORTUNE
-    if stage == RollStage.PINNED:
+    if stage in (RollStage.PINNED, RollStage.PANICKED):
         return roll.success
     return roll.successes == roll.dice

@@ -15,7 +15,9 @@ from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import (
     ENGINE_MARKS,
     bleed_out,
+    level,
     panic_check,
+    panic_roll,
     start_of_turn,
     trait_roll,
     with_condition,
@@ -306,13 +308,30 @@ def declare_actions(
     )
 
 
-def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
-    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
+def end_turn(
+    enc: Encounter,
+    _cmd: EndTurn,
+    rng: random.Random,
+    _cat: Catalog,
+    panic: tuple[PoolRoll, str] | None = None,
+) -> Outcome:
+    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); a Panicked Hero's
+    Morale roll (``panic`` once made and re-rolled, R-TASK-6) may pause it; next actor.
+    """
     turn = current_turn(enc)
+    members = enc.members(turn.actor)
+    if panic is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+        hero = members[0]
+        if level(hero, "panicked") and hero.standing and hero.rules_rank is Rank.HERO:
+            panic = panic_roll(hero, rng)
+            title = f"{hero.name}'s turn ends"
+            ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
+            if ask is not None:  # nothing changes until it answers
+                return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
     lines = []
-    for member in enc.members(turn.actor):
+    for member in members:
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        calmer, note = panic_check(member, rng)
+        calmer, note = panic_check(member, rng, panic)
         calmer, bleeding = bleed_out(calmer)
         lines += [line for line in (note, bleeding) if line]
         weapons = tuple(map(recharged, calmer.weapons))

@@ -139,7 +139,7 @@ class Held:
 
 
 def pinned_check(
-    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | Move | None = None
+    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | Move
 ) -> Held | None:
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).
@@ -148,7 +148,7 @@ def pinned_check(
         return None
     roll, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
     title = f"{c.name} is Pinned"
-    ask = ask_rerolls(c, roll, 0, RollStage.PINNED, None, roll.target, title) if then else None
+    ask = ask_rerolls(c, roll, 0, RollStage.PINNED, None, roll.target, title)
     if ask is not None:
         return Held(False, LogLines(title, (line,)), evolve(ask, then=then))
     verdict = "it goes ahead" if ok else f"fails: the {what} is lost (§8)"
