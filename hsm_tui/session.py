@@ -33,8 +33,10 @@ from .campaign.combat import (
     PendingChartChoice,
     RemoveCombatant,
     RollChart,
+    SetCondition,
     StartCombat,
     log_step,
+    outside_fight,
 )
 from .campaign.encounter import Combatant, Encounter
 from .campaign.freeflow import (
@@ -343,10 +345,10 @@ class Session:
         raise RulesError("nothing is waiting for that answer")
 
     def _outside_encounter(self, command: CombatCommand) -> str | None:
-        """The ``party:<hero id>`` a wound command is for, when that Hero is not in the
-        encounter (a fall in free-flowing play, the chart rolled from F5).
+        """The ``party:<hero id>`` a wound or condition is for, when that Hero is not in the
+        encounter (a fall in free-flowing play, the chart rolled from F5, Fatigued).
         """
-        if isinstance(command, RollChart | ApplyDamage):
+        if isinstance(command, RollChart | ApplyDamage | SetCondition):
             who = command.combatant
         elif isinstance(command, ChooseChartRow) and isinstance(self.pending, PendingChartChoice):
             who = self.pending.target
@@ -357,10 +359,7 @@ class Session:
     def _on_party_hero(self, command: CombatCommand, who: str) -> Outcome:
         if who.removeprefix(PARTY) in party.in_encounter(self.encounter):
             raise RulesError("that Hero is in the encounter: roll for its combatant there")
-        if isinstance(command, ApplyDamage) and command.nonlethal:
-            raise RulesError(
-                "non-lethal wounds are kept in a fight: put the party in the encounter (F7 p)"
-            )
+        outside_fight(command)  # what a Hero outside the fight cannot take
         hero = party.stand_in(self.campaign, who, self.catalog)
         outcome = self._handle(Encounter(zones=(), combatants=(hero,)), command)
         self.campaign = party.from_stand_in(self.campaign, outcome.encounter.get(who))
@@ -421,13 +420,8 @@ class Session:
 
     def pools(self, who: str) -> tuple[str, int, int]:
         """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
-        if not who:
-            return "", 0, 0
-        if who.startswith(PARTY):  # as it is now, in the fight if the Hero is in one
-            m = self.party_now().member(who.removeprefix(PARTY))
-            return m.name, m.luck, m.clues
-        c = self.encounter.get(who)
-        return c.name, c.luck, c.clues
+        purse = self._purse(who)
+        return purse.name, purse.luck, purse.clues
 
     def _pay(self, who: str, luck: int, clues: int) -> None:
         if who.startswith(PARTY):
@@ -446,9 +440,8 @@ class Session:
             self.encounter = self.encounter.with_combatant(changed)
 
     def _purse(self, who: str) -> Purse:
-        name, luck, clues = self.pools(who)
-        player = who.startswith(PARTY) or (bool(who) and self.encounter.get(who).player)
-        return Purse(who, name, luck, clues, player)
+        """A roller as it is now (a party Hero in the fight as the fight left it)."""
+        return freeflow.purse(who, self.party_now(), self.encounter, self.catalog)
 
     def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:
         """Free-flowing rolls, through the handlers in campaign/freeflow.py."""

@@ -203,7 +203,7 @@ def fight(
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
             enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds)
-        enc = _tally(enc, HANDLERS[EndTurn](enc, EndTurn(), rng, catalog).encounter, wounds)
+        enc = _tally(enc, _apply(enc, EndTurn(), rng, catalog), wounds)  # Morale: Luck
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
         next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS), wounds
@@ -344,7 +344,7 @@ def nobody_reaches(spec: EncounterSpec, unreached: tuple[NoReach, ...]) -> bool:
 
 
 def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
-    flips = pending.roll.successes == 0 if pending.stage == "attack" else True
+    flips = pending.roll.successes == 0 if pending.stage != "defense" else True
     count = pending.free + (1 if flips and pending.luck else 0)
     if not count:
         return SpendCombatRerolls(0, 0)

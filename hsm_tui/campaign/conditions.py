@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Protocol
 
 from ..rules import Derived, Rank, RulesError, Trait, roll_task
 from ..rules.combat import wound_penalty
@@ -57,6 +59,8 @@ CONDITIONS: dict[str, Condition] = {
         Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),
         Condition("parry", False, "a free re-roll on melee Defense: card or Advantage (R-ATK-9)"),
+        Condition("steady", False, "a free re-roll on Morale rolls under fire: an Advantage"),
+        Condition("quick-release", False, "the first of a Reload's two actions is free"),
         Condition("painful", False, "−1 on all rolls this encounter (chart 13, §7)"),
         Condition("dying", False, "bleeding out: a Health marker a turn; at Health, dead"),
     )
@@ -68,7 +72,14 @@ HEALTH_MARKERS = "health-markers"
 _LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_MARKERS}
 
 
-def level(c: Combatant, name: str) -> int:
+class Marked(Protocol):
+    """What carries §8 markers: a combatant, or a party Hero between fights."""
+
+    @property
+    def conditions(self) -> tuple[str, ...]: ...
+
+
+def level(c: Marked, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
     if not c.conditions:  # most combatants, most of the time
         return 0
@@ -107,7 +118,7 @@ def wound_marker(c: Combatant) -> int:
     return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
 
 
-def penalty(c: Combatant) -> int:
+def penalty(c: Marked) -> int:
     """§8 penalties on every roll: Shaken −1, Encumbered −n, and §7's Painful wound −1
     for the rest of the encounter (they add up).
     """
@@ -120,29 +131,41 @@ def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
     """Nauseated: a d10 against Stamina − 1 before the roll; above it, −1."""
     if not level(c, "nauseated"):
         return 0, ""
-    d10, limit = rng.randint(1, 10), c.traits[Derived.STAMINA] - 1
+    return nausea_roll(c.traits[Derived.STAMINA], rng, not c.player)
+
+
+def nausea_roll(stamina: int, rng: random.Random, hide: bool = False) -> tuple[int, str]:
+    """§8 Nauseated: "Every time the character rolls a Task, it also rolls a single d10
+    against Stamina (-1)": the TN's change (0 or −1) and the log note (``hide``: the
+    Stamina is the GM's, issue 21).
+    """
+    d10, limit = rng.randint(1, 10), stamina - 1
     if d10 <= limit:
-        return 0, f"nausea d10 {d10} ≤ {limit}: no effect"
-    return -1, f"nausea d10 {d10} > {limit}: −1"
+        return 0, f"nausea d10 {d10} {secret('≤', hide, 'vs')} {secret(limit, hide)}: no effect"
+    return -1, f"nausea d10 {d10} {secret('>', hide, 'vs')} {secret(limit, hide)}: −1"
+
+
+def nausea_holds(stamina: int) -> Fraction:
+    """Exact chance the nausea d10 is at most Stamina − 1 (no −1 on the task)."""
+    return Fraction(min(10, max(0, stamina - 1)), 10)
 
 
 def trait_roll(
     c: Combatant, base: int, label: str, rng: random.Random
 ) -> tuple[PoolRoll, bool, str]:
     """A trait roll in combat (Morale, Stamina …) with the wound marker (Heroes), §8
-    penalties, nausea and the Fatigued confirmation; returns the roll, success, a line.
+    penalties, nausea and the Fatigued confirmation; returns the roll that stands (the
+    confirmation, when made), success, a line.
     """
     rank = c.rules_rank
     sick, note = nausea(c, rng)
     tn = base + wound_marker(c) + penalty(c) + sick
     roll = roll_task(rng, tn, rank)
     line = f"{label} roll: {roll.explain(not c.player)}" + (f" ({note})" if note else "")
-    success = roll.success
-    if success and level(c, "fatigued"):
-        again = roll_task(rng, tn, rank)
-        success = again.success
-        line += f"; Fatigued, confirm: {again.explain(not c.player)}"
-    return roll, success, line
+    if roll.success and level(c, "fatigued"):
+        roll = roll_task(rng, tn, rank)
+        line += f"; Fatigued, confirm: {roll.explain(not c.player)}"
+    return roll, roll.success, line
 
 
 @dataclass(frozen=True)
@@ -204,12 +227,22 @@ def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     return c, f"{c.name} is bleeding out: Health marker {n} of {of} (a Medical roll stops it)"
 
 
-def panic_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
-    """Panicked: a Morale roll at the end of its turn; success → Shaken instead."""
+def panic_roll(c: Combatant, rng: random.Random) -> tuple[PoolRoll, str]:
+    """Panicked's Morale roll at the end of its turn, and its line."""
+    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
+    return roll, line
+
+
+def panic_check(
+    c: Combatant, rng: random.Random, rolled: tuple[PoolRoll, str] | None = None
+) -> tuple[Combatant, str]:
+    """Panicked: a Morale roll at the end of its turn (``rolled``: made and re-rolled
+    already); success → Shaken instead.
+    """
     if not level(c, "panicked") or not c.standing:
         return c, ""
-    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
-    if ok:
+    roll, line = rolled or panic_roll(c, rng)
+    if roll.success:
         c = with_condition(with_condition(c, "panicked", 0), "shaken")
         return c, f"{c.name}: {line}: calms down to Shaken"
     return c, f"{c.name}: {line}: still Panicked"

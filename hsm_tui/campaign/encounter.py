@@ -119,7 +119,7 @@ class Turn:
     wild: tuple[str, ...] = ()  # made a Wild attack: no Dodge, Aim, Standby, Interact
     aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
     restricted: tuple[str, ...] = ()  # Confused and failed: only Run and/or Hide (§8)
-    offhand: tuple[str, ...] = ()  # attacked with the main hand: the off hand may follow
+    offhand: tuple[str, ...] = ()  # main hand or suppressive fire: the off hand may follow
     reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
     lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)

@@ -11,9 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
 
+from ..packs import Catalog
 from ..rules import (
+    Derived,
     Modifier,
     PoolRoll,
     Rank,
@@ -29,8 +32,11 @@ from ..rules.models import MAX_FREE_REROLLS
 from ..rules.odds import PoolOdds, percent
 from ..rules.rerolls import first_offer, spend_rerolls
 from ..rules.secret import secret
-from ..rules.tasks import paid_text
+from ..rules.tasks import HeroFace, paid_text
 from .combat import GM, LogLines
+from .conditions import nausea_holds, nausea_roll
+from .encounter import Encounter
+from .party import PARTY, Campaign
 
 if TYPE_CHECKING:
     from .party import Roller
@@ -78,8 +84,9 @@ def own_task(
     difficulty: int = 0,
 ) -> RollTask:
     """``roller``'s task from its own scores (R-TASK-1; one trait is doubled), its wound
-    marker (R-WOUND-3) and conditions (§8) counted, a relevant Talent's +1 and one free
-    re-roll (R-CHAR-5): what a player's own task roller rolls.
+    marker (R-WOUND-3), conditions (§8) and the extra actions it declared (R-ACT-3)
+    counted, a relevant Talent's +1 and one free re-roll (R-CHAR-5): what a player's own
+    task roller rolls.
     """
     tn = task_tn(
         [(t.value.title(), roller.traits[t]) for t in traits],
@@ -89,6 +96,7 @@ def own_task(
         modifiers=[
             Modifier("wound", roller.wound_penalty),
             Modifier("conditions", roller.condition_penalty),
+            roller.action_modifier,
         ],
     )
     return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)
@@ -138,13 +146,79 @@ class RollGroup:
 
 @dataclass(frozen=True)
 class Purse:
-    """Who rolls, and the Luck and Clues they may pay re-rolls with (R-CHAR-9)."""
+    """Who rolls, the Luck and Clues they may pay re-rolls with (R-CHAR-9), and the §8
+    conditions that change the roll itself (Nauseated, Fatigued) with its Stamina.
+    """
 
     who: str = ""
     name: str = ""
     luck: int = 0
     clues: int = 0
+    conditions: tuple[str, ...] = ()
+    stamina: int = 0
     player: bool = False  # a player's hero: else the TN and odds are the GM's (issue 21)
+
+
+class Afflicted(Protocol):
+    """A roller as §8 afflicts its rolls: a :class:`Purse`, or a :class:`~.party.Roller`."""
+
+    @property
+    def conditions(self) -> tuple[str, ...]: ...
+    @property
+    def stamina(self) -> int: ...
+
+
+def _afflictions(roller: Afflicted) -> tuple[bool, bool]:
+    """Nauseated and Fatigued: the §8 conditions that change a task's roll, not its TN."""
+    return "nauseated" in roller.conditions, "fatigued" in roller.conditions
+
+
+def purse(who: str, campaign: Campaign, enc: Encounter, cat: Catalog) -> Purse:
+    """``who`` as it rolls now (a combatant id or ``party:<hero id>``; ``campaign`` with the
+    fight's Heroes handed back): its pools and what afflicts its rolls.
+    """
+    if not who:
+        return Purse()
+    if who.startswith(PARTY):
+        m = campaign.member(who.removeprefix(PARTY))
+        hero = cat.kind("hero").get(m.entry)
+        stamina = hero.traits[Derived.STAMINA] if hero else 0
+        return Purse(who, m.name, m.luck, m.clues, m.conditions, stamina, player=True)
+    c = enc.get(who)
+    stamina = c.traits[Derived.STAMINA]
+    return Purse(who, c.name, c.luck, c.clues, c.conditions, stamina, player=c.player)
+
+
+def afflicted_success(
+    tn: int, rank: Rank, rerolls: int, nausea: Fraction | None, fatigued: bool
+) -> Fraction:
+    """Exact chance a task succeeds for a roller who is Nauseated (``nausea``: the chance
+    its d10 holds, else None: the TN is 1 lower otherwise) and/or Fatigued (a first
+    success is rolled again to confirm and the re-rolls then serve the confirmation; a
+    first failure may be re-rolled as usual, §8).
+    """
+
+    def at(t: int) -> Fraction:
+        first, best = task_odds(t, rank).success, task_odds(t, rank, rerolls).success
+        return first * best + best - first if fatigued else best
+
+    return at(tn) if nausea is None else nausea * at(tn) + (1 - nausea) * at(tn - 1)
+
+
+def affliction_line(roller: Afflicted, tn: int, rank: Rank, rerolls: int) -> str:
+    """The odds as Nauseated and Fatigued make them (§8), "" when neither does: what the
+    task screens show under their odds and the roll's log entry repeats.
+    """
+    nauseated, fatigued = _afflictions(roller)
+    if not (nauseated or fatigued):
+        return ""
+    nausea = nausea_holds(roller.stamina) if nauseated else None
+    names = [n for n, on in (("Nauseated", nauseated), ("Fatigued", fatigued)) if on]
+    chances = [
+        percent(afflicted_success(tn, rank, k, nausea, fatigued)) for k in sorted({0, rerolls})
+    ]
+    with_them = f" · with {rerolls} re-roll(s) {chances[-1]}" if rerolls else ""
+    return f"{' · '.join(names)}: success {chances[0]}{with_them}"
 
 
 @dataclass(frozen=True)
@@ -183,16 +257,43 @@ def roll_one(cmd: RollTask, purse: Purse, rng: random.Random, seq: int) -> TaskO
         with_rerolls = task_odds(cmd.tn.value, cmd.rank, cmd.rerolls)
         odds = f"with {cmd.rerolls} re-roll(s): {odds_line(with_rerolls, cmd.rank)}"
         lines.append(secret(odds, gms, ""))
-    roll = roll_task(rng, cmd.tn.value, cmd.rank)
+    afflicted = affliction_line(purse, cmd.tn.value, cmd.rank, cmd.rerolls)
+    lines += [secret(afflicted, gms, "")] if afflicted else []
+    tn, roll = _afflicted_roll(cmd, purse, rng, lines)
     title = f"{cmd.label} ({cmd.rank.value.title()})"
     title = f"{purse.name}: {title}" if purse.name else title
-    log = (LogLines(title, (*lines, f"roll {roll.explain(gms)}")),)
+    log = (LogLines(title, tuple(lines)),)
     paid = purse.luck + purse.clues
     if not cmd.rerolls + paid:
         return TaskOutcome(log)
     split = first_offer(roll, cmd.rerolls, paid, not roll.success)
-    ask = PendingRerolls(roll, cmd.rerolls + paid, split, seq, title, cmd.tn, cmd.rerolls, cmd.who)
+    ask = PendingRerolls(roll, cmd.rerolls + paid, split, seq, title, tn, cmd.rerolls, cmd.who)
     return TaskOutcome(log, pending=ask)
+
+
+def _afflicted_roll(
+    cmd: RollTask, purse: Purse, rng: random.Random, lines: list[str]
+) -> tuple[TargetNumber, PoolRoll]:
+    """The task's roll as §8 has it: Nauseated "Every time the character rolls a Task, it
+    also rolls a single d10 against Stamina (-1)", −1 on a failure, and "When the character
+    rolls a Misfortune while nauseated, it vomits"; Fatigued "must re-roll all successful
+    Trait rolls. (Re-rolls can be made after this re-roll.)" — the confirmation is the
+    roll the re-rolls then serve.
+    """
+    tn, (nauseated, fatigued) = cmd.tn, _afflictions(purse)
+    gms = not purse.player  # its Stamina and TN are the GM's (issue 21)
+    if nauseated:
+        sick, note = nausea_roll(purse.stamina, rng, gms)
+        tn = tn.plus(Modifier("nausea", sick)) if sick else tn
+        lines.append(note)
+    rolls = [roll_task(rng, tn.value, cmd.rank)]
+    lines.append(f"roll {rolls[0].explain(gms)}")
+    if rolls[0].success and fatigued:
+        rolls.append(roll_task(rng, tn.value, cmd.rank))
+        lines.append(f"Fatigued, confirm: {rolls[-1].explain(gms)}")
+    if nauseated and any(r.face is HeroFace.MISFORTUNE for r in rolls):
+        lines.append("Misfortune while Nauseated: it vomits (§8)")
+    return tn, rolls[-1]
 
 
 def reroll_one(

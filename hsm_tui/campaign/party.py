@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..packs import Catalog, Character
-from ..rules import Rank, RulesError, Traits
-from ..rules.combat import wound_penalty
+from ..rules import Derived, Modifier, Rank, RulesError, Traits
+from ..rules.combat import extra_action_penalty, wound_penalty
 from .conditions import penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
 
@@ -45,6 +45,7 @@ class PartyMember:
     severe: int = 0
     chart: tuple[str, ...] = ()
     dead: bool = False  # a chart row marked dead (§7): no new adventure brings it back
+    conditions: tuple[str, ...] = ()  # the §8 markers it keeps between fights (LASTING)
 
 
 @dataclass(frozen=True)
@@ -187,10 +188,26 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
 T = TypeVar("T", Combatant, PartyMember)
 CARRIED = ("luck", "clues", "wounds", "severe", "chart")
 """What a party Hero carries into a fight and back out: pools, wounds, scars."""
+LASTING = ("encumbered", "fatigued", "nauseated")
+"""§8 conditions a party Hero keeps outside a fight, each until the GM clears it (Fatigued
+"goes away only when the character has at least one hour of uninterrupted rest"; the book
+gives Nauseated and Encumbered no end). Interpretation: the others are the fight's or
+the scene's (Fear's, a grapple, bleeding, a painful wound "this encounter")."""
+
+
+def _lasting(conditions: Iterable[str]) -> tuple[str, ...]:
+    return tuple(m for m in conditions if m.partition(":")[0] in LASTING)
 
 
 def _carry(source: Combatant | PartyMember, target: T, **more: object) -> T:
-    return replace(target, **{name: getattr(source, name) for name in CARRIED}, **more)
+    """``target`` with ``source``'s pools, wounds and scars, and its lasting conditions in
+    place of ``target``'s (a combatant keeps the fight's own, as a Clue granted mid-fight
+    hands it back).
+    """
+    fight = () if isinstance(target, PartyMember) else target.conditions
+    conditions = (*(m for m in fight if m not in _lasting(fight)), *_lasting(source.conditions))
+    carried = {name: getattr(source, name) for name in CARRIED}
+    return replace(target, **carried, conditions=tuple(sorted(conditions)), **more)
 
 
 def in_encounter(enc: Encounter) -> set[str]:
@@ -295,6 +312,18 @@ class Roller:
     skills: tuple[tuple[str, int], ...] = ()  # R-CHAR-6: added to the traits
     talents: tuple[str, ...] = ()  # R-CHAR-5: +1 and one free re-roll when relevant
     advantages: tuple[str, ...] = ()  # R-CHAR-6: may grant a re-roll (R-TASK-6)
+    conditions: tuple[str, ...] = ()  # §8: Nauseated and Fatigued change the roll itself
+    actions: int = 2  # declared this turn when it is the roller's (R-ACT-3: beyond 2, −1 each)
+
+    @property
+    def action_modifier(self) -> Modifier:
+        """R-ACT-3: "every action that turn", a Task action's roll too, at −(N − 2)."""
+        return Modifier(f"{self.actions} actions", extra_action_penalty(self.actions))
+
+    @property
+    def stamina(self) -> int:
+        """Nauseated's d10 is rolled against Stamina − 1 (§8)."""
+        return self.traits[Derived.STAMINA]
 
 
 def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:
@@ -324,12 +353,14 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 Rank.HERO,
                 hero.traits,
                 wound_penalty(m.wounds),
-                0,
+                penalty(m),
                 m.luck,
                 m.clues,
                 **_sheet(hero),
+                conditions=m.conditions,
             )
         )
+    turn = enc.turn
     for c in enc.combatants:
         if not c.standing:
             continue
@@ -353,6 +384,8 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 c.luck,
                 c.clues,
                 **_sheet(entry),
+                conditions=c.conditions,
+                actions=turn.declared if turn is not None and turn.actor == c.group else 2,
             )
         )
     return tuple(out)

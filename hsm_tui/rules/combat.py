@@ -201,6 +201,13 @@ class InitiativeRoll:
 _RANK_ORDER = {Rank.HERO: 0, Rank.SIDEKICK: 1, Rank.MINION: 2}
 
 
+def initiative_key(roll: InitiativeRoll) -> tuple[int, int, bool]:
+    """R-INIT-2's order before any tie-break d10: the higher total, then "Heroes first,
+    Sidekicks second, Minions third", then "the player goes first".
+    """
+    return -roll.total, _RANK_ORDER[roll.rank], not roll.player
+
+
 def initiative_order(rolls: Sequence[InitiativeRoll], rng: random.Random) -> list[InitiativeRoll]:
     """R-INIT-2: highest first; across sides Hero > Sidekick > Minion, then the player
     character. Interpretation: still tied across sides, the tied ones re-roll a d10 until
@@ -215,10 +222,7 @@ def initiative_order(rolls: Sequence[InitiativeRoll], rng: random.Random) -> lis
             draws = _distinct_d10s(rng, len(members))
             for i, draw in zip(members, draws, strict=True):
                 out[i] = replace(out[i], tiebreak=(draw,))
-    return sorted(
-        out,
-        key=lambda r: (-r.total, _RANK_ORDER[r.rank], not r.player, tuple(-t for t in r.tiebreak)),
-    )
+    return sorted(out, key=lambda r: (*initiative_key(r), tuple(-t for t in r.tiebreak)))
 
 
 def _distinct_d10s(rng: random.Random, count: int) -> list[int]:

@@ -119,7 +119,10 @@ def test_r_wound_4_r_atk_5_turn_start_and_refusal_name_the_wound_and_the_dive() 
     kestrel = s.encounter.get(K)
     assert (kestrel.lose_actions, kestrel.lose_why, left(s, K)) == (0, (), 0)
     why = action_refusal(s.encounter, Attack(K, R1, "assault-laser"))
-    assert why == f"Kestrel Vance has no actions left this turn: lost 2 — {WOUND_AND_DIVE}"
+    assert why == (
+        f"Kestrel Vance has no actions left this turn: lost 2 — {WOUND_AND_DIVE};"
+        " a Hero may still declare extra actions (x, R-ACT-3)"  # R-WOUND-4 (issue 18)
+    )
     assert by_zone(s)["trench"].why == why
 
 

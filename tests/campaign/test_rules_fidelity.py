@@ -4,23 +4,39 @@ follows and failed on the engine before the fix.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
+    AnswerDive,
     Attack,
+    DecideSidekick,
+    DeclareActions,
     EndTurn,
     Move,
+    PendingCombatRerolls,
+    PendingDive,
     RollChart,
     SetCondition,
     SetCover,
+    SpendCombatRerolls,
     StartCombat,
     Suppress,
     TakeAction,
+    action_refusal,
     plan_attack,
+    plan_suppress,
 )
-from hsm_tui.rules import Cover
+from hsm_tui.campaign.encounter import WeaponState
+from hsm_tui.campaign.freeflow import own_task
+from hsm_tui.campaign.party import rollers
+from hsm_tui.rules import Cover, Trait
 from tests.campaign import edit, new_session, play, refused
-from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last
+from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
+
+RAIDERS = "pirate-raider@pirates"
+KEEP = SpendCombatRerolls(0, 0)
 
 
 def test_s8_confused_failure_allows_a_run_but_not_a_plain_move() -> None:
@@ -140,3 +156,285 @@ def test_r_task_4_an_extra_shot_below_tn_1_is_judged_by_the_rolls_own_hero_die()
         "fortune: 1d4 extra shot(s) (rolled 1): d10 1 → 1 hit(s), with the roll's own"
         " Hero die" in lines
     )
+
+
+def test_r_atk_16_a_second_weapon_fires_after_suppressive_fire_at_the_usual_negatives() -> None:
+    """R-ATK-16, Suppressive Fire: "it can be the only type of ranged attack used that
+    turn, even with added actions. (A player can fire a second weapon normal with the
+    usual negatives.)" — the laser pistol fires after the assault laser's cone, as the off
+    hand of a pair (R-ATK-11: −3), in the same action; then nothing else fires. (issue 18 #3)
+    """
+    s = duel()
+    play(s, Suppress(K, "assault-laser", (R1,), dive=(R1,)), 5)  # R1 dives; Fear die 5
+    shot = plan_attack(s.encounter, Attack(K, R2, "laser-pistol"), s.catalog)
+    assert shot.tn.explain() == "Pistols 7 − off hand 3 = 4"
+    assert action_refusal(s.encounter, Attack(K, R2, "laser-pistol")) == ""
+    play(s, Attack(K, R2, "laser-pistol"), 9, 9, 9, 9, 2)  # four misses, Hero die blank
+    title, lines = last(s)
+    assert title == "Kestrel Vance attacks Pirate raider 2"
+    assert "TN Pistols 7 − off hand 3 = 4" in lines
+    assert s.encounter.turn.used_by(K) == ("attack",)  # one action for both weapons
+    refused(s, Attack(K, R2, "laser-pistol", hand="off"), "right after a main-hand attack")
+    refused(s, Attack(K, R2, "laser-pistol"), "already took attack this turn")
+
+
+def test_r_atk_16_a_dodging_target_re_rolls_its_defense_against_suppression() -> None:
+    """R-ACT-2 Dodge: "The character may re-roll the Defense roll" — suppressive fire's
+    targets "take their Defense rating … and roll" (R-ATK-16): a Defense roll like any,
+    so Dodge's re-roll is spent on it and counted in the preview. (issue 18 #4)
+    """
+    s = duel()
+    edit(s, R1, conditions=("dodging",))  # it took Dodge on its last turn
+    cone = Suppress(K, "assault-laser", (R1,))
+    (r1,) = plan_suppress(s.encounter, cone, s.catalog).cone
+    assert r1.hit == Fraction(9, 100)  # d10 > 7 twice: 3/10 × 3/10, not 3/10
+    assert r1.hit_text == "hit 9.0% (Dodge re-roll)"
+    play(s, cone, 9, 3, 5)  # Defense 9 hits, the re-roll 3 keeps it off; Fear die 5
+    lines = last(s)[1]
+    assert lines[1].endswith("→ 0 of 1 through, 1 avoided")
+    assert s.encounter.get(R1).wounds == 0
+    assert s.encounter.get(R1).fear == 4  # the Fear die only: no hit, no extra Fear
+
+
+def test_r_atk_16_a_hero_may_spend_luck_on_its_defense_against_suppression() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — a Hero hit by
+    suppressive fire is asked, as after any Defense roll; its re-roll stops the hit, then
+    the cone goes on (the Fear die). The preview counts what its pools could do. (issue 18
+    #4)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, luck=1)
+    edit(s, R1, weapons=(WeaponState("assault-laser", 20, 20),))  # 10/d8
+    cone = Suppress(R1, "assault-laser", (K,))
+    (kestrel,) = plan_suppress(s.encounter, cone, s.catalog).cone
+    assert kestrel.hit_text == "hit 20.0% · 4.0% with Luck and Clues"  # d10 > 8
+    play(s, cone, 9, 3)  # Defense d10 9 (a hit), Hero die 3: she is asked
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Defense roll")
+    play(s, SpendCombatRerolls(1, 0), 2, 6)  # the d10 again: 2; Fear die 6 − 1 at Medium
+    title, lines = last(s)
+    assert title == "Pirate raider 1 lays down suppressive fire (R-ATK-16): re-rolls"
+    assert lines[1:] == ("Fear die d8: 6", "Kestrel Vance (medium) gains 5 Fear")
+    kestrel_now = s.encounter.get(K)
+    assert (kestrel_now.luck, kestrel_now.wounds, kestrel_now.fear) == (0, 0, 5)
+
+
+def test_r_fear_1_a_hero_may_spend_luck_on_its_morale_roll_at_the_start_of_its_turn() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — the Morale
+    roll a Hero makes when "the number [of Fear tokens] equals the character's Morale
+    rating" (R-FEAR-1) is one: she is asked, and the re-roll's success keeps her from
+    being Shaken. Nothing goes on until she answers. (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, fear=5, luck=1)
+    play(s, EndTurn(), 7, 3)  # Morale 4: d10 7 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Morale roll: d10 7 > TN 4 ✗")
+    refused(s, EndTurn(), "answer the pending question first")  # nobody acts meanwhile
+    play(s, SpendCombatRerolls(1, 0), 2)  # the d10 again: 2
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.fear, kestrel.conditions) == (0, 4, ())
+    title, lines = last(s)
+    assert title == "Round 1: Kestrel Vance's turn: re-rolls"
+    assert lines[0].startswith("re-rolls (1 Luck)")
+    assert left(s, K) == 2  # not Shaken: no action lost
+
+
+def test_r_fear_1_an_advantages_morale_re_roll_is_free() -> None:
+    """Kestrel Vance's Advantage "Combat veteran: one re-roll on Morale rolls while under
+    fire" (R-CHAR-6, R-TASK-6): with the GM's `steady` marker (as a Parry's, R-ATK-9) the
+    failed Morale roll is re-rolled for free when she has no Luck or Clues to weigh.
+    (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    s.apply(SetCondition(K, "steady"))
+    edit(s, K, fear=5)
+    play(s, EndTurn(), 7, 3, 1)  # d10 7 fails; the free re-roll's 1 succeeds
+    assert s.pending is None
+    assert "shaken" not in s.encounter.get(K).conditions
+    assert "steady, a free re-roll: " in last(s)[1][0]
+
+
+def test_r_atk_5_a_minion_unit_dives_as_one_and_the_gm_may_split_it() -> None:
+    """R-ATK-5, Making an Attack: "This gives all figures in the unit, or the character,
+    the cover it is diving behind, but the character or unit loses 1 action during its
+    next turn, and is prone" — the question is the unit's, asked once; the GM may still
+    send one figure alone. (issue 18 #16)
+    """
+    for unit, divers in ((True, (R1, R2)), (False, (R1,))):
+        s = duel()  # two pirate raiders in the dig: one unit
+        play(s, Attack(K, R1, "assault-laser", shots=1), 1, 2)  # a hit in the open
+        pending = s.pending
+        assert isinstance(pending, PendingDive) and pending.unit == 2
+        labels = {o.key: o.label for o in pending.options}
+        assert labels["1"] == "dive into light cover (the unit: all 2)"
+        assert labels["l"] == "only this one dives into light cover"
+        play(s, AnswerDive("light", unit=unit), 1)  # Defense d10 1: avoided
+        for rid in (R1, R2):
+            raider = s.encounter.get(rid)
+            dived = (raider.cover, raider.prone, raider.lose_actions) == (Cover.LIGHT, True, 1)
+            assert dived == (rid in divers), raider
+
+
+def test_r_init_2_sidekicks_second_whatever_rules_they_play() -> None:
+    """R-INIT-2: "Characters on opposite sides who tie go by the order of importance:
+    Heroes first, Sidekicks second, Minions third" — a Sidekick playing by Minion rules is
+    still a Sidekick there, so it goes before the tied Minions without a tie-break d10,
+    and so does one arriving late. (issue 18, readings)
+    """
+    s = new_session(
+        AddZone("ridge"),
+        AddZone("dig"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("sidekick", "veteran-guide", "heroes", "ridge"),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
+        DecideSidekick("veteran-guide-1", "minion"),
+    )
+    play(s, StartCombat(), 1, 2, 3)  # Kestrel 8 + 1; guide 8 + 2 = raiders 7 + 3 = 10
+    assert [r.actor for r in s.encounter.order] == ["veteran-guide-1", RAIDERS, K]
+    late = duel(RAIDERS_FIRST)  # raiders 7 + 9 = 16, Kestrel 9
+    play(late, AddCombatants("sidekick", "veteran-guide", "heroes", "ridge"), 8)  # 8 + 8 = 16
+    assert [r.actor for r in late.encounter.order] == ["veteran-guide-1", RAIDERS, K]
+
+
+def test_s8_a_panicked_combatant_is_not_also_shaken() -> None:
+    """§8 Panicked: "After doing so, the character makes a Morale roll. If the character
+    succeeds, it becomes Shaken" — so while Panicked it is not Shaken: Shaken again while
+    Shaken gives Panicked in Shaken's place, and a Panicked Minion whose Fear still
+    reaches its Morale stays Panicked, losing no action to Shaken. (issue 18, readings)
+    """
+    s = duel()
+    edit(s, R1, fear=5, conditions=("shaken",))
+    edit(s, R2, fear=5, conditions=("panicked",))
+    play(s, EndTurn())  # the raiders' turn starts: Fear 5 ≥ Morale 4
+    assert [s.encounter.get(r).conditions for r in (R1, R2)] == [("panicked",)] * 2
+    assert last(s)[1] == (
+        "Pirate raider 1: Fear 5 ≥ Morale 4: Panicked",
+        "Pirate raider 2: Fear 5 ≥ Morale 4: still Panicked",
+    )
+    assert left(s, R1) == left(s, R2) == 2  # only Move, Run or Hide, but both actions
+
+
+def test_r_wound_4_a_hero_who_lost_both_actions_may_still_declare_extra_ones() -> None:
+    """R-WOUND-4: "If the Hero loses 2 wounds in 1 turn, it loses both actions, (but it may
+    take more actions through the normal method of taking extra actions with
+    negatives.)" — the refusal says so, and three declared leave one at −1. (issue 18,
+    readings)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, lose_actions=2, lose_why=("wound", "wound"))
+    play(s, EndTurn())  # Kestrel's turn: both actions lost
+    refused(s, Attack(K, R1, "assault-laser"), "a Hero may still declare extra actions")
+    s.apply(DeclareActions(3))
+    assert left(s, K) == 1
+    shot = plan_attack(s.encounter, Attack(K, R1, "assault-laser"), s.catalog)
+    assert shot.tn.explain() == "Rifles 8 − 3 actions 1 = 7"
+
+
+def test_r_atk_1_any_blade_thrown_does_strength_d6_less_a_die_per_band_past_short() -> None:
+    """R-ATK-1 Throw: "the damage is a number of d6s equal to the character's Strength
+    rating, (-1 for each range past short. So -1 for medium, -2 for long, and -3 for
+    extreme long,) with a minimum of 1" — a raider (Strength 2) throwing its cutlass; the
+    Dagger's card keeps its own thrown damage. (issue 18, Missing)
+    """
+    s = duel(RAIDERS_FIRST)  # raiders in the dig: Kestrel is Medium away, the camp Short
+    far = plan_attack(s.encounter, Attack(R1, K, "cutlass", throw=True), s.catalog)
+    assert (far.damage, far.dice, far.style.value) == ("1d6", 1, "agile")
+    edit(s, K, zone="camp")
+    near = plan_attack(s.encounter, Attack(R1, K, "cutlass", throw=True), s.catalog)
+    assert near.damage == "2d6"
+    dagger = plan_attack(s.encounter, Attack(K, R1, "dagger", throw=True), s.catalog)
+    assert dagger.damage == "1d6+strength"
+    refused(s, Attack(R1, K, "laser-pistol", throw=True), "not a throwing weapon")
+
+
+def test_r_act_3_a_task_rolled_in_a_turn_of_extra_actions_takes_their_penalty() -> None:
+    """R-ACT-3: "The more actions they take, the lower the chance of each succeeding" — with
+    three declared, a Task action's roll (F2, the player's task screen) is at −1 like an
+    attack; outside its turn it is not. (issue 18, Missing)
+    """
+    s = duel()
+    s.apply(DeclareActions(3))
+    kestrel = next(r for r in rollers(s.campaign, s.encounter, s.catalog) if r.who == K)
+    task = own_task(kestrel, [Trait.SENSES, Trait.SAVVY])
+    assert task.tn.explain() == "Senses 3 + Savvy 2 − 3 actions 1 = 4"
+    raider = next(r for r in rollers(s.campaign, s.encounter, s.catalog) if r.who == R1)
+    assert own_task(raider, [Trait.SENSES]).tn.value == 2 * 2  # no penalty off its turn
+
+
+def test_r_act_5_a_quick_release_reload_takes_one_action() -> None:
+    """R-ACT-5 Reloading: two actions, "(the first is free with a quick-release)" —
+    Kestrel Vance's "Quick-release magazine: the first of the two reload actions is free",
+    the GM's `quick-release` marker: a slug rifle's reload leaves her one action. (issue
+    18, Missing)
+    """
+    s = duel()
+    edit(s, K, weapons=(WeaponState("slug-rifle", 0, 10, recharge=False),))
+    s.apply(SetCondition(K, "quick-release"))
+    s.apply(TakeAction(K, "reload", "slug-rifle"))
+    assert s.encounter.get(K).weapon("slug-rifle").charges == 10
+    assert left(s, K) == 1
+    assert last(s)[0] == "Kestrel Vance reloads Slug Rifle: 10 charges (R-ACT-5, 1 action)"
+
+
+def test_r_atk_12_a_gun_swung_as_a_club() -> None:
+    """R-ATK-12, Shooting in Melee: "The gun, however, can be used as a club, which does
+    d6+Strength if it's a pistol, and has an additional +2 damage if it's a rifle" — a
+    melee blow with a fighting style, no charge spent, no card effect. (issue 18, Missing)
+    """
+    s = duel(raiders_in="ridge")  # the raiders stand in Kestrel's zone
+    pistol = plan_attack(s.encounter, Attack(K, R1, "laser-pistol", club=True), s.catalog)
+    assert (pistol.melee, pistol.damage, pistol.style.value, pistol.cost) == (
+        True,
+        "1d6+strength",
+        "agile",
+        0,
+    )
+    rifle = plan_attack(
+        s.encounter, Attack(K, R1, "assault-laser", club=True, style="power"), s.catalog
+    )
+    assert (rifle.damage, rifle.dice) == ("1d6+strength+2", 1)
+    refused(s, Attack(K, R1, "dagger", club=True), "not a gun to swing as a club")
+    play(s, Attack(K, R1, "laser-pistol", club=True), 1, 9, 9, 6, 9, 5)  # 3 d10 + Hero die 6
+    kestrel = s.encounter.get(K)
+    assert kestrel.weapon("laser-pistol").charges == 10  # nothing fired
+    assert kestrel.engaged == (R1,)
+    assert not any("fortune" in line for line in last(s, 2)[1])  # no card effect
+
+
+def test_s8_a_pinned_hero_may_spend_luck_on_the_morale_roll_before_acting() -> None:
+    """R-TASK-6: "A player can use a Luck point to re-roll any roll" — Pinned's "successful
+    Morale roll in order to do anything which exposes it" too: she is asked before the
+    action is spent; a re-roll that succeeds lets the attack go ahead, a roll kept loses
+    it (§8). (issue 18 #14)
+    """
+    for answer, dice, fired in ((SpendCombatRerolls(1, 0), (2, 9, 2), True), (KEEP, (), False)):
+        s = duel()
+        s.apply(SetCondition(K, "pinned"))
+        edit(s, K, luck=1)
+        play(s, Attack(K, R1, "assault-laser", shots=1), 9, 3)  # Morale 4: the 9 fails
+        assert isinstance(s.pending, PendingCombatRerolls)
+        assert s.pending.question.startswith("Kestrel Vance's Pinned Morale roll")
+        assert s.encounter.turn.used_by(K) == ()  # nothing spent while she decides
+        play(s, answer, *dice)  # the re-roll 2 holds; then the shot: d10 9, Hero die 2
+        assert s.encounter.turn.used_by(K) == ("attack",)
+        assert (s.encounter.get(K).weapon("assault-laser").charges == 19) is fired
+
+
+def test_s8_a_panicked_hero_may_spend_luck_on_its_morale_roll_at_the_end_of_its_turn() -> None:
+    """§8 Panicked: "After doing so, the character makes a Morale roll. If the character
+    succeeds, it becomes Shaken" — a roll like any (R-TASK-6: Luck re-rolls "any roll"):
+    she is asked before her turn ends; the re-roll's success calms her to Shaken.
+    (issue 18 #14)
+    """
+    s = duel()
+    s.apply(SetCondition(K, "panicked"))
+    edit(s, K, luck=1)
+    play(s, EndTurn(), 9, 3)  # Morale 4: the 9 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Panicked Morale roll")
+    assert s.encounter.turn.actor == K  # her turn has not ended yet
+    play(s, SpendCombatRerolls(1, 0), 2)  # the d10 again: 2
+    assert s.encounter.get(K).conditions == ("shaken",)
+    assert s.encounter.turn.actor == RAIDERS
+    assert s.encounter.get(K).luck == 0

@@ -15,6 +15,8 @@ the rules by hand, from the dice the log shows:
   raider 2 at Fear = Morale is not.
 - R-FEAR-2: trooper 1 goes from Fear 0 to 9 ≥ 2 × Morale 3 in Kestrel's one attack and
   panics at once; R-FEAR-1/3: hound 1 is Shaken at Fear 3, no longer Shaken at Fear 1.
+- §8 (issue 18): a Panicked Minion is not also Shaken: at Fear ≥ Morale it stays
+  Panicked, loses no action, sheds no Shaken token and rolls its Panicked Morale at TN 3.
 - R-FEAR-1 with R-WOUND-3: Mireille, at −1, rolls Morale at TN 5 − 1 = 4, so her 8 fails;
   her Defense falls the same way (Dodge 5 − wound − Shaken: 4, 3, then 2).
 - R-ATK-14: hound 2, fighting Roan and Tamsin, defends at −1 against Tamsin's dagger but
@@ -226,8 +228,8 @@ STEPS = (
         TROOPERS,
         "Round 2: Corporate trooper ×3's turn",
         (
-            "Corporate trooper 1: Fear 9 ≥ Morale 3: Shaken",
-            "Corporate trooper 1 loses 1 action — Shaken: −1 action (§8)",
+            # §8: Panicked takes Shaken's place (issue 18): no Shaken, no action lost
+            "Corporate trooper 1: Fear 9 ≥ Morale 3: still Panicked",
         ),
         (
             # trooper 1 is Panicked (only Move, Run, Hide): it keeps its head down
@@ -236,7 +238,7 @@ STEPS = (
             Attack(T3, MA, "assault-laser", shots=3),
             AnswerDive("none"),
         ),
-        {T1: 1, T2: 1, T3: 1},
+        {T1: 2, T2: 1, T3: 1},
         {KV: (8, 0, False, ("pinned",)), MA: (7, 1, False, ())},
         (
             "roll d10 4, 6, 7, 9, 10 vs TN 5 → 1 hit",
@@ -288,11 +290,10 @@ STEPS = (
         "Round 2: Feral xeno-hound ×2's turn",
         (
             "Feral xeno-hound 1: no longer Shaken",  # R-FEAR-3: Fear 1 < Morale 3
-            "Feral xeno-hound 2: Fear 9 ≥ Morale 3: Shaken",
-            "Feral xeno-hound 2 loses 1 action — Shaken: −1 action (§8)",
+            "Feral xeno-hound 2: Fear 9 ≥ Morale 3: still Panicked",  # not Shaken too (§8)
         ),
         (),  # hound 2 is Panicked (Move, Run, Hide only); the GM holds both back
-        {H1: 2, H2: 1},
+        {H1: 2, H2: 2},
         {},
     ),
     Step(
@@ -408,18 +409,19 @@ def test_scripted_fight_three_heroes_and_a_sidekick_against_eight_minions() -> N
     assert mireille.chart == ("scarred",)
     assert mireille.weapon("laser-pistol").dropped  # R-WOUND-5: lost her grip
     assert final[KV] == (7, 0, False, ("pinned",))
-    # trooper 1: Panicked at 2 × Morale (R-FEAR-2), Shaken at its next turn (9 → 8), Shaken
-    # sheds one more at the end of that turn (§8): 7; its Panicked Morale roll failed
-    assert final[T1] == (7, 0, False, ("panicked", "pinned", "shaken"))
+    # trooper 1: Panicked at 2 × Morale (R-FEAR-2), still Panicked (not also Shaken, §8,
+    # issue 18) at its next turn (9 → 8), no Shaken to shed one more; its Panicked Morale
+    # roll failed
+    assert final[T1] == (8, 0, False, ("panicked", "pinned"))
     assert final[H1] == (0, 0, False, ())
-    assert final[H2] == (7, 0, False, ("panicked", "shaken"))
+    assert final[H2] == (8, 0, False, ("panicked",))
     panic_rolls = [
         line for entry in session.log if entry.title == "End of turn" for line in entry.gm_lines
     ]
     assert panic_rolls == [
-        # §8 Panicked: a Morale roll at the end of its turn; Morale 3 − Shaken 1 = TN 2
-        "Corporate trooper 1: Panicked: Morale roll: d10 5 > TN 2 ✗: still Panicked",
-        "Feral xeno-hound 2: Panicked: Morale roll: d10 5 > TN 2 ✗: still Panicked",
+        # §8 Panicked: a Morale roll at the end of its turn; Morale 3, no Shaken −1 now
+        "Corporate trooper 1: Panicked: Morale roll: d10 5 > TN 3 ✗: still Panicked",
+        "Feral xeno-hound 2: Panicked: Morale roll: d10 5 > TN 3 ✗: still Panicked",
     ]
 
 

@@ -249,3 +249,24 @@ async def test_x_removes_a_hero_and_says_how_to_bring_them_back() -> None:
         await pilot.press("u")
         await pilot.pause()
         assert [m.entry for m in app.session.campaign.party] == ["kestrel-vance"]
+
+
+async def test_s8_c_sets_the_conditions_a_hero_keeps_between_fights() -> None:
+    """§8 Fatigued "goes away only when the character has at least one hour of
+    uninterrupted rest": `c` on home offers only what a Hero keeps between fights (the
+    engine's list), and the party row shows it (issue 18 #6).
+    """
+    from hsm_tui.ui.screens.conditions_dialog import ConditionsDialog
+
+    app = _app("kestrel-vance")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, ConditionsDialog)
+        assert list(app.screen.rows) == ["encumbered", "fatigued", "nauseated"]
+        await pilot.press("down", "right", "enter")  # Fatigued on
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").conditions == ("fatigued",)
+        prompt = str(app.screen.query_one("#party").get_option_at_index(0).prompt)
+        assert "· fatigued" in prompt

@@ -199,12 +199,12 @@ async def test_r_task_6_combat_rerolls_may_go_to_the_hero_die() -> None:
         pools = str(dialog.query_one("#reroll-pools").render())
         assert f"Free 0, then Luck {luck}, then Clues 0 (R-CHAR-9)" in pools
         assert "Close (answer later with o)" in _keybar(app)
-        assert "Hero die 1 ✗ Misfortune" in pending.roll.explain()  # seed 7: worth fixing
+        assert "Hero die 2 · blank" in pending.roll.explain()  # seed 7 (R-INIT-2 ties)
         await _keys(pilot, "0", "down", "1", "enter")  # the Hero die only
         assert app.session.encounter.get(KESTREL).luck == luck - 1
         lines = [line for e in app.session.log for line in e.lines]
         rerolled = next(line for line in lines if line.startswith("re-rolls (1 Luck)"))
-        assert "Hero die 4 (of 1, 4)" in rerolled and "re-rolled" not in rerolled  # no d10
+        assert "Hero die 2 (of 2, 1)" in rerolled and "re-rolled" not in rerolled  # no d10
 
 
 # -- 5. small dead ends ---------------------------------------------------------------

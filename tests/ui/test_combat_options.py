@@ -212,7 +212,7 @@ async def test_s8_conditions_modal_applies_one_batch_and_one_undo_reverts_it() -
         await _keys(pilot, "C")
         assert isinstance(app.screen, ConditionsDialog)
         await _keys(pilot, "right", "down", "down", "down", "2")  # shaken on, dazed 2
-        await _keys(pilot, *["down"] * 13, "right")  # prone
+        await _keys(pilot, *["down"] * 15, "right")  # prone
         assert "shaken 0→1, dazed 0→2, prone 0→1" in _text(app, "#conditions-changes")
         await _keys(pilot, "enter")
         kestrel = app.session.encounter.get(KESTREL)
@@ -436,3 +436,18 @@ async def test_r_act_2_hide_asks_into_which_cover_and_sets_it() -> None:
         assert app.session.log[-1].title == (
             "Kestrel Vance hides in medium cover (R-ACT-2, R-ATK-6 +2 Defense)"
         )
+
+
+async def test_r_atk_12_b_swings_the_aimed_gun_as_a_club() -> None:
+    """R-ATK-12: "The gun, however, can be used as a club" — B while aiming; the panel
+    names it and the engine's plan refuses the blow at a target in another zone.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "B")
+        assert screen.draft.club
+        panel = _text(app, "#combat-attack")
+        assert "Options: as a club" in panel and "melee needs the same zone" in panel
+        await _keys(pilot, "B")
+        assert not screen.draft.club

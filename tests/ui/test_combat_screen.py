@@ -97,22 +97,24 @@ async def test_r_atk_5_whole_round_by_keys_then_undo() -> None:
         assert isinstance(app.screen, RerollDialog)
         await _keys(pilot, "k")  # keep the roll: the dive question follows
         assert isinstance(app.session.pending, PendingDive)
-        await _keys(pilot, "1")  # dive into light cover
-        boarder = app.session.encounter.get(BOARDER)
-        assert boarder.cover is Cover.LIGHT and boarder.prone and boarder.lose_actions == 1
+        await _keys(pilot, "1")  # the boarders' unit dives into light cover (R-ATK-5)
+        for member in (BOARDER, "pirate-boarder-2", "pirate-boarder-3"):
+            boarder = app.session.encounter.get(member)
+            assert boarder.cover is Cover.LIGHT and boarder.prone and boarder.lose_actions == 1
         assert "Dive for cover" in [e.title for e in app.session.log]
         await _keys(pilot, "n", "M", "1")  # Roan: Move+Run to the ruins (one band)
         assert app.session.encounter.get("roan-maddox-1").zone == "ruins"
         await _keys(pilot, "n")
         assert screen.selected == BOARDER  # the group's first member is selected
+        await _keys(pilot, "down")  # boarder 1, Shaken and dived, has no action left
         before = app.session.encounter
         await _keys(pilot, "a", "enter")  # minion attacks its nearest enemy: 2 keys
-        assert app.session.encounter.turn.used_by(BOARDER) == ("attack",)
+        assert app.session.encounter.turn.used_by("pirate-boarder-2") == ("attack",)
         assert isinstance(app.screen, DecisionDialog)  # Tamsin is hit in the open
         await _keys(pilot, "n")  # stays put: Defense and damage follow
         assert app.session.pending is None
         assert app.session.log[-1].title == "Tamsin Reyes, veteran guide defends"
-        assert screen.selected == "pirate-boarder-2"  # next member who has not attacked
+        assert screen.selected == "pirate-boarder-3"  # next member who has not attacked
         await _keys(pilot, "u")  # the answer first: the dive question is back
         assert isinstance(app.session.pending, PendingDive)
         assert isinstance(app.screen, CombatScreen) and "Waiting" in _panel(app)
@@ -144,10 +146,10 @@ async def test_r_atk_2_group_attack_is_one_batch_and_one_undo() -> None:
             answers += 1
         turn = app.session.encounter.turn
         members = app.session.encounter.members(turn.actor)
-        assert len(members) == 3
-        assert [turn.used_by(m.id) for m in members] == [("attack",)] * 3
+        assert len(members) == 3  # boarder 1, Shaken and dived, has no action left
+        assert [turn.used_by(m.id) for m in members] == [(), ("attack",), ("attack",)]
         titles = [e.title for e in app.session.log]
-        assert sum(t.startswith("Pirate boarder") and "attacks" in t for t in titles) == 3
+        assert sum(t.startswith("Pirate boarder") and "attacks" in t for t in titles) == 2
         await _keys(pilot, *["u"] * (answers + 1))
         assert app.session.encounter == before
 
@@ -190,8 +192,8 @@ async def test_r_act_3_declare_extra_actions_then_undo() -> None:
 
 async def test_r_act_2_single_key_actions_and_end_combat() -> None:
     """d Dodge, i Aim (R-ACT-2); l refuses without a reloadable weapon (R-ACT-5);
-    E asks, then ends combat (R-COMBAT-1); s starts anew once the Sidekick's rules are
-    chosen.
+    E asks, then ends combat (R-COMBAT-1); s starts anew, the Sidekick still playing by
+    the rules chosen for the encounter (R-CHAR-8).
     """
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -210,10 +212,7 @@ async def test_r_act_2_single_key_actions_and_end_combat() -> None:
         await _keys(pilot, "E", "y")
         assert not app.session.encounter.active
         assert "Not in combat" in str(app.screen.query_one("#combat-initiative").render())
-        await _keys(pilot, "s")  # R-CHAR-8: the Sidekick's rules are asked again
-        assert isinstance(app.screen, DecisionDialog)
-        assert app.screen.title_text == "Sidekick rules (R-CHAR-8)"
-        await _keys(pilot, "m")
+        await _keys(pilot, "s")  # R-CHAR-8: the Sidekick keeps its rules all encounter
         assert app.session.encounter.active
         assert app.session.encounter.get("veteran-guide-1").plays_as is Rank.MINION
 
@@ -293,7 +292,7 @@ async def test_empty_screen_explains_how_to_begin() -> None:
 async def _mid_fight(pilot: Pilot) -> None:
     await _fight(pilot)
     await _to_boarders_turn(pilot)
-    await _keys(pilot, "a")
+    await _keys(pilot, "down", "a")  # boarder 2 aims (boarder 1, Shaken and dived, cannot)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -19,6 +19,7 @@ The modules import in one direction, each with one job:
 - ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
 - ``cards``: a weapon card's effects on the Hero die;
 - ``damage``: Defense rolls, damage per hit, and the points an attack resumes from;
+- ``cone``: suppressive fire's targets once fired: Defense (re-rolls asked), Fear, damage;
 - ``attack`` and ``suppress``: the two attacks, rolled from their plans.
 
 This module holds the handler tables and the names screens and the session use.
@@ -26,7 +27,7 @@ This module holds the handler tables and the names screens and the session use.
 
 from __future__ import annotations
 
-from .actions import ACTIONS, ActionKind, reloadable, take_action
+from .actions import ACTIONS, ActionKind, action_cost, reloadable, take_action
 from .aiming import (
     MAX_MODIFIER,
     AttackPlan,
@@ -104,6 +105,7 @@ from .setup import (
     clear_encounter,
     decide_sidekick,
     next_cover,
+    outside_fight,
     place,
     place_refusal,
     pools_refusal,
@@ -208,6 +210,7 @@ __all__ = [
     "SuppressPlan",
     "SuppressTarget",
     "TakeAction",
+    "action_cost",
     "action_refusal",
     "actor_name",
     "answer_dive",
@@ -226,6 +229,7 @@ __all__ = [
     "next_attacker",
     "next_cover",
     "on_the_way",
+    "outside_fight",
     "place_refusal",
     "plan_attack",
     "plan_suppress",

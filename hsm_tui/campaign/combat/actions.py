@@ -17,7 +17,7 @@ from .commands import TakeAction
 from .gear import edit_weapon, handle_weapon
 from .outcome import LogLines, Outcome
 from .setup import cover_named
-from .turns import spend_action
+from .turns import actions_text, spend_action
 
 _MARKS = {"dodge": "dodging", "full-defense": "full-defense", "standby": "standby"}
 
@@ -51,6 +51,15 @@ ACTIONS: dict[str, ActionKind] = {
 }
 
 
+def action_cost(c: Combatant, action: str) -> int:
+    """The actions ``action`` takes ``c`` (R-ACT-5): Reload's two, "the first is free with
+    a quick-release" — the GM's ``quick-release`` marker (Kestrel Vance's Advantage, a
+    magazine), as a Parry is a marker (R-ATK-9).
+    """
+    cost = ACTIONS[action].cost
+    return cost - 1 if action == "reload" and "quick-release" in c.conditions else cost
+
+
 def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalog) -> Outcome:
     """Every action without an attack roll (R-ACT-2/5/6, R-ATK-17 breaking free)."""
     c = enc.get(cmd.combatant)
@@ -81,7 +90,8 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
     if action == "reload":
         if weapon is None or weapon.id not in reloadable(c, cat):
             raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
-        text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, 2 actions)"
+        spent = actions_text(action_cost(c, action))
+        text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, {spent})"
     hidden = cover_named(cmd.cover) if cmd.cover else None
     if hidden is not None:
         if action != "hide":
@@ -91,7 +101,7 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         text = f"{c.name} hides in {hidden.label} cover (R-ACT-2, R-ATK-6 +{int(hidden)} Defense)"
     if action == "break-free" and "grappled" not in c.conditions:
         raise RulesError(f"{c.name} is not grappled")
-    cost = ACTIONS[action].cost
+    cost = action_cost(c, action)
     for n in range(cost):
         enc = (
             spend_action(enc, c, action, cost=cost, what=f"{action} (R-ACT-5)")

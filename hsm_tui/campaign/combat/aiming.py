@@ -16,10 +16,17 @@ from ...rules import (
     Rating,
     RulesError,
     TargetNumber,
+    Trait,
     attack_odds,
     defense_odds,
 )
-from ...rules.combat import FIGHTING_STYLES, AttackSituation, attack_dice, attack_tn
+from ...rules.combat import (
+    FIGHTING_STYLES,
+    AttackSituation,
+    attack_dice,
+    attack_tn,
+    throw_damage,
+)
 from ...rules.dice import parse
 from ...rules.models import MAX_FREE_REROLLS
 from ...rules.odds import PoolOdds, percent, wound_odds
@@ -28,7 +35,7 @@ from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
 from .turns import NOT_WITH_WILD, current_turn, spend_action
-from .wounds import damage_expr, defense_tn, health_against, opponents
+from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
 """The values a command may name (text compares equal to its member): checked per attack."""
@@ -91,8 +98,7 @@ class AttackPlan:
     def through(self, enc: Encounter) -> tuple[Fraction, ...]:
         """Exact distribution of hits through Defense (index = hits through)."""
         defense, rank = self.defense(enc), self.target.rules_rank
-        marks = self.target.conditions  # free re-rolls: Dodge, a Parry in melee (R-ATK-9)
-        dodge = int("dodging" in marks) + int(self.melee and "parry" in marks)
+        dodge = defense_rerolls(self.target, self.melee)
         out = [self.hits.successes[0]] + [Fraction(0)] * self.dice
         for hits, p in enumerate(self.hits.successes[1:], start=1):
             if p:
@@ -129,6 +135,7 @@ PINNED_FIRST = ("Pinned (§8): a Morale roll comes first; if it fails, the attac
 
 def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     """Every check and number of an attack, without spending the action or rolling."""
+    cmd = second_weapon(enc, cmd)
     attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
     if not target.standing:
         raise RulesError(f"{target.name} is already out of the fight")
@@ -156,6 +163,12 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         )
     if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
         band = RangeBand.MELEE
+    if cmd.throw and cat.weapons[state.id].kind == "melee" and weapon.thrown_damage is None:
+        # R-ATK-1 Throw: "a number of d6s equal to the character's Strength rating, (-1
+        # for each range past short …) with a minimum of 1" (a card's own thrown damage,
+        # the Dagger's, replaces it)
+        past_short = max(0, band - RangeBand.SHORT)
+        damage = throw_damage(attacker.traits[Trait.STRENGTH], past_short).source
     if cmd.called_shot and attacker.rules_rank is not Rank.HERO:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
@@ -215,6 +228,19 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         free,
         cmd.location,
     )
+
+
+def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
+    """R-ATK-16: suppressive fire "can be the only type of ranged attack used that turn,
+    even with added actions. (A player can fire a second weapon normal with the usual
+    negatives.)" Reading: the cone is the main-hand attack of a pair (R-ATK-11), so the
+    other weapon in hand attacks after it in the same action at the off hand's −3, "the
+    usual negatives"; a plain attack right after suppressing is that second weapon.
+    """
+    turn = enc.turn
+    if cmd.hand or cmd.reaction or turn is None or cmd.attacker not in turn.suppressed:
+        return cmd
+    return replace(cmd, hand=Hand.OFF) if cmd.attacker in turn.offhand else cmd
 
 
 def aim_ready(turn: Turn | None, cid: str) -> bool:
@@ -278,11 +304,14 @@ def _armed(
     if state.stuck:
         raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
     turn = enc.turn
-    if turn is not None and attacker.id in turn.suppressed and state.fired:
+    cone_open = turn is not None and attacker.id in turn.suppressed and attacker.id in turn.offhand
+    if cone_open and state.fired:  # the cone's own weapon; the other may follow it
         raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
     damage = ""
+    if cmd.club:
+        weapon, damage = _club(weapon)
     if cmd.throw:
-        if weapon.kind != "thrown" and weapon.thrown_damage is None:
+        if weapon.kind == "ranged" or weapon.id == FISTS:
             raise RulesError(f"{weapon.name} is not a throwing weapon (R-ATK-1)")
         weapon = evolve(weapon, kind="thrown", skill=Rating.AGILE, range=RangeBand.SHORT)
         damage = weapon.thrown_damage.source if weapon.thrown_damage else ""
@@ -296,6 +325,28 @@ def _armed(
     if cmd.throw and weapon.attacks is None:
         dice = 1  # one blade leaves the hand: the Agile rating, one attack die
     return Firepower(weapon, state, dice), style, damage
+
+
+def _club(gun: Weapon) -> tuple[Weapon, str]:
+    """R-ATK-12: "The gun, however, can be used as a club, which does d6+Strength if it's a
+    pistol, and has an additional +2 damage if it's a rifle": a melee weapon with a
+    fighting style (Agile unless the GM picks another), no charges and no card effects.
+    """
+    if gun.kind != "ranged" or gun.skill not in (Rating.PISTOLS, Rating.RIFLES):
+        raise RulesError(f"{gun.name} is not a gun to swing as a club (R-ATK-12)")
+    club = evolve(
+        gun,
+        name=f"{gun.name} as a club",
+        kind="melee",
+        skill=Rating.AGILE,
+        range=RangeBand.MELEE,
+        attacks=None,
+        charge_per_shot=0,
+        damage_options=(),
+        effects=(),
+        suppression=None,
+    )
+    return club, "1d6+strength" + ("+2" if gun.skill is Rating.RIFLES else "")
 
 
 def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:
@@ -338,12 +389,18 @@ def _hand_modifiers(
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
     turn = enc.turn
     if cmd.hand == Hand.OFF and (turn is None or attacker.id not in turn.offhand):
-        raise RulesError("the off hand attacks right after a main-hand attack (R-ATK-11)")
+        raise RulesError(
+            "the off hand attacks right after a main-hand attack (R-ATK-11)"
+            " or suppressive fire (R-ATK-16)"
+        )
     return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == Hand.MAIN else -3)]
 
 
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
-    """Spend the Attack action, or none for an off-hand attack and a reaction."""
+    """Spend the Attack action, or none for an off-hand attack (also a second weapon after
+    suppressive fire, :func:`second_weapon`) and a reaction.
+    """
+    cmd = second_weapon(enc, cmd)
     turn = current_turn(enc)
     if not attacker.standing:
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")

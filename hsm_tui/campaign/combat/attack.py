@@ -18,10 +18,12 @@ from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
-from .commands import Attack, SpendCombatRerolls
+from .commands import Attack, EndTurn, Move, SpendCombatRerolls, Suppress
+from .cone import resume_cone
 from .damage import Step, after_attack, ally_in_melee, resolve
 from .gear import edit_weapon
 from .groups import retarget
+from .movement import move
 from .outcome import (
     AttackState,
     LogLines,
@@ -31,19 +33,28 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
-from .turns import current_turn, pinned_check
+from .rounds import end_turn, morale_rerolled
+from .suppress import suppress
+from .turns import Held, current_turn, pinned_check
 from .wounds import is_melee
 
 
-def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Outcome:
-    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense."""
+def attack(
+    enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog, held: Held | None = None
+) -> Outcome:
+    """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense.
+    ``held``: a Pinned attacker's Morale roll, made (and re-rolled) already.
+    """
     cmd, turned = retarget(enc, cmd, cat)
     plan = plan_attack(enc, cmd, cat)
-    enc = take_attack_action(enc, plan.attacker, cmd)
-    held = pinned_check(plan.attacker, "attack", rng)
-    if held is not None and not held[0]:
-        return Outcome(enc, (held[1],))
-    before = [*turned, *(held[1].lines if held is not None else ())]
+    spent = take_attack_action(enc, plan.attacker, cmd)
+    held = held or pinned_check(plan.attacker, "attack", rng, cmd)
+    if held is not None and held.ask is not None:  # nothing is spent until it answers
+        return Outcome(enc, (held.log,), held.ask)
+    enc = spent
+    if held is not None and not held.ok:
+        return Outcome(enc, (held.log,))
+    before = [*turned, *(held.log.lines if held is not None else ())]
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
     before += [note] if note else []
@@ -67,7 +78,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         attacker,
         state.id,
         charges=None if state.charges is None else state.charges - cost,
-        fired=True,
+        fired=not cmd.club,  # a gun swung as a club has not fired (R-ATK-3 recharge)
         dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
     )
     if melee:
@@ -98,6 +109,7 @@ def attack(enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog) -> Out
         grapple=cmd.grapple,
         reaction=cmd.reaction,
         thrown=cmd.throw,
+        club=cmd.club,
     )
     free = aim + cmd.rerolls
     ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
@@ -131,11 +143,46 @@ def spend_combat_rerolls(
         lines = [f"re-rolls ({spent.cost}): {roll.explain(not roller.player)}"]
     else:
         lines = ["keeps the roll"]
+    if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
+        return morale_rerolled(enc, pending, roll, rng, lines)
+    if pending.stage == RollStage.PANICKED:  # the turn ends with the roll as it stands
+        panic = (roll, f"Panicked: Morale roll: {roll.explain()}")
+        rerolled = LogLines(
+            f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
+        )
+        return end_turn(enc, EndTurn(), rng, cat, panic).after(rerolled)
+    if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)
+        return _pinned_rerolled(enc, pending, roll, rng, cat, lines)
+    assert pending.attack is not None  # an attack's or a Defense roll's
+    title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
     if pending.stage == RollStage.ATTACK:
-        title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
         return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
+    if pending.attack.cone is not None:  # suppressive fire: on to the cone's next target
+        return resume_cone(enc, pending.attack, roll, rng, cat, title, lines)
     state = evolve(pending.attack, hits=roll.successes)
     return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
+
+
+def _pinned_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+) -> Outcome:
+    """§8 Pinned: the action the Morale roll held up, now that its re-rolls are spent."""
+    then = pending.then
+    what = {Attack: "attack", Suppress: "suppressive fire", Move: "move"}[type(then)]
+    verdict = "it goes ahead" if roll.success else f"fails: the {what} is lost (§8)"
+    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
+    held = Held(roll.success, LogLines(title, (*lines, f"Morale: {roll.explain()}: {verdict}")))
+    if isinstance(then, Attack):
+        return attack(enc, then, rng, cat, held)
+    if isinstance(then, Suppress):
+        return suppress(enc, then, rng, cat, held)
+    assert isinstance(then, Move)  # the three actions a Pinned roll holds up
+    return move(enc, then, rng, cat, held)
 
 
 @lru_cache(maxsize=1024)
@@ -163,7 +210,7 @@ def _resolve_attack(
     """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
     weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
     target = enc.get(state.target)
-    hits, effects = roll.successes, face_effects(weapon, roll)
+    hits, effects = roll.successes, () if state.club else face_effects(weapon, roll)
     pending_attack = evolve(state, hits=hits)
     enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
     lines += more
@@ -188,10 +235,11 @@ def _resolve_attack(
             f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
             " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
         )
+        unit = len(enc.members(target.group))  # a Minion unit dives as one (R-ATK-5)
         return Outcome(
             enc,
             (LogLines(title, tuple(lines)),),
-            PendingDive(pending_attack, question, target.cover),
+            PendingDive(pending_attack, question, target.cover, unit),
         )
     finished = resolve(enc, pending_attack, rng, cat, Step.DEFENSE)
     return finished.after(LogLines(title, tuple(lines)))

@@ -31,7 +31,8 @@ class Hand(StrEnum):
     MAIN = "main"
     """The main hand: −2; the off hand may follow in the same action."""
     OFF = "off"
-    """The off hand: −3, right after a main-hand attack, with no action of its own."""
+    """The off hand: −3, right after a main-hand attack or suppressive fire (R-ATK-16),
+    with no action of its own."""
 
 
 class Reaction(StrEnum):
@@ -196,6 +197,7 @@ class Attack:
     grapple: bool = False  # an unarmed Agile attack to grab (R-ATK-17)
     reaction: Reaction = Reaction.NONE  # out of turn, no action spent
     or_nearest: bool = False  # a group's attack: the target down by then, the nearest enemy
+    club: bool = False  # a gun swung as a club in melee (R-ATK-12)
     issuer: str = GM
 
 
@@ -231,6 +233,7 @@ class TakeAction:
 class AnswerDive:
     cover: str  # "none" to stay put, else the cover dived into
     issuer: str = GM
+    unit: bool = False  # the target's whole Minion unit dives with it (R-ATK-5)
 
 
 @dataclass(frozen=True)

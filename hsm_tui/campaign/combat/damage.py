@@ -36,6 +36,7 @@ from .outcome import (
 from .setup import cover_named
 from .wounds import (
     damage_expr,
+    defense_rerolls,
     defense_tn,
     dive,
     health_against,
@@ -120,8 +121,7 @@ def _defend(
     droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
     gms = not target.player  # a Minion's Defense is the GM's (issue 21)
     head = secret(f"{defense.terms()} → ", gms, "")
-    # free Defense re-rolls: Dodge (R-ACT-2) and, in melee, a Parry source (R-ATK-9)
-    free = int("dodging" in target.conditions) + int(melee and "parry" in target.conditions)
+    free = defense_rerolls(target, melee)
     title = f"{target.name} defends"
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
@@ -201,7 +201,11 @@ def ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Comb
 def answer_dive(
     enc: Encounter, cmd: AnswerDive, pending: PendingDive, rng: random.Random, cat: Catalog
 ) -> Outcome:
-    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn."""
+    """R-ATK-5: diving takes the cover, goes Prone and loses 1 action next turn; "This
+    gives all figures in the unit, or the character, the cover it is diving behind, but
+    the character or unit loses 1 action during its next turn, and is prone": with
+    ``unit`` every standing figure of the target's Minion unit dives with it.
+    """
     target = enc.get(pending.attack.target)
     cover = cover_named(cmd.cover)
     if cover is not Cover.NONE:
@@ -210,10 +214,13 @@ def answer_dive(
                 f"{target.name} is already in {target.cover.label} cover:"
                 " dive only to better cover (R-ATK-5)"
             )
-        enc = enc.with_combatant(dive(target, cover))
+        divers = enc.members(target.group) if cmd.unit else (target,)
+        for diver in divers:
+            enc = enc.with_combatant(dive(diver, cover))
+        who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
         line = (
-            f"{target.name} dives into {cover.label} cover:"
-            " Prone, loses 1 action next turn (R-ATK-5)"
+            f"{who} dives into {cover.label} cover:"
+            f" Prone, {'each ' if cmd.unit else ''}loses 1 action next turn (R-ATK-5)"
         )
     else:
         line = f"{target.name} stays put and defends (R-ATK-5: no dive)"
@@ -255,6 +262,7 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
     if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
         marks.add("panicked")
+        marks.discard("shaken")  # Panicked in its place (§8)
         lines.append(
             f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
         )

@@ -13,18 +13,23 @@ from ...rules import Cover, RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .commands import CloseIn, Move
 from .outcome import LogLines, Outcome
-from .turns import actions_text, pinned_check, spend_action
+from .turns import Held, actions_text, pinned_check, spend_action
 
 
-def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcome:
+def move(
+    enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog, held: Held | None = None
+) -> Outcome:
     """R-ACT-2 imagination mode: Move reaches a zone at Melee band; Move+Run one band
     (a zone at Short). Farther zones take more turns: move through a zone on the way.
     """
     c, cmd = enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone))
-    enc = _spend_move(enc, c, cmd)
-    held = pinned_check(c, "move", rng)
-    if held is not None and not held[0]:
-        return Outcome(enc, (held[1],))
+    spent = _spend_move(enc, c, cmd)
+    held = held or pinned_check(c, "move", rng, cmd)  # ``held``: made and re-rolled already
+    if held is not None and held.ask is not None:  # nothing is spent until it answers
+        return Outcome(enc, (held.log,), held.ask)
+    enc = spent
+    if held is not None and not held.ok:
+        return Outcome(enc, (held.log,))
     moved = evolve(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
     enc = enc.with_combatant(moved)
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
@@ -33,7 +38,8 @@ def move(enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog) -> Outcom
                 evolve(other, engaged=tuple(e for e in other.engaged if e != c.id))
             )
     verb = "moves and runs" if cmd.run else "moves"
-    return Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
+    moves = Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
+    return moves.after(held.log) if held is not None else moves  # the Morale roll first
 
 
 ON_THE_WAY = " → "

@@ -11,15 +11,18 @@ from typing import Generic, TypeVar
 from ...rules import Cover, Rank
 from ...rules.odds import suggest_split
 from ...rules.rerolls import first_offer
-from ...rules.tasks import PoolRoll
+from ...rules.tasks import HeroFace, PoolRoll
 from ..encounter import Combatant, Encounter
 from .commands import (
     AnswerDive,
+    Attack,
     ChooseChartRow,
     DecideSidekick,
     Location,
+    Move,
     Reaction,
     SpendCombatRerolls,
+    Suppress,
 )
 
 
@@ -38,6 +41,15 @@ class RollStage(StrEnum):
     """The attacker's roll: re-rolls chase missed dice; the attack goes on after it."""
     DEFENSE = "defense"
     """The target's Defense roll: re-rolls chase the hits that got through."""
+    MORALE = "morale"
+    """A Hero's Morale roll at the start of its turn (R-FEAR-1): re-rolls chase a success
+    (or a Misfortune's extra Fear); the turn starts after it."""
+    PANICKED = "panicked"
+    """A Panicked Hero's Morale roll at the end of its turn (§8): re-rolls chase a success
+    (Shaken instead); the next turn starts after it."""
+    PINNED = "pinned"
+    """A Pinned Hero's Morale roll before an action that exposes it (§8): re-rolls chase a
+    success; the action then goes ahead, or is lost."""
 
 
 Answer = TypeVar("Answer")
@@ -61,16 +73,31 @@ class PendingDive:
     attack: AttackState
     question: str
     cover: Cover = Cover.NONE  # the target's cover now: it may only dive to better
+    unit: int = 1  # standing figures in the target's Minion unit, the target included
 
     @property
     def options(self) -> tuple[Option, ...]:
+        """Stay put, or dive into better cover. R-ATK-5: a dive "gives all figures in the
+        unit, or the character, the cover": a unit's question is asked once, for all of
+        it (1–3); the GM may split it, one figure alone (l, m, h).
+        """
         better = [c for c in Cover if c > self.cover]
+        whole = f" (the unit: all {self.unit})" if self.unit > 1 else ""
+        alone = (
+            Option(c.label[0], f"only this one dives into {c.label} cover", AnswerDive(c.label))
+            for c in (better if self.unit > 1 else ())
+        )
         return (
             Option("n", "stay put (no dive)", AnswerDive("none")),
             *(
-                Option(str(int(c)), f"dive into {c.label} cover", AnswerDive(c.label))
+                Option(
+                    str(int(c)),
+                    f"dive into {c.label} cover{whole}",
+                    AnswerDive(c.label, unit=self.unit > 1),
+                )
                 for c in better
             ),
+            *alone,
         )
 
 
@@ -116,8 +143,9 @@ class PendingSidekick:
 @dataclass(frozen=True)
 class PendingCombatRerolls:
     """R-TASK-6 / R-CHAR-9 in combat: a Hero with Luck or Clues decides after seeing its
-    attack (or Defense) roll how many re-rolls to spend, free ones (Aim, Dodge, granted
-    Talents) first; all are rolled at once. The attack then goes on from ``stage``.
+    attack, Defense or Morale roll how many re-rolls to spend, free ones (Aim, Dodge,
+    granted Talents, an Advantage) first; all are rolled at once. The attack (none for a
+    Morale roll) then goes on from ``stage``.
     """
 
     roller: str
@@ -126,10 +154,11 @@ class PendingCombatRerolls:
     luck: int
     clues: int
     stage: RollStage
-    attack: AttackState
+    attack: AttackState | None
     tn: int
     title: str
     question: str
+    then: Attack | Suppress | Move | None = None  # the action a Pinned roll holds up
 
     @property
     def available(self) -> int:
@@ -141,11 +170,8 @@ class PendingCombatRerolls:
         """The split the dialog opens on: the free re-rolls and, after a miss, one paid one
         (``suggested_rerolls``), placed where they help most (R-TASK-6).
         """
-        if self.stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
-            missed = self.roll.successes > 0
-        else:
-            missed = self.roll.successes < self.roll.dice
-        return first_offer(self.roll, self.free, self.luck + self.clues, missed)
+        failed = not as_good(self.roll, self.stage)
+        return first_offer(self.roll, self.free, self.luck + self.clues, failed)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -206,6 +232,8 @@ class AttackState:
     reaction: Reaction = Reaction.NONE  # zone of control: a hit slows the mover (R-OTHER-4)
     thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
     queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
+    club: bool = False  # a gun swung as a club: a melee blow, without the card's effects
+    cone: Suppress | None = None  # a cone's Defense roll paused for re-rolls (R-ATK-16)
 
 
 def ask_rerolls(
@@ -213,16 +241,17 @@ def ask_rerolls(
     roll: PoolRoll,
     free: int,
     stage: RollStage,
-    state: AttackState,
+    state: AttackState | None,
     tn: int,
     title: str,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
     if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
         return None
-    if (roll.successes == roll.dice) if stage == RollStage.ATTACK else not roll.successes:
+    if as_good(roll, stage):
         return None  # every die already as good as it gets for the roller
-    what = "attack" if stage == RollStage.ATTACK else "Defense"
+    what = {RollStage.ATTACK: "attack", RollStage.DEFENSE: "Defense"}.get(stage, "Morale")
+    what = {RollStage.PINNED: "Pinned ", RollStage.PANICKED: "Panicked "}.get(stage, "") + what
     question = (
         f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
         f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
@@ -230,3 +259,16 @@ def ask_rerolls(
     return PendingCombatRerolls(
         roller.id, roll, free, roller.luck, roller.clues, stage, state, tn, title, question
     )
+
+
+def as_good(roll: PoolRoll, stage: RollStage) -> bool:
+    """Whether a re-roll could no longer help: every attack die hit, no Defense die let
+    a hit through, a Morale roll succeeded without a Misfortune (R-FEAR-1: +1 Fear).
+    """
+    if stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
+        return not roll.successes
+    if stage == RollStage.MORALE:
+        return roll.success and roll.face is not HeroFace.MISFORTUNE
+    if stage in (RollStage.PINNED, RollStage.PANICKED):
+        return roll.success
+    return roll.successes == roll.dice

@@ -10,12 +10,15 @@ import random
 from ...packs import Catalog
 from ...rules import Derived, Rank, RulesError
 from ...rules.combat import InitiativeRoll, initiative_order, max_actions
+from ...rules.rerolls import spend_free
 from ...rules.secret import secret
-from ...rules.tasks import HeroFace
+from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import (
     ENGINE_MARKS,
     bleed_out,
+    level,
     panic_check,
+    panic_roll,
     start_of_turn,
     trait_roll,
     with_condition,
@@ -24,7 +27,15 @@ from ..conditions import (
 from ..encounter import MAX_DECLARED, Combatant, Encounter, Turn, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
-from .outcome import LogLines, Outcome, PendingSidekick
+from .outcome import (
+    LogLines,
+    Outcome,
+    PendingCombatRerolls,
+    PendingSidekick,
+    RollStage,
+    as_good,
+    ask_rerolls,
+)
 from .turns import actions_text, actor_name, carried_losses, current_turn, minus_actions
 
 
@@ -53,9 +64,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
         seen.add(c.group)
         wound[c.group] = wound_marker(c)
         rating = c.traits[Derived.INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
-        rolls.append(
-            InitiativeRoll(c.group, c.side, c.rules_rank, c.player, rating, rng.randint(1, 10))
-        )
+        rolls.append(InitiativeRoll(c.group, c.side, c.rank, c.player, rating, rng.randint(1, 10)))
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
         f"{i + 1}. {actor_name(enc, r.actor)}: d10 {r.d10}"
@@ -93,7 +102,7 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
 
 
 def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
-    """Advance to the next actor with someone standing; start-of-turn Fear (R-FEAR-1).
+    """Advance to the next actor with someone standing, and start its turn.
     The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
     """
     while enc.surprise and not enc.members(enc.surprise[0]):
@@ -116,16 +125,53 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
     enc = evolve(enc, turn_index=index, round=round_)
-    lines: list[str] = passed
+    return _start_turn(enc, actor, passed, rng)
+
+
+def morale_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    lines: list[str],
+) -> Outcome:
+    """The turn a Hero's Morale roll paused (R-FEAR-1), started with ``roll``, its
+    re-rolls spent (R-TASK-6).
+    """
+    hero = enc.get(pending.roller)
+    morale = (roll, f"Morale roll: {roll.explain()}")
+    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
+    return _start_turn(enc, hero.group, lines, rng, morale, title)
+
+
+def _start_turn(
+    enc: Encounter,
+    actor: str,
+    lines: list[str],
+    rng: random.Random,
+    morale: tuple[PoolRoll, str] | None = None,
+    title: str = "",
+) -> Outcome:
+    """Start ``actor``'s turn: start-of-turn Fear (R-FEAR-1), §8 conditions, the actions
+    lost. A Hero's Morale roll (``morale`` once rolled) may pause it for re-rolls.
+    """
+    when = f"Round {enc.round}" if enc.round else "Surprise round (R-INIT-3)"
+    title = title or f"{when}: {actor_name(enc, actor)}'s turn"
+    members = enc.members(actor)
+    if morale is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+        asked = _morale_roll(enc, members[0], rng, title, lines)
+        if isinstance(asked, Outcome):
+            return asked
+        morale = asked
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
-    for member in enc.members(actor):
+    for member in members:
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
             kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
             member = evolve(member, conditions=kept)
-        member, note = _fear_check(member, rng)
+        member, note = _fear_check(member, rng, morale)
         if note:
             lines.append(note)
         start = start_of_turn(member, rng)
@@ -158,13 +204,39 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         enc,
         turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
     )
-    when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
-    title = f"{when}: {actor_name(enc, actor)}'s turn"
     return Outcome(enc, (LogLines(title, tuple(lines)),))
 
 
-def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
-    """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed."""
+def _morale_roll(
+    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[str]
+) -> Outcome | tuple[PoolRoll, str] | None:
+    """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
+    the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question
+    when it has Luck or Clues to spend; None when it does not roll. Interpretation: an
+    Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
+    veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
+    read an Advantage's words.
+    """
+    if c.rules_rank is not Rank.HERO or c.fear < c.traits[Derived.MORALE]:
+        return None
+    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
+    free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
+    ask = ask_rerolls(c, roll, free, RollStage.MORALE, None, roll.target, title)
+    if ask is not None:
+        paused = evolve(enc, turn=Turn(c.group))  # its turn: nothing is taken till answered
+        return Outcome(paused, (LogLines(title, (*lines, f"{c.name}: {line}")),), ask)
+    if free and not as_good(roll, RollStage.MORALE):
+        roll = spend_free(roll, rng, free).roll
+        line += f"; steady, a free re-roll: {roll.explain()}"
+    return roll, line
+
+
+def _fear_check(
+    c: Combatant, rng: random.Random, rolled: tuple[PoolRoll, str] | None
+) -> tuple[Combatant, str]:
+    """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed. A Hero's
+    Morale roll is ``rolled`` when it was made (and re-rolled) already.
+    """
     morale = c.traits[Derived.MORALE]
     if not c.fear and not c.conditions and morale > 0:  # calm: nothing to check or shed
         return c, ""
@@ -175,14 +247,19 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
         conditions.discard("shaken")
         notes.append("no longer Shaken")
     if fear >= morale:
-        mark = "panicked" if "shaken" in conditions else "shaken"  # R-FEAR-2
+        mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
         if c.rules_rank is Rank.MINION:
             shaken = True
-            notes.append(f"Fear {fear} ≥ Morale {secret(morale, not c.player)}: {mark.title()}")
+            again = "still " if "panicked" in conditions else ""
+            shown = secret(morale, not c.player)
+            notes.append(f"Fear {fear} ≥ Morale {shown}: {again}{mark.title()}")
         else:
             # R-WOUND-3 and §8: the wound marker and condition penalties apply too
-            roll, ok, line = trait_roll(c, morale, "Morale", rng)
-            shaken = not ok
+            if rolled is None:
+                roll, _, line = trait_roll(c, morale, "Morale", rng)
+            else:
+                roll, line = rolled
+            shaken = not roll.success
             notes.append(line)
             if shaken and mark == "panicked":
                 notes.append("Shaken again: Panicked (R-FEAR-2)")
@@ -190,8 +267,10 @@ def _fear_check(c: Combatant, rng: random.Random) -> tuple[Combatant, str]:
                 fear = max(0, fear - 1)
             elif roll.face is HeroFace.MISFORTUNE:
                 fear += 1
-        if shaken:
+        if shaken:  # Panicked takes Shaken's place (§8: on calming down it "becomes Shaken")
             conditions.add(mark)
+        if "panicked" in conditions:
+            conditions.discard("shaken")
     fear = max(0, fear - 1)
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
     marks = tuple(sorted(conditions))
@@ -231,13 +310,30 @@ def declare_actions(
     )
 
 
-def end_turn(enc: Encounter, _cmd: EndTurn, rng: random.Random, _cat: Catalog) -> Outcome:
-    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); next actor."""
+def end_turn(
+    enc: Encounter,
+    _cmd: EndTurn,
+    rng: random.Random,
+    _cat: Catalog,
+    panic: tuple[PoolRoll, str] | None = None,
+) -> Outcome:
+    """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); a Panicked Hero's
+    Morale roll (``panic`` once made and re-rolled, R-TASK-6) may pause it; next actor.
+    """
     turn = current_turn(enc)
+    members = enc.members(turn.actor)
+    if panic is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+        hero = members[0]
+        if level(hero, "panicked") and hero.standing and hero.rules_rank is Rank.HERO:
+            panic = panic_roll(hero, rng)
+            title = f"{hero.name}'s turn ends"
+            ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
+            if ask is not None:  # nothing changes until it answers
+                return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
     lines = []
-    for member in enc.members(turn.actor):
+    for member in members:
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        calmer, note = panic_check(member, rng)
+        calmer, note = panic_check(member, rng, panic)
         calmer, bleeding = bleed_out(calmer)
         lines += [line for line in (note, bleeding) if line]
         weapons = tuple(map(recharged, calmer.weapons))
@@ -261,8 +357,9 @@ FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")
 
 
 def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catalog) -> Outcome:
-    """Back to free-flowing mode (R-COMBAT-1); Sidekick choices end with the encounter, and
-    so do actions still to be lost (R-WOUND-4, R-ATK-5: the next turn of this fight).
+    """Back to free-flowing mode (R-COMBAT-1). A Sidekick keeps the rules it plays by
+    (R-CHAR-8: "until the encounter is finished", which ClearEncounter does); actions still
+    to be lost end (R-WOUND-4, R-ATK-5: the next turn of this fight).
 
     Interpretation: Fear and what it brings (Shaken, Panicked, Pinned, R-FEAR, §8) and the
     actions' marks (Dodge, Full defense, Standby) belong to the fight and end with it; a
@@ -275,7 +372,6 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
     combatants = tuple(
         evolve(
             c,
-            plays_as=None,
             engaged=(),
             lose_actions=0,
             lose_why=(),

@@ -10,14 +10,17 @@ from collections.abc import Sequence
 
 from ...packs import Catalog, Character
 from ...rules import Cover, Derived, RangeBand, Rank, RulesError
-from ...rules.combat import InitiativeRoll
+from ...rules.combat import InitiativeRoll, initiative_key
 from ...rules.secret import secret
 from ..conditions import check_condition, with_condition
 from ..encounter import MAX_POOL, Combatant, Encounter, evolve
+from ..party import LASTING
 from .commands import (
     AddCombatants,
     AddZone,
+    ApplyDamage,
     ClearEncounter,
+    CombatCommand,
     DecideSidekick,
     Kind,
     Place,
@@ -140,15 +143,16 @@ def _join_initiative(
     enc: Encounter, added: list[Combatant], rng: random.Random
 ) -> tuple[Encounter, tuple[str, ...]]:
     """R-INIT-1 for late arrivals: each new group rolls d10 + Initiative and takes its place
-    after any equal totals; a slot already passed this round first acts next round.
+    by R-INIT-2 ("Heroes first, Sidekicks second, Minions third", then the player), after
+    anyone equal in all of those; a slot already passed this round first acts next round.
     """
     order, index, lines = list(enc.order), enc.turn_index, []
     for c in {c.group: c for c in added}.values():
-        rank = c.plays_as or c.rank
         roll = InitiativeRoll(
-            c.group, c.side, rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
+            c.group, c.side, c.rank, c.player, c.traits[Derived.INITIATIVE], rng.randint(1, 10)
         )
-        slot = next((i for i, r in enumerate(order) if r.total < roll.total), len(order))
+        after = initiative_key(roll)
+        slot = next((i for i, r in enumerate(order) if initiative_key(r) > after), len(order))
         order.insert(slot, roll)
         if slot <= index:
             index += 1
@@ -253,6 +257,22 @@ def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: 
             else f"{c.name} is not {name}"
         )
     return Outcome(enc.with_combatant(changed), (LogLines(f"{c.name}: {text} (§8)", ()),))
+
+
+def outside_fight(command: CombatCommand) -> None:
+    """Refuse what a party Hero outside the encounter cannot take: a non-lethal wound (its
+    marker is kept in a fight, R-WOUND-6) or a §8 condition of a fight (between fights a
+    Hero keeps only :data:`~..party.LASTING`).
+    """
+    if isinstance(command, ApplyDamage) and command.nonlethal:
+        raise RulesError(
+            "non-lethal wounds are kept in a fight: put the party in the encounter (F7 p)"
+        )
+    if isinstance(command, SetCondition) and command.condition.strip().lower() not in LASTING:
+        raise RulesError(
+            f"outside a fight a Hero keeps only {', '.join(LASTING)} (§8):"
+            f" {command.condition} belongs to a fight"
+        )
 
 
 def decide_sidekick(

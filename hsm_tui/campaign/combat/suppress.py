@@ -11,82 +11,14 @@ from fractions import Fraction
 
 from ...packs import Catalog, Weapon
 from ...packs.model import Suppression
-from ...rules import (
-    Cover,
-    Modifier,
-    RangeBand,
-    RulesError,
-    TargetNumber,
-    defense_odds,
-    roll_defense,
-)
+from ...rules import RangeBand, RulesError
 from ...rules.odds import percent
-from ...rules.secret import secret
-from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import Suppress
-from .damage import Step, after_attack, resolve
+from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
 from .gear import edit_weapon
-from .outcome import AttackState, LogLines, Outcome
-from .turns import current_turn, pinned_check, spend_action
-from .wounds import defense_tn, dive
-
-
-@dataclass(frozen=True)
-class SuppressTarget:
-    """One combatant as suppressive fire would meet it (R-ATK-16): its band, the Defense
-    it rolls against, whether it dives, and why the cone cannot hold it.
-    """
-
-    combatant: Combatant
-    band: RangeBand | None  # None: no band set between the zones, or not an enemy
-    tn: TargetNumber  # Defense + 2: a Defense die above it is a hit
-    reason: str = ""  # the refusal naming it (out of range, no band, no enemy); "" if it may
-    dives: bool = False  # dives for cover instead of rolling Defense (R-ATK-5)
-
-    @property
-    def eligible(self) -> bool:
-        return not self.reason
-
-    @property
-    def band_label(self) -> str:
-        return "no band" if self.band is None else self.band.label
-
-    @property
-    def fear_less(self) -> int:
-        """How much less of the Fear die it gains: 0 at Short (or Melee), 1 at Medium, …"""
-        return 0 if self.band is None else max(0, self.band - RangeBand.SHORT)
-
-    def fear(self, die: int) -> int:
-        """Fear tokens it gains when the shooter's Fear die shows ``die``."""
-        return max(0, die - self.fear_less)
-
-    @property
-    def hit(self) -> Fraction:
-        """Exact chance the fire hits it (1d4 damage, 1 more Fear): none for a diver, else
-        its one Defense d10 showing more than Defense. Needs a decided Sidekick (R-CHAR-8).
-        """
-        if self.dives:
-            return Fraction(0)
-        return defense_odds(1, self.defense, self.combatant.rules_rank).success
-
-    @property
-    def defense(self) -> int:
-        return self.tn.value
-
-    @property
-    def defense_text(self) -> str:
-        return f"{self.combatant.name}: {self.tn.terms()}"
-
-    def rolled(self, droll: PoolRoll) -> str:
-        """The Defense roll's log line; a Minion's Defense is the GM's (issue 21)."""
-        gms = not self.combatant.player
-        head = secret(f"{self.tn.terms()} → ", gms, "")
-        return f"{self.combatant.name}: {head}{droll.explain(gms)}"
-
-    @property
-    def dive_text(self) -> str:
-        return f"{self.combatant.name} dives for cover: safe, Prone, loses 1 action (R-ATK-5)"
+from .outcome import Outcome
+from .turns import Held, current_turn, pinned_check, spend_action
 
 
 @dataclass(frozen=True)
@@ -153,8 +85,7 @@ class SuppressPlan:
             lines.append(
                 t.dive_text
                 if t.dives
-                else f"{t.defense_text} = {t.defense}: hit {percent(t.hit)}"
-                " (1d4 damage, 1 more Fear)"
+                else f"{t.defense_text} = {t.defense}: {t.hit_text} (1d4 damage, 1 more Fear)"
             )
         die = self.rating.die
         for t in self.cone:
@@ -187,37 +118,18 @@ def plan_suppress(enc: Encounter, cmd: Suppress, cat: Catalog) -> SuppressPlan:
     if weapon is None or weapon.suppression is None:
         raise RulesError(f"{weapon.name if weapon else cmd.weapon} has no Suppression rating")
 
-    def aimed(c: Combatant) -> SuppressTarget:
-        return _suppress_target(enc, shooter, weapon, c)
-
     def nearest(t: SuppressTarget) -> tuple[int, bool]:  # R-COMBAT-2, own zone first
         return len(RangeBand) if t.band is None else t.band, t.combatant.zone != shooter.zone
 
-    enemies = [aimed(c) for c in enc.combatants if c.side != shooter.side and c.standing]
+    enemies = [
+        suppress_target(enc, shooter, weapon, c)
+        for c in enc.combatants
+        if c.side != shooter.side and c.standing
+    ]
     candidates = tuple(sorted(enemies, key=nearest))
-    known = {t.combatant.id: t for t in candidates}
-    cone = tuple(
-        evolve(known.get(tid) or aimed(enc.get(tid)), dives=tid in cmd.dive)
-        for tid in dict.fromkeys(cmd.targets)
-    )
-    plan = SuppressPlan(shooter, weapon, state, candidates, cone)
+    plan = SuppressPlan(shooter, weapon, state, candidates, aim_cone(enc, cmd, weapon))
     plan = evolve(plan, fire_refusal=_fire_refusal(enc, plan))
     return evolve(plan, refusal=plan.fire_refusal or _cone_refusal(plan, cmd.dive))
-
-
-def _suppress_target(
-    enc: Encounter, shooter: Combatant, weapon: Weapon, c: Combatant
-) -> SuppressTarget:
-    try:
-        band, reason = enc.band(shooter.id, c.id), ""
-    except RulesError as no_band:
-        band, reason = None, str(no_band)
-    if not c.standing or c.side == shooter.side:
-        band, reason = None, f"{c.name} is not a standing enemy"
-    elif band is not None and band > weapon.range:
-        reason = f"{c.name} is beyond {weapon.name}'s {weapon.range.label} range"
-    defense = defense_tn(enc, c, False, 0).plus(Modifier("suppressive fire", 2))
-    return SuppressTarget(c, band, defense, reason)
 
 
 def _fire_refusal(enc: Encounter, plan: SuppressPlan) -> str:
@@ -256,63 +168,32 @@ def _cone_refusal(plan: SuppressPlan, dive: Sequence[str]) -> str:
     return ""
 
 
-def suppress(enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog) -> Outcome:
+def suppress(
+    enc: Encounter, cmd: Suppress, rng: random.Random, cat: Catalog, held: Held | None = None
+) -> Outcome:
     """R-ATK-16, rolled from :func:`plan_suppress`. Interpretation (RULES.md): a Defense die
     above Defense + cover + 2 is a hit: 1d4 damage and 1 more Fear; then every target gains
     the Fear die at Short (and Melee), one fewer at Medium, two fewer at Long, three fewer
-    at Extra-long.
+    at Extra-long. The cone itself is :func:`~.cone.roll_cone` (Dodge, Luck and Clues).
+    ``held``: a Pinned shooter's Morale roll, made (and re-rolled) already.
     """
     plan = plan_suppress(enc, cmd, cat)
     plan.check()
-    shooter, weapon, state, rating = plan.shooter, plan.weapon, plan.state, plan.rating
-    enc = spend_action(enc, shooter, "attack")
-    held = pinned_check(shooter, "suppressive fire", rng)  # §8: "(including shoot back)"
-    if held is not None and not held[0]:
-        return Outcome(enc, (held[1],))
-    turn = current_turn(enc)
-    enc = evolve(enc, turn=evolve(turn, suppressed=(*turn.suppressed, shooter.id)))
+    shooter, state, rating = plan.shooter, plan.state, plan.rating
+    spent = spend_action(enc, shooter, "attack")
+    held = held or pinned_check(shooter, "suppressive fire", rng, cmd)  # §8 "(including
+    if held is not None and held.ask is not None:  # shoot back)": asked before spending
+        return Outcome(enc, (held.log,), held.ask)
+    enc = spent
+    if held is not None and not held.ok:
+        return Outcome(enc, (held.log,))
+    turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
+    marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
+    enc = evolve(enc, turn=evolve(marked, offhand=(*turn.offhand, shooter.id)))
     charges = None if state.charges is None else state.charges - rating.charges
     enc = enc.with_combatant(
         edit_weapon(enc.get(shooter.id), state.id, charges=charges, fired=True)
     )
-    lines = [plan.headline]
-    fear_before = {aim.combatant.id: enc.get(aim.combatant.id).fear for aim in plan.cone}
-    hit: list[str] = []
-    for aim in plan.cone:
-        t = enc.get(aim.combatant.id)
-        if aim.dives:
-            t = dive(t, Cover.LIGHT)
-            lines.append(aim.dive_text)
-        else:
-            droll = roll_defense(rng, 1, aim.defense, t.rules_rank)
-            lines.append(aim.rolled(droll))
-            if droll.successes:
-                hit.append(t.id)
-        enc = enc.with_combatant(t)
-    die = rng.randint(1, rating.die)
-    lines.append(f"Fear die d{rating.die}: {die}")
-    for aim in plan.cone:
-        tid = aim.combatant.id
-        t = enc.get(tid)
-        gained = aim.fear(die)
-        t = evolve(t, fear=t.fear + gained)
-        lines.append(f"{t.name} ({aim.band_label}) gains {gained} Fear")
-        fired = AttackState(shooter.id, tid, weapon.id, 0, fear_before=fear_before[tid])
-        t, more = after_attack(t, fired, shot=True)
-        lines += more
-        enc = enc.with_combatant(t)
-    head = LogLines(f"{shooter.name} lays down suppressive fire (R-ATK-16)", tuple(lines))
-    pinned = (held[1],) if held is not None else ()  # the Morale roll that let it fire
-    if not hit:
-        return Outcome(enc, (*pinned, head))
-    first = AttackState(
-        shooter.id,
-        hit[0],
-        weapon.id,
-        1,
-        damage="1d4",
-        queue=tuple(hit[1:]),
-        fear_before=fear_before[hit[0]],
-    )
-    rest = resolve(enc, first, rng, cat, Step.DAMAGE)
-    return rest.after(*pinned, head)
+    title = f"{shooter.name} lays down suppressive fire (R-ATK-16)"
+    fired = roll_cone(enc, cmd, rng, cat, title, [plan.headline])
+    return fired.after(held.log) if held is not None else fired  # the Morale roll first

@@ -6,11 +6,13 @@ actions lost to wounds or a dive are checked in one place.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
-from ...rules import Derived, RulesError
+from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
-from .outcome import LogLines
+from .commands import Attack, Move, Suppress
+from .outcome import LogLines, PendingCombatRerolls, RollStage, ask_rerolls
 
 NOT_WITH_WILD = ("dodge", "aim", "standby", "interact")
 """R-ATK-1 Wild: "a character cannot dodge, aim, standby, or interact during the same turn"."""
@@ -110,6 +112,9 @@ def spend_action(
     if left <= 0:
         lost = dict(turn.lost).get(actor.id, 0)
         because = f": {_account(turn, actor.id)}" if lost else ""
+        if lost and not turn.used and actor.rules_rank is Rank.HERO:  # R-WOUND-4: "but it
+            # may take more actions through the normal method of taking extra actions"
+            because += "; a Hero may still declare extra actions (x, R-ACT-3)"
         raise RulesError(f"{actor.name} has no actions left this turn{because}")
     if left < cost:
         account = _account(turn, actor.id)
@@ -122,10 +127,29 @@ def spend_action(
     return evolve(enc, turn=evolve(turn, used=(*turn.used, (actor.id, action))))
 
 
-def pinned_check(c: Combatant, what: str, rng: random.Random) -> tuple[bool, LogLines] | None:
-    """§8 Pinned: a Morale roll before acting in the open; failure loses the action."""
+@dataclass(frozen=True)
+class Held:
+    """§8 Pinned's Morale roll before an action: whether it goes ahead, the log, and the
+    question when a Hero may spend Luck or Clues on a failure (R-TASK-6).
+    """
+
+    ok: bool
+    log: LogLines
+    ask: PendingCombatRerolls | None = None
+
+
+def pinned_check(
+    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | Move
+) -> Held | None:
+    """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
+    unless the Hero re-rolls it (asked with ``then``, the action it holds up).
+    """
     if not level(c, "pinned"):
         return None
-    _, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
+    roll, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
+    title = f"{c.name} is Pinned"
+    ask = ask_rerolls(c, roll, 0, RollStage.PINNED, None, roll.target, title)
+    if ask is not None:
+        return Held(False, LogLines(title, (line,)), evolve(ask, then=then))
     verdict = "it goes ahead" if ok else f"fails: the {what} is lost (§8)"
-    return ok, LogLines(f"{c.name} is Pinned", (f"{line}: {verdict}",))
+    return Held(ok, LogLines(title, (f"{line}: {verdict}",)))

@@ -69,6 +69,13 @@ def _defense(
     )
 
 
+def defense_rerolls(c: Combatant, melee: bool) -> int:
+    """The free re-rolls ``c`` has on a Defense roll: Dodge (R-ACT-2) and, in melee, a
+    Parry source (R-ATK-9); one each (R-TASK-6).
+    """
+    return int("dodging" in c.conditions) + int(melee and "parry" in c.conditions)
+
+
 def dive(c: Combatant, cover: Cover) -> Combatant:
     """R-ATK-5: ``c`` dives into ``cover`` (at least light): Prone, and it loses 1 action
     on its next turn. The one way a dive happens, for an attack and for suppressive fire.
@@ -78,7 +85,7 @@ def dive(c: Combatant, cover: Cover) -> Combatant:
 
 def is_melee(cat: Catalog, state: AttackState) -> bool:
     """A melee blow (flanking applies, no dive); a thrown or shot attack is ranged."""
-    return cat.weapons[state.weapon].kind == "melee" and not state.thrown
+    return (cat.weapons[state.weapon].kind == "melee" and not state.thrown) or state.club
 
 
 def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -> str:

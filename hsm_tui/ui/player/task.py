@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ...campaign.freeflow import own_task
+from ...campaign.freeflow import affliction_line, own_task
 from ...campaign.party import Roller
 from ...rules import Rank
 from ...rules.tasks import difficulty_label
@@ -90,6 +90,8 @@ class PlayerTask(ModalScreen[RollTask | None]):
         paid = self.roller.luck + self.roller.clues
         lines = [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
         lines += odds_table(task.tn.value, task.rank, task.rerolls + paid)
+        if sick := affliction_line(self.roller, task.tn.value, task.rank, task.rerolls + paid):
+            lines.append(sick)  # §8 Nauseated, Fatigued
         lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
         self.query_one("#player-task-odds", Static).update("\n".join(lines))
 

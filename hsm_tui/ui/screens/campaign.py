@@ -25,6 +25,7 @@ from .picker import PickerScreen
 
 if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
+    from ...session import Command
 
 START_HERE = """\
 [b]F7[/] build an encounter
@@ -69,6 +70,7 @@ class CampaignScreen(SessionScreen):
         Binding("d", "drop_roster", "Roster −", show=False, id="campaign.drop-roster"),
         Binding("e", "edit_scene", "Notes", id="campaign.edit-scene"),
         Binding("W", "damage", "Damage", show=False, id="campaign.damage"),
+        Binding("c", "conditions", "Conditions", show=False, id="campaign.conditions"),
         Binding("N", "new_adventure", "New adventure", id="campaign.new-adventure"),
         Binding("S", "app.save_campaign", "Save", id="campaign.save"),
         Binding("O", "app.open_campaign", "Open", show=False, id="campaign.open"),
@@ -137,8 +139,11 @@ class CampaignScreen(SessionScreen):
                 if m.chart
                 else ""
             )
+            marks = "".join(f" · {c}" for c in m.conditions)  # §8, kept between fights
             party.add_option(
-                Option(f"{m.name}  Luck {m.luck} · Clues {m.clues} · {wounds}{scars}", m.entry)
+                Option(
+                    f"{m.name}  Luck {m.luck} · Clues {m.clues} · {wounds}{marks}{scars}", m.entry
+                )
             )
         if not campaign.party:
             party.add_option(Option("(no heroes yet: a adds one)", disabled=True))
@@ -207,6 +212,27 @@ class CampaignScreen(SessionScreen):
             session.encounter, session.party_now(), entry, session.catalog
         )  # fmt: skip
         self.app.push_screen(DamageDialog(hero), hurt)
+
+    def action_conditions(self) -> None:
+        """§8 between fights: the conditions the engine lets a Hero keep (Fatigued …)."""
+        from .conditions_dialog import ConditionsDialog
+
+        entry = self._highlighted("#party")
+        if entry is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+        party = _party()
+        member = self.session.party_now().member(entry)
+        current = {m.partition(":")[0]: int(m.partition(":")[2] or 1) for m in member.conditions}
+
+        def changed(commands: tuple[Command, ...] | None) -> None:
+            if commands:
+                from ...session import Batch
+
+                self._apply(Batch(commands))
+
+        dialog = ConditionsDialog(party.PARTY + entry, member.name, current, party.LASTING)
+        self.app.push_screen(dialog, changed)
 
     def action_new_adventure(self) -> None:
         """Asks first: a new adventure heals and refills every Hero at once (u undoes it)."""

@@ -319,6 +319,9 @@ class CombatScreen(SessionScreen):
     def action_grapple(self) -> None:
         self.panel.change(AttackDraft.toggled_grapple)
 
+    def action_club(self) -> None:
+        self.panel.change(AttackDraft.toggled_club)
+
     def action_reaction(self) -> None:
         self.panel.change(AttackDraft.next_reaction)
 

@@ -26,6 +26,7 @@ from ...campaign.combat import (
     Suppress,
     SuppressPlan,
     TakeAction,
+    action_cost,
     for_group,
     plan_suppress,
     suppression_weapons,
@@ -117,7 +118,7 @@ def action_menu(actor: Combatant) -> Menu:
     options: list[Option[Any]] = []
     for index, (action, kind) in enumerate(ACTIONS.items()):
         key = str(index + 1) if index < 9 else "abcdefghij"[index - 9]
-        cost = kind.cost
+        cost = action_cost(actor, action)
         price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
         label = f"{action} ({price}): {kind.hint}"
         options.append(Option(key, label, TakeAction(actor.id, action)))

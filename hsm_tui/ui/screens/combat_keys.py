@@ -60,6 +60,7 @@ COMBAT_KEYS = [
     _aiming("h", "hand", "Weapon hand", "hand"),
     _aiming("T", "throw", "Throw", "throw"),
     _aiming("G", "grapple", "Grapple", "grapple"),
+    _aiming("B", "club", "Gun as a club", "club"),
     _aiming("R", "reaction", "Reaction", "reaction"),
     _aiming("e", "rerolls", "Free re-rolls", "rerolls"),
     _aiming("D", "damage_option", "Damage option", "damage"),

@@ -6,7 +6,7 @@ Returns one ``SetCondition`` per changed row; the combat screen sends them as on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -50,23 +50,32 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
         Binding("enter", "apply", "Apply", id="conditions.apply"),
         Binding("escape", "dismiss(None)", "Cancel", id="conditions.cancel"),
         Binding("f1,question_mark", "app.help", "Help", id="conditions.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        Binding("up", "app.focus_previous", show=False, priority=True),
+        Binding("down", "app.focus_next", show=False, priority=True),
     ]
-    """Enter applies every changed level; Esc leaves them as they were."""
+    """Enter applies every changed level; Esc leaves them as they were. ↑ ↓ move between
+    rows before the list scrolls (a focused row scrolls into view)."""
 
-    def __init__(self, combatant: str, name: str, current: Mapping[str, int]) -> None:
+    def __init__(
+        self,
+        combatant: str,
+        name: str,
+        current: Mapping[str, int],
+        rows: Iterable[str] = tuple(ROWS),
+    ) -> None:
         super().__init__()
         self.combatant = combatant
         self.name_text = name
-        self.current = {row: current.get(row, 0) for row in ROWS}
+        self.rows = {row: ROWS[row] for row in rows}
+        """The rows offered: all of them in a fight, what the engine lets a Hero keep outside."""
+        self.current = {row: current.get(row, 0) for row in self.rows}
         """Levels when the dialog opened: a row differing from them is a change."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conditions-box", classes="dialog-box"):
             yield Label(f"[b]Conditions of {self.name_text}[/b] (§8)", id="conditions-title")
             with VerticalScroll(id="conditions-rows"):
-                for row, (leveled, text) in ROWS.items():
+                for row, (leveled, text) in self.rows.items():
                     with Horizontal(classes="condition-row"):
                         yield Stepper(row, choices(leveled), self.current[row], id=f"cond-{row}")
                         yield Static(text, classes="condition-text", markup=False)
@@ -79,7 +88,7 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
 
     def changed(self) -> dict[str, int]:
         """Rows whose level differs from when the dialog opened."""
-        levels = {row: self.query_one(f"#cond-{row}", Stepper).value for row in ROWS}
+        levels = {row: self.query_one(f"#cond-{row}", Stepper).value for row in self.rows}
         return {row: n for row, n in levels.items() if n != self.current[row]}
 
     def on_stepper_changed(self, event: Stepper.Changed) -> None:
@@ -89,7 +98,7 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
 
     def _show_changes(self) -> None:
         changes = self.changed()
-        for row in ROWS:
+        for row in self.rows:
             self.query_one(f"#cond-{row}").parent.set_class(row in changes, "-changed")  # type: ignore[union-attr]
         text = ", ".join(f"{row} {self.current[row]}→{n}" for row, n in changes.items())
         self.query_one("#conditions-changes", Static).update(

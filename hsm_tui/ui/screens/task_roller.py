@@ -17,7 +17,7 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
-from ...campaign.freeflow import MAX_GROUP
+from ...campaign.freeflow import MAX_GROUP, affliction_line
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
@@ -196,6 +196,7 @@ class TaskRollerScreen(SessionScreen):
             modifiers=[
                 Modifier("wound", self._field("wounds")),
                 Modifier("conditions", roller.condition_penalty if roller else 0),
+                *([roller.action_modifier] if roller else []),  # R-ACT-3, its turn's
                 Modifier("modifiers", self._field("mods")),
             ],
         )
@@ -289,11 +290,14 @@ class TaskRollerScreen(SessionScreen):
         rank = self._field("rank")
         roller = self.roller
         paid = (roller.luck + roller.clues) if roller else 0
+        rerolls = self.free_rerolls + paid
         lines = [
             f"[b]TN {tn.value}[/b]  {escape(tn.explain())}",  # pack names may hold [ ]
             "",
-            *odds_table(tn.value, rank, self.free_rerolls + paid),
+            *odds_table(tn.value, rank, rerolls),
         ]
+        if roller is not None and (sick := affliction_line(roller, tn.value, rank, rerolls)):
+            lines.append(sick)  # §8 Nauseated, Fatigued: the roll's own odds
         sources = (("Talent", self.talent_reroll), ("Re-rolls", self._field("rerolls")))
         if free := [f"{what} {n}" for what, n in sources if n]:
             lines.append(f"free re-rolls: {' + '.join(free)}")

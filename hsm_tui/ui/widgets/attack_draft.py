@@ -56,6 +56,7 @@ class AttackDraft:
     damage_choice: int | None = None
     grapple: bool = False
     reaction: Reaction = Reaction.NONE
+    club: bool = False
 
     def command(self) -> Attack:
         return Attack(**{f.name: getattr(self, f.name) for f in fields(self)})
@@ -85,6 +86,10 @@ class AttackDraft:
     def toggled_throw(self) -> AttackDraft:
         """Throw the weapon or not (R-ATK-1): the shots start over from its charges."""
         return replace(self, throw=not self.throw, shots=None)
+
+    def toggled_club(self) -> AttackDraft:
+        """Swing the gun as a club or not (R-ATK-12): a fighting style, no shots."""
+        return replace(self, club=not self.club, style=None, shots=None)
 
     def toggled_grapple(self) -> AttackDraft:
         """Grapple with bare hands or not (R-ATK-17): no style, no shots of a weapon."""
@@ -117,6 +122,7 @@ class AttackDraft:
             f"{self.hand} hand" if self.hand else "",
             "throw" if self.throw else "",
             "grapple (fists)" if self.grapple else "",
+            "as a club" if self.club else "",
             self.reaction,
             f"damage option {self.damage_choice + 1}" if self.damage_choice is not None else "",
             f"{self.rerolls} free re-roll(s)" if self.rerolls else "",
