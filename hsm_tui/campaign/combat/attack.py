@@ -146,7 +146,7 @@ def spend_combat_rerolls(
     if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
         return morale_rerolled(enc, pending, roll, rng, lines)
     if pending.stage == RollStage.PANICKED:  # the turn ends with the roll as it stands
-        panic = (roll, f"Panicked: Morale roll: {roll.explain()}")
+        panic = (roll, f"Panicked: Morale roll: {roll.explain(not roller.player)}")
         rerolled = LogLines(
             f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
         )
@@ -176,7 +176,8 @@ def _pinned_rerolled(
     what = {Attack: "attack", Suppress: "suppressive fire", Move: "move"}[type(then)]
     verdict = "it goes ahead" if roll.success else f"fails: the {what} is lost (§8)"
     title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
-    held = Held(roll.success, LogLines(title, (*lines, f"Morale: {roll.explain()}: {verdict}")))
+    shown = roll.explain(not enc.get(pending.roller).player)
+    held = Held(roll.success, LogLines(title, (*lines, f"Morale: {shown}: {verdict}")))
     if isinstance(then, Attack):
         return attack(enc, then, rng, cat, held)
     if isinstance(then, Suppress):

@@ -139,7 +139,7 @@ def morale_rerolled(
     re-rolls spent (R-TASK-6).
     """
     hero = enc.get(pending.roller)
-    morale = (roll, f"Morale roll: {roll.explain()}")
+    morale = (roll, f"Morale roll: {roll.explain(not hero.player)}")
     title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
     return _start_turn(enc, hero.group, lines, rng, morale, title)
 
@@ -227,7 +227,7 @@ def _morale_roll(
         return Outcome(paused, (LogLines(title, (*lines, f"{c.name}: {line}")),), ask)
     if free and not as_good(roll, RollStage.MORALE):
         roll = spend_free(roll, rng, free).roll
-        line += f"; steady, a free re-roll: {roll.explain()}"
+        line += f"; steady, a free re-roll: {roll.explain(not c.player)}"
     return roll, line
 
 
