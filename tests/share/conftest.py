@@ -5,6 +5,7 @@ into a terminal emulator (pyte) to see the screen its player sees.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -99,6 +100,19 @@ class Client:
     async def ended(self, timeout: float = 10) -> None:
         await asyncio.wait_for(self._reader, timeout)
         await asyncio.wait_for(self.process.wait_closed(), timeout)
+
+
+@contextlib.asynccontextmanager
+async def joined(
+    port: int, user: str, key: asyncssh.SSHKey, size: tuple[int, int] = (80, 24)
+) -> AsyncIterator[Client]:
+    """A client with a PTY of a server started elsewhere (an ``hsm serve`` process)."""
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=user, client_keys=[key],
+        known_hosts=None, agent_path=None, config=None,
+    ) as conn:  # fmt: skip
+        process = await conn.create_process(term_type="xterm", term_size=size, encoding=None)
+        yield Client(conn, process, size)
 
 
 @dataclass

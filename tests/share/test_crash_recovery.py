@@ -22,7 +22,7 @@ from hsm_tui.seats import Role, Seat
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp, release
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
-from tests.share.conftest import Client, until
+from tests.share.conftest import joined, until
 from tests.share.test_shared_table import fight
 
 KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")
@@ -43,14 +43,7 @@ def _served_then_killed(campaign: Path, tmp_path: Path, key: asyncssh.SSHKey) ->
         port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
 
         async def end_her_turn() -> None:
-            async with asyncssh.connect(
-                "127.0.0.1", port, username="kara", client_keys=[key],
-                known_hosts=None, agent_path=None, config=None,
-            ) as conn:  # fmt: skip
-                process = await conn.create_process(
-                    term_type="xterm", term_size=(80, 24), encoding=None
-                )
-                client = Client(conn, process, (80, 24))
+            async with joined(port, "kara", key) as client:
                 await client.shows("YOUR TURN")
                 client.send(b"n")
                 await until(auto.exists, lambda: "no autosave after her change", timeout=15)

@@ -27,7 +27,7 @@ from hsm_tui.campaign.party import SetScene
 from hsm_tui.persistence import autosave, store
 from hsm_tui.session import Session
 from hsm_tui.share.serve import Table as Game
-from tests.share.conftest import Client, Table, until
+from tests.share.conftest import Table, joined, until
 
 SECRET_NOTE = "the zealots wait behind the relic"
 HIDDEN_NAME = "Cultist zealot"
@@ -149,14 +149,7 @@ def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, 
         port = int(lines[2].rsplit(":", 1)[1])
 
         async def visit() -> str:
-            async with asyncssh.connect(
-                "127.0.0.1", port, username="kara", client_keys=[user_keys["kara"]],
-                known_hosts=None, agent_path=None, config=None,
-            ) as conn:  # fmt: skip
-                process = await conn.create_process(
-                    term_type="xterm", term_size=(80, 24), encoding=None
-                )
-                client = Client(conn, process, (80, 24))
+            async with joined(port, "kara", user_keys["kara"]) as client:
                 await client.shows("YOUR TURN")
                 seen = client.text
                 client.send(b"n")  # her turn ends: a change the server autosaves (issue 20)
