@@ -105,7 +105,7 @@ def test_sonic_relik_plan_shows_exact_odds_the_roll_then_plays() -> None:
     assert (one.fails, two.fails) == (Fraction(3, 5), Fraction(7, 10))
     assert plan.wounded(two) == Fraction(7, 10) * Fraction(508, 512)
     assert plan.preview()[2] == (
-        "Pirate raider 2 (medium): Stamina TN 3, fails 70.0% · wounded 69.5% (Health 4)"
+        "Pirate raider 2: Stamina TN 3, Health 4: fails 70.0% · wounded 69.5%"
     )
     assert [t.combatant.id for t in plan.candidates] == [R1, R2]  # anyone standing in range
     assert sonic_weapons(s.encounter.get(W), s.catalog) == (RELIK,)
@@ -119,6 +119,9 @@ def test_sonic_relik_refusals_come_from_the_engine() -> None:
     set_charges(s, W, RELIK, 2)
     refused(s, SonicBlast(W, RELIK, 3, D8, (R1,)), "spends 1 to 2 charge\\(s\\), not 3")
     refused(s, SonicBlast(W, RELIK, 0, D8, (R1,)), "not 0")
+    set_charges(s, W, RELIK, 0)
+    refused(s, SonicBlast(W, RELIK, 1, D8, (R1,)), "no charges left")
+    set_charges(s, W, RELIK, 2)
     refused(s, SonicBlast(W, RELIK, 1, D8, ()), "at least one target")
     refused(s, SonicBlast(W, RELIK, 1, 9, (R1,)), "5 damage option")
     refused(s, SonicBlast(W, "dagger", 1, 0, (R1,)), "fires no sonic cone")

@@ -96,6 +96,12 @@ class SonicPlan:
             raise RulesError(self.refusal)
 
     @property
+    def most_charges(self) -> int:
+        """The most charges the wielder may spend now (R-ATK-3): all it has left."""
+        have = self.state.charges
+        return have if have is not None else self.weapon.power or 1
+
+    @property
     def headline(self) -> str:
         return (
             f"{self.weapon.name}: {self.charges} charge(s), Stamina or {self.damage}"
@@ -124,10 +130,8 @@ class SonicPlan:
         for t in self.cone:
             c = t.combatant
             tn = c.traits[Derived.STAMINA] + wound_marker(c) + penalty(c)
-            lines.append(
-                f"{c.name} ({t.band_label}): Stamina TN {tn}, {self.forecast(t)}"
-                f" (Health {c.traits[Derived.HEALTH]})"
-            )
+            health = c.traits[Derived.HEALTH]
+            lines.append(f"{c.name}: Stamina TN {tn}, Health {health}: {self.forecast(t)}")
         return tuple(lines)
 
 
@@ -201,9 +205,10 @@ def _fire_refusal(enc: Encounter, plan: SonicPlan) -> str:
     wielder, weapon, state, n = plan.wielder, plan.weapon, plan.state, plan.charges
     if state.dropped or state.stuck:
         return f"{wielder.name} cannot fire {weapon.name} now (dropped or stuck)"
-    have = state.charges
-    if n < 1 or (have is not None and n > have):
-        return f"{weapon.name} spends 1 to {have} charge(s), not {n}"
+    if plan.most_charges < 1:
+        return f"{weapon.name} has no charges left (R-ATK-3)"
+    if not 1 <= n <= plan.most_charges:
+        return f"{weapon.name} spends 1 to {plan.most_charges} charge(s), not {n}"
     try:
         spend_action(enc, wielder, "attack")
     except RulesError as no_action:
