@@ -11,29 +11,34 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
     DecideSidekick,
     EndTurn,
+    PendingCombatRerolls,
     SetBand,
     SetCondition,
     SetPools,
     SonicBlast,
+    SpendCombatRerolls,
     StartCombat,
     TakeAction,
     plan_sonic,
     sonic_weapons,
 )
 from hsm_tui.persistence import store
-from hsm_tui.rules import Derived
+from hsm_tui.rules import Derived, Rank, task_odds
+from hsm_tui.rules.errors import NotPermitted
 from hsm_tui.seats import Role, Seat
 from hsm_tui.session import Session
-from tests.campaign import charges, edit, new_session, pack, play, refused, set_charges
+from tests.campaign import Scripted, charges, edit, new_session, pack, play, refused, set_charges
 from tests.campaign.test_combat_engine import last, left
 
 RELIK = "sonic-relik"
-W, R1, R2 = "cult-defector-1", "pirate-raider-1", "pirate-raider-2"
+W, R1, R2, K = "cult-defector-1", "pirate-raider-1", "pirate-raider-2", "kestrel-vance-1"
 WATCHER = Seat(Role.WATCHER, "wes")
 D8 = 2  # the card's options: 1d4, 1d6, 1d8, 1d10, 1d12
 
@@ -174,3 +179,54 @@ def test_s8_pinned_wielder_rolls_morale_before_the_blast() -> None:
     title, lines = last(s)
     assert title == "Ansel Morrow, cult defector is Pinned" and "sonic blast is lost" in lines[0]
     assert charges(s, W, RELIK) == 10 and left(s, W) == 1  # the action, not the charges
+
+
+def test_sonic_relik_an_ally_hero_rolls_stamina_with_its_wound_marker() -> None:
+    """R-WOUND-3 "−1 to ALL traits" on the cone's Stamina roll (it counts allies who hear
+    too); a Hero's roll is a task with the Hero die (R-TASK-5), Fatigued confirms a success.
+    """
+    s = armed()
+    play(s, AddCombatants("hero", "kestrel-vance", "heroes", "ridge"), 1)
+    edit(s, K, wounds=1)
+    stamina = s.encounter.get(K).traits[Derived.STAMINA]
+    plan = plan_sonic(s.encounter, SonicBlast(W, RELIK, 1, 0, (K,)), s.catalog)
+    assert plan.cone[0].fails == 1 - task_odds(stamina - 1, Rank.HERO).success
+    s.apply(SetCondition(K, "fatigued"))
+    plan = plan_sonic(s.encounter, SonicBlast(W, RELIK, 1, 0, (K,)), s.catalog)
+    assert plan.cone[0].fails == 1 - task_odds(stamina - 1, Rank.HERO).success ** 2
+    play(s, SonicBlast(W, RELIK, 1, 0, (K,)), 1, 3, 1, 3)  # passes, confirmed
+    _, lines = last(s)
+    assert lines[1].startswith("Kestrel Vance: Stamina roll: d10 1") and "Hero die 3" in lines[1]
+    assert "Fatigued, confirm" in lines[1] and lines[1].endswith("holds")
+
+
+def test_sonic_relik_the_player_of_its_hero_fires_it_and_no_other_player() -> None:
+    """ "The GM (or the player whose hero holds it)": the seat that plays the wielder."""
+    s = armed()
+    ansel = Seat(Role.PLAYER, "ana", hero="cult-defector")
+    other = Seat(Role.PLAYER, "otto", hero="roan-maddox")
+    with pytest.raises(NotPermitted, match="otto plays roan-maddox"):
+        s.seated(other).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
+    s.rng = Scripted(1)  # type: ignore[assignment]
+    s.seated(ansel).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
+    assert s.history[-1].issuer == "player:ana" and charges(s, W, RELIK) == 9
+
+
+def test_s8_a_pinned_heros_morale_question_holds_the_blast_through_a_file(
+    tmp_path: Path,
+) -> None:
+    """§8 Pinned with R-TASK-6: a Hero with Luck is asked about its Morale roll before the
+    blast; the question (holding the SonicBlast) saves, loads and answers alike.
+    """
+    s = armed(seed=5)
+    s.apply(SetPools(W, luck=1))
+    s.apply(SetCondition(W, "pinned"))
+    s.apply(SonicBlast(W, RELIK, 2, 1, (R1,)))
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.then == SonicBlast(W, RELIK, 2, 1, (R1,))
+    loaded = Session(content=pack())
+    store.load(loaded, store.save(s, tmp_path / "pinned.toml"))
+    assert loaded.pending == s.pending
+    for session in (s, loaded):
+        session.apply(SpendCombatRerolls(0, 1))
+    assert loaded.encounter == s.encounter and loaded.log == s.log
