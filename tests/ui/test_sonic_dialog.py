@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from textual.pilot import Pilot
+
 from hsm_tui.campaign.combat import SonicBlast, plan_sonic
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.ui.app import HsmApp
@@ -66,3 +68,16 @@ async def test_sonic_relik_out_of_charges_says_why_before_a_dialog() -> None:
         assert isinstance(app.screen, CombatScreen)
         shown = [n.message for n in app._notifications]
         assert "No sonic blast: Sonic Relik has no charges left (R-ATK-3)" in shown
+
+
+def test_snapshot_sonic_modal(snap_compare) -> None:
+    """The cone at 80×24: every row, the charges and die, two targets' odds under the list."""
+
+    async def cone(pilot: Pilot) -> None:
+        await _fight(pilot)
+        _arm(pilot.app)  # type: ignore[arg-type]
+        await _keys(pilot, "S")
+        ids = [t.combatant.id for t in pilot.app.screen.plan.candidates]  # type: ignore[attr-defined]
+        await _keys(pilot, *["down"] * ids.index(BOARDER), "space", "down", "space", "d")
+
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=cone)
