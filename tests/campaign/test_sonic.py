@@ -179,6 +179,15 @@ def test_s8_pinned_wielder_rolls_morale_before_the_blast() -> None:
     title, lines = last(s)
     assert title == "Ansel Morrow, cult defector is Pinned" and "sonic blast is lost" in lines[0]
     assert charges(s, W, RELIK) == 10 and left(s, W) == 1  # the action, not the charges
+    play(s, EndTurn())
+    play(s, EndTurn())  # the raiders pass; at Fear 0 the marker ends: the GM sets it again
+    s.apply(SetCondition(W, "pinned"))
+    play(s, SonicBlast(W, RELIK, 2, 0, (R1,)), 1, 3, 1)  # Morale 1 succeeds; R1 holds
+    pinned, fired = s.log[-2:]
+    assert pinned.title == "Ansel Morrow, cult defector is Pinned"
+    assert pinned.gm_lines[0].endswith("it goes ahead")
+    assert fired.title.endswith("fires the Sonic Relik (Stamina or damage)")
+    assert charges(s, W, RELIK) == 8
 
 
 def test_sonic_relik_an_ally_hero_rolls_stamina_with_its_wound_marker() -> None:

@@ -250,9 +250,9 @@ def sonic_blast(
         if not ok:
             failed.append(t)
     title = f"{wielder.name} fires the {plan.weapon.name} (Stamina or damage)"
-    head = LogLines(title, tuple(lines))
-    if not failed:
-        return Outcome(enc, (head,))
+    head = (*([held.log] if held is not None else []), LogLines(title, tuple(lines)))
+    if not failed:  # the Morale roll (if Pinned) first, then the cone
+        return Outcome(enc, head)
     first = AttackState(
         wielder.id,
         failed[0].id,
@@ -262,4 +262,4 @@ def sonic_blast(
         queue=tuple(t.id for t in failed[1:]),
         fear_before=failed[0].fear,
     )
-    return resolve(enc, first, rng, cat, Step.DAMAGE).after(head)
+    return resolve(enc, first, rng, cat, Step.DAMAGE).after(*head)
