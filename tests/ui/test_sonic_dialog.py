@@ -81,3 +81,18 @@ def test_snapshot_sonic_modal(snap_compare) -> None:
         await _keys(pilot, *["down"] * ids.index(BOARDER), "space", "down", "space", "d")
 
     assert snap_compare(_app(), terminal_size=(80, 24), run_before=cone)
+
+
+async def test_sonic_relik_aimed_opens_its_cone_at_the_target_and_die() -> None:
+    """`a` with the Relik, `D` for its die, then `S`: the cone starts from that aim."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        _arm(app)
+        await _keys(pilot, "a", "D", "D")
+        draft = screen.draft
+        assert draft is not None and draft.weapon == RELIK and draft.damage_choice
+        await _keys(pilot, "S")
+        dialog = app.screen
+        assert isinstance(dialog, SonicDialog)
+        assert dialog.command == SonicBlast(KESTREL, RELIK, 1, draft.damage_choice, (draft.target,))

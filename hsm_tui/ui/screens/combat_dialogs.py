@@ -223,19 +223,22 @@ def sonic_dialog(
     aimed: AttackDraft | None,
     sonic: tuple[str, ...],
 ) -> SonicDialog | str:
-    """The Sonic Relik's cone: one charge of the first die at the aimed target, or the
-    engine's reason it cannot fire now.
+    """The Sonic Relik's cone: one charge of the aimed die (`D`, else the first) at the
+    aimed target, or the engine's reason it cannot fire now.
     """
 
     def replan(command: SonicBlast) -> SonicPlan:
         return plan_sonic(enc, command, catalog)
 
-    weapon = aimed.weapon if aimed is not None and aimed.weapon in sonic else sonic[0]
-    cone = (aimed.target,) if aimed is not None and aimed.target else ()
-    plan = replan(SonicBlast(shooter.id, weapon, 1, 0, cone))
+    weapon, choice, cone = sonic[0], 0, tuple[str, ...]()
+    if aimed is not None and aimed.weapon in sonic:
+        weapon, choice = aimed.weapon, aimed.damage_choice or 0
+        cone = (aimed.target,) if aimed.target else ()
+    command = SonicBlast(shooter.id, weapon, 1, choice, cone)
+    plan = replan(command)
     if plan.fire_refusal:
         return f"No sonic blast: {plan.fire_refusal}"
-    return SonicDialog(plan, replan)
+    return SonicDialog(command, replan)
 
 
 def pending_dialog(

@@ -46,18 +46,12 @@ class SonicDialog(ModalScreen[SonicBlast | None]):
         Binding("f1,question_mark", "app.help", "Help", id="sonic.help"),
     ]
 
-    def __init__(self, plan: SonicPlan, replan: Callable[[SonicBlast], SonicPlan]) -> None:
-        """``plan``: the cone to start from; ``replan``: the engine's plan of each cone."""
+    def __init__(self, command: SonicBlast, replan: Callable[[SonicBlast], SonicPlan]) -> None:
+        """``command``: the cone to start from; ``replan``: the engine's plan of each cone."""
         super().__init__()
         self.replan = replan
-        self.command = SonicBlast(
-            plan.wielder.id,
-            plan.state.id,
-            plan.charges,
-            0,
-            tuple(t.combatant.id for t in plan.cone),
-        )
-        self.plan = plan
+        self.command = command
+        self.plan = replan(command)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sonic-box", classes="dialog-box"):
