@@ -22,6 +22,7 @@ from .campaign.combat import (
     Move,
     PendingCombatRerolls,
     PendingDive,
+    SonicBlast,
     SpendCombatRerolls,
     Suppress,
     TakeAction,
@@ -113,7 +114,7 @@ def _acting(command: Command, enc: Encounter, pending: Decision | None) -> str |
     """The combatant a player's command acts for, or None for a command only the GM has."""
     if isinstance(command, RollTask):
         return command.who
-    if isinstance(command, Attack | Suppress):
+    if isinstance(command, Attack | Suppress | SonicBlast):
         return command.attacker
     if isinstance(command, Move | CloseIn | TakeAction):
         return command.combatant

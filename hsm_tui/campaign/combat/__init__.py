@@ -20,7 +20,7 @@ The modules import in one direction, each with one job:
 - ``cards``: a weapon card's effects on the Hero die;
 - ``damage``: Defense rolls, damage per hit, and the points an attack resumes from;
 - ``cone``: suppressive fire's targets once fired: Defense (re-rolls asked), Fear, damage;
-- ``attack`` and ``suppress``: the two attacks, rolled from their plans.
+- ``attack``, ``suppress`` and ``sonic``: the three attacks, rolled from their plans.
 
 This module holds the handler tables and the names screens and the session use.
 """
@@ -68,6 +68,7 @@ from .commands import (
     SetCondition,
     SetCover,
     SetPools,
+    SonicBlast,
     SpendCombatRerolls,
     StartCombat,
     Suppress,
@@ -117,6 +118,7 @@ from .setup import (
     set_pools,
     zone_name_refusal,
 )
+from .sonic import SonicPlan, SonicTarget, plan_sonic, sonic_blast, sonic_weapons
 from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress, suppression_weapons
 from .turns import actor_name, carried_losses
 from .wounds import damage_outcome
@@ -137,6 +139,7 @@ HANDLERS = {
     Move: move,
     Attack: attack,
     Suppress: suppress,
+    SonicBlast: sonic_blast,
     TakeAction: take_action,
     RollChart: roll_chart,
     ApplyDamage: apply_damage,
@@ -204,6 +207,9 @@ __all__ = [
     "SetCondition",
     "SetCover",
     "SetPools",
+    "SonicBlast",
+    "SonicPlan",
+    "SonicTarget",
     "SpendCombatRerolls",
     "StartCombat",
     "Suppress",
@@ -232,11 +238,14 @@ __all__ = [
     "outside_fight",
     "place_refusal",
     "plan_attack",
+    "plan_sonic",
     "plan_suppress",
     "pools_refusal",
     "ready_weapon",
     "reloadable",
     "routes",
+    "sonic_blast",
+    "sonic_weapons",
     "spend_combat_rerolls",
     "suppress",
     "suppression_weapons",

@@ -18,7 +18,7 @@ from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
-from .commands import Attack, EndTurn, Move, SpendCombatRerolls, Suppress
+from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
 from .damage import Step, after_attack, ally_in_melee, resolve
 from .gear import edit_weapon
@@ -34,6 +34,7 @@ from .outcome import (
     ask_rerolls,
 )
 from .rounds import end_turn, morale_rerolled
+from .sonic import sonic_blast
 from .suppress import suppress
 from .turns import Held, current_turn, pinned_check
 from .wounds import is_melee
@@ -173,7 +174,8 @@ def _pinned_rerolled(
 ) -> Outcome:
     """§8 Pinned: the action the Morale roll held up, now that its re-rolls are spent."""
     then = pending.then
-    what = {Attack: "attack", Suppress: "suppressive fire", Move: "move"}[type(then)]
+    names = {Attack: "attack", Suppress: "suppressive fire", SonicBlast: "sonic blast"}
+    what = names.get(type(then), "move")
     verdict = "it goes ahead" if roll.success else f"fails: the {what} is lost (§8)"
     title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
     shown = roll.explain(not enc.get(pending.roller).player)
@@ -182,7 +184,9 @@ def _pinned_rerolled(
         return attack(enc, then, rng, cat, held)
     if isinstance(then, Suppress):
         return suppress(enc, then, rng, cat, held)
-    assert isinstance(then, Move)  # the three actions a Pinned roll holds up
+    if isinstance(then, SonicBlast):
+        return sonic_blast(enc, then, rng, cat, held)
+    assert isinstance(then, Move)  # the four actions a Pinned roll holds up
     return move(enc, then, rng, cat, held)
 
 

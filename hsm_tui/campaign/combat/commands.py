@@ -215,6 +215,21 @@ class Suppress:
 
 
 @dataclass(frozen=True)
+class SonicBlast:
+    """The Sonic Relik's cone (a weapon with ``area = "cone"`` and damage options): spend
+    ``charges`` at the die ``damage_choice`` picks; each of ``targets`` (those the GM
+    rules can hear) rolls Stamina or takes the die once per charge.
+    """
+
+    attacker: str
+    weapon: str
+    charges: int
+    damage_choice: int
+    targets: tuple[str, ...]
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class TakeAction:
     """A one-combatant action without an attack roll: one of :data:`ACTIONS` (aim, dodge,
     full-defense, reload, stand, standby, interact, hide, task, draw, holster, drop, misc,
@@ -321,6 +336,7 @@ CombatCommand = (
     | CloseIn
     | Attack
     | Suppress
+    | SonicBlast
     | TakeAction
     | AnswerDive
     | ChooseChartRow

@@ -21,6 +21,7 @@ from .commands import (
     Location,
     Move,
     Reaction,
+    SonicBlast,
     SpendCombatRerolls,
     Suppress,
 )
@@ -158,7 +159,7 @@ class PendingCombatRerolls:
     tn: int
     title: str
     question: str
-    then: Attack | Suppress | Move | None = None  # the action a Pinned roll holds up
+    then: Attack | Suppress | SonicBlast | Move | None = None  # the action a Pinned roll holds up
 
     @property
     def available(self) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
-from .commands import Attack, Move, Suppress
+from .commands import Attack, Move, SonicBlast, Suppress
 from .outcome import LogLines, PendingCombatRerolls, RollStage, ask_rerolls
 
 NOT_WITH_WILD = ("dodge", "aim", "standby", "interact")
@@ -139,7 +139,7 @@ class Held:
 
 
 def pinned_check(
-    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | Move
+    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | SonicBlast | Move
 ) -> Held | None:
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).

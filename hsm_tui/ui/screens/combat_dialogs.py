@@ -22,13 +22,17 @@ from ...campaign.combat import (
     PendingCombatRerolls,
     RemoveCombatant,
     SetCover,
+    SonicBlast,
+    SonicPlan,
     SpendCombatRerolls,
     Suppress,
     SuppressPlan,
     TakeAction,
     action_cost,
     for_group,
+    plan_sonic,
     plan_suppress,
+    sonic_weapons,
     suppression_weapons,
 )
 from ...campaign.encounter import Combatant, Encounter
@@ -39,6 +43,7 @@ from ...session import Batch, PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog
+from .sonic_dialog import SonicDialog
 from .suppress_dialog import SuppressDialog
 
 if TYPE_CHECKING:
@@ -186,14 +191,18 @@ def remove_menu(chosen: Combatant) -> Menu:
 
 def suppress_dialog(
     enc: Encounter, catalog: Catalog, shooter: Combatant, aimed: AttackDraft | None
-) -> SuppressDialog | str:
+) -> SuppressDialog | SonicDialog | str:
     """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating that
     may fire now, at the aimed target if any; a string says why the shooter cannot, before
-    a dialog offers the fire (issue 19 #10: the reason was cut off in its header).
+    a dialog offers the fire (issue 19 #10: the reason was cut off in its header). A cone
+    weapon (the Sonic Relik) aimed, or the only kind carried, offers its own cone.
     """
     able = suppression_weapons(shooter, catalog)
+    sonic = sonic_weapons(shooter, catalog)
+    if sonic and (not able or (aimed is not None and aimed.weapon in sonic)):
+        return sonic_dialog(enc, catalog, shooter, aimed, sonic)
     if not able:
-        return f"{shooter.name} has no weapon with a Suppression rating"
+        return f"{shooter.name} has no weapon with a Suppression rating or a cone"
 
     def replan(command: Suppress) -> SuppressPlan:
         return plan_suppress(enc, command, catalog)
@@ -205,6 +214,31 @@ def suppress_dialog(
     if plan.fire_refusal:
         return f"No suppressive fire: {plan.fire_refusal}"
     return SuppressDialog.from_plan(plan, replan)
+
+
+def sonic_dialog(
+    enc: Encounter,
+    catalog: Catalog,
+    shooter: Combatant,
+    aimed: AttackDraft | None,
+    sonic: tuple[str, ...],
+) -> SonicDialog | str:
+    """The Sonic Relik's cone: one charge of the aimed die (`D`, else the first) at the
+    aimed target, or the engine's reason it cannot fire now.
+    """
+
+    def replan(command: SonicBlast) -> SonicPlan:
+        return plan_sonic(enc, command, catalog)
+
+    weapon, choice, cone = sonic[0], 0, tuple[str, ...]()
+    if aimed is not None and aimed.weapon in sonic:
+        weapon, choice = aimed.weapon, aimed.damage_choice or 0
+        cone = (aimed.target,) if aimed.target else ()
+    command = SonicBlast(shooter.id, weapon, 1, choice, cone)
+    plan = replan(command)
+    if plan.fire_refusal:
+        return f"No sonic blast: {plan.fire_refusal}"
+    return SonicDialog(command, replan)
 
 
 def pending_dialog(
