@@ -192,9 +192,10 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        # ``standing`` inlined: a forecast asks this a few hundred times per fight
+        # ``standing`` inlined and a list, not a generator, made into the tuple: a
+        # forecast asks this a few hundred times per fight
         return tuple(
-            c for c in self.combatants if c.group == actor and not (c.out or c.unconscious)
+            [c for c in self.combatants if c.group == actor and not (c.out or c.unconscious)]
         )
 
     # -- edits -----------------------------------------------------------------------
