@@ -289,20 +289,40 @@ def _best_attack(
     """
     best, best_p = None, -1.0
     engaged, zone = me.engaged, me.zone
+    by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
     for target in enc.combatants:
         if target.side == me.side or target.out or target.unconscious:  # not standing
             continue
-        # Encounter.band, without looking both up again
-        band = RangeBand.MELEE if target.id in engaged else enc.zone_band(zone, target.zone)
-        near = target.zone == zone
-        for state in me.weapons:
-            key = (me.id, state.id, state.charges, band, near)
-            p = priced.get(key)
-            if p is None:
-                p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, target.zone)
-            if p > best_p:
-                best, best_p = (target.id, state.id), p
+        place = (target.id in engaged, target.zone)
+        top = by_place.get(place)
+        if top is None:  # the first weapon with the best chance at this band and zone
+            # Encounter.band, without looking both up again
+            band = RangeBand.MELEE if place[0] else enc.zone_band(zone, target.zone)
+            top = by_place[place] = _best_weapon(me, catalog, priced, band, target.zone)
+        if top[0] > best_p:
+            best, best_p = (target.id, top[1]), top[0]
     return best if best_p >= 0 else None
+
+
+def _best_weapon(
+    me: Combatant,
+    catalog: Catalog,
+    priced: dict[tuple[Any, ...], float],
+    band: RangeBand,
+    zone: str,
+) -> tuple[float, str]:
+    """(chance, weapon id) of the first of ``me``'s weapons with the best chance at a
+    target ``band`` away in ``zone``: every target there gets the same pick.
+    """
+    top, near = (-1.0, ""), zone == me.zone
+    for state in me.weapons:
+        key = (me.id, state.id, state.charges, band, near)
+        p = priced.get(key)
+        if p is None:
+            p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, zone)
+        if p > top[0]:
+            top = (p, state.id)
+    return top
 
 
 def _chance(me: Combatant, state: WeaponState, weapon: Weapon, band: RangeBand, zone: str) -> float:

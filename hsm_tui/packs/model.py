@@ -64,7 +64,11 @@ class Weapon:
     effects: tuple[tuple[Trigger, tuple[Effect, ...]], ...] = ()
 
     def effects_on(self, trigger: Trigger) -> tuple[Effect, ...]:
-        return dict(self.effects).get(trigger, ())
+        """The card's effects for one face (a few rows: scanned, no dict built per attack)."""
+        for face, effects in self.effects:
+            if face is trigger:
+                return effects
+        return ()
 
     @property
     def qualified_id(self) -> str:

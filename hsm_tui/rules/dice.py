@@ -265,9 +265,10 @@ class ExpressionRoll:
 
 def roll_die(rng: random.Random, sides: int, explode: bool) -> DieRoll:
     """One die; an exploding die is rolled again while it shows its maximum (R-DMG-1)."""
-    rolls = [rng.randint(1, sides)]
+    faces = range(1, sides + 1)  # choice: randint's very draw, in one call (rules.tasks)
+    rolls = [rng.choice(faces)]
     while explode and rolls[-1] == sides:
-        rolls.append(rng.randint(1, sides))
+        rolls.append(rng.choice(faces))
     return DieRoll(sides, tuple(rolls))
 
 

@@ -19,6 +19,10 @@ from .secret import secret
 
 HERO_DIE_SIDES = 6
 D10 = 10
+_D10_FACES, _HERO_FACES = range(1, D10 + 1), range(1, HERO_DIE_SIDES + 1)
+"""A die's faces for ``rng.choice``: the very draw ``randint(1, sides)`` makes (one
+``_randbelow(sides)``, so seeded rolls are unchanged) in one call instead of three; a
+forecast rolls some 600 dice per fight."""
 
 
 class HeroFace(Enum):
@@ -67,7 +71,7 @@ class TargetNumber:
 
     parts: tuple[Modifier, ...]
 
-    @property
+    @once  # frozen: summed once per TN (an attack reads it several times)
     def value(self) -> int:
         return sum(p.value for p in self.parts)
 
@@ -187,7 +191,7 @@ class PoolRoll:
     @once  # frozen: worked out once per roll
     def successes(self) -> int:
         """Hits for an attack (1 or 0 for a task); hits through for Defense."""
-        return sum(self.die_counts(d) for d in self.kept)
+        return sum([self.die_counts(d) for d in self.kept])  # a list: quicker than a generator
 
     @property
     def success(self) -> bool:
@@ -243,7 +247,7 @@ class PoolRoll:
 
 
 def _roll_d10s(rng: random.Random, n: int) -> tuple[int, ...]:
-    return tuple(rng.randint(1, D10) for _ in range(n))
+    return tuple([rng.choice(_D10_FACES) for _ in range(n)])  # a list: quicker than a generator
 
 
 def playing_rank(rank: Rank) -> Rank:
@@ -261,7 +265,7 @@ def roll_pool(
     if dice < 1:
         raise RulesError(f"a roll needs at least one d10, got {dice}")
     first = _roll_d10s(rng, dice)
-    hero = rng.randint(1, HERO_DIE_SIDES) if rank is Rank.HERO else None
+    hero = rng.choice(_HERO_FACES) if rank is Rank.HERO else None
     return PoolRoll(kind, target, rank, first, hero)
 
 
@@ -304,7 +308,7 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
     return replace(
         roll,
         rerolled=_roll_d10s(rng, d10),
-        hero_rerolled=tuple(rng.randint(1, HERO_DIE_SIDES) for _ in range(hero)),
+        hero_rerolled=tuple(rng.choice(_HERO_FACES) for _ in range(hero)),
         rerolls_spent=True,
     )
 

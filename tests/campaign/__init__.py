@@ -8,11 +8,10 @@ Session snapshots its RNG for undo, so the scripted stand-in also keeps a state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -22,7 +21,6 @@ from hsm_tui.rules import RulesError
 from hsm_tui.session import Command, Session
 from tests.scripted import ScriptedRNG
 
-T = TypeVar("T")
 PACK_DIR = Path(__file__).resolve().parents[2] / "content" / "relic-worlds"
 
 
@@ -35,12 +33,7 @@ def pack() -> packs.LoadResult:
 
 
 class Scripted(ScriptedRNG):
-    """ScriptedRNG with ``getstate``/``setstate`` so Session undo and refusals work, and
-    ``choice``: a scripted die from 1 to ``len(seq)`` picks the item (1 = the first).
-    """
-
-    def choice(self, seq: Sequence[T]) -> T:
-        return seq[self.randint(1, len(seq)) - 1]
+    """ScriptedRNG with ``getstate``/``setstate`` so Session undo and refusals work."""
 
     def getstate(self) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
         return tuple(self.values), tuple(self.calls)

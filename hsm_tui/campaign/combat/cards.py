@@ -17,14 +17,17 @@ from ..encounter import Encounter, evolve
 from .gear import charged, edit_weapon
 from .outcome import AttackState
 
+_TRIGGERS = {
+    HeroFace.SPECIAL_4: Trigger.SPECIAL_4,
+    HeroFace.SPECIAL_5: Trigger.SPECIAL_5,
+    HeroFace.FORTUNE: Trigger.FORTUNE,
+    HeroFace.MISFORTUNE: Trigger.MISFORTUNE,
+}
+"""The card row each Hero-die face fires (a blank fires none): read on every attack."""
+
 
 def face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
-    trigger = {
-        HeroFace.SPECIAL_4: Trigger.SPECIAL_4,
-        HeroFace.SPECIAL_5: Trigger.SPECIAL_5,
-        HeroFace.FORTUNE: Trigger.FORTUNE,
-        HeroFace.MISFORTUNE: Trigger.MISFORTUNE,
-    }.get(roll.face)  # type: ignore[arg-type]
+    trigger = _TRIGGERS.get(roll.face)  # type: ignore[arg-type]
     return tuple((trigger, e) for e in weapon.effects_on(trigger)) if trigger else ()
 
 
