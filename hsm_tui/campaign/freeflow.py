@@ -97,6 +97,7 @@ def own_task(
             Modifier("wound", roller.wound_penalty),
             Modifier("conditions", roller.condition_penalty),
             roller.action_modifier,
+            *roller.lasting(traits),
         ],
     )
     return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)

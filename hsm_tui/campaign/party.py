@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..packs import Catalog, Character
-from ..rules import Derived, Modifier, Rank, RulesError, Traits
+from ..rules import Derived, Modifier, Rank, RulesError, Trait, Traits
 from ..rules.combat import extra_action_penalty, wound_penalty
 from .conditions import penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
@@ -187,6 +187,10 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
 
 T = TypeVar("T", Combatant, PartyMember)
 CARRIED = ("luck", "clues", "wounds", "severe", "chart")
+FOR_GOOD = {"maimed": Trait.CHARM}
+"""§7 rows that take 1 off every later TN with a trait, from then on (content's chart:
+Maimed, "−1 to every TN that involves Charm"). The rest are the GM's to apply: which
+rolls are social (Scarred), use the hurt limb or sense (Limb injury, Sight or hearing)."""
 """What a party Hero carries into a fight and back out: pools, wounds, scars."""
 LASTING = ("encumbered", "fatigued", "nauseated")
 """§8 conditions a party Hero keeps outside a fight, each until the GM clears it (Fatigued
@@ -314,6 +318,7 @@ class Roller:
     advantages: tuple[str, ...] = ()  # R-CHAR-6: may grant a re-roll (R-TASK-6)
     conditions: tuple[str, ...] = ()  # §8: Nauseated and Fatigued change the roll itself
     actions: int = 2  # declared this turn when it is the roller's (R-ACT-3: beyond 2, −1 each)
+    chart: tuple[str, ...] = ()  # §7 rows it carries, some for good (Maimed)
 
     @property
     def action_modifier(self) -> Modifier:
@@ -324,6 +329,15 @@ class Roller:
     def stamina(self) -> int:
         """Nauseated's d10 is rolled against Stamina − 1 (§8)."""
         return self.traits[Derived.STAMINA]
+
+    def lasting(self, traits: Iterable[Trait]) -> tuple[Modifier, ...]:
+        """§7 rows that mark every later roll of a trait: what a task with ``traits`` takes."""
+        used = set(traits)
+        return tuple(
+            Modifier(row, -1)
+            for row, trait in FOR_GOOD.items()
+            if row in self.chart and trait in used
+        )
 
 
 def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:
@@ -358,6 +372,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 m.clues,
                 **_sheet(hero),
                 conditions=m.conditions,
+                chart=m.chart,
             )
         )
     turn = enc.turn
@@ -386,6 +401,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 **_sheet(entry),
                 conditions=c.conditions,
                 actions=turn.declared if turn is not None and turn.actor == c.group else 2,
+                chart=c.chart,
             )
         )
     return tuple(out)

@@ -23,3 +23,24 @@ def test_r_task_1_a_rollers_task_counts_its_wounds_conditions_and_talent() -> No
     assert (plain.rank, plain.who) == (Rank.HERO, "party:kestrel-vance")
     doubled = own_task(hurt, [Trait.AGILITY], ("Stealth", 2), talent="Sneaky", difficulty=1)
     assert doubled.tn.value == 2 * agility + 2 + 1 - 1 - 2 and doubled.rerolls == 1
+
+
+def test_s7_maimed_takes_one_off_every_later_charm_task() -> None:
+    """§7 (the chart's Maimed, row 19): "−1 to every TN that involves Charm from now on":
+    a party Hero who carries it rolls Charm tasks one lower, in F2 and on the player's
+    own task screen; a task without Charm is as before.
+    """
+    session = Session(seed=1)
+    session.load_content()
+    session.apply(AddHero("kestrel-vance"))
+    (kestrel,) = rollers(session.campaign, session.encounter, session.catalog)
+    maimed = replace(kestrel, chart=("maimed",))
+    charm = [Trait.CHARM, Trait.SAVVY]
+    assert own_task(maimed, charm).tn.value == own_task(kestrel, charm).tn.value - 1
+    assert "maimed 1" in own_task(maimed, charm).tn.explain()
+    other = [Trait.AGILITY, Trait.SENSES]
+    assert own_task(maimed, other).tn == own_task(kestrel, other).tn
+    member = replace(session.campaign.member("kestrel-vance"), chart=("maimed",))
+    campaign = session.campaign.with_member(member)  # carried from the chart as any row
+    (carried,) = rollers(campaign, session.encounter, session.catalog)
+    assert carried.chart == ("maimed",) and carried.lasting(charm)

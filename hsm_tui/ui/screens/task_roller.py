@@ -197,6 +197,7 @@ class TaskRollerScreen(SessionScreen):
                 Modifier("wound", self._field("wounds")),
                 Modifier("conditions", roller.condition_penalty if roller else 0),
                 *([roller.action_modifier] if roller else []),  # R-ACT-3, its turn's
+                *(roller.lasting([self._field("trait1"), self._field("trait2")]) if roller else ()),
                 Modifier("modifiers", self._field("mods")),
             ],
         )
