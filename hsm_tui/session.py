@@ -76,6 +76,7 @@ from .state import (
 from .views import (
     KEPT_UNDONE,
     PUBLIC,
+    TableLog,
     TableView,
     entry_visibility,
     gms_question,
@@ -116,6 +117,7 @@ class Session:
         self._unread: snapshot.Unread | None = None
         """Undo steps a file brought, replayed on the first undo that needs them."""
         self._subscribers: list[Callable[[Event], None]] = []
+        self._table_log = TableLog()  # the players' log, projected once for every seat
         self._saved = self._snapshot()
         self.seats: dict[str, Seat] = {}
         """The seats views sit at, by issuer: a command from any other issuer but the GM's
@@ -195,7 +197,8 @@ class Session:
     def view(self, seat: Seat) -> TableView:
         """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
-        return view_for(seat, enc, self.party_now(), self.log, waiting, self.pending, self.undone)
+        log, undone, table = self.log, self.undone, self._table_log
+        return view_for(seat, enc, self.party_now(), log, waiting, self.pending, undone, table)
 
     # -- seats ---------------------------------------------------------------------
     def seated(self, seat: Seat) -> SeatedSession:

@@ -181,9 +181,11 @@ def view_for(
     waiting_for: str = "",
     pending: Decision | None = None,
     undone: tuple[LogEntry, ...] = (),
+    table: TableLog | None = None,
 ) -> TableView:
     """What ``seat`` may see of this state (see the module's docstring); the waiting
-    decision only when it is this seat's to answer (the GM may answer any).
+    decision only when it is this seat's to answer (the GM may answer any). ``table``:
+    the session's :class:`TableLog`, so its seats share one projection of the log.
     """
     gm = seat.role is Role.GM
     shown = [c for c in enc.combatants if gm or not c.hidden]
@@ -207,7 +209,7 @@ def view_for(
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
-        log=_log_for(seat, log, undone),
+        log=_log_for(seat, log, undone, table or TableLog()),
         hero=mine if not gm else None,
         member=member if not gm else None,
         scene=campaign.scene if gm else "",
@@ -263,10 +265,11 @@ def opening(log: tuple[LogEntry, ...], seq: int, to: str = "") -> tuple[LogEntry
     return entry, f"{base}{SHOWN_TO}{','.join((*seats, to))}"
 
 
-class _TableLog:
-    """The log as every seat but the GM's reads it, worked out once per change for all
-    of them (twenty players, one projection) and, as the log grows, only for its new
-    entries: a long campaign's change costs its own entries, not the whole log's.
+class TableLog:
+    """The log as every seat but the GM's reads it, kept by the session: worked out once
+    per change for all of them (twenty players, one projection) and, as the log grows,
+    only for its new entries: a long campaign's change costs its own entries, not the
+    whole log's.
     """
 
     def __init__(self) -> None:
@@ -294,17 +297,14 @@ class _TableLog:
         return tuple(e for e in seen if e is not None)
 
 
-_TABLE_LOG = _TableLog()
-
-
 def _log_for(
-    seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...]
+    seat: Seat, log: tuple[LogEntry, ...], undone: tuple[LogEntry, ...], table: TableLog
 ) -> tuple[LogEntry, ...]:
     """The entries ``seat`` may read; an undone one where it stood, before the entry that
     took its number."""
     if seat.role is Role.GM:
         return log
-    shown = _TABLE_LOG.read(log, seat.issuer)
+    shown = table.read(log, seat.issuer)
     if not undone:
         return shown
     struck = (_entry(UndoneEntry(*astuple(e))) for e in undone)
