@@ -198,7 +198,7 @@ def fight(
     odds = {} if odds is None else odds
     wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
     while enc.round <= MAX_ROUNDS:
-        sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}  # standing
+        sides = {c.side for c in enc.combatants if c.standing}
         if len(sides) < 2:
             break
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
@@ -288,16 +288,15 @@ def _best_attack(
     the same ratings in every fight of it).
     """
     best, best_p = None, -1.0
-    engaged, zone = me.engaged, me.zone
+    engaged = me.engaged
     by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
     for target in enc.combatants:
-        if target.side == me.side or target.out or target.unconscious:  # not standing
+        if target.side == me.side or not target.standing:
             continue
         place = (target.id in engaged, target.zone)
         top = by_place.get(place)
         if top is None:  # the first weapon with the best chance at this band and zone
-            # Encounter.band, without looking both up again
-            band = RangeBand.MELEE if place[0] else enc.zone_band(zone, target.zone)
+            band = enc.band(me.id, target.id)
             top = by_place[place] = _best_weapon(me, catalog, priced, band, target.zone)
         if top[0] > best_p:
             best, best_p = (target.id, top[1]), top[0]

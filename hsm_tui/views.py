@@ -51,9 +51,9 @@ KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
 
 GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster)
+"""Commands whose log entries are the GM's alone (notes, the roster)."""
 SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
 """Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
-"""Commands whose log entries are the GM's alone (notes, the roster)."""
 
 
 def entry_visibility(

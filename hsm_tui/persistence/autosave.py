@@ -42,22 +42,15 @@ def write(frozen: SessionData, path: Path, now: datetime | None = None) -> None:
     store.write(store.encode(lambda: session_data(frozen), path, now), path, backups=False)
 
 
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return None
-
-
 def newer(auto: Path) -> bool:
     """Whether the autosave ``auto`` holds play its campaign file does not: it exists
     and is newer than the file (or the file is gone, or there never was one).
     """
-    mine = _mtime(auto)
+    mine = store.mtime(auto)
     if mine is None:
         return False
     campaign = campaign_of(auto)
-    theirs = _mtime(campaign) if campaign is not None else None
+    theirs = store.mtime(campaign) if campaign is not None else None
     return theirs is None or mine > theirs
 
 
@@ -68,7 +61,7 @@ def recoverable(saves: Path | None = None) -> list[Path]:
         found = [p for p in folder.glob(f"*{store.SUFFIX}") if newer(p)]
     except OSError:
         return []
-    return sorted(found, key=lambda p: _mtime(p) or 0.0, reverse=True)
+    return sorted(found, key=lambda p: store.mtime(p) or 0.0, reverse=True)
 
 
 def discard(auto: Path) -> Path:

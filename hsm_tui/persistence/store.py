@@ -397,7 +397,7 @@ def recent(folder: Path | None = None) -> list[SavedCampaign | CampaignFileError
     except OSError:
         return []
     out: list[SavedCampaign | CampaignFileError] = []
-    for path in sorted(paths, key=_mtime, reverse=True):
+    for path in sorted(paths, key=lambda p: mtime(p) or 0.0, reverse=True):
         try:
             out.append(_from_header(path) or _summary(path, read(path)))
         except CampaignFileError as err:
@@ -433,11 +433,12 @@ def _from_header(path: Path) -> SavedCampaign | None:
     return SavedCampaign(path, head["name"], saved, head["adventure"], party, head["in_combat"])
 
 
-def _mtime(path: Path) -> float:
+def mtime(path: Path) -> float | None:
+    """When ``path`` was last written; None when it cannot be read (gone meanwhile)."""
     try:
         return path.stat().st_mtime
     except OSError:
-        return 0.0
+        return None
 
 
 def _summary(path: Path, data: dict[str, Any]) -> SavedCampaign:
