@@ -93,12 +93,7 @@ def own_task(
         skill=skill,
         talent=talent or None,
         difficulties=[difficulty],
-        modifiers=[
-            Modifier("wound", roller.wound_penalty),
-            Modifier("conditions", roller.condition_penalty),
-            roller.action_modifier,
-            *roller.lasting(traits),
-        ],
+        modifiers=[Modifier("wound", roller.wound_penalty), *roller.modifiers(traits)],
     )
     return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)
 

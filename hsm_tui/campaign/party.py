@@ -330,6 +330,17 @@ class Roller:
         """Nauseated's d10 is rolled against Stamina − 1 (§8)."""
         return self.traits[Derived.STAMINA]
 
+    def modifiers(self, traits: Sequence[Trait]) -> tuple[Modifier, ...]:
+        """What the roller brings to a task with ``traits`` besides its wound marker (which
+        the GM's task roller lets the GM change): §8 conditions, R-ACT-3's extra actions,
+        §7's lasting rows. One list for the GM's F2 and a player's own task.
+        """
+        return (
+            Modifier("conditions", self.condition_penalty),
+            self.action_modifier,
+            *self.lasting(traits),
+        )
+
     def lasting(self, traits: Iterable[Trait]) -> tuple[Modifier, ...]:
         """§7 rows that mark every later roll of a trait: what a task with ``traits`` takes."""
         used = set(traits)

@@ -215,6 +215,7 @@ class CampaignScreen(SessionScreen):
 
     def action_conditions(self) -> None:
         """§8 between fights: the conditions the engine lets a Hero keep (Fatigued …)."""
+        from ...campaign.conditions import level
         from .conditions_dialog import ConditionsDialog
 
         entry = self._highlighted("#party")
@@ -223,7 +224,7 @@ class CampaignScreen(SessionScreen):
             return
         party = _party()
         member = self.session.party_now().member(entry)
-        current = {m.partition(":")[0]: int(m.partition(":")[2] or 1) for m in member.conditions}
+        current = {row: level(member, row) for row in party.LASTING}
 
         def changed(commands: tuple[Command, ...] | None) -> None:
             if commands:

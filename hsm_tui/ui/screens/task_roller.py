@@ -187,7 +187,7 @@ class TaskRollerScreen(SessionScreen):
         traits = [first]
         if self._field("trait2") is not DOUBLE:
             traits.append((self._field("trait2").value.title(), self._field("score2")))
-        roller = self.roller
+        roller = self.roller  # what it brings: conditions, extra actions, lasting rows
         return task_tn(
             traits,
             skill=self._field("skill"),
@@ -195,12 +195,13 @@ class TaskRollerScreen(SessionScreen):
             difficulties=[self._field("difficulty")],
             modifiers=[
                 Modifier("wound", self._field("wounds")),
-                Modifier("conditions", roller.condition_penalty if roller else 0),
-                *([roller.action_modifier] if roller else []),  # R-ACT-3, its turn's
-                *(roller.lasting([self._field("trait1"), self._field("trait2")]) if roller else ()),
+                *(roller.modifiers(self._traits()) if roller else ()),
                 Modifier("modifiers", self._field("mods")),
             ],
         )
+
+    def _traits(self) -> list[Trait]:
+        return [t for t in (self._field("trait1"), self._field("trait2")) if t is not DOUBLE]
 
     @property
     def roller(self) -> Roller | None:

@@ -51,18 +51,14 @@ def fear_text(c: Combatant) -> str:
     return f"{c.fear}/{morale}" + ("!" if c.fear >= morale else "")
 
 
-MOST_PRESSING = (
-    "hidden", "dying", "pinned", "panicked", "shaken", "stunned", "grappled", "dazed",
-    "bleeding", "confused", "nauseated", "prone", "melee",
-)  # fmt: skip
-"""Marks in the order a narrow column shows them: what changes the GM's next call first."""
-
 SHORT = {
     "hidden": "hid", "dying": "DYI", "pinned": "PIN", "panicked": "PAN", "shaken": "shk",
     "stunned": "stn", "grappled": "grp", "dazed": "daz", "bleeding": "bld", "confused": "cnf",
     "nauseated": "nau", "prone": "prn", "melee": "mel", "encumbered": "enc", "fatigued": "fat",
 }  # fmt: skip
-"""Three letters a mark in the 80-column table (F1 lists them); the gravest in capitals."""
+"""Three letters a mark in the 80-column table (F1 lists them); the gravest in capitals.
+In the order a narrow column shows them: what changes the GM's next call first."""
+PRESSING = {name: rank for rank, name in enumerate(SHORT)}
 
 
 def _marks(c: Combatant, in_melee: bool) -> list[str]:
@@ -79,8 +75,7 @@ def short_conditions(c: Combatant, in_melee: bool, width: int) -> str:
     """The marks in ``width`` cells, most pressing first, each in three letters, and
     ``+N`` for those that do not fit (issue 19 #8: ``prone…`` hid a Pinned combatant).
     """
-    order = {name: i for i, name in enumerate(MOST_PRESSING)}
-    marks = sorted(_marks(c, in_melee), key=lambda m: order.get(m.partition(":")[0], 99))
+    marks = sorted(_marks(c, in_melee), key=lambda m: PRESSING.get(m.partition(":")[0], 99))
     shown: list[str] = []
     for index, mark in enumerate(marks):
         name, _, level = mark.partition(":")

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from ...campaign.combat import actor_name
 from ...campaign.encounter import Combatant, Encounter
-from .labels import SIDE_TAG, fit, side_tags
+from .labels import fit, side_tags
 
 
 def group_name(enc: Encounter, actor: str) -> str:
@@ -38,7 +38,8 @@ class InitiativeList(Static):
             text.append("s starts: initiative\nis rolled (R-INIT-1)", style="dim")
             return text
         width = 16 if compact else 20
-        tags = side_tags((r.side for r in enc.order), SIDE_TAG)
+        # numbered in the combatants' order, as the table and the range board number them
+        tags = side_tags([*(c.side for c in enc.combatants), *(r.side for r in enc.order)])
         for index, roll in enumerate(enc.order):
             current = index == enc.turn_index
             members = enc.members(roll.actor)
