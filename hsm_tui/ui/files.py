@@ -145,22 +145,20 @@ def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
 def _offer_or_load(app: HsmApp, path: Path) -> None:
     """Open ``path``, first offering its autosave when that holds play the file does not."""
     auto = autosave.path_for(path, "")
-    if app.autosaver is not None:
-        app.autosaver.opened()  # the session left behind: its autosave is set aside
-        if autosave.newer(auto):
-            app.autosaver.offer(auto, lambda: _load(app, path))
-            return
+    if app.autosaver is not None and autosave.newer(auto):
+        app.autosaver.offer(auto, lambda: _load(app, path))
+        return
     _load(app, path)
 
 
 def _load(app: HsmApp, path: Path) -> None:
-    if app.autosaver is not None:
-        app.autosaver.opened()
     try:
         answer = store.load(app.session, path)
     except store.CampaignFileError as err:
         app.notify(str(err), title="Cannot open", severity="error", timeout=10)
-        return
+        return  # the session stays, and so does its autosave
+    if app.autosaver is not None:
+        app.autosaver.opened()  # the session left behind: its autosave is set aside
     if app.guard:
         claim(app, path)
     app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")

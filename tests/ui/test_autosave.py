@@ -169,3 +169,24 @@ async def test_without_autosave_nothing_is_written_or_offered(saves: Path) -> No
         await pilot.press("plus")
         await asyncio.sleep(0.2)
         assert [p.name for p in _autosaves(saves)] == ["relics.toml"]
+
+
+async def test_a_campaign_that_cannot_be_opened_leaves_the_session_and_its_autosave(
+    saves: Path,
+) -> None:
+    """Opening a broken file changes nothing: the play in hand and its autosave stay (it
+    used to be set aside before the open was even tried)."""
+    from hsm_tui.ui.files import _offer_or_load
+
+    broken = saves / "broken.toml"
+    broken.parent.mkdir(parents=True, exist_ok=True)
+    broken.write_text("not a campaign", encoding="utf-8")
+    app = HsmApp(_session("kestrel-vance"), guard=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("plus")  # a Clue
+        await _until(pilot, lambda: len(_autosaves(saves)) == 1)
+        [auto] = _autosaves(saves)
+        _offer_or_load(app, broken)
+        await pilot.pause()
+        assert _autosaves(saves) == [auto] and app.session.campaign.party[0].clues == 1
