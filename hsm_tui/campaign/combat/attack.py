@@ -36,7 +36,7 @@ from .outcome import (
 from .rounds import end_turn, morale_rerolled
 from .sonic import sonic_blast
 from .suppress import suppress
-from .turns import Held, current_turn, pinned_check
+from .turns import Held, current_turn, pinned_check, pinned_stop
 from .wounds import is_melee
 
 
@@ -50,11 +50,10 @@ def attack(
     plan = plan_attack(enc, cmd, cat)
     spent = take_attack_action(enc, plan.attacker, cmd)
     held = held or pinned_check(plan.attacker, "attack", rng, cmd)
-    if held is not None and held.ask is not None:  # nothing is spent until it answers
-        return Outcome(enc, (held.log,), held.ask)
+    stopped = pinned_stop(enc, spent, held)
+    if stopped is not None:
+        return stopped
     enc = spent
-    if held is not None and not held.ok:
-        return Outcome(enc, (held.log,))
     before = [*turned, *(held.log.lines if held is not None else ())]
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn

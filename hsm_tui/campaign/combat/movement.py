@@ -13,7 +13,7 @@ from ...rules import Cover, RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .commands import CloseIn, Move
 from .outcome import LogLines, Outcome
-from .turns import Held, actions_text, pinned_check, spend_action
+from .turns import Held, actions_text, pinned_check, pinned_stop, spend_action
 
 
 def move(
@@ -25,11 +25,10 @@ def move(
     c, cmd = enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone))
     spent = _spend_move(enc, c, cmd)
     held = held or pinned_check(c, "move", rng, cmd)  # ``held``: made and re-rolled already
-    if held is not None and held.ask is not None:  # nothing is spent until it answers
-        return Outcome(enc, (held.log,), held.ask)
+    stopped = pinned_stop(enc, spent, held)
+    if stopped is not None:
+        return stopped
     enc = spent
-    if held is not None and not held.ok:
-        return Outcome(enc, (held.log,))
     moved = evolve(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
     enc = enc.with_combatant(moved)
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)

@@ -33,7 +33,7 @@ from .commands import SonicBlast
 from .damage import Step, resolve
 from .gear import edit_weapon
 from .outcome import AttackState, LogLines, Outcome
-from .turns import Held, pinned_check, spend_action
+from .turns import Held, pinned_check, pinned_stop, spend_action
 
 
 def stamina_fails(c: Combatant) -> Fraction:
@@ -235,11 +235,10 @@ def sonic_blast(
     wielder, state = plan.wielder, plan.state
     spent = spend_action(enc, wielder, "attack")
     held = held or pinned_check(wielder, "sonic blast", rng, cmd)  # §8: it exposes it
-    if held is not None and held.ask is not None:
-        return Outcome(enc, (held.log,), held.ask)
+    stopped = pinned_stop(enc, spent, held)
+    if stopped is not None:
+        return stopped
     enc = spent
-    if held is not None and not held.ok:
-        return Outcome(enc, (held.log,))
     charges = None if state.charges is None else state.charges - plan.charges
     enc = enc.with_combatant(edit_weapon(wielder, state.id, charges=charges, fired=True))
     lines, failed = [plan.headline], list[Combatant]()

@@ -18,7 +18,7 @@ from .commands import Suppress
 from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
 from .gear import edit_weapon
 from .outcome import Outcome
-from .turns import Held, current_turn, pinned_check, spend_action
+from .turns import Held, current_turn, pinned_check, pinned_stop, spend_action
 
 
 @dataclass(frozen=True)
@@ -181,12 +181,11 @@ def suppress(
     plan.check()
     shooter, state, rating = plan.shooter, plan.state, plan.rating
     spent = spend_action(enc, shooter, "attack")
-    held = held or pinned_check(shooter, "suppressive fire", rng, cmd)  # §8 "(including
-    if held is not None and held.ask is not None:  # shoot back)": asked before spending
-        return Outcome(enc, (held.log,), held.ask)
+    held = held or pinned_check(shooter, "suppressive fire", rng, cmd)  # §8: shooting back
+    stopped = pinned_stop(enc, spent, held)
+    if stopped is not None:
+        return stopped
     enc = spent
-    if held is not None and not held.ok:
-        return Outcome(enc, (held.log,))
     turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
     marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
     enc = evolve(enc, turn=evolve(marked, offhand=(*turn.offhand, shooter.id)))

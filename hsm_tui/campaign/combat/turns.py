@@ -12,7 +12,7 @@ from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .commands import Attack, Move, SonicBlast, Suppress
-from .outcome import LogLines, PendingCombatRerolls, RollStage, ask_rerolls
+from .outcome import LogLines, Outcome, PendingCombatRerolls, RollStage, ask_rerolls
 
 NOT_WITH_WILD = ("dodge", "aim", "standby", "interact")
 """R-ATK-1 Wild: "a character cannot dodge, aim, standby, or interact during the same turn"."""
@@ -136,6 +136,17 @@ class Held:
     ok: bool
     log: LogLines
     ask: PendingCombatRerolls | None = None
+
+
+def pinned_stop(before: Encounter, spent: Encounter, held: Held | None) -> Outcome | None:
+    """Where §8 Pinned stops an action: a re-roll question waits with nothing spent
+    (``before``), or the roll failed and the action is lost (``spent``); None: go on.
+    """
+    if held is None:
+        return None
+    if held.ask is not None:
+        return Outcome(before, (held.log,), held.ask)
+    return None if held.ok else Outcome(spent, (held.log,))
 
 
 def pinned_check(
