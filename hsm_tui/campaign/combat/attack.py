@@ -36,7 +36,7 @@ from .outcome import (
 from .rounds import end_turn, morale_rerolled
 from .sonic import sonic_blast
 from .suppress import suppress
-from .turns import Held, current_turn, pinned_check, pinned_stop
+from .turns import Held, current_turn, pinned_check, pinned_stop, pinned_verdict
 from .wounds import is_melee
 
 
@@ -49,7 +49,7 @@ def attack(
     cmd, turned = retarget(enc, cmd, cat)
     plan = plan_attack(enc, cmd, cat)
     spent = take_attack_action(enc, plan.attacker, cmd)
-    held = held or pinned_check(plan.attacker, "attack", rng, cmd)
+    held = held or pinned_check(plan.attacker, rng, cmd)
     stopped = pinned_stop(enc, spent, held)
     if stopped is not None:
         return stopped
@@ -173,20 +173,13 @@ def _pinned_rerolled(
 ) -> Outcome:
     """§8 Pinned: the action the Morale roll held up, now that its re-rolls are spent."""
     then = pending.then
-    names = {Attack: "attack", Suppress: "suppressive fire", SonicBlast: "sonic blast"}
-    what = names.get(type(then), "move")
-    verdict = "it goes ahead" if roll.success else f"fails: the {what} is lost (§8)"
+    assert then is not None  # a Pinned roll's question holds up its action
     title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
     shown = roll.explain(not enc.get(pending.roller).player)
+    verdict = pinned_verdict(roll.success, then)
     held = Held(roll.success, LogLines(title, (*lines, f"Morale: {shown}: {verdict}")))
-    if isinstance(then, Attack):
-        return attack(enc, then, rng, cat, held)
-    if isinstance(then, Suppress):
-        return suppress(enc, then, rng, cat, held)
-    if isinstance(then, SonicBlast):
-        return sonic_blast(enc, then, rng, cat, held)
-    assert isinstance(then, Move)  # the four actions a Pinned roll holds up
-    return move(enc, then, rng, cat, held)
+    act = {Attack: attack, Suppress: suppress, SonicBlast: sonic_blast, Move: move}[type(then)]
+    return act(enc, then, rng, cat, held)  # type: ignore[operator]
 
 
 @lru_cache(maxsize=1024)

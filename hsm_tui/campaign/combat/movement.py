@@ -24,7 +24,7 @@ def move(
     """
     c, cmd = enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone))
     spent = _spend_move(enc, c, cmd)
-    held = held or pinned_check(c, "move", rng, cmd)  # ``held``: made and re-rolled already
+    held = held or pinned_check(c, rng, cmd)  # ``held``: made and re-rolled already
     stopped = pinned_stop(enc, spent, held)
     if stopped is not None:
         return stopped

@@ -234,7 +234,7 @@ def sonic_blast(
     plan.check()
     wielder, state = plan.wielder, plan.state
     spent = spend_action(enc, wielder, "attack")
-    held = held or pinned_check(wielder, "sonic blast", rng, cmd)  # §8: it exposes it
+    held = held or pinned_check(wielder, rng, cmd)  # §8: it exposes it
     stopped = pinned_stop(enc, spent, held)
     if stopped is not None:
         return stopped

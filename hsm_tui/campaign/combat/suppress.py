@@ -181,7 +181,7 @@ def suppress(
     plan.check()
     shooter, state, rating = plan.shooter, plan.state, plan.rating
     spent = spend_action(enc, shooter, "attack")
-    held = held or pinned_check(shooter, "suppressive fire", rng, cmd)  # §8: shooting back
+    held = held or pinned_check(shooter, rng, cmd)  # §8: shooting back
     stopped = pinned_stop(enc, spent, held)
     if stopped is not None:
         return stopped

@@ -149,8 +149,22 @@ def pinned_stop(before: Encounter, spent: Encounter, held: Held | None) -> Outco
     return None if held.ok else Outcome(spent, (held.log,))
 
 
+PINNED_ACTS = {
+    Attack: "attack",
+    Suppress: "suppressive fire",
+    SonicBlast: "sonic blast",
+    Move: "move",
+}
+"""The actions a Pinned combatant's Morale roll holds up (§8), as its log names them."""
+
+
+def pinned_verdict(ok: bool, then: Attack | Suppress | SonicBlast | Move) -> str:
+    """What the Pinned Morale roll did to the action ``then``."""
+    return "it goes ahead" if ok else f"fails: the {PINNED_ACTS[type(then)]} is lost (§8)"
+
+
 def pinned_check(
-    c: Combatant, what: str, rng: random.Random, then: Attack | Suppress | SonicBlast | Move
+    c: Combatant, rng: random.Random, then: Attack | Suppress | SonicBlast | Move
 ) -> Held | None:
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).
@@ -162,5 +176,4 @@ def pinned_check(
     ask = ask_rerolls(c, roll, 0, RollStage.PINNED, None, roll.target, title)
     if ask is not None:
         return Held(False, LogLines(title, (line,)), evolve(ask, then=then))
-    verdict = "it goes ahead" if ok else f"fails: the {what} is lost (§8)"
-    return Held(ok, LogLines(title, (f"{line}: {verdict}",)))
+    return Held(ok, LogLines(title, (f"{line}: {pinned_verdict(ok, then)}",)))
