@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from ..rules import Derived, Rank, RulesError, Trait, roll_task
+from ..rules import Derived, Rank, RulesError, Trait, roll_task, task_odds
 from ..rules.combat import wound_penalty
 from ..rules.secret import secret
 from ..rules.tasks import PoolRoll
@@ -148,6 +148,22 @@ def nausea_roll(stamina: int, rng: random.Random, hide: bool = False) -> tuple[i
 def nausea_holds(stamina: int) -> Fraction:
     """Exact chance the nausea d10 is at most Stamina − 1 (no −1 on the task)."""
     return Fraction(min(10, max(0, stamina - 1)), 10)
+
+
+def afflicted_success(
+    tn: int, rank: Rank, rerolls: int, nausea: Fraction | None, fatigued: bool
+) -> Fraction:
+    """Exact chance a task succeeds for a roller who is Nauseated (``nausea``: the chance
+    its d10 holds, else None: the TN is 1 lower otherwise) and/or Fatigued (a first
+    success is rolled again to confirm and the re-rolls then serve the confirmation; a
+    first failure may be re-rolled as usual, §8).
+    """
+
+    def at(t: int) -> Fraction:
+        first, best = task_odds(t, rank).success, task_odds(t, rank, rerolls).success
+        return first * best + best - first if fatigued else best
+
+    return at(tn) if nausea is None else nausea * at(tn) + (1 - nausea) * at(tn - 1)
 
 
 def trait_roll(

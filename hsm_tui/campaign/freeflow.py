@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
 
 from ..packs import Catalog
@@ -34,7 +33,7 @@ from ..rules.rerolls import first_offer, spend_rerolls
 from ..rules.secret import secret
 from ..rules.tasks import HeroFace, paid_text
 from .combat import GM, LogLines
-from .conditions import nausea_holds, nausea_roll
+from .conditions import Marked, afflicted_success, level, nausea_holds, nausea_roll
 from .encounter import Encounter
 from .party import PARTY, Campaign
 
@@ -155,18 +154,16 @@ class Purse:
     player: bool = False  # a player's hero: else the TN and odds are the GM's (issue 21)
 
 
-class Afflicted(Protocol):
+class Afflicted(Marked, Protocol):
     """A roller as §8 afflicts its rolls: a :class:`Purse`, or a :class:`~.party.Roller`."""
 
-    @property
-    def conditions(self) -> tuple[str, ...]: ...
     @property
     def stamina(self) -> int: ...
 
 
 def _afflictions(roller: Afflicted) -> tuple[bool, bool]:
     """Nauseated and Fatigued: the §8 conditions that change a task's roll, not its TN."""
-    return "nauseated" in roller.conditions, "fatigued" in roller.conditions
+    return bool(level(roller, "nauseated")), bool(level(roller, "fatigued"))
 
 
 def purse(who: str, campaign: Campaign, enc: Encounter, cat: Catalog) -> Purse:
@@ -183,22 +180,6 @@ def purse(who: str, campaign: Campaign, enc: Encounter, cat: Catalog) -> Purse:
     c = enc.get(who)
     stamina = c.traits[Derived.STAMINA]
     return Purse(who, c.name, c.luck, c.clues, c.conditions, stamina, player=c.player)
-
-
-def afflicted_success(
-    tn: int, rank: Rank, rerolls: int, nausea: Fraction | None, fatigued: bool
-) -> Fraction:
-    """Exact chance a task succeeds for a roller who is Nauseated (``nausea``: the chance
-    its d10 holds, else None: the TN is 1 lower otherwise) and/or Fatigued (a first
-    success is rolled again to confirm and the re-rolls then serve the confirmation; a
-    first failure may be re-rolled as usual, §8).
-    """
-
-    def at(t: int) -> Fraction:
-        first, best = task_odds(t, rank).success, task_odds(t, rank, rerolls).success
-        return first * best + best - first if fatigued else best
-
-    return at(tn) if nausea is None else nausea * at(tn) + (1 - nausea) * at(tn - 1)
 
 
 def affliction_line(roller: Afflicted, tn: int, rank: Rank, rerolls: int) -> str:

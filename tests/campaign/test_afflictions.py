@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from hsm_tui.campaign.combat import AddZone, ClearEncounter, SetCondition
-from hsm_tui.campaign.freeflow import afflicted_success
+from hsm_tui.campaign.conditions import afflicted_success
 from hsm_tui.campaign.party import AddHero, AddParty, rollers
 from hsm_tui.rules import Rank, task_odds, task_tn
 from hsm_tui.session import PendingRerolls, RollTask

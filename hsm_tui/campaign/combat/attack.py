@@ -179,7 +179,7 @@ def _pinned_rerolled(
     verdict = pinned_verdict(roll.success, then)
     held = Held(roll.success, LogLines(title, (*lines, f"Morale: {shown}: {verdict}")))
     act = {Attack: attack, Suppress: suppress, SonicBlast: sonic_blast, Move: move}[type(then)]
-    return act(enc, then, rng, cat, held)  # type: ignore[operator]
+    return act(enc, then, rng, cat, held)
 
 
 @lru_cache(maxsize=1024)

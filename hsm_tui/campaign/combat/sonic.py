@@ -26,8 +26,15 @@ from fractions import Fraction
 
 from ...packs import Catalog, Weapon
 from ...rules import Derived, RangeBand, RulesError
-from ...rules.odds import percent, task_odds, wound_odds
-from ..conditions import level, nausea_holds, penalty, trait_roll, wound_marker
+from ...rules.odds import percent, wound_odds
+from ..conditions import (
+    afflicted_success,
+    level,
+    nausea_holds,
+    penalty,
+    trait_roll,
+    wound_marker,
+)
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import SonicBlast
 from .damage import Step, resolve
@@ -41,18 +48,10 @@ def stamina_fails(c: Combatant) -> Fraction:
     the wound marker and §8 penalties on the TN, nausea's −1 when its d10 is above
     Stamina − 1, and Fatigued's confirmation of a success. Needs a decided Sidekick.
     """
-    rank, stamina = c.rules_rank, c.traits[Derived.STAMINA]
+    stamina = c.traits[Derived.STAMINA]
+    nausea = nausea_holds(stamina) if level(c, "nauseated") else None
     tn = stamina + wound_marker(c) + penalty(c)
-    twice = bool(level(c, "fatigued"))
-
-    def passes(t: int) -> Fraction:
-        p = task_odds(t, rank).success
-        return p * p if twice else p
-
-    if not level(c, "nauseated"):
-        return 1 - passes(tn)
-    holds = nausea_holds(stamina)
-    return 1 - (holds * passes(tn) + (1 - holds) * passes(tn - 1))
+    return 1 - afflicted_success(tn, c.rules_rank, 0, nausea, bool(level(c, "fatigued")))
 
 
 @dataclass(frozen=True)
