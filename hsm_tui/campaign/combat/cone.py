@@ -27,7 +27,7 @@ from ...rules.secret import secret
 from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter, evolve
 from .commands import Suppress
-from .damage import Step, after_attack, resolve
+from .damage import after_attack, hit_each
 from .outcome import AttackState, LogLines, Outcome, RollStage, ask_rerolls
 from .wounds import defense_rerolls, defense_tn, dive
 
@@ -221,13 +221,6 @@ def _fear_and_damage(
     head = LogLines(title, tuple(lines))
     if not hit:
         return Outcome(enc, (head,))
-    first = AttackState(
-        cmd.attacker,
-        hit[0],
-        weapon.id,
-        1,
-        damage="1d4",
-        queue=hit[1:],
-        fear_before=fear_before[hit[0]],
-    )
-    return resolve(enc, first, rng, cat, Step.DAMAGE).after(head)
+    first = fear_before[hit[0]]
+    fired = AttackState(cmd.attacker, "", weapon.id, 1, damage="1d4", fear_before=first)
+    return hit_each(enc, fired, hit, rng, cat).after(head)

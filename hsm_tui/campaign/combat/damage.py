@@ -109,6 +109,21 @@ def resolve(
                 return Outcome(enc, tuple(log))
 
 
+def hit_each(
+    enc: Encounter,
+    attack: AttackState,
+    hits: Sequence[str],
+    rng: random.Random,
+    cat: Catalog,
+) -> Outcome:
+    """One hit through on each of ``hits`` in turn (a cone's: suppressive fire, the
+    Sonic Relik), ``attack`` giving the attacker, weapon, damage and the first one's Fear
+    before it: the first resolved now, the rest queued behind it.
+    """
+    first = evolve(attack, target=hits[0], hits=1, queue=tuple(hits[1:]))
+    return resolve(enc, first, rng, cat, Step.DAMAGE)
+
+
 def _defend(
     enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
 ) -> tuple[AttackState, str, PendingCombatRerolls | None]:

@@ -37,7 +37,7 @@ from ..conditions import (
 )
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import SonicBlast
-from .damage import Step, resolve
+from .damage import hit_each
 from .gear import edit_weapon
 from .outcome import AttackState, LogLines, Outcome
 from .turns import Held, pinned_check, pinned_stop, spend_action
@@ -251,13 +251,6 @@ def sonic_blast(
     head = (*([held.log] if held is not None else []), LogLines(title, tuple(lines)))
     if not failed:  # the Morale roll (if Pinned) first, then the cone
         return Outcome(enc, head)
-    first = AttackState(
-        wielder.id,
-        failed[0].id,
-        plan.weapon.id,
-        1,
-        damage=plan.damage,
-        queue=tuple(t.id for t in failed[1:]),
-        fear_before=failed[0].fear,
-    )
-    return resolve(enc, first, rng, cat, Step.DAMAGE).after(*head)
+    first = failed[0].fear  # the first target's Fear, as it stood
+    blast = AttackState(wielder.id, "", plan.weapon.id, 1, damage=plan.damage, fear_before=first)
+    return hit_each(enc, blast, [t.id for t in failed], rng, cat).after(*head)
