@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +22,24 @@ try:
     import fcntl
 except ImportError:  # not on Windows: saves there are not serialised between processes
     fcntl = None  # type: ignore[assignment]
+
+
+def keep_copy(target: Path, copy: Path) -> None:
+    """``target`` as it is now also under the name ``copy`` (a backup), atomically: a hard
+    link (no copy) made under a temporary name, then renamed; a copy where links fail.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+        try:
+            os.link(target, tmp)
+        except OSError:  # a file system without hard links: copy instead
+            shutil.copy2(target, tmp)
+        os.replace(tmp, copy)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def replace_file(

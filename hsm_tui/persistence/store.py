@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import shutil
-import tempfile
 import tomllib
 import weakref
 from collections.abc import Callable
@@ -31,7 +29,7 @@ from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..safe_read import MB, read_head, read_regular
 from . import lock, versions
-from .atomic import FileId, clean_stale, file_id, folder_held, replace_file, temp_prefix
+from .atomic import FileId, clean_stale, file_id, folder_held, keep_copy, replace_file
 from .codec import DataError, from_data, parse_toml
 from .errors import CampaignFileError
 from .lines import Block
@@ -200,25 +198,14 @@ def backup(target: Path, n: int) -> Path:
 def _backup(target: Path) -> None:
     """Keep the file about to be replaced as ``.bak1``, the older ones moving up to
     ``.bak3``. Every step is an ``os.replace`` (atomic): a backup name always holds a
-    whole file. The new ``.bak1`` is a hard link (no copy) made under a temporary name.
+    whole file.
     """
     if not target.exists():
         return
     for n in range(BACKUPS - 1, 0, -1):
         if backup(target, n).exists():
             os.replace(backup(target, n), backup(target, n + 1))
-    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    try:
-        os.unlink(tmp)
-        try:
-            os.link(target, tmp)
-        except OSError:  # a file system without hard links: copy instead
-            shutil.copy2(target, tmp)
-        os.replace(tmp, backup(target, 1))
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    keep_copy(target, backup(target, 1))
 
 
 def read(path: Path) -> dict[str, Any]:

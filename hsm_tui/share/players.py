@@ -27,7 +27,7 @@ from typing import Any
 import tomli_w
 
 from ..packs.toml_lines import LineIndex
-from ..persistence.atomic import replace_file
+from ..persistence.atomic import keep_copy, replace_file
 from ..persistence.codec import parse_toml
 from ..seats import Role, Seat
 
@@ -144,7 +144,7 @@ def write_players(path: Path, seats: Sequence[SeatEntry]) -> None:
 
     def backup() -> None:
         if target.exists():
-            target.with_name(f"{target.name}.bak").write_bytes(target.read_bytes())
+            keep_copy(target, target.with_name(f"{target.name}.bak"))
 
     try:
         replace_file(target, tomli_w.dumps(data).encode(), mode, backup)
