@@ -131,7 +131,12 @@ class SessionScreen(FollowsSession, Screen[None]):
         """`` · unsaved`` while the campaign has changes not in its file (issue 19 #11: at
         80×24 the title bar is folded away, so F4 and F7 show it in a panel's title too).
         """
-        return " · unsaved" if self.session.unsaved else ""
+        return f" · {self.unsaved_word}" if self.session.unsaved else ""
+
+    @property
+    def unsaved_word(self) -> str:
+        """``unsaved`` for a panel's title (:attr:`unsaved_mark`), or nothing."""
+        return "unsaved" if self.session.unsaved else ""
 
     def show_subtitle(self, text: str) -> None:
         """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``

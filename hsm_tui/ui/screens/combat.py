@@ -156,7 +156,7 @@ class CombatScreen(SessionScreen):
         initiative.border_title = f"Round {enc.round}" if enc.active else "Initiative"
         table = self.query_one(CombatantTable)
         table.show(enc, self.selected, target, acting, self.compact)
-        table.border_subtitle = self.unsaved_mark.lstrip(" ·")
+        table.border_subtitle = self.unsaved_word
         self.query_one(RangeBoard).show(enc, chosen.zone if chosen else None)
         self.query_one(RollLog).show(self.session.log[-LOG_TAIL:])
         if enc.turn is not None:

@@ -221,7 +221,7 @@ class EncounterBuilderScreen(SessionScreen):
         else:
             what = f"Builder · {len(enc.zones)} zone(s), {len(enc.combatants)} combatant(s)"
         self.show_subtitle(what + self.unsaved_mark)
-        self.query_one("#builder-zones").border_subtitle = self.unsaved_mark.lstrip(" ·")
+        self.query_one("#builder-zones").border_subtitle = self.unsaved_word
 
     # -- what the widgets report ----------------------------------------------
     @on(OptionList.OptionHighlighted, "#builder-zone-list")

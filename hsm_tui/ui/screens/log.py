@@ -135,7 +135,7 @@ class LogScreen(SessionScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``o`` is on the key bar only while there is an entry to open."""
         if action == "open_to_seat":
-            return self.secret is not None and getattr(self.app, "sharing", None) is not None
+            return self.secret is not None and self.app.sharing is not None
         return action != "open_entry" or self.secret is not None
 
     def refresh_log(self) -> None:
@@ -194,7 +194,7 @@ class LogScreen(SessionScreen):
     def action_open_to_seat(self) -> None:
         """One seat of the shared table sees the entry in full (a secret roll its player
         may learn); the menu is the engine's (``seat_choices.open_options``)."""
-        entry, sharing = self.secret, getattr(self.app, "sharing", None)
+        entry, sharing = self.secret, self.app.sharing
         if entry is None or sharing is None:
             return
         seats = [held.seat for held in sharing.seats]
