@@ -24,6 +24,7 @@ Interpretations (RULES.md §8 names the conditions but not every edge):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -190,13 +191,40 @@ class TurnStart:
     lost: int  # actions lost (Dazed)
     restricted: bool  # Confused and failed: only Run and/or Hide this turn
     lines: tuple[str, ...]
+    paused: tuple[str, PoolRoll, str] | None = None
+    """A fresh roll the roller may want to re-roll first (its name, the roll, its line):
+    the turn's start stops there, and ``combatant`` is not to be kept."""
 
 
-def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
-    """Dazed, Bleeding, Confused and Pinned at the start of the turn (§8)."""
+Rolled = dict[str, tuple[PoolRoll, str]]
+"""Rolls a turn's start has made already, by name ("bleeding", "confused"), re-rolls spent."""
+
+TURN_ROLLS = {"bleeding": "Bleeding: Stamina", "confused": "Confused: Savvy + Senses − 1"}
+"""The trait rolls a turn's start makes (§8), by name, with the label their line gives."""
+
+
+def start_of_turn(
+    c: Combatant,
+    rng: random.Random,
+    rolled: Rolled | None = None,
+    asks: Callable[[Combatant, str, PoolRoll], bool] | None = None,
+) -> TurnStart:
+    """Dazed, Bleeding, Confused and Pinned at the start of the turn (§8). A roll in
+    ``rolled`` is taken as made; a fresh one that ``asks`` says the roller may re-roll
+    stops here (``TurnStart.paused``), to start again with it once re-rolled (R-TASK-6).
+    """
     if not c.conditions:
         return TurnStart(c, 0, False, ())
-    lines, lost, restricted = [], 0, False
+    made = rolled or {}
+    lines: list[str] = []
+    lost, restricted = 0, False
+
+    def roll(name: str, base: int) -> tuple[PoolRoll, str, bool]:
+        if name in made:
+            return (*made[name], False)
+        fresh, _, line = trait_roll(c, base, TURN_ROLLS[name], rng)
+        return fresh, line, asks is not None and asks(c, name, fresh)
+
     dazed = level(c, "dazed")
     if dazed:
         lost = dazed
@@ -204,9 +232,11 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
         lines.append(f"Dazed: loses {dazed} action(s)")
     if level(c, "bleeding"):
         tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
-        _, ok, line = trait_roll(c, stamina, "Bleeding: Stamina", rng)
+        bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
-        if ok:
+        if ask:
+            return TurnStart(c, lost, restricted, tuple(lines), ("bleeding", bled, line))
+        if bled.success:
             c = with_condition(with_condition(c, "bleeding", 0), TOKENS, 0)
             lines.append("the bleeding stops")
         elif tokens >= stamina:
@@ -221,9 +251,13 @@ def start_of_turn(c: Combatant, rng: random.Random) -> TurnStart:
                 lines.append(f"a Stamina token ({tokens + 1} of {of})")
     if level(c, "confused") and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
-        _, ok, line = trait_roll(c, base, "Confused: Savvy + Senses − 1", rng)
-        restricted = not ok
-        lines.append(line + ("" if ok else ": only Run and/or Hide this turn"))
+        sane, line, ask = roll("confused", base)
+        lines.append(line)
+        if ask:
+            return TurnStart(c, lost, restricted, tuple(lines), ("confused", sane, line))
+        restricted = not sane.success
+        if restricted:
+            lines.append("only Run and/or Hide this turn")
     morale = c.traits[Derived.MORALE]
     if level(c, "pinned") and c.fear <= morale:
         c = with_condition(c, "pinned", 0)

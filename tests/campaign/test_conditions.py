@@ -95,7 +95,7 @@ def test_s8_confused_failure_allows_only_run_or_hide_this_turn() -> None:
     s = duel()
     s.apply(SetCondition(R1, "confused"))
     play(s, EndTurn(), 5)  # Savvy 2 + Senses 2 − 1 = 3: the 5 fails
-    assert "only Run and/or Hide this turn" in s.log[-1].gm_lines[0]
+    assert "Pirate raider 1: only Run and/or Hide this turn" in s.log[-1].gm_lines
     refused(s, Attack(R1, K, "laser-pistol"), "Confused and failed its roll")
     s.apply(Move(R1, "camp", run=True))
     assert s.encounter.get(R1).zone == "camp"

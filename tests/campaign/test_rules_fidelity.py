@@ -438,3 +438,55 @@ def test_s8_a_panicked_hero_may_spend_luck_on_its_morale_roll_at_the_end_of_its_
     assert s.encounter.get(K).conditions == ("shaken",)
     assert s.encounter.turn.actor == RAIDERS
     assert s.encounter.get(K).luck == 0
+
+
+def test_s8_a_bleeding_hero_may_spend_luck_on_its_stamina_roll_after_its_morale_roll() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — §8 Bleeding's
+    "Stamina roll at the beginning of each turn" is one. A turn's start that asked about
+    the Morale roll first asks again about the Stamina roll; the Morale roll is not made
+    twice and no line is logged twice. (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, fear=5, luck=2)
+    s.apply(SetCondition(K, "bleeding"))
+    play(s, EndTurn(), 7, 3)  # Morale 4: d10 7 fails
+    assert s.pending is not None and s.pending.question.startswith("Kestrel Vance's Morale")
+    play(s, SpendCombatRerolls(1, 0), 2, 9, 2)  # the d10 again: 2; Stamina 6: d10 9 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Bleeding Stamina roll: d10 9")
+    refused(s, EndTurn(), "answer the pending question first")
+    title, lines = last(s)
+    assert title == "Round 1: Kestrel Vance's turn: re-rolls"
+    assert lines[1].startswith("Kestrel Vance: Morale roll: d10 2")
+    assert lines[2].startswith("Kestrel Vance: Bleeding: Stamina roll: d10 9")
+    play(s, SpendCombatRerolls(1, 0), 3)  # the d10 again: 3
+    title, lines = last(s)
+    assert title == "Round 1: Kestrel Vance's turn: re-rolls"
+    assert lines[0].startswith("re-rolls (1 Luck): d10 3")
+    assert lines[1:] == ("Kestrel Vance: the bleeding stops",)
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.fear, kestrel.conditions) == (0, 4, ())
+    assert left(s, K) == 2
+
+
+def test_s8_a_confused_hero_may_spend_luck_on_its_roll_or_keep_it() -> None:
+    """R-TASK-6 "re-roll any roll" on §8 Confused's "Savvy + Senses − 1 roll at the
+    beginning of each turn. If unsuccessful, the character can only do a Run action": the
+    re-roll's success frees the turn; a roll kept leaves it Run and Hide only. (issue 18
+    #14)
+    """
+    for answer, dice, free in ((SpendCombatRerolls(1, 0), (1,), True), (KEEP, (), False)):
+        s = duel(RAIDERS_FIRST)
+        edit(s, K, luck=1)
+        s.apply(SetCondition(K, "confused"))
+        play(s, EndTurn(), 10, 1)  # d10 10 fails
+        assert isinstance(s.pending, PendingCombatRerolls)
+        assert s.pending.question.startswith("Kestrel Vance's Confused Savvy + Senses − 1 roll")
+        play(s, answer, *dice)
+        assert s.pending is None
+        if free:
+            s.apply(Move(K, "trench"))
+            assert s.encounter.get(K).zone == "trench"
+        else:
+            refused(s, Move(K, "trench"), "not a plain Move")
+            assert "Kestrel Vance: only Run and/or Hide this turn" in last(s)[1]

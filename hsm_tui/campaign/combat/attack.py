@@ -33,9 +33,10 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
-from .rounds import end_turn, morale_rerolled
+from .rounds import end_turn
 from .sonic import sonic_blast
 from .suppress import suppress
+from .turn_start import turn_start_rerolled
 from .turns import Held, current_turn, pinned_check, pinned_stop, pinned_verdict
 from .wounds import is_melee
 
@@ -143,8 +144,8 @@ def spend_combat_rerolls(
         lines = [f"re-rolls ({spent.cost}): {roll.explain(not roller.player)}"]
     else:
         lines = ["keeps the roll"]
-    if pending.stage == RollStage.MORALE:  # the turn starts with the roll as it stands
-        return morale_rerolled(enc, pending, roll, rng, lines)
+    if pending.stage.turn_start:  # the turn starts with the roll as it stands
+        return turn_start_rerolled(enc, pending, roll, rng, lines)
     if pending.stage == RollStage.PANICKED:  # the turn ends with the roll as it stands
         panic = (roll, f"Panicked: Morale roll: {roll.explain(not roller.player)}")
         rerolled = LogLines(

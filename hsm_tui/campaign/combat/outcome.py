@@ -51,6 +51,39 @@ class RollStage(StrEnum):
     PINNED = "pinned"
     """A Pinned Hero's Morale roll before an action that exposes it (§8): re-rolls chase a
     success; the action then goes ahead, or is lost."""
+    BLEEDING = "bleeding"
+    """A Bleeding Hero's Stamina roll at the start of its turn (§8): re-rolls chase a
+    success (the bleeding stops); the turn starts after it."""
+    CONFUSED = "confused"
+    """A Confused Hero's Savvy + Senses − 1 roll at the start of its turn (§8): re-rolls
+    chase a success (a free turn); the turn starts after it."""
+
+    @property
+    def turn_start(self) -> bool:
+        """A roll made as a turn starts: answering it starts the turn again from the top
+        with the rolls made so far (:class:`TurnRoll`)."""
+        return self in (RollStage.MORALE, RollStage.BLEEDING, RollStage.CONFUSED)
+
+
+_WHAT = {
+    RollStage.ATTACK: "attack",
+    RollStage.DEFENSE: "Defense",
+    RollStage.MORALE: "Morale",
+    RollStage.PANICKED: "Panicked Morale",
+    RollStage.PINNED: "Pinned Morale",
+    RollStage.BLEEDING: "Bleeding Stamina",
+    RollStage.CONFUSED: "Confused Savvy + Senses − 1",
+}
+
+
+@dataclass(frozen=True)
+class TurnRoll:
+    """A roll a turn's start made (and its re-rolls spent): kept in a question so that the
+    turn starts again from the top with it, rolling only what comes after (R-TASK-6)."""
+
+    stage: RollStage
+    roll: PoolRoll
+    line: str
 
 
 Answer = TypeVar("Answer")
@@ -160,6 +193,8 @@ class PendingCombatRerolls:
     title: str
     question: str
     then: Attack | Suppress | SonicBlast | Move | None = None  # the action a Pinned roll holds up
+    earlier: tuple[TurnRoll, ...] = ()  # a turn start's rolls before this one
+    logged: int = 0  # the turn start's lines the question's entry already holds
 
     @property
     def available(self) -> int:
@@ -245,21 +280,37 @@ def ask_rerolls(
     state: AttackState | None,
     tn: int,
     title: str,
+    earlier: tuple[TurnRoll, ...] = (),
+    logged: int = 0,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
-    if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
+    if not may_reroll(roller, roll, stage):
         return None
-    if as_good(roll, stage):
-        return None  # every die already as good as it gets for the roller
-    what = {RollStage.ATTACK: "attack", RollStage.DEFENSE: "Defense"}.get(stage, "Morale")
-    what = {RollStage.PINNED: "Pinned ", RollStage.PANICKED: "Panicked "}.get(stage, "") + what
     question = (
-        f"{roller.name}'s {what} roll: {roll.explain()}. Spend re-rolls?"
+        f"{roller.name}'s {_WHAT[stage]} roll: {roll.explain()}. Spend re-rolls?"
         f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
     )
     return PendingCombatRerolls(
-        roller.id, roll, free, roller.luck, roller.clues, stage, state, tn, title, question
+        roller.id,
+        roll,
+        free,
+        roller.luck,
+        roller.clues,
+        stage,
+        state,
+        tn,
+        title,
+        question,
+        earlier=earlier,
+        logged=logged,
     )
+
+
+def may_reroll(roller: Combatant, roll: PoolRoll, stage: RollStage) -> bool:
+    """A Hero with Luck or Clues left, on a roll a re-roll could still help."""
+    if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
+        return False
+    return not as_good(roll, stage)  # not every die as good as it gets for the roller
 
 
 def as_good(roll: PoolRoll, stage: RollStage) -> bool:
@@ -270,6 +321,6 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
         return not roll.successes
     if stage == RollStage.MORALE:
         return roll.success and roll.face is not HeroFace.MISFORTUNE
-    if stage in (RollStage.PINNED, RollStage.PANICKED):
+    if stage in (RollStage.PINNED, RollStage.PANICKED, RollStage.BLEEDING, RollStage.CONFUSED):
         return roll.success
     return roll.successes == roll.dice

@@ -1,0 +1,201 @@
+"""The start of a turn: a Hero's Morale roll and Fear (R-FEAR-1/2/3), the §8 conditions
+(Dazed, Bleeding, Confused, Pinned) and the actions lost.
+
+A Hero's roll here (Morale, Bleeding's Stamina, Confused's Savvy + Senses − 1) may pause
+the turn for re-rolls (R-TASK-6, "re-roll any roll"). Answered, the turn starts again
+from the top with the rolls made so far (:class:`TurnRoll`): nothing before the paused
+roll rolls again, so the same dice give the same turn, and the lines the question's entry
+already holds are not written twice.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...rules import Derived, Rank
+from ...rules.rerolls import spend_free
+from ...rules.secret import secret
+from ...rules.tasks import HeroFace, PoolRoll
+from ..conditions import ENGINE_MARKS, TURN_ROLLS, start_of_turn, trait_roll
+from ..encounter import Combatant, Encounter, Turn, evolve
+from .outcome import (
+    LogLines,
+    Outcome,
+    PendingCombatRerolls,
+    RollStage,
+    TurnRoll,
+    as_good,
+    ask_rerolls,
+    may_reroll,
+)
+from .turns import actions_text, actor_name, carried_losses, minus_actions
+
+_ENGINE_MARKS = frozenset(ENGINE_MARKS)
+
+
+def turn_start_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    lines: list[str],
+) -> Outcome:
+    """The turn a Hero's roll paused, started again with ``roll``, its re-rolls spent."""
+    hero = enc.get(pending.roller)
+    label = TURN_ROLLS.get(pending.stage.value, "Morale")
+    made = TurnRoll(pending.stage, roll, f"{label} roll: {roll.explain(not hero.player)}")
+    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
+    rolled = (*pending.earlier, made)
+    return start_turn(enc, hero.group, lines, rng, rolled, title, pending.logged)
+
+
+def start_turn(
+    enc: Encounter,
+    actor: str,
+    lines: list[str],
+    rng: random.Random,
+    rolled: tuple[TurnRoll, ...] = (),
+    title: str = "",
+    logged: int = 0,
+) -> Outcome:
+    """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
+    the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
+    (an earlier entry holds them).
+    """
+    when = f"Round {enc.round}" if enc.round else "Surprise round (R-INIT-3)"
+    base = f"{when}: {actor_name(enc, actor)}'s turn"
+    title = title or base
+    members = enc.members(actor)
+    made = {r.stage.value: (r.roll, r.line) for r in rolled}
+    morale = made.get(RollStage.MORALE.value)
+    if morale is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+        asked = _morale_roll(enc, members[0], rng, base, lines)
+        if isinstance(asked, Outcome):
+            return asked
+        if asked is not None:
+            morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
+    said: list[str] = []
+    lost: list[tuple[str, int]] = []
+    lost_why: list[tuple[str, str]] = []
+    restricted: list[str] = []
+    for member in members:
+        if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
+            # Dodge, full defense last until now
+            kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
+            member = evolve(member, conditions=kept)
+        member, note = _fear_check(member, rng, morale)
+        if note:
+            said.append(note)
+        start = start_of_turn(member, rng, made, _asks)
+        said += [f"{member.name}: {line}" for line in start.lines]
+        if start.paused is not None:  # nothing is kept till it is answered
+            name, roll, _ = start.paused
+            stage = RollStage(name)
+            ask = ask_rerolls(member, roll, 0, stage, None, roll.target, base, rolled, len(said))
+            paused = evolve(enc, turn=Turn(actor))
+            return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
+        member = start.combatant
+        if start.restricted:
+            restricted.append(member.id)
+        shaken = "shaken" in member.conditions
+        member_lost = member.lose_actions + shaken + start.lost
+        if member_lost:
+            why = "; ".join(
+                (
+                    *carried_losses(member),
+                    *(["Shaken: −1 action (§8)"] if shaken else []),
+                    *(
+                        [f"Dazed {start.lost}: {minus_actions(start.lost)} (§8)"]
+                        if start.lost
+                        else []
+                    ),
+                )
+            )
+            lost.append((member.id, member_lost))
+            lost_why.append((member.id, why))
+            said.append(f"{member.name} loses {actions_text(member_lost)} — {why}")
+        if member.lose_actions or member.lose_why:
+            member = evolve(member, lose_actions=0, lose_why=())
+        if member is not enc.get(member.id):
+            enc = enc.with_combatant(member)
+    enc = evolve(
+        enc,
+        turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
+    )
+    return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
+
+
+def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
+    return may_reroll(c, roll, RollStage(name))
+
+
+def _morale_roll(
+    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[str]
+) -> Outcome | tuple[PoolRoll, str] | None:
+    """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
+    the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question
+    when it has Luck or Clues to spend; None when it does not roll. Interpretation: an
+    Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
+    veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
+    read an Advantage's words.
+    """
+    if c.rules_rank is not Rank.HERO or c.fear < c.traits[Derived.MORALE]:
+        return None
+    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
+    free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
+    ask = ask_rerolls(c, roll, free, RollStage.MORALE, None, roll.target, title)
+    if ask is not None:
+        paused = evolve(enc, turn=Turn(c.group))  # its turn: nothing is taken till answered
+        return Outcome(paused, (LogLines(title, (*lines, f"{c.name}: {line}")),), ask)
+    if free and not as_good(roll, RollStage.MORALE):
+        roll = spend_free(roll, rng, free).roll
+        line += f"; steady, a free re-roll: {roll.explain(not c.player)}"
+    return roll, line
+
+
+def _fear_check(
+    c: Combatant, rng: random.Random, rolled: tuple[PoolRoll, str] | None
+) -> tuple[Combatant, str]:
+    """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed. A Hero's
+    Morale roll is ``rolled`` when it was made (and re-rolled) already.
+    """
+    morale = c.traits[Derived.MORALE]
+    if not c.fear and not c.conditions and morale > 0:  # calm: nothing to check or shed
+        return c, ""
+    notes = []
+    conditions = set(c.conditions)
+    fear = c.fear
+    if "shaken" in conditions and fear < morale:  # R-FEAR-3
+        conditions.discard("shaken")
+        notes.append("no longer Shaken")
+    if fear >= morale:
+        mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
+        if c.rules_rank is Rank.MINION:
+            shaken = True
+            again = "still " if "panicked" in conditions else ""
+            shown = secret(morale, not c.player)
+            notes.append(f"Fear {fear} ≥ Morale {shown}: {again}{mark.title()}")
+        else:
+            # R-WOUND-3 and §8: the wound marker and condition penalties apply too
+            if rolled is None:
+                roll, _, line = trait_roll(c, morale, "Morale", rng)
+            else:
+                roll, line = rolled
+            shaken = not roll.success
+            notes.append(line)
+            if shaken and mark == "panicked":
+                notes.append("Shaken again: Panicked (R-FEAR-2)")
+            if roll.face is HeroFace.FORTUNE:
+                fear = max(0, fear - 1)
+            elif roll.face is HeroFace.MISFORTUNE:
+                fear += 1
+        if shaken:  # Panicked takes Shaken's place (§8: on calming down it "becomes Shaken")
+            conditions.add(mark)
+        if "panicked" in conditions:
+            conditions.discard("shaken")
+    fear = max(0, fear - 1)
+    note = f"{c.name}: " + "; ".join(notes) if notes else ""
+    marks = tuple(sorted(conditions))
+    if (fear, marks) == (c.fear, c.conditions):
+        return c, note
+    return evolve(c, fear=fear, conditions=marks), note
