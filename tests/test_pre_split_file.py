@@ -50,10 +50,10 @@ def test_a_file_saved_before_the_split_opens_as_saved(tmp_path: Path) -> None:
 
 
 def test_its_history_replays_unchanged_up_to_the_first_rule_issue_18_changed() -> None:
-    """§8 (issue 18): "A character who is already Shaken who becomes Shaken again becomes
-    Panicked", and a Panicked one "becomes Shaken" only when it calms down: the trooper
-    Panicked at 2 × Morale stays Panicked at its next turn, not Shaken too. Everything
-    before that turn, the scripted fight's first 59 entries, replays as it was written.
+    """§5 Making an Attack (issue 18 #16): "The Fear on a target is given to an
+    individual, or a unit": the bow's 2 Fear on the first hound goes to both hounds of its
+    unit. Everything before that attack, the scripted fight's first 22 entries (set-up and
+    initiative), replays as it was written.
     """
     data = store.read(FIXTURE)  # brought up to the format of the day
     saved = snapshot.session_from(data)
@@ -71,15 +71,13 @@ def test_its_history_replays_unchanged_up_to_the_first_rule_issue_18_changed() -
         if replayed != written[: len(replayed)]:
             break
     first = next(i for i, (a, b) in enumerate(zip(replayed, written, strict=False)) if a != b)
-    assert first == 59
-    assert replayed[first] == (
-        "Round 2: Corporate trooper ×3's turn",
-        ("Corporate trooper 1: Fear 9 ≥ Morale 3: still Panicked",),
+    assert first == 22
+    title = "Tamsin Reyes, veteran guide attacks Feral xeno-hound 1"
+    assert replayed[first][0] == written[first][0] == title
+    assert replayed[first][1][-1] == (
+        "Feral xeno-hound 1 and the rest of its unit (2 in all) gain 2 Fear each (R-ATK-4)"
     )
-    assert written[first][1] == (
-        "Corporate trooper 1: Fear 9 ≥ Morale 3: Shaken",
-        "Corporate trooper 1 loses 1 action — Shaken: −1 action (§8)",
-    )
+    assert written[first][1][-1] == "Feral xeno-hound 1 gains 2 Fear (R-ATK-4)"
 
 
 def _merged(log: tuple[LogEntry, ...], kept: set[int]) -> list[tuple[str, tuple[str, ...]]]:

@@ -480,7 +480,9 @@ def test_r_atk_2_attack_logs_weapon_tn_breakdown_odds_and_roll() -> None:
     assert lines[1] == "TN Rifles 8 = 8"
     assert lines[2].startswith("odds: ≥1 hit ")
     assert lines[3] == "roll d10 1, 2, 3, 9, 10 vs TN 8 → 3 hits · Hero die 2 · blank"
-    assert lines[4] == "Pirate raider 1 gains 3 Fear (R-ATK-4)"
+    assert (
+        lines[4] == "Pirate raider 1 and the rest of its unit (2 in all) gain 3 Fear each (R-ATK-4)"
+    )
     assert charges(s, K, "assault-laser") == 15  # R-ATK-3: one charge per shot
 
 
@@ -892,7 +894,10 @@ def test_weapon_card_assault_laser_misfortune_only_one_hit_counts() -> None:
     play(s, Attack(K, R1, "assault-laser"), 1, 2, 3, 4, 5, 1)
     lines = last(s)[1]
     assert "misfortune: only one hit counts" in lines
-    assert lines[-1] == "Pirate raider 1 gains 1 Fear (R-ATK-4)"
+    assert (
+        lines[-1]
+        == "Pirate raider 1 and the rest of its unit (2 in all) gain 1 Fear each (R-ATK-4)"
+    )
     assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 1
 
 
@@ -937,7 +942,10 @@ def test_weapon_card_assault_laser_special_5_rerolls_exactly_one_die_keeping_the
         f"special5: re-roll the worst attack die: d10 {kept} (re-rolled {again}) vs TN 8"
         f" → {hits} hits · Hero die 5 ◆ Special 5"
     )
-    assert lines[5] == f"Pirate raider 1 gains {hits} Fear (R-ATK-4)"
+    assert (
+        lines[5]
+        == f"Pirate raider 1 and the rest of its unit (2 in all) gain {hits} Fear each (R-ATK-4)"
+    )
     assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == hits
 
 

@@ -110,7 +110,9 @@ def test_r_task_6_assault_laser_special_5_rerolls_the_worst_die_after_luck_rerol
         "special5: re-roll the worst attack die: d10 1, 2, 9, 9, 9 (re-rolled 1, 2)"
         " vs TN 8 → 2 hits · Hero die 5 (of 2, 5) ◆ Special 5"
     )
-    assert lines[2] == "Pirate raider 1 gains 2 Fear (R-ATK-4)"
+    assert (
+        lines[2] == "Pirate raider 1 and the rest of its unit (2 in all) gain 2 Fear each (R-ATK-4)"
+    )
     assert isinstance(s.pending, PendingDive) and s.pending.attack.hits == 2
 
 

@@ -20,6 +20,7 @@ from hsm_tui.campaign.combat import (
     RollChart,
     SetCondition,
     SetCover,
+    SetFear,
     SpendCombatRerolls,
     StartCombat,
     Suppress,
@@ -62,7 +63,10 @@ def test_dagger_fortune_plus_one_to_tn_makes_up_a_tn_below_zero() -> None:
     title, lines = last(s, 2)
     assert title == "Kestrel Vance attacks Pirate raider 1"
     assert "fortune: +1 to target number" in lines
-    assert lines[-1] == "Pirate raider 1 gains 1 Fear (R-ATK-4)"  # one hit, not "no hit"
+    assert (
+        lines[-1]
+        == "Pirate raider 1 and the rest of its unit (2 in all) gain 1 Fear each (R-ATK-4)"
+    )  # one hit, not "no hit"
     assert s.encounter.get(R1).out
 
 
@@ -490,3 +494,23 @@ def test_s8_a_confused_hero_may_spend_luck_on_its_roll_or_keep_it() -> None:
         else:
             refused(s, Move(K, "trench"), "not a plain Move")
             assert "Kestrel Vance: only Run and/or Hide this turn" in last(s)[1]
+
+
+def test_r_atk_4_a_minion_units_fear_is_given_to_the_unit_and_the_gm_may_split_it() -> None:
+    """§5 Making an Attack: "The target of the attack gets a number of Fear tokens based on
+    the number of hits … The Fear on a target is given to an individual, or a unit" — a
+    hit on one raider frightens its unit; `SetFear` sets the unit's, or one figure's.
+    (issue 18 #16)
+    """
+    s = duel()  # two pirate raiders in the dig: one unit
+    play(s, Attack(K, R1, "assault-laser", shots=1), 1, 2)  # one hit, in the open
+    play(s, AnswerDive("none"), 1)  # Defense d10 1: avoided
+    assert (s.encounter.get(R1).fear, s.encounter.get(R2).fear) == (1, 1)
+    s.apply(SetFear(R1, 4))  # the unit: each figure holds 4
+    assert (s.encounter.get(R1).fear, s.encounter.get(R2).fear) == (4, 4)
+    s.apply(SetFear(R2, 0, unit=False))  # a split: this figure alone
+    assert (s.encounter.get(R1).fear, s.encounter.get(R2).fear) == (4, 0)
+    refused(s, SetFear(R2, 0, unit=False), "already holds 0 Fear")
+    refused(s, SetFear(K, -1), "Fear is 0 to 99")
+    s.apply(SetFear(K, 2))  # a Hero holds its own
+    assert s.encounter.get(K).fear == 2 and s.encounter.get(R1).fear == 4

@@ -64,10 +64,12 @@ def test_r_atk_16_suppressive_fire_defense_plus_two_fear_die_by_band_and_divers(
     r1, r2 = s.encounter.get(R1), s.encounter.get(R2)
     # R1: Dodge 5 + 2 = 7, the 9 is a hit: 1d4 3 (no wound) and 1 Fear; Fear die 5 − 1
     assert (r1.fear, r1.wounds, r1.out) == (4 + 1, 0, False)
-    assert (r2.fear, r2.prone, r2.cover, r2.lose_actions) == (4, True, Cover.LIGHT, 1)
+    # "The Fear on a target is given to an individual, or a unit": the unit gains the
+    # Fear die once, and R1's hit through gives the unit its 1 more Fear
+    assert (r2.fear, r2.prone, r2.cover, r2.lose_actions) == (4 + 1, True, Cover.LIGHT, 1)
     lines = s.log[-2].gm_lines
     assert "Fear die d8: 5" in lines
-    assert "Pirate raider 1 (medium) gains 4 Fear" in lines
+    assert "Pirate raider 1 (medium) and the rest of its unit (2 in all) gain 4 Fear each" in lines
     assert s.log[-1].gm_lines[0].startswith("hit 1: damage 1d4! [3] = 3 vs Health 4")
     assert s.encounter.get(K).weapon("assault-laser").charges == 20 - 10
     assert left(s, K) == 1
@@ -110,13 +112,13 @@ def test_r_atk_16_plan_preview_is_what_the_handler_then_rolls() -> None:
     assert lines[0] == plan.headline
     assert lines[1] == f"{r1.defense_text} → Defense 7: d10 9 → 1 of 1 through, 0 avoided"
     assert lines[2] == r2.dive_text
-    assert lines[3:6] == (
+    assert lines[3:5] == (
         "Fear die d8: 5",
-        *(f"{t.combatant.name} (medium) gains 4 Fear" for t in plan.cone),
+        "Pirate raider 1 (medium) and the rest of its unit (2 in all) gain 4 Fear each",
     )
     assert r1.fear(5) == r2.fear(5) == 4
     after = s.encounter
-    assert after.get(R2).fear == before[R2] + r2.fear(5)
+    assert after.get(R2).fear == before[R2] + r2.fear(5) + 1  # the unit's: R1's hit too
     assert after.get(R1).fear == before[R1] + r1.fear(5) + 1  # the hit: 1 more Fear
 
 
@@ -151,10 +153,8 @@ def test_r_atk_16_plan_odds_are_exact_and_agree_with_seeded_sampling() -> None:
         for target in hits:
             name = s.encounter.get(target).name
             hits[target] += any(e.title == f"{name} defends" for e in out.log[1:])
-        line = next(
-            x for x in map(plain, out.log[0].lines) if x.startswith(f"{name1} (medium) gains")
-        )
-        gained[int(line.split()[-2])] += 1
+        line = next(x for x in map(plain, out.log[0].lines) if x.startswith(f"{name1} (medium)"))
+        gained[int(line.split()[-3])] += 1  # "… gain 4 Fear each": the unit's
     for target, p in ((R1, r1.hit), (R2, r2.hit)):
         assert abs(hits[target] / runs - p) < 4 * (p * (1 - p) / runs) ** 0.5
     for k, p in enumerate(fear):

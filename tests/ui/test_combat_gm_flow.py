@@ -24,6 +24,7 @@ from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
+from hsm_tui.ui.screens.fear_dialog import FearDialog
 from hsm_tui.ui.screens.reroll_dialog import RerollDialog
 from hsm_tui.ui.screens.suppress_dialog import SuppressDialog
 from hsm_tui.ui.widgets.keybar import KeyBar
@@ -234,3 +235,28 @@ async def test_escape_in_a_waiting_decision_says_it_answers_later_with_o() -> No
         await _keys(pilot, "o", "1", "A")  # answered; the action menu is a menu
         assert isinstance(app.screen, DecisionDialog)
         assert "esc Close " in _keybar(app) and "answer later" not in _keybar(app)
+
+
+async def test_r_atk_4_fear_dialog_sets_a_units_fear_or_one_figures() -> None:
+    """R-ATK-4, §5 Making an Attack: "The Fear on a target is given to an individual, or a
+    unit": `F` sets the Fear of the selected boarder's whole unit, or (a split) of that
+    figure only; each is one undo step.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _to_boarders_turn(pilot)
+        assert screen.selected == BOARDER
+        unit = [
+            m.id for m in app.session.encounter.members(app.session.encounter.get(BOARDER).group)
+        ]
+        await _keys(pilot, "F")
+        assert isinstance(app.screen, FearDialog)
+        assert "the unit (3)" in str(app.screen.query_one("#fear-unit", Stepper).render())
+        await _keys(pilot, "9", "enter")
+        assert [app.session.encounter.get(m).fear for m in unit] == [9, 9, 9]
+        await _keys(pilot, "F", "down", "right", "up", "0", "enter")
+        assert [app.session.encounter.get(m).fear for m in unit] == [0, 9, 9]
+        assert app.session.log[-1].title == "Pirate boarder 1: Fear 0 (the GM's tokens)"
+        await _keys(pilot, "u")
+        assert [app.session.encounter.get(m).fear for m in unit] == [9, 9, 9]

@@ -49,8 +49,10 @@ def _errors(app: HsmApp) -> list[str]:
 
 
 async def _to_boarders_turn(pilot: Pilot) -> None:
-    """Kestrel shoots boarder 1 (keeps the roll, boarder dives), Roan runs to the ruins."""
-    await _keys(pilot, "a", "enter", "k", "1", "n", "M", "1", "n")
+    """Kestrel shoots boarder 1 (keeps the roll, boarder 1 alone dives: the unit, Shaken
+    by the Fear it shares, keeps one action each), Roan runs to the ruins.
+    """
+    await _keys(pilot, "a", "enter", "k", "l", "n", "M", "1", "n")
 
 
 async def test_r_init_1_start_rolls_initiative_and_selects_the_actor() -> None:
@@ -97,10 +99,11 @@ async def test_r_atk_5_whole_round_by_keys_then_undo() -> None:
         assert isinstance(app.screen, RerollDialog)
         await _keys(pilot, "k")  # keep the roll: the dive question follows
         assert isinstance(app.session.pending, PendingDive)
-        await _keys(pilot, "1")  # the boarders' unit dives into light cover (R-ATK-5)
+        await _keys(pilot, "l")  # boarder 1 alone dives into light cover (R-ATK-5)
         for member in (BOARDER, "pirate-boarder-2", "pirate-boarder-3"):
             boarder = app.session.encounter.get(member)
-            assert boarder.cover is Cover.LIGHT and boarder.prone and boarder.lose_actions == 1
+            dived = boarder.cover is Cover.LIGHT and boarder.prone and boarder.lose_actions == 1
+            assert dived == (member == BOARDER)
         assert "Dive for cover" in [e.title for e in app.session.log]
         await _keys(pilot, "n", "M", "1")  # Roan: Move+Run to the ruins (one band)
         assert app.session.encounter.get("roan-maddox-1").zone == "ruins"

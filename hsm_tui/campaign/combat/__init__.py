@@ -67,6 +67,7 @@ from .commands import (
     SetBand,
     SetCondition,
     SetCover,
+    SetFear,
     SetPools,
     SonicBlast,
     SpendCombatRerolls,
@@ -76,6 +77,7 @@ from .commands import (
     log_step,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
+from .fear import MAX_FEAR, holders, set_fear
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
 from .movement import (
@@ -132,6 +134,7 @@ HANDLERS = {
     SetCover: set_cover,
     Place: place,
     SetPools: set_pools,
+    SetFear: set_fear,
     SetCondition: set_condition,
     DecideSidekick: decide_sidekick,
     StartCombat: start_combat,
@@ -164,6 +167,7 @@ __all__ = [
     "FISTS",
     "GM",
     "HANDLERS",
+    "MAX_FEAR",
     "MAX_MODIFIER",
     "NO_BAND",
     "TOO_FAR",
@@ -206,6 +210,7 @@ __all__ = [
     "SetBand",
     "SetCondition",
     "SetCover",
+    "SetFear",
     "SetPools",
     "SonicBlast",
     "SonicPlan",
@@ -229,6 +234,7 @@ __all__ = [
     "group_attack",
     "group_target",
     "held_weapon",
+    "holders",
     "log_step",
     "move_refusal",
     "nearest_enemies",

@@ -20,7 +20,8 @@ from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
 from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
-from .damage import Step, after_attack, ally_in_melee, resolve
+from .damage import Step, ally_in_melee, resolve
+from .fear import fear_line, give_fear, unit_after_attack
 from .gear import edit_weapon
 from .groups import retarget
 from .movement import move
@@ -222,11 +223,10 @@ def _resolve_attack(
             strays = resolve(enc, pending_attack, rng, cat, Step.STRAY)
             return strays.after(LogLines(title, tuple(lines)))
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
-        enc = enc.with_combatant(evolve(target, fear=target.fear + hits))
-        lines.append(f"{target.name} gains {hits} Fear (R-ATK-4)")
+        lines.append(fear_line(enc, target, hits, "R-ATK-4"))
+        enc = give_fear(enc, target, hits)
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
-        target, end_lines = after_attack(enc.get(target.id), pending_attack, not melee)
-        enc = enc.with_combatant(target)
+        enc, end_lines = unit_after_attack(enc, enc.get(target.id), pending_attack, not melee)
         return Outcome(enc, (LogLines(title, (*lines, "no hit", *end_lines)),))
     if not melee and target.cover < Cover.HEAVY:
         question = (

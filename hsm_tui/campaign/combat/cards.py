@@ -14,6 +14,7 @@ from ...rules.effects import Effect, EffectKind, Trigger
 from ...rules.tasks import HeroFace, PoolRoll, card_reroll
 from ..conditions import with_condition
 from ..encounter import Encounter, evolve
+from .fear import give_fear
 from .gear import charged, edit_weapon
 from .outcome import AttackState
 
@@ -75,8 +76,7 @@ def apply_card_effects(
             delta = amount if kind is EffectKind.RECHARGE else -amount
             enc = enc.with_combatant(charged(enc.get(state.attacker), state.weapon, delta))
         elif kind is EffectKind.FEAR and effect.targets != "enemies-nearby":
-            target = enc.get(state.target)
-            enc = enc.with_combatant(evolve(target, fear=target.fear + amount))
+            enc = give_fear(enc, enc.get(state.target), amount)  # its unit's too
         elif kind is EffectKind.CONDITION:
             who = enc.get(state.attacker if effect.targets == "self" else state.target)
             mark = effect.condition or "condition"

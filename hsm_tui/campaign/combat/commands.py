@@ -122,6 +122,18 @@ class SetPools:
 
 
 @dataclass(frozen=True)
+class SetFear:
+    """The GM sets a combatant's Fear tokens; ``unit``: every standing figure of its Minion
+    unit, which holds its Fear as one (R-ATK-4); otherwise this figure alone (a split).
+    """
+
+    combatant: str
+    fear: int
+    unit: bool = True
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class SetCondition:
     """§8: the GM puts a condition on a combatant (``level`` 0 clears it). ``prone`` and
     ``unconscious`` set those states (a revived Hero: unconscious 0).
@@ -328,6 +340,7 @@ CombatCommand = (
     | SetCover
     | Place
     | SetPools
+    | SetFear
     | SetCondition
     | DecideSidekick
     | StartCombat

@@ -27,7 +27,8 @@ from ...rules.secret import secret
 from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter, evolve
 from .commands import Suppress
-from .damage import after_attack, hit_each
+from .damage import hit_each
+from .fear import fear_line, give_fear, holder, unit_after_attack
 from .outcome import AttackState, LogLines, Outcome, RollStage, ask_rerolls
 from .wounds import defense_rerolls, defense_tn, dive
 
@@ -208,16 +209,18 @@ def _fear_and_damage(
     fear_before = {aim.combatant.id: aim.combatant.fear for aim in cone}  # none given yet
     die = rng.randint(1, sides)
     lines.append(f"Fear die d{sides}: {die}")
+    most: dict[str, SuppressTarget] = {}  # a unit's Fear: the most any of its figures takes
     for aim in cone:
+        key = holder(aim.combatant)
+        if key not in most or aim.fear(die) > most[key].fear(die):
+            most[key] = aim
+    for aim in most.values():
         tid = aim.combatant.id
-        t = enc.get(tid)
-        gained = aim.fear(die)
-        t = evolve(t, fear=t.fear + gained)
-        lines.append(f"{t.name} ({aim.band_label}) gains {gained} Fear")
+        lines.append(fear_line(enc, enc.get(tid), aim.fear(die), at=aim.band_label))
+        enc = give_fear(enc, enc.get(tid), aim.fear(die))
         fired = AttackState(cmd.attacker, tid, weapon.id, 0, fear_before=fear_before[tid])
-        t, more = after_attack(t, fired, shot=True)
+        enc, more = unit_after_attack(enc, enc.get(tid), fired, shot=True)
         lines += more
-        enc = enc.with_combatant(t)
     head = LogLines(title, tuple(lines))
     if not hit:
         return Outcome(enc, (head,))

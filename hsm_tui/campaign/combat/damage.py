@@ -22,6 +22,7 @@ from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .chart import apply_chart_row, severe_wound
 from .commands import AnswerDive, ApplyDamage, ChooseChartRow, Location, Reaction, RollChart
+from .fear import fear_line, give_fear, spread_fear, unit_after_attack
 from .outcome import (
     AttackState,
     LogLines,
@@ -81,12 +82,12 @@ def resolve(
             ally = enc.get(state.spill)
             if not ally.standing:
                 return Outcome(enc, tuple(log))
-            enc = enc.with_combatant(evolve(ally, fear=ally.fear + 1))
             state = evolve(state, target=ally.id, hits=1, spill="", fear_before=ally.fear)
+            fear = fear_line(enc, ally, 1, "R-ATK-4")
+            enc = give_fear(enc, ally, 1)
             log.append(
                 LogLines(
-                    "Firing into melee (R-ATK-13)",
-                    (f"Misfortune: 1 hit goes to {ally.name}, who gains 1 Fear (R-ATK-4)",),
+                    "Firing into melee (R-ATK-13)", (f"Misfortune: 1 hit goes to {ally.name}", fear)
                 )
             )
             step = Step.DEFENSE
@@ -158,6 +159,7 @@ def _damage(
     attacker, target = enc.get(state.attacker), enc.get(state.target)
     weapon = cat.weapons[state.weapon]
     source = damage_expr(weapon, state.style, state.damage, state.location)
+    feared = 0  # hits through that gave a Fear token: the rest of the unit's too
     for n in range(state.hits):
         if not target.standing:
             break
@@ -180,7 +182,7 @@ def _damage(
         )
         target = wounded
         if target.standing:  # R-ATK-7: one more Fear per hit through
-            target = evolve(target, fear=target.fear + 1)
+            target, feared = evolve(target, fear=target.fear + 1), feared + 1
         if state.location == Location.LIMB and target.standing and total > 0:
             target, line = _limb_check(target, total, rng)
             lines.append(line)
@@ -190,20 +192,17 @@ def _damage(
             if pending is not None:
                 rest = evolve(state, hits=state.hits - n - 1)
                 pending = evolve(pending, resume=rest, next_hit=first + n + 1)
-                enc = enc.with_combatant(target)
+                enc = spread_fear(enc.with_combatant(target), target, feared)
                 return enc, [LogLines(f"{target.name} defends", tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
     passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
-    target, end_lines = after_attack(target, state, not is_melee(cat, state))
+    enc = spread_fear(enc.with_combatant(target), target, feared)
+    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state))
     shown = (*lines, *end_lines)
-    return (
-        enc.with_combatant(target),
-        [LogLines(f"{target.name} defends", shown)] if shown else [],
-        None,
-    )
+    return enc, [LogLines(f"{target.name} defends", shown)] if shown else [], None
 
 
 def ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Combatant | None:
@@ -260,30 +259,6 @@ def _grab(target: Combatant, attacker: Combatant, damage: int) -> tuple[Combatan
         return target, f"grab {damage} vs Strength {shown}: breaks loose"
     grabbed = with_condition(target, "grappled")
     return grabbed, f"grab {damage} vs Strength {shown}: {target.name} is grappled (R-ATK-17)"
-
-
-def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Combatant, list[str]]:
-    """R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if the target
-    is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
-    one action panics.
-    """
-    lines = []
-    morale = target.traits[Derived.MORALE]
-    marks = set(target.conditions)
-    if shot and target.standing and target.cover is not Cover.NONE and target.fear > morale:
-        marks.add("pinned")
-        shown = secret(morale, not target.player)
-        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
-    minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
-    if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
-        marks.add("panicked")
-        marks.discard("shaken")  # Panicked in its place (§8)
-        lines.append(
-            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
-        )
-    if marks == set(target.conditions):
-        return target, lines
-    return evolve(target, conditions=tuple(sorted(marks))), lines
 
 
 def choose_chart_row(

@@ -25,6 +25,7 @@ from ...campaign.combat import (
     TakeAction,
     group_attack,
     group_target,
+    holders,
     next_attacker,
     next_cover,
     pools_refusal,
@@ -61,6 +62,7 @@ from .combat_keys import COMBAT_KEYS
 from .conditions_dialog import ROWS, ConditionsDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
+from .fear_dialog import FearDialog
 from .help_text import HelpText
 from .pools_dialog import PoolsDialog
 from .sheet import SheetScreen
@@ -364,6 +366,14 @@ class CombatScreen(SessionScreen):
             self.notify(refusal, title="Refused", severity="error")
         elif chosen is not None:
             dialog = PoolsDialog(chosen.id, chosen.name, chosen.luck, chosen.clues)
+            self.app.push_screen(dialog, self.apply_answer)
+
+    def action_fear(self) -> None:
+        """R-ATK-4: the GM's Fear tokens on a figure or on its whole unit."""
+        chosen = self._acting("set the Fear of")
+        if chosen is not None:
+            unit = len(holders(self.enc, chosen))
+            dialog = FearDialog(chosen.id, chosen.name, chosen.fear, unit)
             self.app.push_screen(dialog, self.apply_answer)
 
     def action_board(self) -> None:

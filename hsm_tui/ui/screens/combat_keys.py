@@ -78,6 +78,7 @@ COMBAT_KEYS = [
     _hidden("z", "group_orders", "Group orders", "group-orders", "Cover or a move for a group"),
     _hidden("C", "conditions", "Conditions", "conditions"),
     _hidden("P", "pools", "Luck and Clues", "pools"),
+    _hidden("F", "fear", "Fear tokens", "fear", "The unit's, or one figure's"),
     _hidden("v", "sheet", "Character sheet", "sheet"),
     _hidden(
         "W", "apply_damage", "Apply damage", "apply-damage", "Damage from a fall, a blast, a trap"

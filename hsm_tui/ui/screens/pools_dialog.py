@@ -7,9 +7,7 @@ so the rule lives in one place and the refusal reaches the GM as a notification.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from ...campaign.combat import SetPools
@@ -17,22 +15,13 @@ from ...campaign.encounter import MAX_POOL
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .help_text import HelpText
+from .stepper_dialog import StepperDialog
 
 
-class PoolsDialog(ModalScreen[SetPools | None]):
+class PoolsDialog(StepperDialog):
     """Two steppers: Luck and Clues; Enter sets both."""
 
-    CSS_PATH = "../styles/combat.tcss"
     HELP = HelpText(__name__)
-
-    BINDINGS = [
-        Binding("enter", "apply", "Set pools", id="pools.apply"),
-        Binding("escape", "dismiss(None)", "Cancel", id="pools.cancel"),
-        Binding("f1,question_mark", "app.help", "Help", id="pools.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
-    ]
-    """Enter sets the pools; Esc leaves them."""
 
     def __init__(self, combatant: str, name: str, luck: int, clues: int) -> None:
         super().__init__()
@@ -48,9 +37,6 @@ class PoolsDialog(ModalScreen[SetPools | None]):
             yield Stepper("Luck", numbers, self.luck, id="pools-luck")
             yield Stepper("Clues", numbers, self.clues, id="pools-clues")
         yield KeyBar()
-
-    def on_mount(self) -> None:
-        self.query_one("#pools-luck").focus()
 
     def action_apply(self) -> None:
         luck = self.query_one("#pools-luck", Stepper).value

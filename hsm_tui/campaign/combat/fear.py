@@ -1,0 +1,114 @@
+"""Fear on a target and what it brings after an attack (R-ATK-4, R-ATK-7, R-ATK-8,
+R-FEAR-2), and the GM's Fear tokens.
+
+"The Fear on a target is given to an individual, or a unit" (§5 Making an Attack).
+Interpretation: a Minion unit (the same-type Minions acting on one turn, R-INIT-1) holds
+its Fear as one, so every Fear token given to one of its figures (a hit, a hit through, a
+card, a stray shot, the Fear die) is given to each of its standing figures, and after the
+attack each of them may be Pinned in its cover (R-ATK-8) or panic (R-FEAR-2). A Fear die
+that reaches several figures of one unit gives the unit the most any of them takes, once.
+The GM splits a unit's Fear with :class:`SetFear` on one figure.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...packs import Catalog
+from ...rules import Cover, Derived, Rank, RulesError
+from ...rules.secret import secret
+from ..encounter import Combatant, Encounter, evolve
+from .commands import SetFear
+from .outcome import AttackState, LogLines, Outcome
+
+MAX_FEAR = 99
+
+
+def holders(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
+    """``c`` and the other standing figures of its Minion unit, who hold its Fear with it."""
+    if c.rank is not Rank.MINION:  # a Sidekick acts alone, whatever rules it plays by
+        return (c,)
+    return (c, *(m for m in enc.members(c.group) if m.id != c.id))
+
+
+def holder(c: Combatant) -> str:
+    """Who holds ``c``'s Fear: its Minion unit's group, or ``c`` itself."""
+    return c.group if c.rank is Rank.MINION else c.id
+
+
+def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
+    """``amount`` Fear tokens to ``c`` and to the rest of its unit."""
+    return spread_fear(enc.with_combatant(evolve(c, fear=c.fear + amount)), c, amount)
+
+
+def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
+    """``amount`` Fear tokens to the rest of ``c``'s unit (``c`` has had its own)."""
+    for m in holders(enc, c)[1:]:
+        enc = enc.with_combatant(evolve(m, fear=m.fear + amount))
+    return enc
+
+
+def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str = "") -> str:
+    """Who gains ``amount`` Fear: the figure (``at`` a band), or with it the rest of its
+    unit; ``why`` names the rule.
+    """
+    unit, who = len(holders(enc, c)), c.name + (f" ({at})" if at else "")
+    if unit > 1:
+        said = f"{who} and the rest of its unit ({unit} in all) gain {amount} Fear each"
+    else:
+        said = f"{who} gains {amount} Fear"
+    return said + (f" ({why})" if why else "")
+
+
+def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Combatant, list[str]]:
+    """R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if the target
+    is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
+    one action panics.
+    """
+    lines = []
+    morale = target.traits[Derived.MORALE]
+    marks = set(target.conditions)
+    if shot and target.standing and target.cover is not Cover.NONE and target.fear > morale:
+        marks.add("pinned")
+        shown = secret(morale, not target.player)
+        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
+    minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
+    if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
+        marks.add("panicked")
+        marks.discard("shaken")  # Panicked in its place (§8)
+        lines.append(
+            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
+        )
+    if marks == set(target.conditions):
+        return target, lines
+    return evolve(target, conditions=tuple(sorted(marks))), lines
+
+
+def unit_after_attack(
+    enc: Encounter, target: Combatant, state: AttackState, shot: bool
+) -> tuple[Encounter, list[str]]:
+    """:func:`after_attack` for ``target`` and for each figure of its unit, whose Fear rose
+    as the target's did in this attack.
+    """
+    gained = target.fear - state.fear_before
+    target, lines = after_attack(target, state, shot)
+    enc = enc.with_combatant(target)
+    for m in holders(enc, target)[1:]:
+        m, more = after_attack(m, evolve(state, fear_before=m.fear - gained), shot)
+        enc, lines = enc.with_combatant(m), [*lines, *more]
+    return enc, lines
+
+
+def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -> Outcome:
+    """The GM's Fear tokens on a figure, or on its whole unit (``unit``)."""
+    c = enc.get(cmd.combatant)
+    if not 0 <= cmd.fear <= MAX_FEAR:
+        raise RulesError(f"Fear is 0 to {MAX_FEAR}")
+    who = holders(enc, c) if cmd.unit else (c,)
+    if all(m.fear == cmd.fear for m in who):
+        raise RulesError(f"{c.name} already holds {cmd.fear} Fear")
+    for m in who:
+        enc = enc.with_combatant(evolve(m, fear=cmd.fear))
+    unit = f" and the rest of its unit ({len(who)} in all)" if len(who) > 1 else ""
+    title = f"{c.name}{unit}: Fear {cmd.fear} (the GM's tokens)"
+    return Outcome(enc, (LogLines(title, ()),))

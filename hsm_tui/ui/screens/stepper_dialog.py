@@ -1,0 +1,28 @@
+"""A small dialog of steppers (pools, Fear): ↑ ↓ between them, Enter sets, Esc leaves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+from ..widgets.stepper import Stepper
+
+
+class StepperDialog(ModalScreen[Any]):
+    """Subclasses compose the steppers and answer ``action_apply`` with a command."""
+
+    CSS_PATH = "../styles/combat.tcss"
+
+    BINDINGS = [
+        Binding("enter", "apply", "Set", id="steppers.apply"),
+        Binding("escape", "dismiss(None)", "Cancel", id="steppers.cancel"),
+        Binding("f1,question_mark", "app.help", "Help", id="steppers.help"),
+        Binding("up", "app.focus_previous", show=False),
+        Binding("down", "app.focus_next", show=False),
+    ]
+    """Enter sets what the steppers show; Esc leaves it as it was."""
+
+    def on_mount(self) -> None:
+        self.query(Stepper).first().focus()
