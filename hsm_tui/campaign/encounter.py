@@ -128,6 +128,10 @@ class Turn:
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple(action for who, action in self.used if who == cid)
 
+    def moved(self, cid: str) -> bool:
+        """``cid`` took a Move this turn (a Move + Run is one)."""
+        return (cid, "move") in self.used
+
     def left(self, cid: str) -> int:
         lost = dict(self.lost).get(cid, 0)
         return max(0, self.declared - lost - len(self.used_by(cid)))

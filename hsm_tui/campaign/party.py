@@ -192,6 +192,11 @@ FOR_GOOD = {"maimed": Trait.CHARM}
 Maimed, "−1 to every TN that involves Charm"). The rest are the GM's to apply: which
 rolls are social (Scarred), use the hurt limb or sense (Limb injury, Sight or hearing)."""
 """What a party Hero carries into a fight and back out: pools, wounds, scars."""
+WHEN_MOVED = {"painful-wound": "painful"}
+"""§7 rows that, once their encounter is over, take 1 off a TN on a turn the Hero moved
+(content's chart: Painful wound, "After this encounter, Target numbers are at −1 if the
+character moved during the same turn as taking the action"), by the marker that takes 1
+off every TN while the encounter lasts (so the two never add up)."""
 LASTING = ("encumbered", "fatigued", "nauseated")
 """§8 conditions a party Hero keeps outside a fight, each until the GM clears it (Fatigued
 "goes away only when the character has at least one hour of uninterrupted rest"; the book
@@ -319,6 +324,7 @@ class Roller:
     conditions: tuple[str, ...] = ()  # §8: Nauseated and Fatigued change the roll itself
     actions: int = 2  # declared this turn when it is the roller's (R-ACT-3: beyond 2, −1 each)
     chart: tuple[str, ...] = ()  # §7 rows it carries, some for good (Maimed)
+    moved: bool = False  # took a Move this turn, when the turn is the roller's (§7 row 13)
 
     @property
     def action_modifier(self) -> Modifier:
@@ -339,6 +345,7 @@ class Roller:
             Modifier("conditions", self.condition_penalty),
             self.action_modifier,
             *self.lasting(traits),
+            *moved_penalty(self.chart, self.conditions, self.moved),
         )
 
     def lasting(self, traits: Iterable[Trait]) -> tuple[Modifier, ...]:
@@ -349,6 +356,20 @@ class Roller:
             for row, trait in FOR_GOOD.items()
             if row in self.chart and trait in used
         )
+
+
+def moved_penalty(
+    chart: Iterable[str], conditions: Iterable[str], moved: bool
+) -> tuple[Modifier, ...]:
+    """:data:`WHEN_MOVED`: a TN's −1 for a carried row, on a turn the Hero ``moved``."""
+    if not moved:
+        return ()
+    marks = {m.partition(":")[0] for m in conditions}
+    return tuple(
+        Modifier(f"{row}, moved", -1)
+        for row, marker in WHEN_MOVED.items()
+        if row in chart and marker not in marks
+    )
 
 
 def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:
@@ -413,6 +434,7 @@ def rollers(campaign: Campaign, enc: Encounter, cat: Catalog) -> tuple[Roller, .
                 conditions=c.conditions,
                 actions=turn.declared if turn is not None and turn.actor == c.group else 2,
                 chart=c.chart,
+                moved=turn is not None and turn.moved(c.id),
             )
         )
     return tuple(out)

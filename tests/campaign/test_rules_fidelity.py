@@ -4,6 +4,7 @@ follows and failed on the engine before the fix.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from hsm_tui.campaign.combat import (
@@ -514,3 +515,27 @@ def test_r_atk_4_a_minion_units_fear_is_given_to_the_unit_and_the_gm_may_split_i
     refused(s, SetFear(K, -1), "Fear is 0 to 99")
     s.apply(SetFear(K, 2))  # a Hero holds its own
     assert s.encounter.get(K).fear == 2 and s.encounter.get(R1).fear == 4
+
+
+def test_s7_a_painful_wound_after_its_encounter_takes_one_off_a_turn_the_hero_moved() -> None:
+    """§7 row 13, Painful wound: "from now on through this encounter, all target numbers
+    are at -1. After this encounter, Target numbers are at -1 if the character moved
+    during the same turn as taking the action." A Hero carrying the row into a later fight
+    attacks at −1 after a Move, as it was before without one; while the encounter's
+    `painful` marker lasts, the marker's −1 is the only one. (issue 18, missing items)
+    """
+    s = duel(RAIDERS_FIRST)
+    s.apply(EndTurn())  # Kestrel's turn
+    edit(s, K, chart=("painful-wound",))  # carried from an earlier encounter
+    aim = Attack(K, R1, "laser-pistol")
+    still = plan_attack(s.encounter, aim, s.catalog).tn
+    s.apply(Move(K, "trench"))
+    moved = plan_attack(s.encounter, aim, s.catalog).tn
+    assert moved.value == still.value - 1 and "painful-wound, moved 1" in moved.explain()
+    (roller,) = [r for r in rollers(s.campaign, s.encounter, s.catalog) if r.who == K]
+    assert roller.moved and own_task(roller, [Trait.AGILITY]).tn.value == (
+        own_task(replace(roller, moved=False), [Trait.AGILITY]).tn.value - 1
+    )
+    s.apply(SetCondition(K, "painful"))  # the encounter it was taken in: −1 on every TN
+    marked = plan_attack(s.encounter, aim, s.catalog).tn
+    assert marked.value == still.value - 1 and "painful-wound" not in marked.explain()

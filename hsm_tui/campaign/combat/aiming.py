@@ -32,6 +32,7 @@ from ...rules.models import MAX_FREE_REROLLS
 from ...rules.odds import PoolOdds, percent, wound_odds
 from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
+from ..party import moved_penalty
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
 from .turns import NOT_WITH_WILD, current_turn, spend_action
@@ -174,6 +175,8 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd)
+    moved = enc.turn is not None and enc.turn.moved(attacker.id)
+    extra += moved_penalty(attacker.chart, attacker.conditions, moved)  # §7 row 13, later
     if target.id in attacker.engaged and "grappled" in target.conditions:
         # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
         # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
