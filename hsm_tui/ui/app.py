@@ -13,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .. import dataclass_code
 from .commands import ScreenActions
 from .screens import SessionReady
 
@@ -172,6 +173,7 @@ class HsmApp(App[None]):
         let the home screen fill in (it drew its frame without them).
         """
         self._announce_content()
+        dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
         if self.guard:
             self._guard_files()
