@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -172,6 +173,7 @@ class HsmApp(App[None]):
         """The first frame is out: now load the engine, the packs and the Session, then
         let the home screen fill in (it drew its frame without them).
         """
+        _keep_what_the_first_frame_built()
         self._announce_content()
         dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
@@ -268,6 +270,18 @@ class HsmApp(App[None]):
             )
         for title, about, action in CAMPAIGN_FILE_COMMANDS:
             yield SystemCommand(title, about, partial(self.run_action, action))
+
+
+def _keep_what_the_first_frame_built() -> None:
+    """Exempt what is alive now (Textual, the parsed CSS, the first screen: it lives as
+    long as the app) from the cyclic collector, once per process: loading the engine just
+    after otherwise runs a full collection through all of it, ~20 ms of the home screen
+    filling in, and every full collection later would again. Reference counting still
+    frees those objects; only a cycle already garbage now is kept (once, not per app:
+    ``hsm serve`` starts an app per player).
+    """
+    if not gc.get_freeze_count():
+        gc.freeze()
 
 
 def run_app(
