@@ -177,8 +177,8 @@ class HsmApp(App[None]):
         self._announce_content()
         dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
-        if self.guard:
-            self._guard_files()
+        if self.guard:  # after home shows the party (~5 ms sooner); each autosave is whole
+            self.call_after_refresh(self._guard_files)
 
     def _guard_files(self) -> None:
         """Hold the campaign open here (ask if another hsm-tui does); autosave from now
