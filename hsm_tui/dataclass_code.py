@@ -108,11 +108,8 @@ def save() -> None:
     _compiled = False
     for module, codes in _used.items():
         _kept[module] = marshal.dumps(codes)
-    part = _file.with_name(f"{_file.name}.{os.getpid()}.part")
-    try:
+    from .persistence.atomic import replace_file  # whole or not at all, whoever else writes
+
+    with contextlib.suppress(OSError):
         _file.parent.mkdir(parents=True, exist_ok=True)
-        part.write_bytes(marshal.dumps(_kept))
-        os.replace(part, _file)  # whole or not at all, whoever else writes it
-    except OSError:
-        with contextlib.suppress(OSError):
-            part.unlink(missing_ok=True)
+        replace_file(_file, marshal.dumps(_kept), 0o600)
