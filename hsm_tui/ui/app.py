@@ -298,6 +298,9 @@ def run_app(
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
+    from ..share import css_cache
+
+    css_cache.share()  # one parse of each CSS source: Textual's start parsed each 3 times
     app = HsmApp(session, content=content or (), seed=seed, guard=True)
     try:
         app.run()
