@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -169,10 +170,13 @@ class HsmApp(App[None]):
     def has_session(self) -> bool:
         return self._session is not None
 
-    def on_ready(self) -> None:
+    async def on_ready(self) -> None:
         """The first frame is out: now load the engine, the packs and the Session, then
         let the home screen fill in (it drew its frame without them).
         """
+        # One turn of the loop first: the screen's frame timer starts now, so the frame
+        # with the party comes at its next tick, not a whole frame (16.7 ms) after it.
+        await asyncio.sleep(0)
         _keep_what_the_first_frame_built()
         self._announce_content()
         dataclass_code.save()  # the engine is in: a start after this one need not compile
