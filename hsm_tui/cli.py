@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
-from . import campaign_args
+from . import campaign_args, dataclass_code
 from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .rules.models import MAX_FREE_REROLLS, Cover, Rank
@@ -399,6 +399,7 @@ def _add_row(table: Any, label: str, value: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hsm`` console script and ``python -m hsm_tui``."""
+    dataclass_code.install()  # before Textual and the engine build their dataclasses
     args = build_parser().parse_args(argv)
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:

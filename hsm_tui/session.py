@@ -55,7 +55,8 @@ from .campaign.party import (
     CampaignCommand,
     NewAdventure,
 )
-from .packs import Catalog, LoadResult, content_dirs, load
+from .packs import Catalog, LoadResult, content_dirs
+from .packs.kept import load_kept
 from .persistence import snapshot
 from .rules import Rank, RulesError
 from .rules.errors import DecisionPending, NotPermitted
@@ -325,10 +326,11 @@ class Session:
 
     def load_content(self, extra: Iterable[str | Path] = ()) -> LoadResult:
         """The packs (shipped, HSM_CONTENT_PATH, then ``extra``), loaded once per session
-        and shared by every view; problems are reported in the result, never raised.
+        and shared by every view; problems are reported in the result, never raised. The
+        last start's load is taken when the packs are as they were (``packs/kept.py``).
         """
         if self.content is None:
-            self.content = load(content_dirs(extra))
+            self.content = load_kept(content_dirs(extra))
         return self.content
 
     def _add_party(self, cmd: AddParty) -> None:

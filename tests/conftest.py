@@ -1,6 +1,10 @@
-"""Shared by every test: a GM's own ``HSM_SAVES`` must not steer where tests write."""
+"""Shared by every test: a GM's own ``HSM_SAVES`` must not steer where tests write, and
+the start-up cache (``hsm_tui/dataclass_code.py``) is the run's own, not the user's."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -8,3 +12,12 @@ import pytest
 @pytest.fixture(autouse=True)
 def _no_saves_folder_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HSM_SAVES", raising=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_cache_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Children the tests start inherit it too (``hsm`` run as a process)."""
+    folder = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HSM_CACHE_DIR", str(folder))
+        yield folder

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -13,6 +15,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from .. import dataclass_code
 from .commands import ScreenActions
 from .screens import SessionReady
 
@@ -167,14 +170,19 @@ class HsmApp(App[None]):
     def has_session(self) -> bool:
         return self._session is not None
 
-    def on_ready(self) -> None:
+    async def on_ready(self) -> None:
         """The first frame is out: now load the engine, the packs and the Session, then
         let the home screen fill in (it drew its frame without them).
         """
+        # One turn of the loop first: the screen's frame timer starts now, so the frame
+        # with the party comes at its next tick, not a whole frame (16.7 ms) after it.
+        await asyncio.sleep(0)
+        _keep_what_the_first_frame_built()
         self._announce_content()
+        dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
-        if self.guard:
-            self._guard_files()
+        if self.guard:  # after home shows the party (~5 ms sooner); each autosave is whole
+            self.call_after_refresh(self._guard_files)
 
     def _guard_files(self) -> None:
         """Hold the campaign open here (ask if another hsm-tui does); autosave from now
@@ -268,6 +276,18 @@ class HsmApp(App[None]):
             yield SystemCommand(title, about, partial(self.run_action, action))
 
 
+def _keep_what_the_first_frame_built() -> None:
+    """Exempt what is alive now (Textual, the parsed CSS, the first screen: it lives as
+    long as the app) from the cyclic collector, once per process: loading the engine just
+    after otherwise runs a full collection through all of it, ~20 ms of the home screen
+    filling in, and every full collection later would again. Reference counting still
+    frees those objects; only a cycle already garbage now is kept (once, not per app:
+    ``hsm serve`` starts an app per player).
+    """
+    if not gc.get_freeze_count():
+        gc.freeze()
+
+
 def run_app(
     seed: int | None = None, content: Sequence[str] | None = None, campaign: str | None = None
 ) -> int:
@@ -282,6 +302,9 @@ def run_app(
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
+    from ..share import css_cache
+
+    css_cache.share()  # one parse of each CSS source: Textual's start parsed each 3 times
     app = HsmApp(session, content=content or (), seed=seed, guard=True)
     try:
         app.run()
