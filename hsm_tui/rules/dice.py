@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import TRAIT_ALIASES, Derived, Rating, Trait
+from .models import TRAIT_ALIASES, Derived, Rating, Trait, record
 
 #: R-ATK-1: the Strength die by Strength 1..5 (Power attacks, fists).
 STRENGTH_DIE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
@@ -62,7 +62,7 @@ def strength_die(strength: int) -> int:
         ) from None
 
 
-@dataclass(frozen=True)
+@record
 class Dice:
     """``count`` dice with ``sides`` sides; ``explode`` as written (``!``)."""
 
@@ -95,7 +95,7 @@ class Ref:
 Term = Dice | Const | Ref
 
 
-@dataclass(frozen=True)
+@record
 class Expression:
     """A parsed expression: signed terms plus the source text for messages."""
 
@@ -216,7 +216,7 @@ def _term(source: str, m: re.Match[str], start: int) -> Term:
     return Ref(name)
 
 
-@dataclass(frozen=True)
+@record
 class DieRoll:
     """One die as rolled: ``rolls`` holds the chain when it exploded (6, 6, 2 → 14)."""
 
@@ -231,7 +231,7 @@ class DieRoll:
         return "→".join(map(str, self.rolls))
 
 
-@dataclass(frozen=True)
+@record
 class ExpressionRoll:
     """The outcome of rolling an expression, keeping every die for the log and replay."""
 

@@ -14,7 +14,7 @@ from enum import Enum
 
 from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
-from .models import Cover, Rank, once
+from .models import Cover, Rank, once, record
 from .secret import secret
 
 HERO_DIE_SIDES = 6
@@ -141,7 +141,7 @@ class PoolKind(Enum):
     DEFENSE = "defense"
 
 
-@dataclass(frozen=True)
+@record
 class PoolRoll:
     """``dice`` d10s (and the Hero die for a Hero) against ``target``, with re-rolls.
 
@@ -363,7 +363,7 @@ def paid_text(free: int, luck: int, clues: int) -> str:
     return ", ".join(f"{n} {what}" for n, what in parts if n)
 
 
-@dataclass(frozen=True)
+@record
 class DamageRoll:
     """One hit's damage (R-DMG-1, exploding) against Health, and its wound steps (R-DMG-2)."""
 
