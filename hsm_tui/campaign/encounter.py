@@ -129,7 +129,7 @@ class Turn:
     lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
-        return tuple(action for who, action in self.used if who == cid)
+        return tuple([action for who, action in self.used if who == cid])  # a list: quicker
 
     def left(self, cid: str) -> int:
         lost = dict(self.lost).get(cid, 0)

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import TRAIT_ALIASES, Derived, Rating, Trait, record
+from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record
 
 #: R-ATK-1: the Strength die by Strength 1..5 (Power attacks, fists).
 STRENGTH_DIE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
@@ -110,7 +110,7 @@ class Expression:
             out.append(str(term))
         return "".join(out)
 
-    @property
+    @once  # frozen: a damage expression is rolled for every hit
     def references(self) -> frozenset[str]:
         """Names the expression needs a value for before it can be rolled."""
         return frozenset(t.name for _, t in self.terms if isinstance(t, Ref))
@@ -282,13 +282,14 @@ def roll(
     """Roll ``expr`` with ``rng``; ``explode_all`` makes every die explode (damage)."""
     if isinstance(expr, str):
         expr = parse(expr)
-    resolved = expr.resolve(values)
+    resolved = expr.resolve(values) if expr.references else expr  # resolved already
     parts = []
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
             explode = term.explode or explode_all
             dice = tuple(roll_die(rng, term.sides, explode) for _ in range(term.count))
-            parts.append((sign, Dice(term.count, term.sides, explode), dice))
+            rolled = term if term.explode is explode else Dice(term.count, term.sides, explode)
+            parts.append((sign, rolled, dice))
         else:
             parts.append((sign, term, ()))
     return ExpressionRoll(resolved, tuple(parts))

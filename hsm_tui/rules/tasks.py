@@ -44,8 +44,10 @@ class HeroFace(Enum):
     @property
     def symbol(self) -> str:
         """A mark that carries the meaning without colour (DESIGN: monochrome terminals)."""
-        return {"Misfortune": "✗", "Fortune": "★", "blank": "·"}.get(self.value, "◆")
+        return _SYMBOLS.get(self._value_, "◆")
 
+
+_SYMBOLS = {"Misfortune": "✗", "Fortune": "★", "blank": "·"}
 
 _FACES = {
     1: HeroFace.MISFORTUNE,
@@ -209,7 +211,8 @@ class PoolRoll:
                 if len(rolled) == 1
                 else f"{self.hero} (of {', '.join(map(str, rolled))})"
             )
-            text += f" · Hero die {shown} {self.face.symbol} {self.face.value}"  # type: ignore[union-attr]
+            face = self.face
+            text += f" · Hero die {shown} {face.symbol} {face._value_}"  # type: ignore[union-attr]
         return text
 
     def _explain_d10s(self, hide: bool) -> str:
