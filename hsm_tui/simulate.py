@@ -303,10 +303,10 @@ def _best_attack(
     the same ratings in every fight of it).
     """
     best, best_p = None, -1.0
-    engaged = me.engaged
+    engaged, side = me.engaged, me.side
     by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
     for target in enc.combatants:
-        if target.side == me.side or target.out or target.unconscious:  # standing, inlined
+        if target.side == side or target.out or target.unconscious:  # standing, inlined
             continue
         place = (target.id in engaged, target.zone)
         top = by_place.get(place)

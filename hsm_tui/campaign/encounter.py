@@ -178,7 +178,7 @@ class Encounter:
         if a == b:
             return RangeBand.SHORT
         for x, y, band in self.bands:
-            if {x, y} == {a, b}:
+            if (x == a and y == b) or (x == b and y == a):  # no sets built: asked per attack
                 return band
         raise RulesError(f"no range band set between {a!r} and {b!r}")
 

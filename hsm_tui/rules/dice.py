@@ -238,7 +238,7 @@ class ExpressionRoll:
     expression: Expression
     parts: tuple[tuple[int, Term, tuple[DieRoll, ...]], ...]
 
-    @property
+    @once  # frozen: a hit's damage is read for its wound steps and its log line
     def total(self) -> int:
         total = 0
         for sign, term, dice in self.parts:

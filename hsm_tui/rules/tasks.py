@@ -85,6 +85,10 @@ class TargetNumber:
 
     def terms(self) -> str:
         """The parts without the total, for a line that states the total its own way."""
+        return self._terms
+
+    @once  # frozen, and the attack and Defense TNs are cached: written once per TN
+    def _terms(self) -> str:
         text = f"{self.parts[0].label} {self.parts[0].value}" if self.parts else ""
         for part in self.parts[1:]:
             text += f" {'−' if part.value < 0 else '+'} {part.label} {abs(part.value)}"

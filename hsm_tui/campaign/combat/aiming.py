@@ -245,7 +245,7 @@ def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
 
 def aim_ready(turn: Turn | None, cid: str) -> bool:
     """R-ACT-2 Aim: taken this turn and its free re-roll not yet used on an attack."""
-    return turn is not None and "aim" in turn.used_by(cid) and cid not in turn.aim_used
+    return turn is not None and (cid, "aim") in turn.used and cid not in turn.aim_used
 
 
 @record
