@@ -246,9 +246,9 @@ def _tally(
     """Add the wound steps taken from ``before`` to ``after`` to each side's count, and
     bring ``standing`` (:func:`_standing`) up to date, so a fight need not count it anew.
     """
-    if after is before:
-        return after
     was, now = before.combatants, after.combatants
+    if was is now:  # nobody changed (only the turn, say)
+        return after
     pairs = []
     if len(was) == len(now):  # the usual case: everyone where they were, a few changed
         pairs = [(a, b) for a, b in zip(was, now, strict=True) if a is not b]
