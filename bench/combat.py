@@ -134,20 +134,12 @@ def long_campaign(entries: int, runs: int = 5) -> LongCampaign:
         session.apply(RollTask(tn, Rank.MINION, f"Task {len(session.log)}"))
     opens, saves, undos = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        path = store.save(session, Path(tmp) / "campaign.toml")
-        cold = time.perf_counter() - start
+        path, cold = _save(session, Path(tmp) / "campaign.toml")
         for run in range(runs):
-            opened = Session(content=session.content)
-            start = time.perf_counter()
-            store.load(opened, path)
-            opens.append(time.perf_counter() - start)
-            if opened.log != session.log:
-                raise SystemExit("the campaign opened with another log than it was saved with")
+            opened, seconds = _open(session, path)
+            opens.append(seconds)
             opened.apply(RollTask(tn, Rank.MINION, "One more"))
-            start = time.perf_counter()
-            store.save(opened, Path(tmp) / f"again-{run}.toml")
-            saves.append(time.perf_counter() - start)
+            saves.append(_save(opened, Path(tmp) / f"again-{run}.toml")[1])
             opened.undo()
             start = time.perf_counter()
             opened.undo()
@@ -162,19 +154,31 @@ def long_campaign(entries: int, runs: int = 5) -> LongCampaign:
 
 def _save_and_open(session: Session) -> tuple[int, float, float]:
     """``session`` saved to a campaign file and opened in a fresh one: (bytes, save
-    seconds, open seconds); the opened log must be the saved one.
+    seconds, open seconds).
     """
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        path = store.save(session, Path(tmp) / "campaign.toml")
-        saved = time.perf_counter() - start
-        fresh = Session(content=session.content)
-        start = time.perf_counter()
-        store.load(fresh, path)
-        opened = time.perf_counter() - start
-        if fresh.log != session.log:
-            raise SystemExit("the campaign opened with another log than it was saved with")
-        return path.stat().st_size, saved, opened
+        path, saved = _save(session, Path(tmp) / "campaign.toml")
+        return path.stat().st_size, saved, _open(session, path)[1]
+
+
+def _save(session: Session, path: Path) -> tuple[Path, float]:
+    """``session`` saved as a campaign file at ``path``: (the file, seconds)."""
+    start = time.perf_counter()
+    saved = store.save(session, path)
+    return saved, time.perf_counter() - start
+
+
+def _open(saved: Session, path: Path) -> tuple[Session, float]:
+    """The campaign file ``saved`` was saved to, opened in a fresh session: (it, seconds);
+    its log must be the saved one.
+    """
+    fresh = Session(content=saved.content)
+    start = time.perf_counter()
+    store.load(fresh, path)
+    seconds = time.perf_counter() - start
+    if fresh.log != saved.log:
+        raise SystemExit("the campaign opened with another log than it was saved with")
+    return fresh, seconds
 
 
 def autosave_cost(session: Session) -> tuple[float, float]:

@@ -197,13 +197,11 @@ def fight(
     enc = setup(spec, catalog, rng, prepared)
     odds = {} if odds is None else odds
     wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
-    while enc.round <= MAX_ROUNDS:
-        sides = {c.side for c in enc.combatants if c.standing}
-        if len(sides) < 2:
-            break
+    standing = _standing(enc)
+    while enc.round <= MAX_ROUNDS and sum(map(bool, standing.values())) > 1:
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
-            enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds)
-        enc = _tally(enc, _apply(enc, EndTurn(), rng, catalog), wounds)  # Morale: Luck
+            enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds, standing)
+        enc = _tally(enc, _apply(enc, EndTurn(), rng, catalog), wounds, standing)  # Luck
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
         next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS), wounds
@@ -234,19 +232,36 @@ def wound_steps(before: Combatant, after: Combatant) -> int:
     return lethal + severe + nonlethal
 
 
-def _tally(before: Encounter, after: Encounter, wounds: dict[str, int]) -> Encounter:
-    """Add the wound steps taken from ``before`` to ``after`` to each side's count."""
-    if after is before:
-        return after
+def _standing(enc: Encounter) -> dict[str, int]:
+    """How many stand on each side."""
+    standing = dict.fromkeys((c.side for c in enc.combatants), 0)
+    for c in enc.combatants:
+        standing[c.side] += c.standing
+    return standing
+
+
+def _tally(
+    before: Encounter, after: Encounter, wounds: dict[str, int], standing: dict[str, int]
+) -> Encounter:
+    """Add the wound steps taken from ``before`` to ``after`` to each side's count, and
+    bring ``standing`` (:func:`_standing`) up to date, so a fight need not count it anew.
+    """
     was, now = before.combatants, after.combatants
+    if was is now:  # nobody changed (only the turn, say)
+        return after
     pairs = []
     if len(was) == len(now):  # the usual case: everyone where they were, a few changed
         pairs = [(a, b) for a, b in zip(was, now, strict=True) if a is not b]
-    if len(was) != len(now) or any(a.id != b.id for a, b in pairs):
+    moved = len(was) != len(now) or any(a.id != b.id for a, b in pairs)
+    if moved:
         then = {c.id: c for c in was}
         pairs = [(then[c.id], c) for c in now if c.id in then]
     for then_c, c in pairs:
         wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
+        standing[c.side] += c.standing - then_c.standing
+    if moved:  # someone joined or left: counted afresh
+        standing.clear()
+        standing.update(_standing(after))
     return after
 
 
@@ -288,10 +303,10 @@ def _best_attack(
     the same ratings in every fight of it).
     """
     best, best_p = None, -1.0
-    engaged = me.engaged
+    engaged, side = me.engaged, me.side
     by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
     for target in enc.combatants:
-        if target.side == me.side or not target.standing:
+        if target.side == side or target.out or target.unconscious:  # standing, inlined
             continue
         place = (target.id in engaged, target.zone)
         top = by_place.get(place)

@@ -31,6 +31,7 @@ from typing import Protocol
 
 from ..rules import Derived, Rank, RulesError, Trait, roll_task, task_odds
 from ..rules.combat import wound_penalty
+from ..rules.models import record
 from ..rules.secret import secret
 from ..rules.tasks import PoolRoll
 from .encounter import Combatant, evolve
@@ -185,7 +186,7 @@ def trait_roll(
     return roll, roll.success, line
 
 
-@dataclass(frozen=True)
+@record
 class TurnStart:
     combatant: Combatant
     lost: int  # actions lost (Dazed)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
 from ..rules.combat import InitiativeRoll
+from ..rules.models import once, record
 
 T = TypeVar("T")
 
@@ -26,6 +27,8 @@ def evolve(record: T, **changes: Any) -> T:
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
         unknown = sorted(changes.keys() - fields.keys())
         raise TypeError(f"{type(record).__name__} has no field {unknown}")
+    if "combatants" in changes:  # an Encounter's id index (Encounter.get) is for the old ones
+        merged.pop("_where", None)
     new = _new(record.__class__)
     _set(new, "__dict__", merged)
     return new
@@ -107,7 +110,7 @@ class Combatant:
         raise RulesError(f"{self.name} does not carry {weapon_id!r}")
 
 
-@dataclass(frozen=True)
+@record
 class Turn:
     """The turn in progress (R-ACT-1/3). A group's Minions act on one turn, each with
     its own two actions, so actions spent and lost are kept per combatant.
@@ -126,7 +129,7 @@ class Turn:
     lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
-        return tuple(action for who, action in self.used if who == cid)
+        return tuple([action for who, action in self.used if who == cid])  # a list: quicker
 
     def moved(self, cid: str) -> bool:
         """``cid`` took a Move this turn (a Move + Run is one)."""
@@ -151,10 +154,18 @@ class Encounter:
 
     # -- lookups ---------------------------------------------------------------------
     def get(self, cid: str) -> Combatant:
-        for c in self.combatants:
-            if c.id == cid:
-                return c
-        raise RulesError(f"no combatant {cid!r} in this encounter")
+        where = self._where.get(cid)
+        if where is None:
+            raise RulesError(f"no combatant {cid!r} in this encounter")
+        return self.combatants[where]
+
+    @once
+    def _where(self) -> dict[str, int]:
+        """Each combatant's place in ``combatants``: built once for a line-up and handed on
+        by :meth:`with_combatant` and :func:`evolve`, as a forecast looks up some 1,400
+        combatants a fight. ``evolve`` drops it when it changes the combatants.
+        """
+        return {c.id: i for i, c in enumerate(self.combatants)}
 
     def zone_named(self, name: str) -> str:
         """The zone ``name`` means, spelt as it was added: a GM who typed "Ridge" and
@@ -171,7 +182,7 @@ class Encounter:
         if a == b:
             return RangeBand.SHORT
         for x, y, band in self.bands:
-            if {x, y} == {a, b}:
+            if (x == a and y == b) or (x == b and y == a):  # no sets built: asked per attack
                 return band
         raise RulesError(f"no range band set between {a!r} and {b!r}")
 
@@ -205,18 +216,19 @@ class Encounter:
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
-        """The encounter with ``combatant`` in place of the one with its id."""
-        everyone, cid = self.combatants, combatant.id
-        for i, c in enumerate(everyone):
-            if c.id == cid:
-                changed = list(everyone)  # a list edited in place: quicker than splicing
-                changed[i] = combatant
-                fields = self.__dict__.copy()  # evolve without its check: one known field
-                fields["combatants"] = tuple(changed)
-                new = _new(Encounter)
-                _set(new, "__dict__", fields)
-                return new
-        raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+        """The encounter with ``combatant`` in place of the one with its id (the id index
+        stays true: nobody moves).
+        """
+        i = self._where.get(combatant.id)
+        if i is None:
+            raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+        changed = list(self.combatants)  # a list edited in place: quicker than splicing
+        changed[i] = combatant
+        fields = self.__dict__.copy()  # evolve without its check: one known field
+        fields["combatants"] = tuple(changed)
+        new = _new(Encounter)
+        _set(new, "__dict__", fields)
+        return new
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
         a, b = self.zone_named(a), self.zone_named(b)

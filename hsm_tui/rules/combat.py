@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .dice import Expression, parse
 from .errors import RulesError
-from .models import RangeBand, Rank, Rating, Traits
+from .models import RangeBand, Rank, Rating, Traits, record
 from .tasks import Modifier, TargetNumber
 
 FIGHTING_STYLES = (Rating.WILD, Rating.POWER, Rating.AGILE)
@@ -68,7 +68,7 @@ def throw_damage(strength: int, bands_past_short: int) -> Expression:
     return parse(f"{max(1, strength - max(0, bands_past_short))}d6")
 
 
-@dataclass(frozen=True)
+@record
 class AttackSituation:
     """Everything beyond rating and range that changes an attack TN (R-ATK-2)."""
 
@@ -82,13 +82,17 @@ class AttackSituation:
     other: int = 0  # GM's situational modifier
 
 
+PLAIN = AttackSituation()
+"""An attack with nothing beyond rating and range to change its TN."""
+
+
 @lru_cache(maxsize=4096)  # a TN is immutable and every argument hashable: built once
 def attack_tn(
     rating_name: str,
     rating: int,
     weapon_range: RangeBand,
     band: RangeBand,
-    situation: AttackSituation = AttackSituation(),
+    situation: AttackSituation = PLAIN,
 ) -> TargetNumber:
     """R-ATK-2 Interpretation: the attack TN is the rating plus every modifier, each
     labelled so the log can show how it was built.
@@ -126,7 +130,7 @@ def wound_penalty(wounds: int) -> int:
     return -min(max(wounds, 0), 2)
 
 
-@dataclass(frozen=True)
+@record
 class WoundResult:
     """What one hit's wound steps did to a target (R-DMG-2, R-WOUND-1/2/6)."""
 

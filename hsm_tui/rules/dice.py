@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import TRAIT_ALIASES, Derived, Rating, Trait
+from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record
 
 #: R-ATK-1: the Strength die by Strength 1..5 (Power attacks, fists).
 STRENGTH_DIE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
@@ -62,7 +62,7 @@ def strength_die(strength: int) -> int:
         ) from None
 
 
-@dataclass(frozen=True)
+@record
 class Dice:
     """``count`` dice with ``sides`` sides; ``explode`` as written (``!``)."""
 
@@ -95,7 +95,7 @@ class Ref:
 Term = Dice | Const | Ref
 
 
-@dataclass(frozen=True)
+@record
 class Expression:
     """A parsed expression: signed terms plus the source text for messages."""
 
@@ -110,7 +110,7 @@ class Expression:
             out.append(str(term))
         return "".join(out)
 
-    @property
+    @once  # frozen: a damage expression is rolled for every hit
     def references(self) -> frozenset[str]:
         """Names the expression needs a value for before it can be rolled."""
         return frozenset(t.name for _, t in self.terms if isinstance(t, Ref))
@@ -216,7 +216,7 @@ def _term(source: str, m: re.Match[str], start: int) -> Term:
     return Ref(name)
 
 
-@dataclass(frozen=True)
+@record
 class DieRoll:
     """One die as rolled: ``rolls`` holds the chain when it exploded (6, 6, 2 → 14)."""
 
@@ -231,14 +231,14 @@ class DieRoll:
         return "→".join(map(str, self.rolls))
 
 
-@dataclass(frozen=True)
+@record
 class ExpressionRoll:
     """The outcome of rolling an expression, keeping every die for the log and replay."""
 
     expression: Expression
     parts: tuple[tuple[int, Term, tuple[DieRoll, ...]], ...]
 
-    @property
+    @once  # frozen: a hit's damage is read for its wound steps and its log line
     def total(self) -> int:
         total = 0
         for sign, term, dice in self.parts:
@@ -282,13 +282,14 @@ def roll(
     """Roll ``expr`` with ``rng``; ``explode_all`` makes every die explode (damage)."""
     if isinstance(expr, str):
         expr = parse(expr)
-    resolved = expr.resolve(values)
+    resolved = expr.resolve(values) if expr.references else expr  # resolved already
     parts = []
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
             explode = term.explode or explode_all
             dice = tuple(roll_die(rng, term.sides, explode) for _ in range(term.count))
-            parts.append((sign, Dice(term.count, term.sides, explode), dice))
+            rolled = term if term.explode is explode else Dice(term.count, term.sides, explode)
+            parts.append((sign, rolled, dice))
         else:
             parts.append((sign, term, ()))
     return ExpressionRoll(resolved, tuple(parts))

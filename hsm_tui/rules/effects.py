@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .dice import Expression
+from .models import once
 
 
 class EffectKind(Enum):
@@ -73,6 +74,10 @@ class Effect:
 
     def describe(self) -> str:
         """The card text: the author's ``text`` or one made from the kind and values."""
+        return self._described
+
+    @once  # frozen: written once per card effect, not each time it fires
+    def _described(self) -> str:
         if self.text:
             return self.text
         amount = self.amount()

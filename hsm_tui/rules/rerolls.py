@@ -9,10 +9,10 @@ kept.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import RulesError
+from .models import record
 from .odds import suggest_split
 from .tasks import PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
 
@@ -30,7 +30,7 @@ class Answer(Protocol):
     def clues(self) -> int: ...
 
 
-@dataclass(frozen=True)
+@record
 class Spent:
     """Re-rolls spent on one roll: the roll with them in, and what paid for them."""
 

@@ -14,7 +14,7 @@ from enum import Enum
 
 from .dice import Expression, ExpressionRoll, roll
 from .errors import RulesError
-from .models import Cover, Rank, once
+from .models import Cover, Rank, once, record
 from .secret import secret
 
 HERO_DIE_SIDES = 6
@@ -44,8 +44,10 @@ class HeroFace(Enum):
     @property
     def symbol(self) -> str:
         """A mark that carries the meaning without colour (DESIGN: monochrome terminals)."""
-        return {"Misfortune": "✗", "Fortune": "★", "blank": "·"}.get(self.value, "◆")
+        return _SYMBOLS.get(self._value_, "◆")
 
+
+_SYMBOLS = {"Misfortune": "✗", "Fortune": "★", "blank": "·"}
 
 _FACES = {
     1: HeroFace.MISFORTUNE,
@@ -83,6 +85,10 @@ class TargetNumber:
 
     def terms(self) -> str:
         """The parts without the total, for a line that states the total its own way."""
+        return self._terms
+
+    @once  # frozen, and the attack and Defense TNs are cached: written once per TN
+    def _terms(self) -> str:
         text = f"{self.parts[0].label} {self.parts[0].value}" if self.parts else ""
         for part in self.parts[1:]:
             text += f" {'−' if part.value < 0 else '+'} {part.label} {abs(part.value)}"
@@ -141,7 +147,7 @@ class PoolKind(Enum):
     DEFENSE = "defense"
 
 
-@dataclass(frozen=True)
+@record
 class PoolRoll:
     """``dice`` d10s (and the Hero die for a Hero) against ``target``, with re-rolls.
 
@@ -209,7 +215,8 @@ class PoolRoll:
                 if len(rolled) == 1
                 else f"{self.hero} (of {', '.join(map(str, rolled))})"
             )
-            text += f" · Hero die {shown} {self.face.symbol} {self.face.value}"  # type: ignore[union-attr]
+            face = self.face
+            text += f" · Hero die {shown} {face.symbol} {face._value_}"  # type: ignore[union-attr]
         return text
 
     def _explain_d10s(self, hide: bool) -> str:
@@ -363,7 +370,7 @@ def paid_text(free: int, luck: int, clues: int) -> str:
     return ", ".join(f"{n} {what}" for n, what in parts if n)
 
 
-@dataclass(frozen=True)
+@record
 class DamageRoll:
     """One hit's damage (R-DMG-1, exploding) against Health, and its wound steps (R-DMG-2)."""
 

@@ -5,7 +5,7 @@ Previews read the same plan :func:`~.attack.attack` rolls, so the two never disa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from ...packs import Catalog, Weapon
@@ -28,7 +28,7 @@ from ...rules.combat import (
     throw_damage,
 )
 from ...rules.dice import parse
-from ...rules.models import MAX_FREE_REROLLS
+from ...rules.models import MAX_FREE_REROLLS, record
 from ...rules.odds import PoolOdds, percent, wound_odds
 from ..conditions import level, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
@@ -45,7 +45,7 @@ MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
 
 
-@dataclass(frozen=True)
+@record
 class AttackPlan:
     """An attack worked out before any die is rolled: what the screens show as a preview
     and what :func:`attack` then rolls, so the two can never disagree.
@@ -248,10 +248,10 @@ def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
 
 def aim_ready(turn: Turn | None, cid: str) -> bool:
     """R-ACT-2 Aim: taken this turn and its free re-roll not yet used on an attack."""
-    return turn is not None and "aim" in turn.used_by(cid) and cid not in turn.aim_used
+    return turn is not None and (cid, "aim") in turn.used and cid not in turn.aim_used
 
 
-@dataclass(frozen=True)
+@record
 class Firepower:
     """R-ATK-2/3: the most shots an attack fires (the weapon's rate of fire or the style's
     attack count) and how many of them the weapon's charges pay for now.

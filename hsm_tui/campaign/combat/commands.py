@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ...rules.models import record
+
 GM = "gm"
 
 
@@ -192,7 +194,7 @@ class CloseIn:
     issuer: str = GM
 
 
-@dataclass(frozen=True)
+@record
 class Attack:
     attacker: str
     target: str
@@ -256,14 +258,14 @@ class TakeAction:
     issuer: str = GM
 
 
-@dataclass(frozen=True)
+@record
 class AnswerDive:
     cover: str  # "none" to stay put, else the cover dived into
     issuer: str = GM
     unit: bool = False  # the target's whole Minion unit dives with it (R-ATK-5)
 
 
-@dataclass(frozen=True)
+@record
 class SpendCombatRerolls:
     """Answer PendingCombatRerolls: ``d10`` + ``hero`` re-rolls; free ones are used first,
     then ``clues`` of the rest come from Clues and the remainder from Luck (R-CHAR-9).
@@ -312,7 +314,7 @@ class RollChart:
     issuer: str = GM
 
 
-@dataclass(frozen=True)
+@record
 class EndTurn:
     issuer: str = GM
 

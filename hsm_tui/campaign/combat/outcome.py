@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from ...rules import Cover, Rank
+from ...rules.models import record
 from ...rules.odds import suggest_split
 from ...rules.rerolls import first_offer
 from ...rules.tasks import HeroFace, PoolRoll
@@ -27,7 +28,7 @@ from .commands import (
 )
 
 
-@dataclass(frozen=True)
+@record
 class LogLines:
     """One log entry a command writes: a title and the lines that explain it."""
 
@@ -100,7 +101,7 @@ class Option(Generic[Answer]):
     command: Answer
 
 
-@dataclass(frozen=True)
+@record
 class PendingDive:
     """R-ATK-5: the target of a ranged attack may dive for cover before Defense."""
 
@@ -174,7 +175,7 @@ class PendingSidekick:
         )
 
 
-@dataclass(frozen=True)
+@record
 class PendingCombatRerolls:
     """R-TASK-6 / R-CHAR-9 in combat: a Hero with Luck or Clues decides after seeing its
     attack, Defense or Morale roll how many re-rolls to spend, free ones (Aim, Dodge,
@@ -236,7 +237,7 @@ class PendingCombatRerolls:
 Pending = PendingDive | PendingChartChoice | PendingSidekick | PendingCombatRerolls
 
 
-@dataclass(frozen=True)
+@record
 class Outcome:
     """A command's result: the new encounter, its log, and the decision it waits for."""
 
@@ -249,7 +250,7 @@ class Outcome:
         return Outcome(self.encounter, (*entries, *self.log), self.pending)
 
 
-@dataclass(frozen=True)
+@record
 class AttackState:
     """An attack paused for a decision: everything needed to finish it."""
 

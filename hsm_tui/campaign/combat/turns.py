@@ -106,7 +106,7 @@ def spend_action(
         raise RulesError(f"{actor.name} is Panicked: only Move, Run or Hide (§8)")
     if actor.id in turn.restricted and action not in ("move", "run", "hide"):
         raise RulesError(f"{actor.name} is Confused and failed its roll: only Run or Hide (§8)")
-    if action in turn.used_by(actor.id):
+    if (actor.id, action) in turn.used:
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
     left = turn.left(actor.id)
     if left <= 0:
