@@ -30,11 +30,15 @@ from hsm_tui.campaign.combat import (
     plan_attack,
     plan_suppress,
 )
+from hsm_tui.campaign.combat.attack import spend_combat_rerolls
+from hsm_tui.campaign.combat.commands import Location
+from hsm_tui.campaign.combat.damage import Step, resolve
+from hsm_tui.campaign.combat.outcome import AttackState
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.campaign.freeflow import own_task
 from hsm_tui.campaign.party import rollers
 from hsm_tui.rules import Cover, Trait
-from tests.campaign import edit, new_session, play, refused
+from tests.campaign import Scripted, edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel, last, left
 
 RAIDERS = "pirate-raider@pirates"
@@ -539,3 +543,55 @@ def test_s7_a_painful_wound_after_its_encounter_takes_one_off_a_turn_the_hero_mo
     s.apply(SetCondition(K, "painful"))  # the encounter it was taken in: −1 on every TN
     marked = plan_attack(s.encounter, aim, s.catalog).tn
     assert marked.value == still.value - 1 and "painful-wound" not in marked.explain()
+
+
+def test_r_wound_5_a_hero_may_spend_luck_on_the_stamina_roll_to_keep_its_weapon() -> None:
+    """R-TASK-6: "Luck: A player can use a Luck point to re-roll any roll" — the severely
+    wounded Hero's "Stamina roll" to keep hold of its weapon (R-WOUND-5) is one: she is
+    asked, the re-roll keeps the rifle, then the chart is rolled and the attack goes on.
+    (issue 18 #14)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, wounds=2, luck=1)
+    play(s, Attack(R2, K, "laser-pistol"), 1, 7, 8, 9)  # one hit
+    play(s, AnswerDive("none"), 9, 3)  # Defense d10 9: through; she may re-roll it
+    play(s, KEEP, 6, 3, 5, 9, 2)  # 2d6 [6→3, 5] = 14: severe; Stamina 6 − 2: d10 9 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's grip Stamina roll: d10 9 > TN 4 ✗")
+    assert last(s)[1][-1].startswith("Stamina roll: d10 9 > TN 4 ✗")
+    refused(s, EndTurn(), "answer the pending question first")
+    play(s, SpendCombatRerolls(1, 0), 1, 3)  # the d10 again: 1; chart d10 3
+    title, lines = last(s)
+    assert title == "Kestrel Vance defends"
+    assert lines[0].startswith("re-rolls (1 Luck): d10 1")
+    assert lines[1].startswith("Stamina roll: d10 1 (re-rolled 1) ≤ TN 4 ✓")
+    assert lines[1].endswith(": keeps hold of Assault Laser (R-WOUND-5)")
+    assert lines[2] == "Severe Wound chart: d10 3 + 8 past Health + 2×0 earlier = 11"
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.severe) == (0, 1)
+    assert not kestrel.weapon("assault-laser").dropped and s.pending is None
+
+
+def test_r_atk_10_a_hero_hit_in_a_limb_may_spend_luck_on_its_stamina_roll() -> None:
+    """R-TASK-6 "re-roll any roll" on R-ATK-10's limb hit: "the character must make a
+    Stamina roll minus the damage … or the limb is useless": a Hero asked after a failure
+    keeps the limb with a successful re-roll, or loses it keeping the roll; the attack's
+    next hit follows either way. (issue 18 #14)
+    """
+    for answer, dice, lamed in ((SpendCombatRerolls(1, 0), (1,), False), (KEEP, (), True)):
+        s = duel(RAIDERS_FIRST)
+        edit(s, K, luck=1)
+        hit = AttackState(R1, K, "laser-pistol", 2, location=Location.LIMB)
+        rng = Scripted(3, 2, 9, 3)  # hit 1: 2d6 3 + 2 = 5; Stamina 6 − 5: d10 9 fails
+        out = resolve(s.encounter, hit, rng, s.catalog, Step.DAMAGE)
+        pending = out.pending
+        assert isinstance(pending, PendingCombatRerolls) and pending.tail is not None
+        assert pending.question.startswith("Kestrel Vance's limb Stamina roll: d10 9 > TN 1 ✗")
+        assert pending.attack is not None and pending.attack.hits == 1  # hit 2 waits
+        rng = Scripted(*dice, 1, 1, 1, 3)  # the re-roll (if any); hit 2: 2d6 1 + 1, limb 1
+        done = spend_combat_rerolls(out.encounter, answer, pending, rng, s.catalog)
+        assert done.pending is None and rng.done()
+        lines = [line for entry in done.log for line in entry.lines]
+        assert ("lamed" in done.encounter.get(K).conditions) == lamed
+        assert lines[-2].startswith("hit 2: damage 2d6! [1, 1] = 2")
+        assert lines[-1].endswith(": keeps using the limb")

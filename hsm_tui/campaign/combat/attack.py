@@ -20,7 +20,7 @@ from .aiming import aim_ready, plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
 from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
-from .damage import Step, ally_in_melee, resolve
+from .damage import Step, ally_in_melee, hit_rerolled, resolve
 from .fear import fear_line, give_fear, unit_after_attack
 from .gear import edit_weapon
 from .groups import retarget
@@ -153,6 +153,8 @@ def spend_combat_rerolls(
             f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
         )
         return end_turn(enc, EndTurn(), rng, cat, panic).after(rerolled)
+    if pending.stage in (RollStage.LIMB, RollStage.GRIP):  # the hit goes on, then the attack
+        return hit_rerolled(enc, pending, roll, rng, cat, lines)
     if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)
         return _pinned_rerolled(enc, pending, roll, rng, cat, lines)
     assert pending.attack is not None  # an attack's or a Defense roll's

@@ -12,6 +12,7 @@ from fractions import Fraction
 from ...packs import Catalog, SevereWound
 from ...rules import Cover, Derived
 from ...rules.combat import severe_wound_modifier
+from ...rules.tasks import PoolRoll
 from ..conditions import CONDITIONS, trait_roll, with_condition
 from ..encounter import Combatant, evolve
 from .gear import edit_weapon, held_weapon
@@ -43,20 +44,50 @@ def chart_odds(chart: Sequence[SevereWound], modifier: int) -> tuple[RowOdds, ..
     return tuple(odds)
 
 
+GRIP = "Stamina"
+"""The grip roll's label in the log (R-WOUND-5)."""
+
+
 def severe_wound(
     target: Combatant, overflow: int, rng: random.Random, cat: Catalog
 ) -> tuple[Combatant, list[str], Pending | None]:
     """R-WOUND-5 and §7: Prone, a Stamina roll to keep hold of the weapon in hand, then
     d10 + overflow + 2 × earlier severe wounds (the weapon in hand: :func:`held_weapon`).
     """
-    held = held_weapon(target)
     grip: list[str] = []
-    if held is not None:
-        name = cat.weapons[held.id].name if held.id in cat.weapons else held.id
-        _, ok, line = trait_roll(target, target.traits[Derived.STAMINA], "Stamina", rng)
-        grip.append(f"{line}: {'keeps hold of' if ok else 'drops'} {name} (R-WOUND-5)")
-        if not ok:
-            target = edit_weapon(target, held.id, dropped=True)
+    rolled = grip_roll(target, rng)
+    if rolled is not None:
+        target, line = grip_result(target, *rolled, cat)
+        grip.append(line)
+    target, lines, pending = chart_roll(target, overflow, rng, cat)
+    return target, [*grip, *lines], pending
+
+
+def grip_roll(target: Combatant, rng: random.Random) -> tuple[PoolRoll, str] | None:
+    """R-WOUND-5: the Stamina roll to keep hold of the weapon in hand, and its line (None:
+    nothing in hand)."""
+    if held_weapon(target) is None:
+        return None
+    roll, _, line = trait_roll(target, target.traits[Derived.STAMINA], GRIP, rng)
+    return roll, line
+
+
+def grip_result(
+    target: Combatant, roll: PoolRoll, line: str, cat: Catalog
+) -> tuple[Combatant, str]:
+    """The grip roll as it stands: the weapon in hand kept, or dropped."""
+    held = held_weapon(target)
+    assert held is not None  # a grip roll is made only with a weapon in hand
+    name = cat.weapons[held.id].name if held.id in cat.weapons else held.id
+    text = f"{line}: {'keeps hold of' if roll.success else 'drops'} {name} (R-WOUND-5)"
+    return (target if roll.success else edit_weapon(target, held.id, dropped=True)), text
+
+
+def chart_roll(
+    target: Combatant, overflow: int, rng: random.Random, cat: Catalog
+) -> tuple[Combatant, list[str], Pending | None]:
+    """§7: the chart's d10 + overflow + 2 × earlier severe wounds, Prone, and the row (or
+    the GM's pick between two)."""
     d10 = rng.randint(1, 10)
     total = d10 + severe_wound_modifier(overflow, target.severe)
     rows = cat.chart_rows(total)
@@ -69,7 +100,7 @@ def severe_wound(
         question = f"{target.name} rolled {total} on the Severe Wound chart: which result?"
         return (
             target,
-            [*grip, line],
+            [line],
             PendingChartChoice(
                 target.id,
                 total,
@@ -79,9 +110,9 @@ def severe_wound(
             ),
         )
     if not rows:
-        return target, [*grip, line, "no chart row covers that total: the GM decides"], None
+        return target, [line, "no chart row covers that total: the GM decides"], None
     target, lines, _ = apply_chart_row(target, rows[0], line)
-    return target, [*grip, *lines], None
+    return target, lines, None
 
 
 def apply_chart_row(

@@ -17,14 +17,15 @@ from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_
 from ...rules.combat import SEVERELY
 from ...rules.rerolls import spend_free
 from ...rules.secret import secret
-from ...rules.tasks import wound_steps
+from ...rules.tasks import PoolRoll, wound_steps
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
-from .chart import apply_chart_row, severe_wound
+from .chart import GRIP, apply_chart_row, chart_roll, grip_result, grip_roll, severe_wound
 from .commands import AnswerDive, ApplyDamage, ChooseChartRow, Location, Reaction, RollChart
 from .fear import fear_line, give_fear, spread_fear, unit_after_attack
 from .outcome import (
     AttackState,
+    HitTail,
     LogLines,
     Outcome,
     Pending,
@@ -138,7 +139,7 @@ def _defend(
     gms = not target.player  # a Minion's Defense is the GM's (issue 21)
     head = secret(f"{defense.terms()} → ", gms, "")
     free = defense_rerolls(target, melee)
-    title = f"{target.name} defends"
+    title = _title(target)
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
@@ -183,17 +184,14 @@ def _damage(
         target = wounded
         if target.standing:  # R-ATK-7: one more Fear per hit through
             target, feared = evolve(target, fear=target.fear + 1), feared + 1
-        if state.location == Location.LIMB and target.standing and total > 0:
-            target, line = _limb_check(target, total, rng)
-            lines.append(line)
-        if result.severe:
-            target, chart_lines, pending = severe_wound(target, result.overflow, rng, cat)
-            lines += chart_lines
+        limb = total if state.location == Location.LIMB and target.standing and total > 0 else 0
+        if limb or result.severe:
+            rest = evolve(state, hits=state.hits - n - 1)
+            tail = HitTail(result.severe, result.overflow, first + n + 1)
+            target, pending = _hit_tail(target, limb, tail, rest, rng, cat, lines)
             if pending is not None:
-                rest = evolve(state, hits=state.hits - n - 1)
-                pending = evolve(pending, resume=rest, next_hit=first + n + 1)
                 enc = spread_fear(enc.with_combatant(target), target, feared)
-                return enc, [LogLines(f"{target.name} defends", tuple(lines))], pending
+                return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
     passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
     if passing and target.standing and not stopped:
@@ -202,7 +200,7 @@ def _damage(
     enc = spread_fear(enc.with_combatant(target), target, feared)
     enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state))
     shown = (*lines, *end_lines)
-    return enc, [LogLines(f"{target.name} defends", shown)] if shown else [], None
+    return enc, [LogLines(_title(target), shown)] if shown else [], None
 
 
 def ally_in_melee(enc: Encounter, state: AttackState, target: Combatant) -> Combatant | None:
@@ -242,11 +240,104 @@ def answer_dive(
     return finished.after(LogLines("Dive for cover", (line,)))
 
 
-def _limb_check(target: Combatant, damage: int, rng: random.Random) -> tuple[Combatant, str]:
-    """R-ATK-10: a limb hit: Stamina minus the damage to keep using the limb."""
-    base = target.traits[Derived.STAMINA] - damage
-    _, ok, line = trait_roll(target, base, "Limb hit: Stamina − damage", rng)
-    if ok:
+LIMB = "Limb hit: Stamina − damage"
+"""The limb roll's label in the log (R-ATK-10)."""
+
+
+def _hit_tail(
+    target: Combatant,
+    limb: int,
+    tail: HitTail,
+    rest: AttackState,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+) -> tuple[Combatant, Pending | None]:
+    """What a hit does after its wound: R-ATK-10 a limb hit's Stamina − ``limb`` roll, then
+    a severe wound's grip roll and chart (:func:`_severe_tail`). A Hero may stop at a failed
+    Stamina roll to spend re-rolls (R-TASK-6); the answer goes on from there
+    (:func:`hit_rerolled`), then with the ``rest`` of the attack.
+    """
+    if limb:
+        base = target.traits[Derived.STAMINA] - limb
+        roll, _, line = trait_roll(target, base, LIMB, rng)
+        lines.append(line)
+        ask = ask_rerolls(
+            target, roll, 0, RollStage.LIMB, rest, roll.target, _title(target), tail=tail
+        )
+        if ask is not None:
+            return target, ask
+        target, lines[-1] = _limb_result(target, roll, line)
+    return _severe_tail(target, tail, rest, rng, cat, lines)
+
+
+def _severe_tail(
+    target: Combatant,
+    tail: HitTail,
+    rest: AttackState,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+    grip: tuple[PoolRoll, str] | None = None,
+) -> tuple[Combatant, Pending | None]:
+    """R-WOUND-5 on a severe wound: the grip roll (``grip`` when made and re-rolled), which
+    may pause for re-rolls, then the chart, which may pause for the GM's pick."""
+    if not tail.severe:
+        return target, None
+    if grip is None:
+        grip = grip_roll(target, rng)
+        if grip is not None:
+            roll, line = grip
+            ask = ask_rerolls(
+                target, roll, 0, RollStage.GRIP, rest, roll.target, _title(target), tail=tail
+            )
+            if ask is not None:
+                lines.append(line)
+                return target, ask
+    if grip is not None:
+        target, line = grip_result(target, *grip, cat)
+        lines.append(line)
+    target, chart_lines, pending = chart_roll(target, tail.overflow, rng, cat)
+    lines += chart_lines
+    if pending is not None:
+        pending = evolve(pending, resume=rest, next_hit=tail.next_hit)
+    return target, pending
+
+
+def hit_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+) -> Outcome:
+    """The hit a Hero's limb or grip roll paused, gone on with ``roll`` (its re-rolls
+    spent), then the rest of the attack."""
+    tail, rest = pending.tail, pending.attack
+    assert tail is not None and rest is not None  # a limb or grip roll's question
+    target = enc.get(pending.roller)
+    label = LIMB if pending.stage is RollStage.LIMB else GRIP
+    line = f"{label} roll: {roll.explain(not target.player)}"
+    if pending.stage is RollStage.LIMB:
+        target, line = _limb_result(target, roll, line)
+        lines.append(line)
+        target, paused = _severe_tail(target, tail, rest, rng, cat, lines)
+    else:
+        target, paused = _severe_tail(target, tail, rest, rng, cat, lines, (roll, line))
+    enc = enc.with_combatant(target)
+    if paused is not None:
+        return Outcome(enc, (LogLines(_title(target), tuple(lines)),), paused)
+    return resolve(enc, rest, rng, cat, Step.DAMAGE, lines, first=tail.next_hit)
+
+
+def _title(target: Combatant) -> str:
+    return f"{target.name} defends"
+
+
+def _limb_result(target: Combatant, roll: PoolRoll, line: str) -> tuple[Combatant, str]:
+    """R-ATK-10: the limb roll as it stands: the limb still used, or useless."""
+    if roll.success:
         return target, f"{line}: keeps using the limb"
     return with_condition(target, "lamed"), f"{line}: the limb is useless (drops or falls)"
 

@@ -59,6 +59,13 @@ class RollStage(StrEnum):
     """A Confused Hero's Savvy + Senses − 1 roll at the start of its turn (§8): re-rolls
     chase a success (a free turn); the turn starts after it."""
 
+    LIMB = "limb"
+    """A Hero's Stamina − damage roll to keep using a hit limb (R-ATK-10): re-rolls chase a
+    success; the hit, then the attack, goes on after it."""
+    GRIP = "grip"
+    """A severely wounded Hero's Stamina roll to keep hold of its weapon (R-WOUND-5):
+    re-rolls chase a success; the chart roll, then the attack, goes on after it."""
+
     @property
     def turn_start(self) -> bool:
         """A roll made as a turn starts: answering it starts the turn again from the top
@@ -74,6 +81,8 @@ _WHAT = {
     RollStage.PINNED: "Pinned Morale",
     RollStage.BLEEDING: "Bleeding Stamina",
     RollStage.CONFUSED: "Confused Savvy + Senses − 1",
+    RollStage.LIMB: "limb Stamina",
+    RollStage.GRIP: "grip Stamina",
 }
 
 
@@ -85,6 +94,16 @@ class TurnRoll:
     stage: RollStage
     roll: PoolRoll
     line: str
+
+
+@dataclass(frozen=True)
+class HitTail:
+    """What a hit still does after a Stamina roll it paused for re-rolls (R-ATK-10 limb,
+    R-WOUND-5 grip): the grip roll and the chart when it is a severe wound."""
+
+    severe: bool
+    overflow: int  # the damage past Health the chart adds (R-WOUND-5)
+    next_hit: int  # the number of the attack's next hit, for the log
 
 
 Answer = TypeVar("Answer")
@@ -196,6 +215,7 @@ class PendingCombatRerolls:
     then: Attack | Suppress | SonicBlast | Move | None = None  # the action a Pinned roll holds up
     earlier: tuple[TurnRoll, ...] = ()  # a turn start's rolls before this one
     logged: int = 0  # the turn start's lines the question's entry already holds
+    tail: HitTail | None = None  # a limb or grip roll's: the rest of its hit
 
     @property
     def available(self) -> int:
@@ -283,6 +303,7 @@ def ask_rerolls(
     title: str,
     earlier: tuple[TurnRoll, ...] = (),
     logged: int = 0,
+    tail: HitTail | None = None,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
     if not may_reroll(roller, roll, stage):
@@ -304,6 +325,7 @@ def ask_rerolls(
         question,
         earlier=earlier,
         logged=logged,
+        tail=tail,
     )
 
 
@@ -322,6 +344,6 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
         return not roll.successes
     if stage == RollStage.MORALE:
         return roll.success and roll.face is not HeroFace.MISFORTUNE
-    if stage in (RollStage.PINNED, RollStage.PANICKED, RollStage.BLEEDING, RollStage.CONFUSED):
-        return roll.success
-    return roll.successes == roll.dice
+    if stage == RollStage.ATTACK:
+        return roll.successes == roll.dice
+    return roll.success  # a trait roll: Pinned, Panicked, Bleeding, Confused, limb, grip
