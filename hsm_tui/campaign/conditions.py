@@ -192,9 +192,12 @@ class TurnStart:
     lost: int  # actions lost (Dazed)
     restricted: bool  # Confused and failed: only Run and/or Hide this turn
     lines: tuple[str, ...]
-    paused: tuple[str, PoolRoll, str] | None = None
-    """A fresh roll the roller may want to re-roll first (its name, the roll, its line):
-    the turn's start stops there, and ``combatant`` is not to be kept."""
+    paused: tuple[str, PoolRoll] | None = None
+    """A fresh roll the roller may want to re-roll first (its name, the roll): the turn's
+    start stops there, and ``combatant`` is not to be kept."""
+    fresh: tuple[tuple[str, PoolRoll, str], ...] = ()
+    """The rolls made here that stand (name, roll, line): a start made again after a
+    question takes them as made, so each is rolled once."""
 
 
 Rolled = dict[str, tuple[PoolRoll, str]]
@@ -219,12 +222,16 @@ def start_of_turn(
     made = rolled or {}
     lines: list[str] = []
     lost, restricted = 0, False
+    fresh: list[tuple[str, PoolRoll, str]] = []
 
     def roll(name: str, base: int) -> tuple[PoolRoll, str, bool]:
         if name in made:
             return (*made[name], False)
-        fresh, _, line = trait_roll(c, base, TURN_ROLLS[name], rng)
-        return fresh, line, asks is not None and asks(c, name, fresh)
+        new, _, line = trait_roll(c, base, TURN_ROLLS[name], rng)
+        if asks is not None and asks(c, name, new):
+            return new, line, True
+        fresh.append((name, new, line))
+        return new, line, False
 
     dazed = level(c, "dazed")
     if dazed:
@@ -236,7 +243,7 @@ def start_of_turn(
         bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
         if ask:
-            return TurnStart(c, lost, restricted, tuple(lines), ("bleeding", bled, line))
+            return TurnStart(c, lost, restricted, tuple(lines), ("bleeding", bled), tuple(fresh))
         if bled.success:
             c = with_condition(with_condition(c, "bleeding", 0), TOKENS, 0)
             lines.append("the bleeding stops")
@@ -255,7 +262,7 @@ def start_of_turn(
         sane, line, ask = roll("confused", base)
         lines.append(line)
         if ask:
-            return TurnStart(c, lost, restricted, tuple(lines), ("confused", sane, line))
+            return TurnStart(c, lost, restricted, tuple(lines), ("confused", sane), tuple(fresh))
         restricted = not sane.success
         if restricted:
             lines.append("only Run and/or Hide this turn")

@@ -126,14 +126,15 @@ class Turn:
     offhand: tuple[str, ...] = ()  # main hand or suppressive fire: the off hand may follow
     reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
+    movers: tuple[str, ...] = ()  # moved to another zone this turn (§7 row 13 after it)
     lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple([action for who, action in self.used if who == cid])  # a list: quicker
 
     def moved(self, cid: str) -> bool:
-        """``cid`` took a Move this turn (a Move + Run is one)."""
-        return (cid, "move") in self.used
+        """``cid`` moved this turn (a Move lost to a failed Pinned roll did not)."""
+        return cid in self.movers
 
     def left(self, cid: str) -> int:
         lost = dict(self.lost).get(cid, 0)

@@ -187,11 +187,11 @@ def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campa
 
 T = TypeVar("T", Combatant, PartyMember)
 CARRIED = ("luck", "clues", "wounds", "severe", "chart")
+"""What a party Hero carries into a fight and back out: pools, wounds, scars."""
 FOR_GOOD = {"maimed": Trait.CHARM}
 """§7 rows that take 1 off every later TN with a trait, from then on (content's chart:
 Maimed, "−1 to every TN that involves Charm"). The rest are the GM's to apply: which
 rolls are social (Scarred), use the hurt limb or sense (Limb injury, Sight or hearing)."""
-"""What a party Hero carries into a fight and back out: pools, wounds, scars."""
 WHEN_MOVED = {"painful-wound": "painful"}
 """§7 rows that, once their encounter is over, take 1 off a TN on a turn the Hero moved
 (content's chart: Painful wound, "After this encounter, Target numbers are at −1 if the

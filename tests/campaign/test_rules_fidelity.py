@@ -34,6 +34,7 @@ from hsm_tui.campaign.combat.attack import spend_combat_rerolls
 from hsm_tui.campaign.combat.commands import Location
 from hsm_tui.campaign.combat.damage import Step, resolve
 from hsm_tui.campaign.combat.outcome import AttackState
+from hsm_tui.campaign.conditions import level
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.campaign.freeflow import own_task
 from hsm_tui.campaign.party import rollers
@@ -543,6 +544,13 @@ def test_s7_a_painful_wound_after_its_encounter_takes_one_off_a_turn_the_hero_mo
     s.apply(SetCondition(K, "painful"))  # the encounter it was taken in: −1 on every TN
     marked = plan_attack(s.encounter, aim, s.catalog).tn
     assert marked.value == still.value - 1 and "painful-wound" not in marked.explain()
+    pinned = duel(RAIDERS_FIRST)
+    pinned.apply(EndTurn())
+    edit(pinned, K, chart=("painful-wound",))
+    pinned.apply(SetCondition(K, "pinned"))
+    play(pinned, Move(K, "trench"), 9, 2)  # Morale 4: the 9 fails, the Move is lost
+    assert pinned.encounter.get(K).zone == "ridge"
+    assert plan_attack(pinned.encounter, aim, pinned.catalog).tn == still  # it never moved
 
 
 def test_r_wound_5_a_hero_may_spend_luck_on_the_stamina_roll_to_keep_its_weapon() -> None:
@@ -595,3 +603,23 @@ def test_r_atk_10_a_hero_hit_in_a_limb_may_spend_luck_on_its_stamina_roll() -> N
         assert ("lamed" in done.encounter.get(K).conditions) == lamed
         assert lines[-2].startswith("hit 2: damage 2d6! [1, 1] = 2")
         assert lines[-1].endswith(": keeps using the limb")
+
+
+def test_s8_a_roll_the_turn_start_made_before_a_question_is_not_made_again() -> None:
+    """R-TASK-6 at a turn's start: the Bleeding roll that stopped the bleeding stands when
+    the Confused roll after it asks, and is not rolled again once she answers. (issue 18
+    #14, review)
+    """
+    s = duel(RAIDERS_FIRST)
+    edit(s, K, luck=1)
+    s.apply(SetCondition(K, "bleeding"))
+    s.apply(SetCondition(K, "confused"))
+    play(s, EndTurn(), 1, 2, 10, 1)  # Stamina 6: d10 1 stops it; Confused: d10 10 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Confused")
+    play(s, KEEP)  # no die: nothing is rolled again
+    kestrel = s.encounter.get(K)
+    assert not level(kestrel, "bleeding") and "confused" in kestrel.conditions
+    lines = [line for entry in s.log[-2:] for line in entry.gm_lines]
+    assert lines.count("Kestrel Vance: the bleeding stops") == 1
+    assert "Kestrel Vance: only Run and/or Hide this turn" in lines

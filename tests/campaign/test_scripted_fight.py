@@ -269,7 +269,6 @@ STEPS = (
             "Dodge 4 − conditions 1 → Defense 3: d10 6, 7, 10 → 3 of 3 through, 0 avoided",
             "hit 1: damage 2d6! [6→5, 2] = 13 vs Health 4 → 3 wound steps"
             " → Corporate trooper 2 is taken out (R-WOUND-2)",
-            "Corporate trooper 1 is Pinned: Fear 11 > Morale 3 (R-ATK-8)",
         ),
     ),
     Step(

@@ -68,12 +68,14 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
     lines = []
     morale = target.traits[Derived.MORALE]
     marks = set(target.conditions)
-    if shot and target.standing and target.cover is not Cover.NONE and target.fear > morale:
+    in_cover = shot and target.standing and target.cover is not Cover.NONE
+    if in_cover and target.fear > morale and "pinned" not in marks:  # news only once
         marks.add("pinned")
         shown = secret(morale, not target.player)
         lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
-    if minion and target.standing and state.fear_before < 2 * morale <= target.fear:
+    reached = state.fear_before < 2 * morale <= target.fear
+    if minion and target.standing and reached and "panicked" not in marks:
         marks.add("panicked")
         marks.discard("shaken")  # Panicked in its place (§8)
         lines.append(

@@ -31,6 +31,8 @@ def move(
     enc = spent
     moved = evolve(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
     enc = enc.with_combatant(moved)
+    if enc.turn is not None and c.id not in enc.turn.movers:
+        enc = evolve(enc, turn=evolve(enc.turn, movers=(*enc.turn.movers, c.id)))
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
         if c.id in other.engaged:
             enc = enc.with_combatant(

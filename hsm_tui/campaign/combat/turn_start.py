@@ -89,9 +89,12 @@ def start_turn(
         start = start_of_turn(member, rng, made, _asks)
         said += [f"{member.name}: {line}" for line in start.lines]
         if start.paused is not None:  # nothing is kept till it is answered
-            name, roll, _ = start.paused
-            stage = RollStage(name)
-            ask = ask_rerolls(member, roll, 0, stage, None, roll.target, base, rolled, len(said))
+            name, roll = start.paused
+            made_here = tuple(TurnRoll(RollStage(n), r, line) for n, r, line in start.fresh)
+            earlier = (*rolled, *made_here)
+            ask = ask_rerolls(
+                member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
+            )
             paused = evolve(enc, turn=Turn(actor))
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
