@@ -623,3 +623,23 @@ def test_s8_a_roll_the_turn_start_made_before_a_question_is_not_made_again() -> 
     lines = [line for entry in s.log[-2:] for line in entry.gm_lines]
     assert lines.count("Kestrel Vance: the bleeding stops") == 1
     assert "Kestrel Vance: only Run and/or Hide this turn" in lines
+
+
+def test_r_fear_2_each_target_of_a_cone_panics_from_its_own_fear_before_the_burst() -> None:
+    """R-FEAR-2: "If a Minion has enough Fear tokens to become Shaken twice in a single
+    action, it becomes Panicked" — counted from each target's own Fear before the burst,
+    not the first target's: a trooper at Fear 5 (Morale 3) hit through by suppressive fire
+    after a raider at Fear 9 reaches 6 and panics. (review of issue 18)
+    """
+    s = duel()
+    play(s, AddCombatants("minion", "corporate-trooper", "pirates", "dig"), 5)
+    trooper = "corporate-trooper-1"
+    edit(s, R1, fear=9)
+    edit(s, trooper, fear=5)
+    # Defense: raider d10 9 > 7, trooper d10 9 > 6; Fear die 1 − 1 = 0; 1d4 1 and 1
+    play(s, Suppress(K, "assault-laser", (R1, trooper)), 9, 9, 1, 1, 1)
+    hit = s.encounter.get(trooper)
+    assert hit.fear == 6 and "panicked" in hit.conditions
+    assert "Corporate trooper panics: Fear 6 ≥ 2 × Morale in one action (R-FEAR-2)" in [
+        line for entry in s.log[-3:] for line in entry.gm_lines
+    ]

@@ -206,7 +206,7 @@ def _fear_and_damage(
     weapon = cat.weapons[enc.get(cmd.attacker).weapon(cmd.weapon).id]
     assert weapon.suppression is not None  # plan_suppress fired only such a weapon
     sides = weapon.suppression.die
-    fear_before = {aim.combatant.id: aim.combatant.fear for aim in cone}  # none given yet
+    before = {aim.combatant.id: aim.combatant for aim in cone}  # no Fear given yet
     die = rng.randint(1, sides)
     lines.append(f"Fear die d{sides}: {die}")
     most: dict[str, SuppressTarget] = {}  # a unit's Fear: the most any of its figures takes
@@ -218,12 +218,11 @@ def _fear_and_damage(
         tid = aim.combatant.id
         lines.append(fear_line(enc, enc.get(tid), aim.fear(die), at=aim.band_label))
         enc = give_fear(enc, enc.get(tid), aim.fear(die))
-        fired = AttackState(cmd.attacker, tid, weapon.id, 0, fear_before=fear_before[tid])
+        fired = AttackState(cmd.attacker, tid, weapon.id, 0, fear_before=before[tid].fear)
         enc, more = unit_after_attack(enc, enc.get(tid), fired, shot=True)
         lines += more
     head = LogLines(title, tuple(lines))
     if not hit:
         return Outcome(enc, (head,))
-    first = fear_before[hit[0]]
-    fired = AttackState(cmd.attacker, "", weapon.id, 1, damage="1d4", fear_before=first)
-    return hit_each(enc, fired, hit, rng, cat).after(head)
+    fired = AttackState(cmd.attacker, "", weapon.id, 1, damage="1d4")
+    return hit_each(enc, fired, [before[t] for t in hit], rng, cat).after(head)

@@ -105,7 +105,15 @@ def resolve(
             if state.spill:
                 step = Step.STRAY
             elif state.queue:  # R-ATK-16: the next target the suppressive fire hit
-                state = evolve(state, target=state.queue[0], queue=state.queue[1:], hits=1)
+                before = state.fears[0] if state.fears else state.fear_before
+                state = evolve(
+                    state,
+                    target=state.queue[0],
+                    queue=state.queue[1:],
+                    hits=1,
+                    fear_before=before,
+                    fears=state.fears[1:],
+                )
                 lines, first = [], 1
             else:
                 return Outcome(enc, tuple(log))
@@ -114,15 +122,20 @@ def resolve(
 def hit_each(
     enc: Encounter,
     attack: AttackState,
-    hits: Sequence[str],
+    hits: Sequence[Combatant],
     rng: random.Random,
     cat: Catalog,
 ) -> Outcome:
     """One hit through on each of ``hits`` in turn (a cone's: suppressive fire, the
-    Sonic Relik), ``attack`` giving the attacker, weapon, damage and the first one's Fear
-    before it: the first resolved now, the rest queued behind it.
+    Sonic Relik), ``attack`` giving the attacker, weapon and damage; each as it stood
+    before the action, so its Fear then is what R-FEAR-2's panic counts from. The first
+    is resolved now, the rest queued behind it.
     """
-    first = evolve(attack, target=hits[0], hits=1, queue=tuple(hits[1:]))
+    queue = tuple(t.id for t in hits[1:])
+    fears = tuple(t.fear for t in hits[1:])
+    first = evolve(
+        attack, target=hits[0].id, hits=1, queue=queue, fear_before=hits[0].fear, fears=fears
+    )
     return resolve(enc, first, rng, cat, Step.DAMAGE)
 
 

@@ -289,6 +289,7 @@ class AttackState:
     reaction: Reaction = Reaction.NONE  # zone of control: a hit slows the mover (R-OTHER-4)
     thrown: bool = False  # a melee weapon thrown: a ranged attack (R-ATK-1 Throw)
     queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
+    fears: tuple[int, ...] = ()  # each queued target's Fear before the action (R-FEAR-2)
     club: bool = False  # a gun swung as a club: a melee blow, without the card's effects
     cone: Suppress | None = None  # a cone's Defense roll paused for re-rolls (R-ATK-16)
 

@@ -251,6 +251,5 @@ def sonic_blast(
     head = (*([held.log] if held is not None else []), LogLines(title, tuple(lines)))
     if not failed:  # the Morale roll (if Pinned) first, then the cone
         return Outcome(enc, head)
-    first = failed[0].fear  # the first target's Fear, as it stood
-    blast = AttackState(wielder.id, "", plan.weapon.id, 1, damage=plan.damage, fear_before=first)
-    return hit_each(enc, blast, [t.id for t in failed], rng, cat).after(*head)
+    blast = AttackState(wielder.id, "", plan.weapon.id, 1, damage=plan.damage)
+    return hit_each(enc, blast, failed, rng, cat).after(*head)
