@@ -239,3 +239,28 @@ def test_s8_a_pinned_heros_morale_question_holds_the_blast_through_a_file(
     for session in (s, loaded):
         session.apply(SpendCombatRerolls(0, 1))
     assert loaded.encounter == s.encounter and loaded.log == s.log
+
+
+def test_sonic_relik_a_hero_may_spend_luck_on_its_stamina_roll_and_the_cone_goes_on() -> None:
+    """R-TASK-6 "re-roll any roll" on the card's "must roll Stamina or take the die type of
+    damage": a Hero in the cone who fails is asked; the targets after it roll once it
+    answers, then the failures take the damage. (issue 18 #14)
+    """
+    s = armed()
+    play(s, AddCombatants("hero", "kestrel-vance", "heroes", "ridge"), 1)
+    edit(s, K, luck=1)
+    play(s, SonicBlast(W, RELIK, 1, 0, (K, R1)), 9, 2)  # Kestrel: d10 9 fails
+    assert isinstance(s.pending, PendingCombatRerolls)
+    assert s.pending.question.startswith("Kestrel Vance's Sonic Relik Stamina roll: d10 9")
+    assert charges(s, W, RELIK) == 9 and left(s, W) == 1  # fired: charge and action spent
+    play(s, SpendCombatRerolls(1, 0), 1, 9, 1)  # the d10 again: 1; R1: 9 fails; 1d4 1
+    title, lines = last(s, 2)
+    assert title.endswith("(Stamina or damage): re-rolls")
+    assert lines[0].startswith("re-rolls (1 Luck): d10 1")
+    assert lines[1].startswith("Kestrel Vance: Stamina roll: d10 1") and lines[1].endswith("holds")
+    assert lines[2].startswith("Pirate raider 1: Stamina roll: d10 9") and "fails" in lines[2]
+    _, hit = last(s)
+    assert hit[0].startswith("hit 1: damage 1d4! [1] = 1")
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.wounds, kestrel.fear) == (0, 0, 0)
+    assert s.encounter.get(R1).fear == 1 and s.pending is None

@@ -35,7 +35,7 @@ from .outcome import (
     ask_rerolls,
 )
 from .rounds import end_turn
-from .sonic import sonic_blast
+from .sonic import sonic_blast, sonic_rerolled
 from .suppress import suppress
 from .turn_start import turn_start_rerolled
 from .turns import Held, current_turn, pinned_check, pinned_stop, pinned_verdict
@@ -153,6 +153,8 @@ def spend_combat_rerolls(
             f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
         )
         return end_turn(enc, EndTurn(), rng, cat, panic).after(rerolled)
+    if pending.stage == RollStage.SONIC:  # the cone's other targets, then its damage
+        return sonic_rerolled(enc, pending, roll, rng, cat, lines)
     if pending.stage in (RollStage.LIMB, RollStage.GRIP):  # the hit goes on, then the attack
         return hit_rerolled(enc, pending, roll, rng, cat, lines)
     if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)

@@ -62,6 +62,9 @@ class RollStage(StrEnum):
     LIMB = "limb"
     """A Hero's Stamina − damage roll to keep using a hit limb (R-ATK-10): re-rolls chase a
     success; the hit, then the attack, goes on after it."""
+    SONIC = "sonic"
+    """A Hero's Stamina roll in the Sonic Relik's cone (§10): re-rolls chase a success;
+    the cone's other targets roll after it, then the failures take damage."""
     GRIP = "grip"
     """A severely wounded Hero's Stamina roll to keep hold of its weapon (R-WOUND-5):
     re-rolls chase a success; the chart roll, then the attack, goes on after it."""
@@ -83,6 +86,7 @@ _WHAT = {
     RollStage.CONFUSED: "Confused Savvy + Senses − 1",
     RollStage.LIMB: "limb Stamina",
     RollStage.GRIP: "grip Stamina",
+    RollStage.SONIC: "Sonic Relik Stamina",
 }
 
 
@@ -291,7 +295,7 @@ class AttackState:
     queue: tuple[str, ...] = ()  # further targets hit by the same suppressive fire
     fears: tuple[int, ...] = ()  # each queued target's Fear before the action (R-FEAR-2)
     club: bool = False  # a gun swung as a club: a melee blow, without the card's effects
-    cone: Suppress | None = None  # a cone's Defense roll paused for re-rolls (R-ATK-16)
+    cone: Suppress | SonicBlast | None = None  # a cone paused for re-rolls: the rest of it
 
 
 def ask_rerolls(
@@ -347,4 +351,4 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
         return roll.success and roll.face is not HeroFace.MISFORTUNE
     if stage == RollStage.ATTACK:
         return roll.successes == roll.dice
-    return roll.success  # a trait roll: Pinned, Panicked, Bleeding, Confused, limb, grip
+    return roll.success  # a trait roll: Pinned, Panicked, Bleeding, Confused, Stamina …

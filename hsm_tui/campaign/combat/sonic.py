@@ -27,6 +27,7 @@ from fractions import Fraction
 from ...packs import Catalog, Weapon
 from ...rules import Derived, RangeBand, RulesError
 from ...rules.odds import percent, wound_odds
+from ...rules.tasks import PoolRoll
 from ..conditions import (
     afflicted_success,
     level,
@@ -39,7 +40,14 @@ from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import SonicBlast
 from .damage import hit_each
 from .gear import edit_weapon
-from .outcome import AttackState, LogLines, Outcome
+from .outcome import (
+    AttackState,
+    LogLines,
+    Outcome,
+    PendingCombatRerolls,
+    RollStage,
+    ask_rerolls,
+)
 from .turns import Held, pinned_check, pinned_stop, spend_action
 
 
@@ -240,16 +248,59 @@ def sonic_blast(
     enc = spent
     charges = None if state.charges is None else state.charges - plan.charges
     enc = enc.with_combatant(edit_weapon(wielder, state.id, charges=charges, fired=True))
-    lines, failed = [plan.headline], list[Combatant]()
-    for aim in plan.cone:
-        t = enc.get(aim.combatant.id)
-        _, ok, line = trait_roll(t, t.traits[Derived.STAMINA], "Stamina", rng)
-        lines.append(f"{t.name}: {line}: {'holds' if ok else f'fails, takes {plan.damage}'}")
-        if not ok:
-            failed.append(t)
+    blast = AttackState(wielder.id, "", plan.weapon.id, 1, damage=plan.damage, cone=cmd)
     title = f"{wielder.name} fires the {plan.weapon.name} (Stamina or damage)"
-    head = (*([held.log] if held is not None else []), LogLines(title, tuple(lines)))
-    if not failed:  # the Morale roll (if Pinned) first, then the cone
-        return Outcome(enc, head)
-    blast = AttackState(wielder.id, "", plan.weapon.id, 1, damage=plan.damage)
-    return hit_each(enc, blast, failed, rng, cat).after(*head)
+    head = (held.log,) if held is not None else ()  # the Morale roll (if Pinned) first
+    targets = tuple(aim.combatant.id for aim in plan.cone)
+    return _stamina_rolls(enc, blast, targets, (), rng, cat, title, [plan.headline]).after(*head)
+
+
+def sonic_rerolled(
+    enc: Encounter,
+    pending: PendingCombatRerolls,
+    roll: PoolRoll,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[str],
+) -> Outcome:
+    """The cone a Hero's Stamina roll paused, gone on with ``roll`` (its re-rolls spent):
+    the targets after it roll, then the failures take damage."""
+    state = pending.attack
+    assert state is not None and isinstance(state.cone, SonicBlast)  # a Sonic question
+    t = enc.get(pending.roller)
+    lines.append(_verdict(t, f"Stamina roll: {roll.explain(not t.player)}", roll.success, state))
+    failed = tuple(enc.get(cid) for cid in state.queue) + (() if roll.success else (t,))
+    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
+    return _stamina_rolls(enc, state, state.cone.targets, failed, rng, cat, title, lines)
+
+
+def _stamina_rolls(
+    enc: Encounter,
+    blast: AttackState,
+    targets: tuple[str, ...],
+    failed: tuple[Combatant, ...],
+    rng: random.Random,
+    cat: Catalog,
+    title: str,
+    lines: list[str],
+) -> Outcome:
+    """§10: each of ``targets`` rolls Stamina in turn (a Hero may stop at a failure to
+    spend re-rolls, R-TASK-6); then each failure (``failed`` so far) is a hit through."""
+    for i, tid in enumerate(targets):
+        t = enc.get(tid)
+        roll, ok, line = trait_roll(t, t.traits[Derived.STAMINA], "Stamina", rng)
+        rest = evolve(blast.cone, targets=targets[i + 1 :])
+        paused = evolve(blast, target=t.id, queue=tuple(f.id for f in failed), cone=rest)
+        ask = ask_rerolls(t, roll, 0, RollStage.SONIC, paused, roll.target, title)
+        if ask is not None:
+            return Outcome(enc, (LogLines(title, (*lines, f"{t.name}: {line}")),), ask)
+        lines.append(_verdict(t, line, ok, blast))
+        failed += () if ok else (t,)
+    done = LogLines(title, tuple(lines))
+    if not failed:
+        return Outcome(enc, (done,))
+    return hit_each(enc, evolve(blast, cone=None), failed, rng, cat).after(done)
+
+
+def _verdict(t: Combatant, line: str, ok: bool, blast: AttackState) -> str:
+    return f"{t.name}: {line}: {'holds' if ok else f'fails, takes {blast.damage}'}"
