@@ -643,3 +643,19 @@ def test_r_fear_2_each_target_of_a_cone_panics_from_its_own_fear_before_the_burs
     assert "Corporate trooper panics: Fear 6 ≥ 2 × Morale in one action (R-FEAR-2)" in [
         line for entry in s.log[-3:] for line in entry.gm_lines
     ]
+
+
+def test_r_atk_8_a_units_figure_in_cover_is_pinned_by_the_fear_its_unit_took() -> None:
+    """R-ATK-8 "if the target is behind cover, and the number of Fear tokens exceeds the
+    target's Morale, the target is Pinned", with §5's "The Fear on a target is given to an
+    individual, or a unit": the unit was the target, so its figure in cover is Pinned by
+    the 5 Fear a shot at its unit-mate in the open gave it. (issue 18 #16)
+    """
+    s = duel()
+    edit(s, R2, cover=Cover.LIGHT)
+    play(s, Attack(K, R1, "assault-laser"), 1, 1, 1, 1, 1, 2)  # 5 hits at TN 8
+    play(s, AnswerDive("none"), 1, 1, 1, 1, 1)  # Defense: every hit avoided
+    r1, r2 = s.encounter.get(R1), s.encounter.get(R2)
+    assert (r1.fear, r2.fear) == (5, 5)
+    assert "pinned" not in r1.conditions and "pinned" in r2.conditions  # in the open: not
+    assert "Pirate raider 2 is Pinned: Fear 5 > Morale 4 (R-ATK-8)" in last(s)[1]

@@ -223,9 +223,10 @@ def _resolve_attack(
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
         hits -= 1
         pending_attack = evolve(pending_attack, hits=hits, spill=ally.id)
-        if not hits:
+        if not hits:  # the target's card Fear can still pin or panic it (R-ATK-8, R-FEAR-2)
+            enc, end_lines = unit_after_attack(enc, target, pending_attack, not melee)
             strays = resolve(enc, pending_attack, rng, cat, Step.STRAY)
-            return strays.after(LogLines(title, tuple(lines)))
+            return strays.after(LogLines(title, (*lines, *end_lines)))
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
         lines.append(fear_line(enc, target, hits, "R-ATK-4"))
         enc = give_fear(enc, target, hits)
