@@ -168,6 +168,12 @@ def afflicted_success(
     return at(tn) if nausea is None else nausea * at(tn) + (1 - nausea) * at(tn - 1)
 
 
+def trait_tn(c: Combatant, base: int) -> int:
+    """A trait roll's TN in combat before nausea's −1 (rolled per roll): ``base`` with the
+    wound marker (Heroes, R-WOUND-3) and the §8 penalties."""
+    return base + wound_marker(c) + penalty(c)
+
+
 def trait_roll(
     c: Combatant, base: int, label: str, rng: random.Random
 ) -> tuple[PoolRoll, bool, str]:
@@ -177,7 +183,7 @@ def trait_roll(
     """
     rank = c.rules_rank
     sick, note = nausea(c, rng)
-    tn = base + wound_marker(c) + penalty(c) + sick
+    tn = trait_tn(c, base) + sick
     roll = roll_task(rng, tn, rank)
     line = f"{label} roll: {roll.explain(not c.player)}" + (f" ({note})" if note else "")
     if roll.success and level(c, "fatigued"):

@@ -26,15 +26,15 @@ from fractions import Fraction
 
 from ...packs import Catalog, Weapon
 from ...rules import Derived, RangeBand, RulesError
+from ...rules.dice import Dice, parse
 from ...rules.odds import percent, wound_odds
 from ...rules.tasks import PoolRoll
 from ..conditions import (
     afflicted_success,
     level,
     nausea_holds,
-    penalty,
     trait_roll,
-    wound_marker,
+    trait_tn,
 )
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import SonicBlast
@@ -58,7 +58,7 @@ def stamina_fails(c: Combatant) -> Fraction:
     """
     stamina = c.traits[Derived.STAMINA]
     nausea = nausea_holds(stamina) if level(c, "nauseated") else None
-    tn = stamina + wound_marker(c) + penalty(c)
+    tn = trait_tn(c, stamina)
     return 1 - afflicted_success(tn, c.rules_rank, 0, nausea, bool(level(c, "fatigued")))
 
 
@@ -136,7 +136,7 @@ class SonicPlan:
         lines = [self.headline]
         for t in self.cone:
             c = t.combatant
-            tn = c.traits[Derived.STAMINA] + wound_marker(c) + penalty(c)
+            tn = trait_tn(c, c.traits[Derived.STAMINA])
             health = c.traits[Derived.HEALTH]
             lines.append(f"{c.name}: Stamina TN {tn}, Health {health}: {self.forecast(t)}")
         return tuple(lines)
@@ -182,9 +182,9 @@ def plan_sonic(enc: Encounter, cmd: SonicBlast, cat: Catalog) -> SonicPlan:
 
 def _per_charge(die: str, charges: int) -> str:
     """The chosen die once per charge, as one roll: ``1d8`` × 3 → ``3d8``."""
-    count, d, sides = die.partition("d")
-    if d and count == "1" and sides.isdigit():
-        return f"{charges}d{sides}"
+    (sign, term), *more = parse(die).terms
+    if not more and sign > 0 and isinstance(term, Dice) and term.count == 1:
+        return str(Dice(charges, term.sides, term.explode))
     return "+".join([die] * charges)
 
 
