@@ -18,16 +18,20 @@ from .campaign.combat import (
     Attack,
     DeclareActions,
     Option,
+    Place,
+    SetCover,
     action_refusal,
+    for_group,
+    place_refusal,
     plan_attack,
     routes,
 )
-from .campaign.encounter import Encounter
+from .campaign.encounter import Combatant, Encounter
 from .packs import Catalog
-from .rules import RulesError
+from .rules import Cover, RulesError
 from .rules.odds import percent
 from .seats import Role, Seat
-from .state import LogEntry, OpenEntry
+from .state import Batch, LogEntry, OpenEntry
 from .views import opening
 
 DECLARE = range(2, 6)
@@ -40,6 +44,13 @@ def _marked(label: str, why: str) -> str:
 
 def _keys() -> Iterator[str]:
     yield from "123456789abcdefghijklmnopqrstuvwxyz"
+    while True:
+        yield ""
+
+
+def _letters() -> Iterator[str]:
+    """Keys after the digits a menu already gives (group orders' covers)."""
+    yield from "abcdefghijklmnopqrstuvwxyz"
     while True:
         yield ""
 
@@ -78,17 +89,66 @@ def move_options(enc: Encounter, mover: str, run: bool = False) -> list[Option[A
     any zone, the GM's call.
     """
     keys = _keys()
-    options: list[Option[Any]] = []
+    return [
+        Option(next(keys), f"✗ {label}" if refused else label, command)
+        for label, refused, command in _route_picks(enc, mover, run)
+    ]
+
+
+def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tuple[str, bool, Any]]:
+    """Each route as (label, refused by the engine, command)."""
     for route in routes(enc, mover):
         if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
             label = f"{route.place}: close in one band, Move + Run"
-            options.append(Option(next(keys), _marked(label, route.close_in_why), route.close_in))
-            continue
-        if run:
-            options.append(Option(next(keys), route.place, replace(route.move, run=True)))
-            continue
-        label = f"{route.place}: {route.cost}"  # the cost says why when it cannot be paid
-        options.append(Option(next(keys), label if route.possible else f"✗ {label}", route.move))
+            why = route.close_in_why
+            yield (f"{label} — {why}" if why else label), bool(why), route.close_in
+        elif run:
+            yield route.place, False, replace(route.move, run=True)
+        else:  # the cost says why when it cannot be paid
+            yield f"{route.place}: {route.cost}", not route.possible, route.move
+
+
+def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+    """Each cover for the whole of ``chosen``'s group at once, one Batch each (issue 19
+    #12): the builder and the combat screen offer the same.
+    """
+    count = len(for_group(enc, SetCover(chosen.id, Cover.NONE.label)))
+    return [
+        Option(
+            str(int(cover)),
+            f"all {count} " + (f"in {cover.label} cover" if cover else "out of cover"),
+            Batch(for_group(enc, SetCover(chosen.id, cover.label))),
+        )
+        for cover in Cover
+    ]
+
+
+def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+    """Group orders (issue 19 #12): a cover, or a move, for ``chosen``'s whole group in one
+    pick, each one Batch (one undo step; a member the rules stop is skipped with the reason
+    in the log); the moves carry the engine's ✗ for ``chosen`` before the pick.
+    """
+    options = cover_options(enc, chosen)
+    count = len(options[0].command.commands)
+    letters = _letters()
+    for label, refused, command in _route_picks(enc, chosen.id):
+        text = f"{'✗ ' if refused else ''}all {count} to {label}"
+        options.append(Option(next(letters), text, Batch(for_group(enc, command))))
+    return options
+
+
+def place_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+    """Set-up: each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each,
+    with the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
+    """
+    letters = _letters()
+    options = []
+    for zone in (zone for zone in enc.zones if zone != chosen.zone):
+        orders = Batch(for_group(enc, Place(chosen.id, zone)))
+        why = place_refusal(enc, orders.commands[0])
+        options.append(
+            Option(next(letters), _marked(f"all {len(orders.commands)} to {zone}", why), orders)
+        )
     return options
 
 

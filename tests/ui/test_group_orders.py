@@ -103,13 +103,13 @@ async def test_builder_g_during_the_fight_marks_the_zones_before_the_pick() -> N
     """F7 while the fight is on: cover still goes for the whole group, a zone shows the
     engine's ✗ (a Move takes a combatant there) instead of being refused after the pick.
     """
-    from hsm_tui.ui.screens.encounter_builder import group_zones
+    from hsm_tui.seat_choices import place_options
 
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         await _fight(pilot)
         enc = app.session.encounter
-        labels = [o.label for o in group_zones(enc, enc.get("pirate-boarder-1"))]
+        labels = [o.label for o in place_options(enc, enc.get("pirate-boarder-1"))]
         assert labels == [
             f"✗ all 3 to {zone} — the fight is on: Pirate boarder 1 moves (m) to another"
             " zone (R-ACT-2)"

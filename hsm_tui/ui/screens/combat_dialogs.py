@@ -21,7 +21,6 @@ from ...campaign.combat import (
     Option,
     PendingCombatRerolls,
     RemoveCombatant,
-    SetCover,
     SonicBlast,
     SonicPlan,
     SpendCombatRerolls,
@@ -29,7 +28,6 @@ from ...campaign.combat import (
     SuppressPlan,
     TakeAction,
     action_cost,
-    for_group,
     plan_sonic,
     plan_suppress,
     sonic_weapons,
@@ -38,8 +36,8 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Cover
-from ...seat_choices import declare_options, move_options
-from ...session import Batch, PendingRerolls, SpendRerolls
+from ...seat_choices import declare_options, group_options, move_options
+from ...session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog
@@ -86,36 +84,10 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     return Menu("Move (R-ACT-2)", question, options)
 
 
-def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Each cover for the whole of ``chosen``'s group at once, one Batch each (issue 19
-    #12): the builder and the combat screen offer the same.
-    """
-    count = len(for_group(enc, SetCover(chosen.id, Cover.NONE.label)))
-    return [
-        Option(
-            str(int(cover)),
-            f"all {count} " + (f"in {cover.label} cover" if cover else "out of cover"),
-            Batch(for_group(enc, SetCover(chosen.id, cover.label))),
-        )
-        for cover in Cover
-    ]
-
-
 def group_menu(enc: Encounter, chosen: Combatant) -> Menu:
-    """Cover or a move for ``chosen``'s whole group in one pick, each option one Batch
-    (one undo step; a member the rules stop is skipped with the reason in the log); the
-    moves carry the engine's ✗ for ``chosen`` before the pick.
-    """
-    options = cover_options(enc, chosen)
-    count = len(options[0].command.commands)
-    letters = iter("abcdefghijklmnopqrstuvwxyz")
-    for option in move_options(enc, chosen.id):
-        refused = option.label.startswith("✗ ")
-        mark, label = ("✗ ", option.label[2:]) if refused else ("", option.label)
-        group = Batch(for_group(enc, option.command))
-        options.append(Option(next(letters, ""), f"{mark}all {count} to {label}", group))
+    """Cover or a move for ``chosen``'s whole group in one pick (the engine's options)."""
     question = f"{chosen.name} and its group in {chosen.zone}: which cover, or where to?"
-    return Menu("Group orders (R-ACT-2)", question, options)
+    return Menu("Group orders (R-ACT-2)", question, group_options(enc, chosen))
 
 
 def action_menu(actor: Combatant) -> Menu:

@@ -25,21 +25,18 @@ from ...campaign.combat import (
     ClearEncounter,
     DecideSidekick,
     PendingSidekick,
-    Place,
     RemoveCombatant,
     SetBand,
     SetCover,
     StartCombat,
-    for_group,
     next_cover,
-    place_refusal,
 )
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
 from ...rules import Rank
+from ...seat_choices import cover_options, place_options
 from ...simulate import EncounterSpec, Forecast
-from ...state import Batch
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
 from ..widgets.forecast_panel import ForecastPanel
@@ -50,7 +47,6 @@ from ..widgets.stepper import Stepper
 from ..widgets.title_bar import TitleBar
 from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
-from .combat_dialogs import cover_options
 from .decision_dialog import DecisionDialog
 from .help_text import HelpText
 
@@ -61,20 +57,6 @@ def party_zones(enc: Encounter, side: str) -> list[Choice]:
     for i, zone in enumerate(enc.zones):
         key, there = str(i + 1) if i < 9 else "", who_is_there(zone, enc)
         options.append(Choice(key, f"{zone}: {there}", AddParty(zone, side)))
-    return options
-
-
-def group_zones(enc: Encounter, chosen: Combatant) -> list[Choice]:
-    """Each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each, with
-    the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
-    """
-    options = []
-    zones = [zone for zone in enc.zones if zone != chosen.zone]
-    for key, zone in zip("abcdefghijklmnopqrstuvwxyz", zones, strict=False):
-        orders = Batch(for_group(enc, Place(chosen.id, zone)))
-        why = place_refusal(enc, orders.commands[0])
-        label = f"all {len(orders.commands)} to {zone}"
-        options.append(Choice(key, f"✗ {label} — {why}" if why else label, orders))
     return options
 
 
@@ -380,7 +362,7 @@ class EncounterBuilderScreen(SessionScreen):
         c = self._chosen("place its group")
         if c is not None:
             question = f"{c.name} and its group in {c.zone}: which cover, or which zone?"
-            options = [*cover_options(self.enc, c), *group_zones(self.enc, c)]
+            options = [*cover_options(self.enc, c), *place_options(self.enc, c)]
             self._choose("Group cover and zone", question, options)
 
     def action_remove(self) -> None:
