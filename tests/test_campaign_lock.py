@@ -33,7 +33,7 @@ def test_a_free_campaign_is_held_then_released(tmp_path: Path) -> None:
     written = tomllib.loads(lock.lock_path(file).read_text())
     assert (written["pid"], written["host"]) == (os.getpid(), socket.gethostname())
     assert lock.lock_path(file).name == ".c.toml.lock"
-    assert lock.holder(file) is None  # this process: not "another"
+    assert lock.unit_key(file) is None  # this process: not "another"
     lock.acquire(file)  # again: still ours
     lock.release(file)
     assert not lock.lock_path(file).exists()
@@ -44,7 +44,7 @@ def test_another_holder_is_named_and_may_be_taken_over(tmp_path: Path, where: st
     file = tmp_path / "c.toml"
     pid = os.getppid() if where == "this host" else DEAD  # another host: pid unknowable
     holder = held_by(file, pid, None if where == "this host" else "elsewhere")
-    assert lock.holder(file) == holder
+    assert lock.unit_key(file) == holder
     with pytest.raises(lock.Locked) as caught:
         lock.acquire(file)
     assert str(caught.value) == (
@@ -52,9 +52,9 @@ def test_another_holder_is_named_and_may_be_taken_over(tmp_path: Path, where: st
         " since 2026-03-01 20:15:30"
     )
     lock.release(file)  # not ours: stays
-    assert lock.holder(file) == holder
+    assert lock.unit_key(file) == holder
     lock.acquire(file, take_over=True)
-    assert lock.holder(file) is None and lock.lock_path(file).exists()
+    assert lock.unit_key(file) is None and lock.lock_path(file).exists()
 
 
 @pytest.mark.parametrize("content", ["dead", "garbage", "fifo"])
@@ -66,10 +66,10 @@ def test_a_lock_of_a_process_gone_or_unreadable_is_free(tmp_path: Path, content:
         lock.lock_path(file).write_text("pid = = 3")
     else:
         os.mkfifo(lock.lock_path(file))
-    assert lock.holder(file) is None
+    assert lock.unit_key(file) is None
     if content != "fifo":
         lock.acquire(file)
-        assert lock.holder(file) is None
+        assert lock.unit_key(file) is None
 
 
 def test_a_save_to_a_campaign_another_hsm_holds_is_refused(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def _written(file: Path) -> Holder | None:
         return None
 
 
-def holder(file: Path) -> Holder | None:
+def unit_key(file: Path) -> Holder | None:
     """Who else holds ``file`` (None: nobody, or this process, or a process gone)."""
     found = _written(file)
     if found is None or found.is_me:
@@ -88,7 +88,7 @@ def acquire(file: Path, *, take_over: bool = False) -> None:
     """Hold ``file`` for this process; :class:`Locked` if another holds it (unless
     ``take_over``). OSError if the lock cannot be written (a read-only folder).
     """
-    other = holder(file)
+    other = unit_key(file)
     if other is not None and not take_over:
         raise Locked(file, other)
     text = tomli_w.dumps(asdict(_me())).encode("utf-8")

@@ -95,7 +95,7 @@ def _save(session: Session, path: Path, now: datetime | None) -> Path:
     whole. Temporary files a crashed save left are removed first.
     """
     mine = session.file is not None and session.file.resolve() == path.resolve()
-    other = lock.holder(path)
+    other = lock.unit_key(path)
     if other is not None:
         raise CampaignFileError(
             f"not saved: another hsm-tui holds {path} now ({other}); save under another name"

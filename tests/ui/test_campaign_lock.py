@@ -47,7 +47,7 @@ async def test_a_campaign_held_elsewhere_opens_read_only_and_s_saves_as(saves: P
         await pilot.press("plus", "S")
         await _until(pilot, lambda: isinstance(app.screen, NameDialog))
         await pilot.press("escape")
-        assert lock.holder(path) == holder  # still theirs
+        assert lock.unit_key(path) == holder  # still theirs
 
 
 async def test_take_over_holds_it_and_saves_go_to_it(saves: Path) -> None:
@@ -58,7 +58,7 @@ async def test_take_over_holds_it_and_saves_go_to_it(saves: Path) -> None:
         await _until(pilot, lambda: isinstance(app.screen, DecisionDialog))
         await pilot.press("t")
         await _until(pilot, lambda: isinstance(app.screen, CampaignScreen))
-        assert app.locked == path and app.read_only is None and lock.holder(path) is None
+        assert app.locked == path and app.read_only is None and lock.unit_key(path) is None
         await pilot.press("plus", "S")
         await _until(pilot, lambda: not app.session.unsaved)
 

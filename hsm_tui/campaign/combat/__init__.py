@@ -77,7 +77,7 @@ from .commands import (
     log_step,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
-from .fear import MAX_FEAR, holders, set_fear
+from .fear import MAX_FEAR, set_fear, unit_of
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
 from .movement import (
@@ -234,7 +234,6 @@ __all__ = [
     "group_attack",
     "group_target",
     "held_weapon",
-    "holders",
     "log_step",
     "move_refusal",
     "nearest_enemies",
@@ -255,6 +254,7 @@ __all__ = [
     "spend_combat_rerolls",
     "suppress",
     "suppression_weapons",
+    "unit_of",
     "weapon_style",
     "within_charges",
     "zone_name_refusal",

@@ -6,6 +6,7 @@ effects and Fear per hit; then a dive for cover, or straight on to Defense
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
 
 from ...packs import Catalog
@@ -21,7 +22,7 @@ from .cards import apply_card_effects, face_effects
 from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
 from .damage import Step, ally_in_melee, hit_rerolled, resolve
-from .fear import fear_line, give_fear, unit_after_attack
+from .fear import fear_line, give_fear, unit_after_attack, unit_of
 from .gear import edit_weapon
 from .groups import retarget
 from .movement import move
@@ -31,6 +32,7 @@ from .outcome import (
     Outcome,
     PendingCombatRerolls,
     PendingDive,
+    Rerolled,
     RollStage,
     ask_rerolls,
 )
@@ -145,47 +147,66 @@ def spend_combat_rerolls(
         lines = [f"re-rolls ({spent.cost}): {roll.explain(not roller.player)}"]
     else:
         lines = ["keeps the roll"]
-    if pending.stage.turn_start:  # the turn starts with the roll as it stands
-        return turn_start_rerolled(enc, pending, roll, rng, lines)
-    if pending.stage == RollStage.PANICKED:  # the turn ends with the roll as it stands
-        panic = (roll, f"Panicked: Morale roll: {roll.explain(not roller.player)}")
-        rerolled = LogLines(
-            f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}", tuple(lines)
-        )
-        return end_turn(enc, EndTurn(), rng, cat, panic).after(rerolled)
-    if pending.stage == RollStage.SONIC:  # the cone's other targets, then its damage
-        return sonic_rerolled(enc, pending, roll, rng, cat, lines)
-    if pending.stage in (RollStage.LIMB, RollStage.GRIP):  # the hit goes on, then the attack
-        return hit_rerolled(enc, pending, roll, rng, cat, lines)
-    if pending.stage == RollStage.PINNED:  # the action goes ahead, or is lost (§8)
-        return _pinned_rerolled(enc, pending, roll, rng, cat, lines)
-    assert pending.attack is not None  # an attack's or a Defense roll's
-    title = f"{pending.title}: {'re-rolls' if spent.total else 'roll kept'}"  # the rest
-    if pending.stage == RollStage.ATTACK:
-        return _resolve_attack(enc, pending.attack, roll, pending.tn, title, lines, rng, cat)
-    if pending.attack.cone is not None:  # suppressive fire: on to the cone's next target
-        return resume_cone(enc, pending.attack, roll, rng, cat, title, lines)
-    state = evolve(pending.attack, hits=roll.successes)
-    return resolve(enc, state, rng, cat, Step.DAMAGE, lines)
+    answer = Rerolled(enc, pending, roll, tuple(lines))
+    return _RESUMES[pending.stage](answer, rng, cat)
 
 
-def _pinned_rerolled(
-    enc: Encounter,
-    pending: PendingCombatRerolls,
-    roll: PoolRoll,
-    rng: random.Random,
-    cat: Catalog,
-    lines: list[str],
-) -> Outcome:
+def _attack_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
+    """The attack after its roll's re-rolls: card effects, Fear, dive, Defense."""
+    state, pending = answer.pending.attack, answer.pending
+    assert state is not None  # an attack roll's question holds the attack
+    lines = [*answer.lines]
+    return _resolve_attack(
+        answer.enc, state, answer.roll, pending.tn, answer.title, lines, rng, cat
+    )
+
+
+def _defense_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
+    """The hits through after a Defense roll's re-rolls; a cone goes on to its next target."""
+    state = answer.pending.attack
+    assert state is not None  # a Defense roll's question holds the attack
+    lines = [*answer.lines]
+    if state.cone is not None:  # suppressive fire: on to the cone's next target
+        return resume_cone(answer.enc, state, answer.roll, rng, cat, answer.title, lines)
+    return resolve(
+        answer.enc, evolve(state, hits=answer.roll.successes), rng, cat, Step.DAMAGE, lines
+    )
+
+
+def _panic_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
+    """§8 Panicked: the turn ends with the Morale roll as it stands."""
+    shown = answer.roll.explain(not answer.roller.player)
+    panic = (answer.roll, f"Panicked: Morale roll: {shown}")
+    ended = end_turn(answer.enc, EndTurn(), rng, cat, panic)
+    return ended.after(LogLines(answer.title, answer.lines))
+
+
+def _pinned_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
     """§8 Pinned: the action the Morale roll held up, now that its re-rolls are spent."""
-    then = pending.then
+    then, roll = answer.pending.then, answer.roll
     assert then is not None  # a Pinned roll's question holds up its action
-    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
-    shown = roll.explain(not enc.get(pending.roller).player)
+    shown = roll.explain(not answer.roller.player)
     verdict = pinned_verdict(roll.success, then)
-    held = Held(roll.success, LogLines(title, (*lines, f"Morale: {shown}: {verdict}")))
+    held = Held(
+        roll.success, LogLines(answer.title, (*answer.lines, f"Morale: {shown}: {verdict}"))
+    )
     act = {Attack: attack, Suppress: suppress, SonicBlast: sonic_blast, Move: move}[type(then)]
-    return act(enc, then, rng, cat, held)
+    return act(answer.enc, then, rng, cat, held)
+
+
+_RESUMES: dict[RollStage, Callable[[Rerolled, random.Random, Catalog], Outcome]] = {
+    RollStage.ATTACK: _attack_rerolled,
+    RollStage.DEFENSE: _defense_rerolled,
+    RollStage.MORALE: turn_start_rerolled,
+    RollStage.BLEEDING: turn_start_rerolled,
+    RollStage.CONFUSED: turn_start_rerolled,
+    RollStage.PANICKED: _panic_rerolled,
+    RollStage.PINNED: _pinned_rerolled,
+    RollStage.LIMB: hit_rerolled,
+    RollStage.GRIP: hit_rerolled,
+    RollStage.SONIC: sonic_rerolled,
+}
+"""Where each question's answer goes on from (R-TASK-6): one resume per stage."""
 
 
 @lru_cache(maxsize=1024)
@@ -238,7 +259,7 @@ def _resolve_attack(
             f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
             " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
         )
-        unit = len(enc.members(target.group))  # a Minion unit dives as one (R-ATK-5)
+        unit = len(unit_of(enc, target))  # a Minion unit dives as one (R-ATK-5)
         return Outcome(
             enc,
             (LogLines(title, tuple(lines)),),

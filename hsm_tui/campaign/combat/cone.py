@@ -28,7 +28,7 @@ from ...rules.tasks import PoolRoll
 from ..encounter import Combatant, Encounter, evolve
 from .commands import Suppress
 from .damage import hit_each
-from .fear import fear_line, give_fear, holder, unit_after_attack
+from .fear import fear_line, give_fear, unit_after_attack, unit_key
 from .outcome import AttackState, LogLines, Outcome, RollStage, ask_rerolls
 from .wounds import defense_rerolls, defense_tn, dive
 
@@ -211,7 +211,7 @@ def _fear_and_damage(
     lines.append(f"Fear die d{sides}: {die}")
     most: dict[str, SuppressTarget] = {}  # a unit's Fear: the most any of its figures takes
     for aim in cone:
-        key = holder(aim.combatant)
+        key = unit_key(aim.combatant)
         if key not in most or aim.fear(die) > most[key].fear(die):
             most[key] = aim
     for aim in most.values():

@@ -22,7 +22,7 @@ from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .chart import GRIP, apply_chart_row, chart_roll, grip_result, grip_roll, severe_wound
 from .commands import AnswerDive, ApplyDamage, ChooseChartRow, Location, Reaction, RollChart
-from .fear import fear_line, give_fear, spread_fear, unit_after_attack
+from .fear import fear_line, give_fear, spread_fear, unit_after_attack, unit_of
 from .outcome import (
     AttackState,
     HitTail,
@@ -32,6 +32,7 @@ from .outcome import (
     PendingChartChoice,
     PendingCombatRerolls,
     PendingDive,
+    Rerolled,
     RollStage,
     ask_rerolls,
 )
@@ -239,7 +240,7 @@ def answer_dive(
                 f"{target.name} is already in {target.cover.label} cover:"
                 " dive only to better cover (R-ATK-5)"
             )
-        divers = enc.members(target.group) if cmd.unit else (target,)
+        divers = unit_of(enc, target) if cmd.unit else (target,)
         for diver in divers:
             enc = enc.with_combatant(dive(diver, cover))
         who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
@@ -317,19 +318,12 @@ def _severe_tail(
     return target, pending
 
 
-def hit_rerolled(
-    enc: Encounter,
-    pending: PendingCombatRerolls,
-    roll: PoolRoll,
-    rng: random.Random,
-    cat: Catalog,
-    lines: list[str],
-) -> Outcome:
-    """The hit a Hero's limb or grip roll paused, gone on with ``roll`` (its re-rolls
-    spent), then the rest of the attack."""
-    tail, rest = pending.tail, pending.attack
+def hit_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
+    """The hit a Hero's limb or grip roll paused, gone on with the roll as it stands,
+    then the rest of the attack."""
+    pending, roll, lines = answer.pending, answer.roll, [*answer.lines]
+    tail, rest, target = pending.tail, pending.attack, answer.roller
     assert tail is not None and rest is not None  # a limb or grip roll's question
-    target = enc.get(pending.roller)
     label = LIMB if pending.stage is RollStage.LIMB else GRIP
     line = f"{label} roll: {roll.explain(not target.player)}"
     if pending.stage is RollStage.LIMB:
@@ -338,7 +332,7 @@ def hit_rerolled(
         target, paused = _severe_tail(target, tail, rest, rng, cat, lines)
     else:
         target, paused = _severe_tail(target, tail, rest, rng, cat, lines, (roll, line))
-    enc = enc.with_combatant(target)
+    enc = answer.enc.with_combatant(target)
     if paused is not None:
         return Outcome(enc, (LogLines(_title(target), tuple(lines)),), paused)
     return resolve(enc, rest, rng, cat, Step.DAMAGE, lines, first=tail.next_hit)

@@ -24,15 +24,16 @@ from .outcome import AttackState, LogLines, Outcome
 MAX_FEAR = 99
 
 
-def holders(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
-    """``c`` and the other standing figures of its Minion unit, who hold its Fear with it."""
+def unit_of(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
+    """``c`` and the other standing figures of its Minion unit: who hold its Fear with it,
+    and dive with it (R-ATK-5); a Hero or Sidekick alone."""
     if c.rank is not Rank.MINION:  # a Sidekick acts alone, whatever rules it plays by
         return (c,)
     return (c, *(m for m in enc.members(c.group) if m.id != c.id))
 
 
-def holder(c: Combatant) -> str:
-    """Who holds ``c``'s Fear: its Minion unit's group, or ``c`` itself."""
+def unit_key(c: Combatant) -> str:
+    """Which unit ``c`` is of: its Minion unit's group, or ``c`` itself."""
     return c.group if c.rank is Rank.MINION else c.id
 
 
@@ -43,7 +44,7 @@ def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
 
 def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
     """``amount`` Fear tokens to the rest of ``c``'s unit (``c`` has had its own)."""
-    for m in holders(enc, c)[1:]:
+    for m in unit_of(enc, c)[1:]:
         enc = enc.with_combatant(evolve(m, fear=m.fear + amount))
     return enc
 
@@ -52,7 +53,7 @@ def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str 
     """Who gains ``amount`` Fear: the figure (``at`` a band), or with it the rest of its
     unit; ``why`` names the rule.
     """
-    unit, who = len(holders(enc, c)), c.name + (f" ({at})" if at else "")
+    unit, who = len(unit_of(enc, c)), c.name + (f" ({at})" if at else "")
     if unit > 1:
         said = f"{who} and the rest of its unit ({unit} in all) gain {amount} Fear each"
     else:
@@ -95,7 +96,7 @@ def unit_after_attack(
     gained = target.fear - state.fear_before
     target, lines = after_attack(target, state, shot)
     enc = enc.with_combatant(target)
-    for m in holders(enc, target)[1:]:
+    for m in unit_of(enc, target)[1:]:
         m, more = after_attack(m, evolve(state, fear_before=m.fear - gained), shot)
         enc, lines = enc.with_combatant(m), [*lines, *more]
     return enc, lines
@@ -106,7 +107,7 @@ def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -
     c = enc.get(cmd.combatant)
     if not 0 <= cmd.fear <= MAX_FEAR:
         raise RulesError(f"Fear is 0 to {MAX_FEAR}")
-    who = holders(enc, c) if cmd.unit else (c,)
+    who = unit_of(enc, c) if cmd.unit else (c,)
     if all(m.fear == cmd.fear for m in who):
         raise RulesError(f"{c.name} already holds {cmd.fear} Fear")
     for m in who:

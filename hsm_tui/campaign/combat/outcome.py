@@ -69,12 +69,6 @@ class RollStage(StrEnum):
     """A severely wounded Hero's Stamina roll to keep hold of its weapon (R-WOUND-5):
     re-rolls chase a success; the chart roll, then the attack, goes on after it."""
 
-    @property
-    def turn_start(self) -> bool:
-        """A roll made as a turn starts: answering it starts the turn again from the top
-        with the rolls made so far (:class:`TurnRoll`)."""
-        return self in (RollStage.MORALE, RollStage.BLEEDING, RollStage.CONFUSED)
-
 
 _WHAT = {
     RollStage.ATTACK: "attack",
@@ -296,6 +290,27 @@ class AttackState:
     fears: tuple[int, ...] = ()  # each queued target's Fear before the action (R-FEAR-2)
     club: bool = False  # a gun swung as a club: a melee blow, without the card's effects
     cone: Suppress | SonicBlast | None = None  # a cone paused for re-rolls: the rest of it
+
+
+@record
+class Rerolled:
+    """A re-roll question answered (R-TASK-6): the roll as it stands now, and what the
+    answer logs first (the re-rolls and their cost, or "keeps the roll"); every stage's
+    resume goes on from it."""
+
+    enc: Encounter  # with the Luck and Clues spent paid
+    pending: PendingCombatRerolls
+    roll: PoolRoll
+    lines: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        """The question's entry title, marked as what the answer did."""
+        return f"{self.pending.title}: {'re-rolls' if self.roll.rerolls_spent else 'roll kept'}"
+
+    @property
+    def roller(self) -> Combatant:
+        return self.enc.get(self.pending.roller)
 
 
 def ask_rerolls(

@@ -28,7 +28,6 @@ from ...packs import Catalog, Weapon
 from ...rules import Derived, RangeBand, RulesError
 from ...rules.dice import Dice, parse
 from ...rules.odds import percent, wound_odds
-from ...rules.tasks import PoolRoll
 from ..conditions import (
     afflicted_success,
     level,
@@ -44,7 +43,7 @@ from .outcome import (
     AttackState,
     LogLines,
     Outcome,
-    PendingCombatRerolls,
+    Rerolled,
     RollStage,
     ask_rerolls,
 )
@@ -255,23 +254,16 @@ def sonic_blast(
     return _stamina_rolls(enc, blast, targets, (), rng, cat, title, [plan.headline]).after(*head)
 
 
-def sonic_rerolled(
-    enc: Encounter,
-    pending: PendingCombatRerolls,
-    roll: PoolRoll,
-    rng: random.Random,
-    cat: Catalog,
-    lines: list[str],
-) -> Outcome:
-    """The cone a Hero's Stamina roll paused, gone on with ``roll`` (its re-rolls spent):
-    the targets after it roll, then the failures take damage."""
-    state = pending.attack
+def sonic_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
+    """The cone a Hero's Stamina roll paused, gone on with the roll as it stands: the
+    targets after it roll, then the failures take damage."""
+    state, roll, t = answer.pending.attack, answer.roll, answer.roller
     assert state is not None and isinstance(state.cone, SonicBlast)  # a Sonic question
-    t = enc.get(pending.roller)
-    lines.append(_verdict(t, f"Stamina roll: {roll.explain(not t.player)}", roll.success, state))
-    failed = tuple(enc.get(cid) for cid in state.queue) + (() if roll.success else (t,))
-    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
-    return _stamina_rolls(enc, state, state.cone.targets, failed, rng, cat, title, lines)
+    shown = f"Stamina roll: {roll.explain(not t.player)}"
+    lines = [*answer.lines, _verdict(t, shown, roll.success, state)]
+    failed = tuple(answer.enc.get(cid) for cid in state.queue) + (() if roll.success else (t,))
+    targets = state.cone.targets
+    return _stamina_rolls(answer.enc, state, targets, failed, rng, cat, answer.title, lines)
 
 
 def _stamina_rolls(

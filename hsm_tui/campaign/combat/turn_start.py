@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from ...packs import Catalog
 from ...rules import Derived, Rank
 from ...rules.rerolls import spend_free
 from ...rules.secret import secret
@@ -21,7 +22,7 @@ from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import (
     LogLines,
     Outcome,
-    PendingCombatRerolls,
+    Rerolled,
     RollStage,
     TurnRoll,
     as_good,
@@ -33,20 +34,21 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 
 
-def turn_start_rerolled(
-    enc: Encounter,
-    pending: PendingCombatRerolls,
-    roll: PoolRoll,
-    rng: random.Random,
-    lines: list[str],
-) -> Outcome:
-    """The turn a Hero's roll paused, started again with ``roll``, its re-rolls spent."""
-    hero = enc.get(pending.roller)
-    label = TURN_ROLLS.get(pending.stage.value, "Morale")
-    made = TurnRoll(pending.stage, roll, f"{label} roll: {roll.explain(not hero.player)}")
-    title = f"{pending.title}: {'re-rolls' if roll.rerolls_spent else 'roll kept'}"
-    rolled = (*pending.earlier, made)
-    return start_turn(enc, hero.group, lines, rng, rolled, title, pending.logged)
+def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
+    """The turn a Hero's roll paused, started again with the roll as it stands."""
+    pending, roll = answer.pending, answer.roll
+    label = f"{_LABELS[pending.stage]} roll: {roll.explain(not answer.roller.player)}"
+    rolled = (*pending.earlier, TurnRoll(pending.stage, roll, label))
+    group = answer.roller.group
+    return start_turn(answer.enc, group, [*answer.lines], rng, rolled, answer.title, pending.logged)
+
+
+_LABELS = {
+    RollStage.MORALE: "Morale",
+    RollStage.BLEEDING: TURN_ROLLS["bleeding"],
+    RollStage.CONFUSED: TURN_ROLLS["confused"],
+}
+"""The label each turn-start roll's line gives (as :func:`trait_roll` writes it)."""
 
 
 def start_turn(

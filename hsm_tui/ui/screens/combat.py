@@ -25,11 +25,11 @@ from ...campaign.combat import (
     TakeAction,
     group_attack,
     group_target,
-    holders,
     next_attacker,
     next_cover,
     pools_refusal,
     reloadable,
+    unit_of,
 )
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
@@ -372,7 +372,7 @@ class CombatScreen(SessionScreen):
         """R-ATK-4: the GM's Fear tokens on a figure or on its whole unit."""
         chosen = self._acting("set the Fear of")
         if chosen is not None:
-            unit = len(holders(self.enc, chosen))
+            unit = len(unit_of(self.enc, chosen))
             dialog = FearDialog(chosen.id, chosen.name, chosen.fear, unit)
             self.app.push_screen(dialog, self.apply_answer)
 

@@ -2,7 +2,7 @@
 
 Returns a ``SetFear`` command; a Minion unit holds its Fear as one, so the dialog offers
 the whole unit (each figure then holds the count) or this figure alone, a split. The
-engine says who holds the Fear (``holders``) and refuses a count out of range.
+engine says who holds the Fear (``unit_of``) and refuses a count out of range.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ class FearDialog(StepperDialog):
             yield Label(f"[b]Fear of {self.name_text}[/b] (R-ATK-4)")
             yield Stepper("Fear", numbers, self.fear, id="fear-count")
             if self.unit > 1:
-                holders = [(f"the unit ({self.unit})", True), ("this figure only", False)]
-                yield Stepper("Held by", holders, True, id="fear-unit")
+                who = [(f"the unit ({self.unit})", True), ("this figure only", False)]
+                yield Stepper("Held by", who, True, id="fear-unit")
         yield KeyBar()
 
     def action_apply(self) -> None:
