@@ -42,15 +42,9 @@ def _marked(label: str, why: str) -> str:
     return f"✗ {label} — {why}" if why else label
 
 
-def _keys() -> Iterator[str]:
-    yield from "123456789abcdefghijklmnopqrstuvwxyz"
-    while True:
-        yield ""
-
-
-def _letters() -> Iterator[str]:
-    """Keys after the digits a menu already gives (group orders' covers)."""
-    yield from "abcdefghijklmnopqrstuvwxyz"
+def _keys(digits: bool = True) -> Iterator[str]:
+    """A menu's keys in order; without ``digits`` when the menu gives those already."""
+    yield from ("123456789" if digits else "") + "abcdefghijklmnopqrstuvwxyz"
     while True:
         yield ""
 
@@ -112,14 +106,11 @@ def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
     """Each cover for the whole of ``chosen``'s group at once, one Batch each (issue 19
     #12): the builder and the combat screen offer the same.
     """
-    count = len(for_group(enc, SetCover(chosen.id, Cover.NONE.label)))
+    orders = [Batch(for_group(enc, SetCover(chosen.id, cover.label))) for cover in Cover]
+    count = len(orders[0].commands)
     return [
-        Option(
-            str(int(cover)),
-            f"all {count} " + (f"in {cover.label} cover" if cover else "out of cover"),
-            Batch(for_group(enc, SetCover(chosen.id, cover.label))),
-        )
-        for cover in Cover
+        Option(str(int(c)), f"all {count} " + (f"in {c.label} cover" if c else "out of cover"), o)
+        for c, o in zip(Cover, orders, strict=True)
     ]
 
 
@@ -130,7 +121,7 @@ def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
     """
     options = cover_options(enc, chosen)
     count = len(options[0].command.commands)
-    letters = _letters()
+    letters = _keys(digits=False)
     for label, refused, command in _route_picks(enc, chosen.id):
         text = f"{'✗ ' if refused else ''}all {count} to {label}"
         options.append(Option(next(letters), text, Batch(for_group(enc, command))))
@@ -141,7 +132,7 @@ def place_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
     """Set-up: each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each,
     with the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
     """
-    letters = _letters()
+    letters = _keys(digits=False)
     options = []
     for zone in (zone for zone in enc.zones if zone != chosen.zone):
         orders = Batch(for_group(enc, Place(chosen.id, zone)))

@@ -568,7 +568,7 @@ class Session:
             snapshot.Unread(saved.start, saved.unread, saved.now) if saved.unread else None
         )
         self._notify()
-        answer = f"undo history kept ({len(saved.unread)} step(s))"
+        answer = f"undo history of {len(saved.unread)} step(s), checked on the first undo"
         enc, camp = self.encounter, self.campaign
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])

@@ -65,7 +65,7 @@ def test_a_version_1_file_opens_lists_checks_and_saves_as_version_3(tmp_path: Pa
     path = tmp_path / "dust-sea.toml"
     shutil.copy(FIXTURES / "v1.toml", path)
     session = Session(content=pack())
-    assert store.load(session, path).startswith("undo history kept")
+    assert store.load(session, path).startswith("undo history of")
     assert as_played(session) == as_played(_duel_named("Dust Sea"))
     [entry] = store.recent(tmp_path)
     assert isinstance(entry, store.SavedCampaign) and entry.name == "Dust Sea" and entry.in_combat
@@ -124,7 +124,7 @@ def test_a_version_2_file_opens_with_its_undo_history_and_saves_as_version_3(
     shutil.copy(FIXTURES / "v2.toml", path)
     assert hsm("campaign", "check", str(path)).returncode == 0
     session = Session(content=pack())
-    assert store.load(session, path) == "undo history kept (9 step(s))"
+    assert store.load(session, path) == "undo history of 9 step(s), checked on the first undo"
     played = _v2_session()
     assert as_played(session) == as_played(played)
     assert any(ODD in e.title for e in session.log)

@@ -46,7 +46,10 @@ def played() -> Session:
 def opened(session: Session, path: Path) -> Session:
     store.save(session, path, now=SAVED_AT)
     loaded = Session(content=pack())
-    assert store.load(loaded, path) == f"undo history kept ({len(session.history)} step(s))"
+    assert (
+        store.load(loaded, path)
+        == f"undo history of {len(session.history)} step(s), checked on the first undo"
+    )
     return loaded
 
 

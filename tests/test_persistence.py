@@ -109,7 +109,7 @@ def round_trip(session: Session, path: Path) -> Session:
     assert (session.file, session.unsaved) == (path, False)
     loaded = Session(content=pack())
     steps = len(session.history)
-    assert store.load(loaded, path) == f"undo history kept ({steps} step(s))"
+    assert store.load(loaded, path) == f"undo history of {steps} step(s), checked on the first undo"
     assert everything(loaded) == everything(session)
     assert loaded.rng.getstate() == session.rng.getstate()
     assert (loaded.file, loaded.unsaved) == (path, False)
@@ -634,7 +634,7 @@ def test_a_bad_undo_step_is_named_by_check_and_on_the_first_undo_the_state_stays
     assert re.fullmatch(f"{re.escape(str(good_file))}: line {number}, {message}", problem)
 
     session = Session(content=pack())
-    assert store.load(session, good_file).startswith("undo history kept")  # read on undo
+    assert store.load(session, good_file).startswith("undo history of")  # read on undo
     opened = (session.encounter, session.log, session.pending, session.can_redo)
     with pytest.raises(RulesError, match=re.escape(DIVERGED)):
         session.undo()
@@ -671,7 +671,7 @@ def test_changed_packs_load_the_state_and_drop_its_undo_history_on_the_first_und
 
     loaded = Session(content=content)
     assert store.load(loaded, path).startswith(
-        "undo history kept (7 step(s))"
+        "undo history of 7 step(s), checked on the first undo"
     )  # and names any entry gone
     assert state(loaded).encounter == session.encounter  # the state as saved
     assert (loaded.log, loaded.pending, loaded.campaign) == (
@@ -691,7 +691,9 @@ def test_changed_packs_load_the_state_and_drop_its_undo_history_on_the_first_und
     assert loaded.can_redo  # AddZone("camp")
     store.save(loaded, path)  # saved without the dropped steps
     reopened = Session(content=content)
-    assert store.load(reopened, path).startswith("undo history kept (0 step(s))")
+    assert store.load(reopened, path).startswith(
+        "undo history of 0 step(s), checked on the first undo"
+    )
 
 
 # -- writing -----------------------------------------------------------------------------

@@ -38,7 +38,9 @@ def test_a_file_saved_before_the_split_opens_as_saved(tmp_path: Path) -> None:
     path = tmp_path / FIXTURE.name
     shutil.copy(FIXTURE, path)
     session = Session(content=pack())
-    assert store.load(session, path) == "undo history kept (229 step(s))"  # read lazily
+    assert (
+        store.load(session, path) == "undo history of 229 step(s), checked on the first undo"
+    )  # read lazily
     assert isinstance(session.pending, PendingDive)
     assert session.encounter.active
     assert path.read_bytes() == FIXTURE.read_bytes()  # opening never rewrites the file

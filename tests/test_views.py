@@ -219,7 +219,7 @@ def test_a_file_from_before_seats_keeps_its_undo_and_re_marks_its_entries(tmp_pa
     old = path.read_text().replace('visibility = "gm"', 'visibility = "public"')
     path.write_text(old)
     opened = Session(content=pack())
-    assert store.load(opened, path).startswith("undo history kept")
+    assert store.load(opened, path).startswith("undo history of")
     assert [e.visibility for e in opened.log] == [e.visibility for e in s.log]
     assert GM_ONLY in {e.visibility for e in opened.log}
 

@@ -24,12 +24,12 @@ Interpretations (RULES.md §8 names the conditions but not every edge):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
-from ..rules import Derived, Rank, RulesError, Trait, roll_task, task_odds
+from ..rules import Derived, Modifier, Rank, RulesError, Trait, roll_task, task_odds
 from ..rules.combat import wound_penalty
 from ..rules.models import record
 from ..rules.secret import secret
@@ -166,6 +166,27 @@ def afflicted_success(
         return first * best + best - first if fatigued else best
 
     return at(tn) if nausea is None else nausea * at(tn) + (1 - nausea) * at(tn - 1)
+
+
+WHEN_MOVED = {"painful-wound": "painful"}
+"""§7 rows that, once their encounter is over, take 1 off a TN on a turn the Hero moved
+(content's chart: Painful wound, "After this encounter, Target numbers are at −1 if the
+character moved during the same turn as taking the action"), by the marker that takes 1
+off every TN while the encounter lasts (so the two never add up)."""
+
+
+def moved_penalty(
+    chart: Iterable[str], conditions: Iterable[str], moved: bool
+) -> tuple[Modifier, ...]:
+    """:data:`WHEN_MOVED`: a TN's −1 for a carried row, on a turn the Hero ``moved``."""
+    if not moved:
+        return ()
+    marks = {m.partition(":")[0] for m in conditions}
+    return tuple(
+        Modifier(f"{row}, moved", -1)
+        for row, marker in WHEN_MOVED.items()
+        if row in chart and marker not in marks
+    )
 
 
 def trait_tn(c: Combatant, base: int) -> int:

@@ -27,14 +27,26 @@ def evolve(record: T, **changes: Any) -> T:
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
         unknown = sorted(changes.keys() - fields.keys())
         raise TypeError(f"{type(record).__name__} has no field {unknown}")
-    if "combatants" in changes:  # an Encounter's id index (Encounter.get) is for the old ones
-        merged.pop("_where", None)
-    new = _new(record.__class__)
+    cls = record.__class__
+    cached = _CACHED.get(cls)
+    for name, of in _cached(cls) if cached is None else cached:  # from the old fields
+        if of is None or not of.isdisjoint(changes):
+            merged.pop(name, None)
+    new = _new(cls)
     _set(new, "__dict__", merged)
     return new
 
 
 _new, _set = object.__new__, object.__setattr__
+_CACHED: dict[type, tuple[tuple[str, frozenset[str] | None], ...]] = {}
+
+
+def _cached(cls: type) -> tuple[tuple[str, frozenset[str] | None], ...]:
+    """``cls``'s :class:`once` values (kept in ``__dict__`` beside its fields), each with
+    the fields it is worked out from (None: any): a copy with other ones drops it."""
+    names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
+    _CACHED[cls] = names
+    return names
 
 
 MAX_POOL = 99
@@ -160,7 +172,7 @@ class Encounter:
             raise RulesError(f"no combatant {cid!r} in this encounter")
         return self.combatants[where]
 
-    @once
+    @once.depends("combatants")
     def _where(self) -> dict[str, int]:
         """Each combatant's place in ``combatants``: built once for a line-up and handed on
         by :meth:`with_combatant` and :func:`evolve`, as a forecast looks up some 1,400

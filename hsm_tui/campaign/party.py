@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from ..packs import Catalog, Character
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, Traits
 from ..rules.combat import extra_action_penalty, wound_penalty
-from .conditions import penalty, wound_marker
+from .conditions import moved_penalty, penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
 
 GM = "gm"
@@ -192,11 +192,6 @@ FOR_GOOD = {"maimed": Trait.CHARM}
 """§7 rows that take 1 off every later TN with a trait, from then on (content's chart:
 Maimed, "−1 to every TN that involves Charm"). The rest are the GM's to apply: which
 rolls are social (Scarred), use the hurt limb or sense (Limb injury, Sight or hearing)."""
-WHEN_MOVED = {"painful-wound": "painful"}
-"""§7 rows that, once their encounter is over, take 1 off a TN on a turn the Hero moved
-(content's chart: Painful wound, "After this encounter, Target numbers are at −1 if the
-character moved during the same turn as taking the action"), by the marker that takes 1
-off every TN while the encounter lasts (so the two never add up)."""
 LASTING = ("encumbered", "fatigued", "nauseated")
 """§8 conditions a party Hero keeps outside a fight, each until the GM clears it (Fatigued
 "goes away only when the character has at least one hour of uninterrupted rest"; the book
@@ -356,20 +351,6 @@ class Roller:
             for row, trait in FOR_GOOD.items()
             if row in self.chart and trait in used
         )
-
-
-def moved_penalty(
-    chart: Iterable[str], conditions: Iterable[str], moved: bool
-) -> tuple[Modifier, ...]:
-    """:data:`WHEN_MOVED`: a TN's −1 for a carried row, on a turn the Hero ``moved``."""
-    if not moved:
-        return ()
-    marks = {m.partition(":")[0] for m in conditions}
-    return tuple(
-        Modifier(f"{row}, moved", -1)
-        for row, marker in WHEN_MOVED.items()
-        if row in chart and marker not in marks
-    )
 
 
 def _sheet(entry: Character | None) -> dict[str, tuple[Any, ...]]:

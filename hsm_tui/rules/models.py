@@ -19,13 +19,21 @@ _V = TypeVar("_V")
 class once(Generic[_V]):
     """``functools.cached_property`` without its lock (Python 3.11 takes one on every
     first read): a frozen record's value worked out on first use and kept in its
-    ``__dict__``. The engine reads a few of these per die rolled in a forecast.
+    ``__dict__``. The engine reads a few of these per die rolled in a forecast. A copy
+    made with other fields (``evolve``) works it out again, or only when one of the
+    fields it is ``of`` changed (:meth:`depends`).
     """
 
-    def __init__(self, func: Callable[[Any], _V]) -> None:
+    def __init__(self, func: Callable[[Any], _V], of: frozenset[str] | None = None) -> None:
         self.func = func
         self.name = func.__name__
         self.__doc__ = func.__doc__
+        self.of = of
+
+    @classmethod
+    def depends(cls, *fields: str) -> Callable[[Callable[[Any], _V]], once[_V]]:
+        """``once`` for a value worked out from ``fields`` alone."""
+        return lambda func: cls(func, frozenset(fields))
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name

@@ -274,7 +274,7 @@ def test_random_command_sequences_keep_the_rules_invariants(data: st.DataObject)
     # session comes back, pending question, queue and dice included, with its undo history
     loaded = Session(content=pack())
     answer = loaded.load_data(tomllib.loads(tomli_w.dumps(session.to_data())))
-    assert answer == f"undo history kept ({len(session.history)} step(s))"
+    assert answer == f"undo history of {len(session.history)} step(s), checked on the first undo"
     assert state(loaded) == final  # encounter, log, pending, dice, history, can undo
     assert loaded.rng.getstate() == session.rng.getstate()
     assert (loaded.queue, loaded.campaign, loaded.seed) == (session.queue, session.campaign, SEED)

@@ -147,7 +147,7 @@ def test_r_atk_6_a_campaign_saved_while_a_defense_reroll_waits_opens_again(
     assert s.pending.stage == "defense" and s.pending.tn == 6
     path = store.save(s, tmp_path / "defense.toml")
     opened = Session(content=pack())
-    assert store.load(opened, path).startswith("undo history kept")
+    assert store.load(opened, path).startswith("undo history of")
     assert opened.pending == s.pending
 
 

@@ -30,9 +30,8 @@ from ...rules.combat import (
 from ...rules.dice import parse
 from ...rules.models import MAX_FREE_REROLLS, record
 from ...rules.odds import PoolOdds, percent, wound_odds
-from ..conditions import level, penalty, wound_marker
+from ..conditions import level, moved_penalty, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
-from ..party import moved_penalty
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS
 from .turns import NOT_WITH_WILD, current_turn, spend_action
