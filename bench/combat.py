@@ -7,7 +7,9 @@ on the 40-combatant fight (issue 20).
 Run: ``.venv/bin/python bench/combat.py`` (``--quick`` for a short run). Prints a table;
 never fails on timing. Targets: apply-command median ≤ 1 ms with 40 combatants;
 ``hsm simulate`` of 1,000 fights of 6 heroes vs 12 minions ≤ 5 s with one worker (≤ 10 s
-before issue 22); the builder's 200 fights ≤ 1 s; a 10,000-entry campaign opened, and
+before issue 22); the builder's 200 fights ≤ 1 s (in its worker processes, as the screen plays them:
+``fight_pool.play``; the first forecast, which starts them, and one thread are
+printed beside it); a 10,000-entry campaign opened, and
 saved after a step of play, ≤ 100 ms each (saved cold, the first save in the process,
 ≤ 200 ms: issue 20's target). The first undo that reaches the steps a file brought
 replays them all: printed, no target.
@@ -22,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from table import record  # bench/table.py: issue 22's rows
 
+from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
@@ -192,6 +196,13 @@ def autosave_cost(session: Session) -> tuple[float, float]:
         return ui, time.perf_counter() - start
 
 
+def _timed(work: Callable[[], object]) -> float:
+    """Seconds ``work`` takes, by the wall clock."""
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
 def _one_fight(seed: int, wanted: int) -> tuple[list[float], Session]:
     session = Session(seed=seed)
     session.content = load([ROOT / "content" / "relic-worlds"])
@@ -283,22 +294,25 @@ def main() -> int:
     )
     catalog = load([ROOT / "content" / "relic-worlds"]).catalog
     example = read_encounter(ROOT / "content" / "encounters" / "dig-site-ambush.toml", catalog)
-    walls = []
-    for _ in range(3):  # the builder's forecast: 200 fights in one thread, like the screen
-        start = time.perf_counter()
-        forecast(example, catalog, 200, seed=1)
-        walls.append(time.perf_counter() - start)
+    cold = _timed(lambda: fight_pool.play(example, catalog, 200, seed=1))
+    walls = [  # the builder's forecast as the screen plays it, its workers started on mount
+        _timed(lambda: fight_pool.play(example, catalog, 200, seed=1)) for _ in range(3)
+    ]
     wall = statistics.median(walls)
     rows.append(
         (
             "builder forecast, example",
             "200 fights",
             f"{wall:.2f} s",
-            "median of 3",
+            f"first {cold:.2f} s",
             "≤ 1 s",
             wall <= 1,
         )
     )
+    one = statistics.median(
+        _timed(lambda: forecast(example, catalog, 200, seed=1)) for _ in range(3)
+    )
+    rows.append(("  the same in one thread", "200 fights", f"{one:.2f} s", "", "", None))
     record("builder", f"{wall:.2f} s", wall <= 1)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.toml"
@@ -306,7 +320,7 @@ def main() -> int:
         spec = read_encounter(path, catalog)
         for jobs in sorted({1, os.cpu_count() or 1}):
             start = time.perf_counter()
-            result = forecast(spec, catalog, runs, seed=3, jobs=jobs)
+            result = fight_pool.play(spec, catalog, runs, seed=3, jobs=jobs)
             wall = time.perf_counter() - start
             scaled = wall * 1000 / runs
             label = f"simulate 6 v 12, jobs={jobs}"

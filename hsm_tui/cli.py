@@ -301,14 +301,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     """``hsm simulate``: win rates, rounds, wounds and taken-out counts per side."""
     from pathlib import Path
 
+    from .fight_pool import play
     from .packs import content_dirs, load
-    from .simulate import forecast, read_encounter
+    from .simulate import read_encounter
 
     content = load(content_dirs(args.content))
     spec = read_encounter(Path(args.encounter), content.catalog)
     seed = _seed(args)
     result = _with_progress(
-        lambda tick: forecast(spec, content.catalog, args.runs, seed, tick, args.jobs), args.runs
+        lambda tick: play(spec, content.catalog, args.runs, seed, tick, args.jobs),
+        args.runs,
     )
     data = {"encounter": spec.name, "seed": seed, **result.as_dict()}
     if args.json:
@@ -398,7 +400,18 @@ def _add_row(table: Any, label: str, value: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``hsm`` console script and ``python -m hsm_tui``."""
+    """Entry point of the ``hsm`` console script and ``python -m hsm_tui``. A reader
+    that stops early (``hsm content list | head``) ends the output quietly, exit 1.
+    """
+    try:
+        return _command(argv)
+    except BrokenPipeError:
+        # stdout points at nothing now: Python's own flush at exit would fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _command(argv: Sequence[str] | None) -> int:
     dataclass_code.install()  # before Textual and the engine build their dataclasses
     args = build_parser().parse_args(argv)
     args.content = [*args.content, *getattr(args, "content_sub", [])]

@@ -12,7 +12,7 @@ import random
 import statistics
 import tomllib
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -449,20 +449,24 @@ def forecast(
     runs: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
-    jobs: int = 1,
+    pool: Executor | None = None,
 ) -> Forecast:
-    """Play ``runs`` fights; fight i uses Random(f"{seed}:{i}"), so the result is the same
-    whatever ``jobs`` (worker processes) is, and any single fight can be replayed.
+    """Play ``runs`` fights, CHUNK at a time, here or in ``pool``'s worker processes
+    (:mod:`hsm_tui.fight_pool`); fight i uses Random(f"{seed}:{i}"), so the result is the
+    same wherever the fights are played, and any single fight can be replayed.
     """
     chunks = [range(start, min(runs, start + CHUNK)) for start in range(0, runs, CHUNK)]
     results: list[FightResult] = []
-    if jobs > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_fights, spec, catalog, seed, chunk) for chunk in chunks]
+    if pool is not None and len(chunks) > 1:
+        futures = [pool.submit(_fights, spec, catalog, seed, chunk) for chunk in chunks]
+        try:
             for future in futures:
                 results += future.result()
                 if progress:
                     progress(len(results))
+        finally:  # stopped (a newer forecast, say): the chunks not begun are dropped
+            for future in futures:
+                future.cancel()
     else:
         for chunk in chunks:
             results += _fights(spec, catalog, seed, chunk)

@@ -21,3 +21,14 @@ def _a_cache_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iter
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HSM_CACHE_DIR", str(folder))
         yield folder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _forecast_workers_can_start() -> Iterator[None]:
+    """As ``hsm`` does before its app takes stderr (``fight_pool.track_resources``), so
+    that the apps the tests run play forecasts in worker processes, as the GM's does."""
+    from hsm_tui import fight_pool
+
+    fight_pool.track_resources()
+    yield
+    fight_pool.stop()

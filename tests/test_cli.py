@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -322,3 +323,21 @@ def test_play_finds_a_bare_campaign_name_in_the_saves_folder_and_refuses_seed(
     result = hsm("--seed", "3", "play", str(path))
     assert result.returncode == 2
     assert "--seed does not mix with a campaign" in result.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """``hsm content list | head -1``: the pipe closes before the output is all written."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # closed before hsm writes: its first write meets a broken pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "hsm_tui", "content", "list", "--json"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == ""

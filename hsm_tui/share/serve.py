@@ -301,8 +301,13 @@ def run_serve(options: ServeOptions) -> int:
             level=logging.INFO,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
+    from .. import fight_pool
+
+    fight_pool.track_resources()  # while stderr is still the terminal's (the apps take it)
     try:
         return asyncio.run(serve(options))
     except ServeError as err:
         print(f"hsm: error: {err}", file=sys.stderr)
         return 2
+    finally:
+        fight_pool.stop()

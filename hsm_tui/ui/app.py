@@ -302,14 +302,17 @@ def run_app(
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
+    from .. import fight_pool
     from ..share import css_cache
 
+    fight_pool.track_resources()  # while stderr is still the terminal's
     css_cache.share()  # one parse of each CSS source: Textual's start parsed each 3 times
     app = HsmApp(session, content=content or (), seed=seed, guard=True)
     try:
         app.run()
     finally:
         release(app)
+        fight_pool.stop()  # a forecast still running is not played out before exit
     return 0
 
 

@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
+from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import (
     HANDLERS,
     AddCombatants,
@@ -291,7 +292,9 @@ async def test_forecast_runs_in_a_worker_and_shows_each_side() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open(pilot)
         _set_up_dig_site(app)
+        pool = fight_pool.shared()  # started on the builder's mount (None on one core)
         await _forecast(pilot)
+        assert fight_pool.shared() is pool  # the fights were played there, nothing failed
         assert screen.result is not None
         spec, result = screen.result
         assert spec == encounter_spec(app.session.encounter)

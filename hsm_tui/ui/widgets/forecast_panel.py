@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ... import fight_pool
 from ...campaign.encounter import Encounter
 from ...packs import Catalog
 from ...rules import Rank, RulesError
@@ -27,15 +28,14 @@ from ...simulate import (
     Forecast,
     NoReach,
     encounter_spec,
-    forecast,
     never_reach,
     nobody_reaches,
 )
 from .labels import fit
 
 FORECAST_RUNS = 200
-"""Fights per forecast: 1.4 s of CPU for the example encounter, in a thread, and a stable
-first estimate."""
+"""Fights per forecast: about a second for the example encounter in one process (half
+that in the worker processes of a 2-core machine), and a stable first estimate."""
 
 
 def forecast_problem(spec: EncounterSpec) -> str | None:
@@ -148,7 +148,8 @@ class ForecastPanel(VerticalScroll):
         yield Static(id="builder-forecast-body")
 
     def on_mount(self) -> None:
-        """No forecast yet: say what F does."""
+        """No forecast yet: say what F does, and start the worker processes meanwhile."""
+        self.run_worker(fight_pool.warm, thread=True, group="forecast-warm", exit_on_error=False)
         self.query_one("#builder-progress").display = False
         self.query_one("#builder-forecast-body", Static).update(
             Text("F plays 200 fights of the encounter as built and shows who wins.", "dim")
@@ -187,7 +188,8 @@ class ForecastPanel(VerticalScroll):
 
     @work(thread=True, exclusive=True, group="forecast", exit_on_error=False)
     def _forecast(self, spec: EncounterSpec, catalog: Catalog, seed: int, run: int) -> None:
-        """The fights, off the UI thread. It only posts messages (thread-safe, never
+        """The fights, off the UI thread (in the worker processes where there are some:
+        :func:`hsm_tui.fight_pool.play`). It only posts messages (thread-safe, never
         blocking), and stops at the next chunk of fights once cancelled (replaced by a
         newer forecast, or the app closing).
         """
@@ -199,7 +201,7 @@ class ForecastPanel(VerticalScroll):
             self.post_message(self.Progress(run, done))
 
         try:
-            result = forecast(spec, catalog, FORECAST_RUNS, seed, progress=progress)
+            result = fight_pool.play(spec, catalog, FORECAST_RUNS, seed, progress)
         except _Cancelled:
             return
         except RulesError as err:
