@@ -26,7 +26,6 @@ from .tasks import (
     HERO_DIE_SIDES,
     PoolKind,
     PoolRoll,
-    die_success,
     hero_threshold,
     playing_rank,
 )
@@ -302,17 +301,20 @@ def suggest_split(roll: PoolRoll, rerolls: int) -> tuple[int, int]:
         raise RulesError(f"re-rolls cannot be negative, got {rerolls}")
     if roll.hero_first is None:
         return rerolls, 0
-    if roll.kind is PoolKind.DEFENSE:
-        p, gate = max(0, min(roll.target, D10)), None
-        good = sum(d <= roll.target for d in roll.first)
-    else:
-        p, gate = _pool_params(roll.target, roll.rank)
-        good = (
-            sum(d == 1 for d in roll.first)
-            if gate
-            else sum(die_success(d, roll.target) for d in roll.first)
-        )
+    p, gate, good = _standing(roll)
     return _best_split(roll.dice - good, roll.hero_first, gate, rerolls, p, good)
+
+
+def _standing(roll: PoolRoll) -> tuple[int, int | None, int]:
+    """What a re-roll of ``roll`` starts from: the chance in tenths that a re-rolled d10
+    comes up good, the Hero die's gate for a TN ≤ 0 (R-TASK-4), and the d10s good now. A
+    good Defense d10 is one the defender keeps: it lets no hit through.
+    """
+    if roll.kind is PoolKind.DEFENSE:
+        return max(0, min(roll.target, D10)), None, sum(d <= roll.target for d in roll.first)
+    tenths, gate = _pool_params(roll.target, roll.rank)
+    good = sum(roll.die_counts(d) if gate is None else d == 1 for d in roll.first)
+    return tenths, gate, good
 
 
 def reroll_odds(roll: PoolRoll, d10: int, hero: int) -> tuple[Fraction, Fraction]:
@@ -322,12 +324,7 @@ def reroll_odds(roll: PoolRoll, d10: int, hero: int) -> tuple[Fraction, Fraction
     """
     if min(d10, hero) < 0:
         raise RulesError("a number of re-rolls cannot be negative")
-    if roll.kind is PoolKind.DEFENSE:  # "good" is a d10 the defender keeps: not through
-        tenths, gate = max(0, min(roll.target, D10)), None
-        good = sum(d <= roll.target for d in roll.first)
-    else:
-        tenths, gate = _pool_params(roll.target, roll.rank)
-        good = sum(roll.die_counts(d) if gate is None else d == 1 for d in roll.first)
+    tenths, gate, good = _standing(roll)
     opened = Fraction(1)  # the Hero die makes up a TN ≤ 0 (R-TASK-4)
     if gate is not None and (roll.hero_first or 0) < gate:
         opened = 1 - Fraction(gate - 1, HERO_DIE_SIDES) ** hero

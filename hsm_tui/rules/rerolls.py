@@ -13,8 +13,8 @@ from typing import Protocol
 
 from .errors import RulesError
 from .models import record
-from .odds import suggest_split
-from .tasks import PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
+from .odds import percent, reroll_odds, suggest_split
+from .tasks import PoolKind, PoolRoll, paid_text, pay_rerolls, reroll, suggested_rerolls
 
 
 class Answer(Protocol):
@@ -56,6 +56,33 @@ def first_offer(roll: PoolRoll, free: int, paid: int, failed: bool) -> tuple[int
     a failure, one paid (:func:`~.tasks.suggested_rerolls`), where they help most.
     """
     return suggest_split(roll, suggested_rerolls(free, paid, failed))
+
+
+def split_text(
+    roll: PoolRoll, d10: int, hero: int, purse: tuple[int, int, int] | None = None
+) -> str:
+    """What re-rolling ``d10`` d10s and ``hero`` Hero dice of ``roll`` buys (exact odds)
+    and, given the roller's ``purse`` (free re-rolls, Luck, Clues), what it costs and
+    leaves (R-CHAR-9) or why the pools cannot pay: a re-roll question's summary.
+    """
+    chance, expected = reroll_odds(roll, d10, hero)
+    if roll.kind is PoolKind.DEFENSE:
+        odds = f"≥1 through {percent(chance)} · expected {float(expected):.2f}"
+    elif roll.dice > 1:
+        odds = f"≥1 hit {percent(chance)} · expected {float(expected):.2f}"
+    else:
+        odds = f"success {percent(chance)}"
+    if purse is None:
+        return f"This split: {odds}"
+    free, luck, clues = purse
+    total = d10 + hero
+    try:
+        spend_luck, spend_clues = pay_rerolls(total, free, luck, clues)
+    except RulesError as refused:
+        return f"This split: {odds}\n{refused}"
+    cost = paid_text(min(total, free), spend_luck, spend_clues) or "nothing"
+    left = f"Luck {luck - spend_luck}, Clues {clues - spend_clues} left"
+    return f"This split: {odds}\nCosts {cost} → {left}"
 
 
 def spend_rerolls(

@@ -12,9 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from ...rules import RulesError
-from ...rules.odds import percent, reroll_odds
-from ...rules.tasks import PoolKind, PoolRoll, paid_text, pay_rerolls
+from ...rules.rerolls import split_text
+from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper
 from .decision_dialog import bind_escape
@@ -87,28 +86,8 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
         yield KeyBar()
 
     def _odds(self, d10: int, hero: int) -> str:
-        """What this split buys (the engine's exact odds) and, with pools, what it costs
-        and what is left (issue 19 #14).
-        """
-        roll = self.pending.roll
-        chance, expected = reroll_odds(roll, d10, hero)
-        if roll.kind is PoolKind.DEFENSE:
-            odds = f"≥1 through {percent(chance)} · expected {float(expected):.2f}"
-        elif roll.dice > 1:
-            odds = f"≥1 hit {percent(chance)} · expected {float(expected):.2f}"
-        else:
-            odds = f"success {percent(chance)}"
-        if self.purse is None:
-            return f"This split: {odds}"
-        free, luck, clues = self.purse
-        total = d10 + hero
-        try:
-            spend_luck, spend_clues = pay_rerolls(total, free, luck, clues)
-        except RulesError as refused:
-            return f"This split: {odds}\n{refused}"
-        cost = paid_text(min(total, free), spend_luck, spend_clues) or "nothing"
-        left = f"Luck {luck - spend_luck}, Clues {clues - spend_clues} left"
-        return f"This split: {odds}\nCosts {cost} → {left}"
+        """What this split buys and, with pools, costs (the engine's summary, issue 19 #14)."""
+        return split_text(self.pending.roll, d10, hero, self.purse)
 
     def _split(self) -> tuple[int, int]:
         d10 = self.query_one("#reroll-d10", Stepper).value
