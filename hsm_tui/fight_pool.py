@@ -49,11 +49,14 @@ def track_resources() -> None:
 
 def new_pool(jobs: int) -> ProcessPoolExecutor:
     """A pool of ``jobs`` worker processes forked from a forkserver that has the engine
-    loaded already (so a worker starts in milliseconds, not by importing it anew).
+    loaded already (so a worker starts in milliseconds, not by importing it anew); where
+    there is no forkserver, each worker starts a fresh Python.
     """
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows
+        return ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"))
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    return ProcessPoolExecutor(jobs, context)
 
 
 def _jobs() -> int:
