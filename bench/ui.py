@@ -1,4 +1,5 @@
-"""UI figures: cold start to the first frame, and key press → frame on the combat screen.
+"""UI figures: cold start to the first frame, key press → frame on the combat screen, and
+on the encounter builder while its forecast plays (issue 22: "the screen stays responsive").
 
 Run: ``.venv/bin/python bench/ui.py`` (``--quick`` for fewer runs). Prints a table; never
 fails on timing. Targets: ``hsm`` draws its first frame within 1.3× the time a bare
@@ -35,10 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import textual
 from table import record  # bench/table.py: issue 22's rows
 
+from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, StartCombat
-from hsm_tui.session import Session
+from hsm_tui.packs import content_dirs, load
+from hsm_tui.session import Batch, Session
+from hsm_tui.simulate import encounter_commands, read_encounter
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
+from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen
+from hsm_tui.ui.widgets.forecast_panel import ForecastPanel
 
 START_TARGET = 1.2  # issue 22 (1.3 before it)
 USABLE_TARGET = 1.5  # issue 22: the home screen filled in, engine and packs loaded
@@ -77,6 +83,7 @@ KEYS = {
 """The keys of a GM's usual turn, pressed in this order, round after round."""
 
 SIZES = ((80, 24), (120, 40))
+EXAMPLE = Path(__file__).resolve().parents[1] / "content" / "encounters" / "dig-site-ambush.toml"
 
 
 def _percentile(values: Sequence[float], q: float) -> float:
@@ -299,6 +306,70 @@ def key_latency(rounds: int) -> dict[tuple[int, int], dict[str, KeyFigures]]:
     return {size: asyncio.run(_key_latency(size, rounds)) for size in SIZES}
 
 
+# -- the builder's forecast --------------------------------------------------------------
+async def _forecast_keys(size: tuple[int, int], in_thread: bool) -> tuple[list[float], list[float]]:
+    """The shipped example in the encounter builder: ↓ and ↑ pressed while its forecast
+    plays (F) and again once it is shown; seconds from each key to its first frame.
+    ``in_thread`` plays the fights in the app's process, as before issue 22's pool.
+    """
+    catalog = load(content_dirs(())).catalog
+    session = Session(seed=ROUND_SEED)
+    session.load_content()
+    session.apply(Batch(tuple(encounter_commands(read_encounter(EXAMPLE, catalog), catalog))))
+    if in_thread:
+        saved, fight_pool.shared = fight_pool.shared, lambda: None
+    app = HsmApp(session)
+    during: list[float] = []
+    idle: list[float] = []
+    try:
+        async with app.run_test(size=size) as pilot:
+            screen = EncounterBuilderScreen()
+            app.push_screen(screen)
+            await pilot.pause()
+            await app.workers.wait_for_complete()  # the pool started on mount
+            stamps = _frame_clock(app)
+            panel = screen.query_one(ForecastPanel)
+            app.simulate_key("F")  # not Pilot's press: it would wait for the fights to end
+            while not panel.query_one("#builder-progress").display:
+                await asyncio.sleep(0.001)
+            for times, playing in ((during, True), (idle, False)):
+                while len(times) < 40 and (panel.result is None) is playing:
+                    stamps.clear()
+                    start = time.perf_counter()
+                    app.simulate_key("down" if len(times) % 2 else "up")  # as a driver does
+                    while not stamps and time.perf_counter() - start < 5:
+                        await asyncio.sleep(0.001)
+                    times.append(stamps[0] - start if stamps else 5.0)
+                    await asyncio.sleep(0.05)  # a GM's pace, not a flood of keys
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+    finally:
+        if in_thread:
+            fight_pool.shared = saved
+    return during, idle
+
+
+def _report_forecast() -> None:
+    print("\nEncounter builder, shipped example: key → frame while F plays 200 fights")
+    print(
+        f"{'size':<8}{'fights played in':<22}{'keys':>6}{'during median':>15}{'p95':>7}"
+        f"{'idle median':>13}"
+    )
+    fight_pool.track_resources()
+    for size in SIZES:
+        for in_thread, where in ((False, "worker processes"), (True, "the app's process")):
+            during, idle = asyncio.run(_forecast_keys(size, in_thread))
+            if not during:
+                print(f"{f'{size[0]}×{size[1]}':<8}{where:<22}  (the forecast ended first)")
+                continue
+            print(
+                f"{f'{size[0]}×{size[1]}':<8}{where:<22}{len(during):>6}"
+                f"{_ms(statistics.median(during)):>15}{_ms(_percentile(during, 0.95)):>7}"
+                f"{_ms(statistics.median(idle)):>13}"
+            )
+    fight_pool.stop()
+
+
 # -- report -----------------------------------------------------------------------------
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
@@ -367,7 +438,9 @@ def _report_round() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10 starts, 10 key rounds")
-    parser.add_argument("--only", choices=("start", "keys", "round"), help="run one part only")
+    parser.add_argument(
+        "--only", choices=("start", "keys", "round", "forecast"), help="run one part only"
+    )
     args = parser.parse_args(argv)
     starts, rounds = (10, 10) if args.quick else (20, 30)
     print(
@@ -381,6 +454,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report_keys(rounds)
     if args.only in (None, "round"):
         _report_round()
+    if args.only in (None, "forecast"):
+        _report_forecast()
     return 0
 
 

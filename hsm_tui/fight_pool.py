@@ -52,11 +52,20 @@ def new_pool(jobs: int) -> ProcessPoolExecutor:
     loaded already (so a worker starts in milliseconds, not by importing it anew); where
     there is no forkserver, each worker starts a fresh Python.
     """
-    if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows
-        return ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"))
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
-    return ProcessPoolExecutor(jobs, context)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
+    else:  # Windows
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(jobs, context, initializer=_yield_to_the_app)
+
+
+def _yield_to_the_app() -> None:
+    """A worker runs at a lower priority: with one worker per core, the app (or the SSH
+    server) still gets a core at once for a key press while the fights are played.
+    """
+    if hasattr(os, "nice"):
+        os.nice(10)
 
 
 def _jobs() -> int:
