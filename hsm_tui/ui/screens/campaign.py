@@ -27,24 +27,27 @@ if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
     from ...session import Command
 
-START_HERE = """\
-[b]F7[/] build an encounter
-[b]F4[/] run the fight
-[b]F2[/] tasks · [b]F5[/] chart
-[b]F6[/] log · [b]F3[/] content
-[b]S[/] save · [b]O[/] open
-[b]F1[/] keys for any screen"""
+_WAY = (
+    "[b]F7[/] build an encounter",
+    "[b]F4[/] run the fight",
+    "[b]F2[/] tasks · [b]F5[/] chart",
+    "[b]F6[/] log · [b]F3[/] content",
+    "[b]S[/] save · [b]O[/] open",
+    "[b]F1[/] keys for any screen",
+)
 """Where a GM goes from home: the way through an evening, one screen per line."""
+START_HERE = "\n".join(_WAY)
 
 
 def start_here(fight_round: int) -> str:
-    """The Go box; in a fight (a campaign saved mid-fight, opened again) its first lines
-    say where it goes on (issue 19 #16), ``fight_round`` 0 outside one.
+    """The Go box; in a fight (a campaign saved mid-fight, opened again) its first two
+    lines, the encounter's, say where it goes on (issue 19 #16), ``fight_round`` 0 outside
+    one.
     """
     if not fight_round:
         return START_HERE
-    rest = START_HERE.split("\n", 2)[2]
-    return f"round {fight_round} — [b]F4[/] continues\nthe fight · [b]F7[/] its set-up\n{rest}"
+    fight = (f"round {fight_round} — [b]F4[/] continues", "the fight · [b]F7[/] its set-up")
+    return "\n".join((*fight, *_WAY[2:]))
 
 
 def _party() -> ModuleType:
