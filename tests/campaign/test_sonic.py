@@ -8,6 +8,7 @@ command existed.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -143,6 +144,10 @@ def test_sonic_relik_refusals_come_from_the_engine() -> None:
     s2 = armed()
     edit(s2, R2, zone="camp")
     refused(s2, SonicBlast(W, RELIK, 1, 0, (R2,)), "beyond Sonic Relik's medium range")
+    stuck = armed()
+    ansel = stuck.encounter.get(W)
+    edit(stuck, W, weapons=tuple(replace(w, stuck=w.id == RELIK) for w in ansel.weapons))
+    refused(stuck, SonicBlast(W, RELIK, 1, 0, (R1,)), "Sonic Relik now \\(dropped or stuck\\)")
 
 
 def test_sonic_relik_a_minions_stamina_and_health_are_the_gms() -> None:

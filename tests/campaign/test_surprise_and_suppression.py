@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -83,6 +84,27 @@ def test_r_atk_16_refusals() -> None:
     refused(s, Suppress(K, "assault-laser", ()), "1 to 10 targets")
     refused(s, Suppress(K, "assault-laser", (R1,), dive=(R2,)), "only targets in the cone")
     refused(s, Suppress(K, "assault-laser", (K,)), "not a standing enemy")
+
+
+def test_r_wound_5_a_dropped_weapon_lays_down_no_suppressive_fire() -> None:
+    """R-WOUND-5: a dropped weapon is out of hand until picked up; the plan says so first
+    (before the cone's own refusals) and the handler refuses with it."""
+    s = duel()
+    edit(
+        s,
+        K,
+        weapons=tuple(
+            replace(w, dropped=w.id == "assault-laser") for w in s.encounter.get(K).weapons
+        ),
+    )
+    plan = _plan(s)
+    assert plan.refusal == plan.fire_refusal
+    assert plan.preview()[1] == f"cannot fire: {plan.refusal}"
+    refused(
+        s,
+        Suppress(K, "assault-laser", (R1,)),
+        "cannot fire Assault Laser now \\(dropped or stuck\\)",
+    )
 
 
 # -- the plan (preview) of suppressive fire ---------------------------------------------

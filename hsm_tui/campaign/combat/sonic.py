@@ -47,6 +47,7 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
+from .plans import RefusablePlan, in_hand_refusal
 from .turns import Held, pinned_check, pinned_stop, spend_action
 
 
@@ -80,7 +81,7 @@ class SonicTarget:
 
 
 @dataclass(frozen=True)
-class SonicPlan:
+class SonicPlan(RefusablePlan):
     """The Sonic Relik's cone worked out before any die is rolled: who it could hold, the
     cone the command names, the damage a failure takes, exact odds, and the refusal.
     :func:`sonic_blast` rolls this plan, so the two never disagree.
@@ -93,13 +94,6 @@ class SonicPlan:
     damage: str  # what one failure takes: the chosen die once per charge
     candidates: tuple[SonicTarget, ...]  # everyone standing but the wielder, nearest first
     cone: tuple[SonicTarget, ...]  # the command's targets in its order, once each
-    refusal: str = ""  # what RulesError the command meets; "" when it may fire
-    fire_refusal: str = ""  # the part of it no cone changes: weapon, charges, turn
-
-    def check(self) -> None:
-        """Raise the refusal, if any, before anything changes."""
-        if self.refusal:
-            raise RulesError(self.refusal)
 
     @property
     def most_charges(self) -> int:
@@ -130,8 +124,9 @@ class SonicPlan:
         """The lines a GM reads before firing: each target's Stamina roll and the chance it
         fails, then takes a wound from the damage.
         """
-        if self.refusal:
-            return self.headline, f"cannot fire: {self.refusal}"
+        refused = self.refused_preview()
+        if refused:
+            return refused
         lines = [self.headline]
         for t in self.cone:
             c = t.combatant
@@ -209,8 +204,8 @@ def _fire_refusal(enc: Encounter, plan: SonicPlan) -> str:
     hand, the charges, and the turn's Attack action (R-ACT-1).
     """
     wielder, weapon, state, n = plan.wielder, plan.weapon, plan.state, plan.charges
-    if state.dropped or state.stuck:
-        return f"{wielder.name} cannot fire {weapon.name} now (dropped or stuck)"
+    if in_hand := in_hand_refusal(wielder, weapon, state):
+        return in_hand
     if plan.most_charges < 1:
         return f"{weapon.name} has no charges left (R-ATK-3)"
     if not 1 <= n <= plan.most_charges:

@@ -18,11 +18,12 @@ from .commands import Suppress
 from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
 from .gear import edit_weapon
 from .outcome import Outcome
+from .plans import RefusablePlan, in_hand_refusal
 from .turns import Held, current_turn, pinned_check, pinned_stop, spend_action
 
 
 @dataclass(frozen=True)
-class SuppressPlan:
+class SuppressPlan(RefusablePlan):
     """Suppressive fire worked out before any die is rolled (R-ATK-16): the standing
     enemies the cone could hold, the cone the command names with exact odds, and why the
     command would be refused. :func:`suppress` rolls this plan, so the two never disagree.
@@ -33,18 +34,11 @@ class SuppressPlan:
     state: WeaponState
     candidates: tuple[SuppressTarget, ...]  # standing enemies, nearest band first, none diving
     cone: tuple[SuppressTarget, ...]  # the command's targets in its order, once each
-    refusal: str = ""  # what RulesError the command meets; "" when it may fire
-    fire_refusal: str = ""  # the part of it no cone changes: weapon, charges, turn
 
     @property
     def rating(self) -> Suppression:
         assert self.weapon.suppression is not None  # plan_suppress refuses a weapon without
         return self.weapon.suppression
-
-    def check(self) -> None:
-        """Raise the refusal, if any, before anything changes."""
-        if self.refusal:
-            raise RulesError(self.refusal)
 
     def fear_odds(self, target: SuppressTarget) -> tuple[Fraction, ...]:
         """Exact distribution of the Fear tokens ``target`` gains (index = tokens)."""
@@ -78,8 +72,9 @@ class SuppressPlan:
         """The lines a GM reads before firing: each target's Defense (or dive) and chance
         of a hit, the Fear die by band, and the chance that any target is hit.
         """
-        if self.refusal:
-            return self.headline, f"cannot fire: {self.refusal}"
+        refused = self.refused_preview()
+        if refused:
+            return refused
         lines = [self.headline]
         for t in self.cone:
             lines.append(
@@ -137,8 +132,8 @@ def _fire_refusal(enc: Encounter, plan: SuppressPlan) -> str:
     weapon in hand, its charges, the turn and once per turn, in the order the GM meets them.
     """
     shooter, weapon, state, n = plan.shooter, plan.weapon, plan.state, plan.rating.charges
-    if state.dropped or state.stuck:
-        return f"{shooter.name} cannot fire {weapon.name} now (dropped or stuck)"
+    if in_hand := in_hand_refusal(shooter, weapon, state):
+        return in_hand
     if state.charges is not None and state.charges < n:
         return f"{weapon.name} needs {n} charges for suppressive fire, has {state.charges}"
     try:
