@@ -5,8 +5,8 @@
 every import: some 830 small compiles, about 45 ms of the app's start (most of what the
 engine's import costs, and part of Textual's before the first frame). The text is the
 same from run to run, so the code compiled from it is kept, as Python keeps a module's
-bytecode, in one file per interpreter under :func:`cache_dir`; the next start runs it
-without compiling.
+bytecode, in one file per interpreter under :func:`hsm_tui.cache.cache_dir`; the next
+start runs it without compiling.
 
 The hook is the name ``exec`` in the ``dataclasses`` module, the one call there that
 compiles: it runs exactly what dataclasses would have compiled, with the same flags, so
@@ -22,14 +22,13 @@ import builtins
 import contextlib
 import dataclasses
 import marshal
-import os
 import sys
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-ENV_VAR = "HSM_CACHE_DIR"
+from .cache import cache_dir
 
 _file: Path | None = None
 _kept: dict[str, bytes] = {}
@@ -40,14 +39,6 @@ _used: dict[str, dict[str, CodeType]] = {}
 """Per module, the code this run ran: what the file keeps for it next time."""
 _compiled = False
 """Whether this run compiled anything (then :func:`save` writes the file)."""
-
-
-def cache_dir() -> Path:
-    """``HSM_CACHE_DIR``, else ``$XDG_CACHE_HOME/hsm-tui``, else ``~/.cache/hsm-tui``."""
-    if folder := os.environ.get(ENV_VAR):
-        return Path(folder)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "hsm-tui"
 
 
 def install() -> None:

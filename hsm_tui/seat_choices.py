@@ -27,8 +27,9 @@ from .campaign.combat import (
     routes,
 )
 from .campaign.encounter import Combatant, Encounter
+from .campaign.party import PARTY, Roller
 from .packs import Catalog
-from .rules import Cover, RulesError
+from .rules import Cover, Rank, RulesError
 from .rules.odds import percent
 from .seats import Role, Seat
 from .state import Batch, LogEntry, OpenEntry
@@ -47,6 +48,29 @@ def _keys(digits: bool = True) -> Iterator[str]:
     yield from ("123456789" if digits else "") + "abcdefghijklmnopqrstuvwxyz"
     while True:
         yield ""
+
+
+def party_hero(enc: Encounter, who: str) -> str:
+    """The party Hero (its pack entry id) that roller ``who`` is in ``enc``: a
+    ``party:<hero id>``'s, or a combatant's that is the party's own copy (a player
+    character, as :func:`~hsm_tui.campaign.party.in_encounter` counts them); "" for anyone
+    else, a villain made from the same entry and bearing the same name too.
+    """
+    if who.startswith(PARTY):
+        return who.removeprefix(PARTY)
+    c = next((c for c in enc.combatants if c.id == who), None)
+    return c.entry if c is not None and c.player and c.rank is Rank.HERO else ""
+
+
+def same_roller(who: str, before: Encounter, now: Encounter, rollers: Sequence[Roller]) -> str:
+    """Whom the task roller's Who (``who``, picked in ``before``) names among ``rollers``
+    in ``now``: itself while it rolls, a party Hero under its new id once it has left the
+    fight (``party:<hero id>``) or come back (an undo); else ``who``, which rolls no more.
+    """
+    hero = party_hero(before, who)
+    if not hero or any(r.who == who for r in rollers):
+        return who
+    return next((r.who for r in rollers if party_hero(now, r.who) == hero), who)
 
 
 def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[Attack]]:

@@ -159,11 +159,18 @@ class TableView:
     left: int | None = None  # actions the seat's hero has left; None: not its turn
 
 
+def unhurt(c: Combatant) -> bool:
+    """Standing with no wound and no non-lethal step: the one notion of "unhurt" that a
+    player's word for an enemy and the GM's attack panel both show.
+    """
+    return c.standing and not (c.wounds or c.nonlethal)
+
+
 def wound_word(c: Combatant) -> str:
     """How an enemy fares, in a word: its wound track is the GM's."""
     if not c.standing:
         return "down"
-    return "wounded" if c.wounds or c.nonlethal else "unhurt"
+    return "unhurt" if unhurt(c) else "wounded"
 
 
 def marker(wounds: int) -> str:

@@ -6,7 +6,7 @@ for, the working folder (problems name files relative to it), each pack folder f
 and the bytes of every ``.toml`` file in it, and the code that reads them (the sizes and
 times of ``packs/``, ``rules/`` and ``safe_read.py``). Anything else, or a kept file that
 cannot be read, loads afresh. It lives beside the dataclass cache
-(:func:`hsm_tui.dataclass_code.cache_dir`); only the last load is kept.
+(:func:`hsm_tui.cache.cache_dir`); only the last load is kept.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..dataclass_code import cache_dir
+from ..cache import cache_dir
 from ..safe_read import read_regular
-from .loader import FILE_LIMIT, LoadResult, _discover, _real, load
+from .loader import FILE_LIMIT, LoadResult, discover, load, real_path
 
 FILE = "packs.pickle"
 _CODE = Path(__file__).resolve().parents[1]
@@ -55,7 +55,7 @@ def _key(dirs: Sequence[str | Path]) -> tuple[Any, ...] | None:
     reports that itself).
     """
     try:
-        found = _discover([Path(d) for d in dirs], [])
+        found = discover([Path(d) for d in dirs], [])
         files = [
             (str(path), read_regular(path, FILE_LIMIT))
             for folder in found
@@ -69,5 +69,5 @@ def _key(dirs: Sequence[str | Path]) -> tuple[Any, ...] | None:
         )
     except OSError:
         return None
-    where = str(_real(Path.cwd()))
+    where = str(real_path(Path.cwd()))
     return (sys.version, where, [str(d) for d in dirs], [str(f) for f in found], files, code)

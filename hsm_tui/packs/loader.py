@@ -50,7 +50,7 @@ class LoadResult:
         return tuple(p for p in self.problems if p.is_error)
 
 
-def _real(path: Path) -> Path:
+def real_path(path: Path) -> Path:
     """The real path; unlike Path.resolve on 3.11, a symlink loop does not raise."""
     return Path(os.path.realpath(path))
 
@@ -58,7 +58,7 @@ def _real(path: Path) -> Path:
 def display(path: Path) -> str:
     """A path as a GM would type it: relative to the working folder when inside it."""
     try:
-        return str(_real(path).relative_to(_real(Path.cwd())))
+        return str(real_path(path).relative_to(real_path(Path.cwd())))
     except ValueError:
         return str(path)
 
@@ -75,13 +75,17 @@ def content_dirs(
 def load(dirs: Sequence[str | Path]) -> LoadResult:
     """Load every pack under ``dirs`` (each a pack, or a folder of packs)."""
     problems: list[Problem] = []
-    packs = _read_packs(_discover([Path(d) for d in dirs], problems), problems)
+    packs = _read_packs(discover([Path(d) for d in dirs], problems), problems)
     catalog = _Builder(packs, problems).build()
     return LoadResult(catalog, tuple(sorted(problems, key=lambda p: (p.path, p.line))))
 
 
 # -- files ---------------------------------------------------------------------------
-def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
+def discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
+    """The pack folders under ``dirs`` in load order, each once by its real path; a folder
+    that is no pack or cannot be read is a problem in ``problems``. A kept load
+    (:mod:`hsm_tui.packs.kept`) asks it which folders a load would read.
+    """
     found: list[Path] = []
     seen: set[Path] = set()
     for folder in dirs:
@@ -100,7 +104,7 @@ def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
         except OSError as exc:
             problems.append(_file_problem(folder, Code.IO, f"cannot read: {exc.strerror or exc}"))
             continue
-        if not candidates and _real(folder) != _real(SHIPPED):
+        if not candidates and real_path(folder) != real_path(SHIPPED):
             problems.append(
                 _file_problem(
                     folder / "pack.toml",
@@ -109,8 +113,8 @@ def _discover(dirs: list[Path], problems: list[Problem]) -> list[Path]:
                 )
             )
         for pack in candidates:
-            if _real(pack) not in seen:
-                seen.add(_real(pack))
+            if real_path(pack) not in seen:
+                seen.add(real_path(pack))
                 found.append(pack)
     return found
 

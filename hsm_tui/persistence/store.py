@@ -337,7 +337,8 @@ def _load(session: Session, path: Path, mark: bool) -> str:
     return answer
 
 
-_IN_BLOCK = re.compile(r"(state\.log|undo\.start\.log|undo\.commands)\[(\d+)\]")
+_IN_BLOCK = re.compile(f"({'|'.join(map(re.escape, _BLOCKS))})\\[(\\d+)\\]")
+"""A bad value's key in one of :data:`_BLOCKS` (``state.log[3]``): its block and index."""
 
 
 def problem(path: Path, err: DataError) -> str:

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 
 from ..persistence import store
+from ..persistence.autosave import Autosaver
 from ..seats import Role, Seat
 from ..session import Session
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
-    from ..ui.autosave import Autosaver
     from .server import Connection, TableServer
 
 log = logging.getLogger(__name__)
@@ -211,8 +211,8 @@ async def serve(options: ServeOptions) -> int:
 
 
 class Headless:
-    """Where the autosave runs with no app of the GM's here: timers on the server's
-    loop, its messages to stderr and the log (the GM's SSH seat may be away).
+    """The autosave's host with no app of the GM's here: timers on the server's loop,
+    its messages to stderr and the log (the GM's SSH seat may be away).
     """
 
     def __init__(self, session: Session, loop: asyncio.AbstractEventLoop) -> None:
@@ -234,8 +234,6 @@ def autosaver(session: Session) -> Autosaver:
     """With no app of the GM's here (``--headless``), the server autosaves the session
     as the GM's app would (issue 20): a crash or a kill loses a second of play at most.
     """
-    from ..ui.autosave import Autosaver
-
     saver = Autosaver(Headless(session, asyncio.get_running_loop()))
     session.subscribe(saver.changed)
     return saver

@@ -7,13 +7,17 @@ for the draft just rolled.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hsm_tui.campaign.combat import plan_attack
 from hsm_tui.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.widgets import attack_panel
-from hsm_tui.ui.widgets.attack_panel import AttackPanel
+from hsm_tui.ui.widgets.attack_panel import AttackPanel, target_wounds
+from hsm_tui.views import unhurt, wound_word
+from tests.test_views import ambush
 
 
 async def test_r_atk_2_aim_and_roll_plan_the_attack_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -44,3 +48,21 @@ async def test_r_atk_2_aim_and_roll_plan_the_attack_once(monkeypatch: pytest.Mon
         await pilot.pause()
         assert len(planned) == 1  # the roll: no preview of the draft just rolled
         assert drawn == [True, False]  # drawn once more, with the aim done
+
+
+def test_the_panel_and_the_players_word_agree_on_unhurt() -> None:
+    """The panel's " · unhurt" is the engine's notion (views.unhurt), not its own table text
+    read back: whatever the wound track, the GM and the players say the same.
+    """
+    raider = ambush().encounter.get("pirate-raider-1")
+    for state in [
+        {},
+        {"wounds": 1},
+        {"nonlethal": 1},
+        {"unconscious": True},
+        {"out": True},
+        {"wounds": 0, "nonlethal": 0, "prone": True},
+    ]:
+        c = replace(raider, **state)
+        assert (target_wounds(c) == " · unhurt") is (wound_word(c) == "unhurt"), state
+        assert unhurt(c) is (not state or state == {"wounds": 0, "nonlethal": 0, "prone": True})

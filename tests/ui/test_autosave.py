@@ -15,7 +15,6 @@ import pytest
 from hsm_tui.campaign.party import AddHero, GrantClues
 from hsm_tui.persistence import autosave, store
 from hsm_tui.session import Session
-from hsm_tui.ui import autosave as ui_autosave
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
@@ -27,7 +26,7 @@ def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Each test in its own ``saves/``, with a short autosave delay."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("HSM_SAVES", raising=False)
-    monkeypatch.setattr(ui_autosave, "DELAY", 0.05)
+    monkeypatch.setattr(autosave, "DELAY", 0.05)
     return tmp_path / "saves"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from hsm_tui.rules import Rank, task_tn
 from hsm_tui.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.help import HelpScreen
-from hsm_tui.ui.screens.log import LogScreen
+from hsm_tui.ui.screens.log import LogScreen, export_path
 
 SEED = 7
 
@@ -210,3 +211,17 @@ def test_snapshot_log_screen(snap_compare, size, query) -> None:
         await pilot.pause()
 
     assert snap_compare(HsmApp(_session()), terminal_size=size, run_before=show)
+
+
+def test_an_export_is_named_once_never_over_another(tmp_path: Path) -> None:
+    """The one name an export writes and an error names: the first free in the second, and
+    the first one still when the folder is not made yet or is no folder."""
+    now = datetime(2026, 11, 26, 6, 30, 5)
+    first = tmp_path / "session-log-20261126-063005.md"
+    assert export_path(now, tmp_path) == first
+    first.write_text("")
+    assert export_path(now, tmp_path) == tmp_path / "session-log-20261126-063005-2.md"
+    assert (
+        export_path(now, tmp_path / "later", "fight-1-log").name == "fight-1-log-20261126-063005.md"
+    )
+    assert export_path(now, first).parent == first  # a file where the folder should be

@@ -8,6 +8,7 @@ export, the one file it ever touches.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -55,12 +56,14 @@ def render_log(entries: Sequence[LogEntry], needle: str = "") -> Group:
 
 def export_path(now: datetime, folder: Path, name: str = "session-log") -> Path:
     """``<folder>/<name>-<YYYYmmdd-HHMMSS>.md``; ``-2``, ``-3`` … if that second is
-    taken, so an export never overwrites an earlier one."""
+    taken, so an export never overwrites an earlier one. A folder not made yet, or not
+    usable, takes the first name: the write says why it failed, naming that file."""
     stem = f"{name}-{now:%Y%m%d-%H%M%S}"
     path, n = folder / f"{stem}.md", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stem}-{n}.md"
+    with contextlib.suppress(OSError):
+        while path.exists():
+            n += 1
+            path = folder / f"{stem}-{n}.md"
     return path
 
 
@@ -232,10 +235,9 @@ class LogScreen(SessionScreen):
     def _write(self, text: str, now: datetime, name: str) -> None:
         """Write an export beside the campaign files, never over another; say where."""
         folder = saves_folder()
-        path = folder / f"{name}-{now:%Y%m%d-%H%M%S}.md"  # named in an error before it exists
+        path = export_path(now, folder, name)
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = export_path(now, folder, name)
             with path.open("x", encoding="utf-8") as file:
                 file.write(text)
         except OSError as err:

@@ -17,12 +17,14 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
+from ...campaign.encounter import Encounter
 from ...campaign.freeflow import MAX_GROUP, affliction_line
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
+from ...seat_choices import same_roller
 from ...session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
@@ -129,6 +131,8 @@ class TaskRollerScreen(SessionScreen):
     def __init__(self) -> None:
         super().__init__()
         self._rollers: tuple[Roller, ...] = ()
+        self._seen = Encounter(zones=(), combatants=())
+        """The encounter Who was last picked in (whose Hero may since have left it)."""
         self._opposed: RollTask | None = None
         self._group: list[RollTask] = []
         self._need = Need.ANY
@@ -339,12 +343,10 @@ class TaskRollerScreen(SessionScreen):
 
     def refresh_from_session(self) -> None:
         session = self.session
-        names = {r.who: r.name for r in self._rollers}
         self._rollers = rollers(session.campaign, session.encounter, session.catalog)
         who = self.query_one("#who", Stepper)
-        value = who.value  # a Hero leaving a fight rolls on as the party's (same name)
-        if all(r.who != value for r in self._rollers):
-            value = next((r.who for r in self._rollers if r.name == names.get(value)), value)
+        value = same_roller(who.value, self._seen, session.encounter, self._rollers)
+        self._seen = session.encounter
         who.set_choices([("anyone", ""), *((r.name, r.who) for r in self._rollers)], value)
         roller = self.roller  # its rank may have changed: a Sidekick's rules picked (R-CHAR-8)
         self._show_rank(roller)

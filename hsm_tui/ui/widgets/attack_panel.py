@@ -32,6 +32,7 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Rank, RulesError
+from ...views import unhurt
 from .attack_draft import AttackDraft
 from .combatants import wound_text
 from .labels import fit
@@ -55,8 +56,7 @@ def target_wounds(c: Combatant) -> str:
     """`` · unhurt`` or `` · wounds −1`` (the table's Wnd column) after the target's name,
     so the GM aiming sees what one more wound does without finding its row.
     """
-    wounds = wound_text(c)
-    return " · unhurt" if wounds == "–" else f" · wounds {wounds}"
+    return " · unhurt" if unhurt(c) else f" · wounds {wound_text(c)}"
 
 
 def pools_text(c: Combatant) -> str:
