@@ -88,7 +88,7 @@ def attack(
     if melee:
         attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
         target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
-    enc = enc.with_combatant(attacker).with_combatant(target)
+    enc = enc.with_combatants(attacker, target)
     if style is Rating.WILD:
         enc = evolve(
             enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))

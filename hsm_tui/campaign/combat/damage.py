@@ -241,8 +241,7 @@ def answer_dive(
                 " dive only to better cover (R-ATK-5)"
             )
         divers = unit_of(enc, target) if cmd.unit else (target,)
-        for diver in divers:
-            enc = enc.with_combatant(dive(diver, cover))
+        enc = enc.with_combatants(*(dive(diver, cover) for diver in divers))
         who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
         line = (
             f"{who} dives into {cover.label} cover:"

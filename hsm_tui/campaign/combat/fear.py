@@ -44,9 +44,7 @@ def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
 
 def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
     """``amount`` Fear tokens to the rest of ``c``'s unit (``c`` has had its own)."""
-    for m in unit_of(enc, c)[1:]:
-        enc = enc.with_combatant(evolve(m, fear=m.fear + amount))
-    return enc
+    return enc.with_combatants(*(evolve(m, fear=m.fear + amount) for m in unit_of(enc, c)[1:]))
 
 
 def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str = "") -> str:
@@ -94,12 +92,13 @@ def unit_after_attack(
     as the target's did in this attack.
     """
     gained = target.fear - state.fear_before
-    target, lines = after_attack(target, state, shot)
-    enc = enc.with_combatant(target)
+    changed, lines = after_attack(target, state, shot)
+    unit = [changed]
     for m in unit_of(enc, target)[1:]:
         m, more = after_attack(m, evolve(state, fear_before=m.fear - gained), shot)
-        enc, lines = enc.with_combatant(m), [*lines, *more]
-    return enc, lines
+        unit.append(m)
+        lines += more
+    return enc.with_combatants(*unit), lines
 
 
 def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -80,6 +80,7 @@ def start_turn(
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
+    started: list[Combatant] = []
     for member in members:
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
@@ -97,7 +98,7 @@ def start_turn(
             ask = ask_rerolls(
                 member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
             )
-            paused = evolve(enc, turn=Turn(actor))
+            paused = evolve(enc.with_combatants(*started), turn=Turn(actor))
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
         if start.restricted:
@@ -122,9 +123,9 @@ def start_turn(
         if member.lose_actions or member.lose_why:
             member = evolve(member, lose_actions=0, lose_why=())
         if member is not enc.get(member.id):
-            enc = enc.with_combatant(member)
+            started.append(member)
     enc = evolve(
-        enc,
+        enc.with_combatants(*started),
         turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
     )
     return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
