@@ -297,24 +297,23 @@ def _act(
 def _best_attack(
     enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
 ) -> tuple[str, str] | None:
-    """The (target, weapon) with the best chance of at least one hit; odds depend only
+    """The (target, weapon) with the best chance of at least one hit, the first such
+    target in table order; odds depend only
     on the attacker, weapon, charges, band and sharing a zone (melee), so each such case
     is priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for
     the same ratings in every fight of it).
     """
-    best, best_p = None, -1.0
     engaged, side = me.engaged, me.side
-    by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
+    firsts: dict[tuple[bool, str], str] = {}  # each place's first enemy: it gets the pick
     for target in enc.combatants:
-        if target.side == side or target.out or target.unconscious:  # standing, inlined
-            continue
-        place = (target.id in engaged, target.zone)
-        top = by_place.get(place)
-        if top is None:  # the first weapon with the best chance at this band and zone
-            band = enc.band(me.id, target.id)
-            top = by_place[place] = _best_weapon(me, catalog, priced, band, target.zone)
-        if top[0] > best_p:
-            best, best_p = (target.id, top[1]), top[0]
+        if target.side != side and not (target.out or target.unconscious):  # standing
+            firsts.setdefault((target.id in engaged, target.zone), target.id)
+    best, best_p = None, -1.0
+    for (_, zone), target_id in firsts.items():  # every target there gets the same chance
+        band = enc.band(me.id, target_id)
+        p, weapon = _best_weapon(me, catalog, priced, band, zone)
+        if p > best_p:
+            best, best_p = (target_id, weapon), p
     return best if best_p >= 0 else None
 
 

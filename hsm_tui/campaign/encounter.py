@@ -221,11 +221,13 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        # through the group index, ``standing`` inlined: a forecast asks this a few
-        # hundred times per fight
+        # ``standing`` inlined: a forecast asks this a few hundred times per fight
+        return tuple([c for c in self.group(actor) if not (c.out or c.unconscious)])
+
+    def group(self, actor: str) -> list[Combatant]:
+        """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
         everyone = self.combatants
-        group = [everyone[i] for i in self._groups.get(actor, ())]
-        return tuple([c for c in group if not (c.out or c.unconscious)])
+        return [everyone[i] for i in self._groups.get(actor, ())]
 
     @once.depends("combatants")
     def _groups(self) -> dict[str, tuple[int, ...]]:

@@ -204,15 +204,14 @@ def _damage(
             tail = HitTail(result.severe, result.overflow, first + n + 1)
             target, pending = _hit_tail(target, limb, tail, rest, rng, cat, lines)
             if pending is not None:
-                enc = spread_fear(enc.with_combatant(target), target, feared)
+                enc = spread_fear(enc, target, feared)
                 return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
     passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
-    enc = spread_fear(enc.with_combatant(target), target, feared)
-    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state))
+    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state), feared)
     shown = (*lines, *end_lines)
     return enc, [LogLines(_title(target), shown)] if shown else [], None
 

@@ -89,11 +89,10 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     its Health marker (§7 row 15).
     """
     lines = []
-    for c in enc.combatants:
-        if c.group == actor:
-            c, line = bleed_out(c)
-            if line:
-                enc, lines = enc.with_combatant(c), [*lines, line]
+    for c in enc.group(actor):
+        c, line = bleed_out(c)
+        if line:
+            enc, lines = enc.with_combatant(c), [*lines, line]
     return enc, lines
 
 
