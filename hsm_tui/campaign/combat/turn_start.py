@@ -20,6 +20,7 @@ from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import ENGINE_MARKS, TURN_ROLLS, start_of_turn, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import (
+    Line,
     LogLines,
     Outcome,
     Rerolled,
@@ -54,7 +55,7 @@ _LABELS = {
 def start_turn(
     enc: Encounter,
     actor: str,
-    lines: list[str],
+    lines: list[Line],
     rng: random.Random,
     rolled: tuple[TurnRoll, ...] = (),
     title: str = "",
@@ -136,7 +137,7 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 
 
 def _morale_roll(
-    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[str]
+    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
 ) -> Outcome | tuple[PoolRoll, str] | None:
     """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
     the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question
