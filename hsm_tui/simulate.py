@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +241,9 @@ def _standing(enc: Encounter) -> dict[str, int]:
     return standing
 
 
+_HARM = attrgetter("wounds", "nonlethal", "severe", "out", "unconscious")  # all _tally reads
+
+
 def _tally(
     before: Encounter, after: Encounter, wounds: dict[str, int], standing: dict[str, int]
 ) -> Encounter:
@@ -257,6 +261,8 @@ def _tally(
         then = {c.id: c for c in was}
         pairs = [(then[c.id], c) for c in now if c.id in then]
     for then_c, c in pairs:
+        if _HARM(then_c) == _HARM(c):  # Fear, cover, weapons …: nothing to count
+            continue
         wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
         standing[c.side] += c.standing - then_c.standing
     if moved:  # someone joined or left: counted afresh
