@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +241,9 @@ def _standing(enc: Encounter) -> dict[str, int]:
     return standing
 
 
+_HARM = attrgetter("wounds", "nonlethal", "severe", "out", "unconscious")  # all _tally reads
+
+
 def _tally(
     before: Encounter, after: Encounter, wounds: dict[str, int], standing: dict[str, int]
 ) -> Encounter:
@@ -257,6 +261,8 @@ def _tally(
         then = {c.id: c for c in was}
         pairs = [(then[c.id], c) for c in now if c.id in then]
     for then_c, c in pairs:
+        if _HARM(then_c) == _HARM(c):  # Fear, cover, weapons …: nothing to count
+            continue
         wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
         standing[c.side] += c.standing - then_c.standing
     if moved:  # someone joined or left: counted afresh
@@ -297,24 +303,23 @@ def _act(
 def _best_attack(
     enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
 ) -> tuple[str, str] | None:
-    """The (target, weapon) with the best chance of at least one hit; odds depend only
+    """The (target, weapon) with the best chance of at least one hit, the first such
+    target in table order; odds depend only
     on the attacker, weapon, charges, band and sharing a zone (melee), so each such case
     is priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for
     the same ratings in every fight of it).
     """
-    best, best_p = None, -1.0
     engaged, side = me.engaged, me.side
-    by_place: dict[tuple[bool, str], tuple[float, str]] = {}  # this turn's few places
+    firsts: dict[tuple[bool, str], str] = {}  # each place's first enemy: it gets the pick
     for target in enc.combatants:
-        if target.side == side or target.out or target.unconscious:  # standing, inlined
-            continue
-        place = (target.id in engaged, target.zone)
-        top = by_place.get(place)
-        if top is None:  # the first weapon with the best chance at this band and zone
-            band = enc.band(me.id, target.id)
-            top = by_place[place] = _best_weapon(me, catalog, priced, band, target.zone)
-        if top[0] > best_p:
-            best, best_p = (target.id, top[1]), top[0]
+        if target.side != side and not (target.out or target.unconscious):  # standing
+            firsts.setdefault((target.id in engaged, target.zone), target.id)
+    best, best_p = None, -1.0
+    for (_, zone), target_id in firsts.items():  # every target there gets the same chance
+        band = enc.band(me.id, target_id)
+        p, weapon = _best_weapon(me, catalog, priced, band, zone)
+        if p > best_p:
+            best, best_p = (target_id, weapon), p
     return best if best_p >= 0 else None
 
 

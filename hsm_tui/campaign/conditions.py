@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, roll_task, task_odds
@@ -85,11 +86,21 @@ def level(c: Marked, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
     if not c.conditions:  # most combatants, most of the time
         return 0
-    for mark in c.conditions:
+    n = _numbers(c.conditions).get(name)
+    return 0 if n is None else int(n) if n else 1
+
+
+@lru_cache(maxsize=1024)
+def _numbers(conditions: tuple[str, ...]) -> dict[str, str]:
+    """Each marker's number as written ("" unnumbered; the first of a name counts), split
+    once per set of markers: a turn asks a combatant's several times over (penalties,
+    Panicked, Pinned, Dazed …).
+    """
+    numbers: dict[str, str] = {}
+    for mark in conditions:
         head, _, n = mark.partition(":")
-        if head == name:
-            return int(n) if n else 1
-    return 0
+        numbers.setdefault(head, n)
+    return numbers
 
 
 def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:

@@ -175,7 +175,7 @@ class Encounter:
     @once.depends("combatants")
     def _where(self) -> dict[str, int]:
         """Each combatant's place in ``combatants``: built once for a line-up and handed on
-        by :meth:`with_combatant` and :func:`evolve`, as a forecast looks up some 1,400
+        by :meth:`with_combatants` and :func:`evolve`, as a forecast looks up some 1,400
         combatants a fight. ``evolve`` drops it when it changes the combatants.
         """
         return {c.id: i for i, c in enumerate(self.combatants)}
@@ -221,24 +221,44 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        # ``standing`` inlined and a list, not a generator, made into the tuple: a
-        # forecast asks this a few hundred times per fight
-        return tuple(
-            [c for c in self.combatants if c.group == actor and not (c.out or c.unconscious)]
-        )
+        # ``standing`` inlined: a forecast asks this a few hundred times per fight
+        return tuple([c for c in self.group(actor) if not (c.out or c.unconscious)])
+
+    def group(self, actor: str) -> list[Combatant]:
+        """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
+        everyone = self.combatants
+        return [everyone[i] for i in self._groups.get(actor, ())]
+
+    @once.depends("combatants")
+    def _groups(self) -> dict[str, tuple[int, ...]]:
+        """Each initiative group's places in ``combatants`` (a combatant keeps its group):
+        kept, like the id index, by :meth:`with_combatants`.
+        """
+        groups: dict[str, list[int]] = {}
+        for i, c in enumerate(self.combatants):
+            groups.setdefault(c.group, []).append(i)
+        return {group: tuple(places) for group, places in groups.items()}
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
-        """The encounter with ``combatant`` in place of the one with its id (the id index
-        stays true: nobody moves).
+        """The encounter with ``combatant`` in place of the one with its id."""
+        return self.with_combatants(combatant)
+
+    def with_combatants(self, *changed: Combatant) -> Encounter:
+        """The encounter with each of ``changed`` in place of the one with its id: one copy
+        for a whole unit's Fear or dive, or a turn's end. Each keeps its id and group, so
+        the indexes stay true (nobody moves); none: ``self``.
         """
-        i = self._where.get(combatant.id)
-        if i is None:
-            raise RulesError(f"no combatant {combatant.id!r} in this encounter")
-        changed = list(self.combatants)  # a list edited in place: quicker than splicing
-        changed[i] = combatant
+        if not changed:
+            return self
+        where, combatants = self._where, list(self.combatants)  # a list edited in place
+        for combatant in changed:
+            i = where.get(combatant.id)
+            if i is None:
+                raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+            combatants[i] = combatant
         fields = self.__dict__.copy()  # evolve without its check: one known field
-        fields["combatants"] = tuple(changed)
+        fields["combatants"] = tuple(combatants)
         new = _new(Encounter)
         _set(new, "__dict__", fields)
         return new

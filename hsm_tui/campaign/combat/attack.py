@@ -7,10 +7,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ...packs import Catalog
-from ...rules import Cover, Modifier, Rank, Rating, attack_odds, roll_attack
+from ...rules import (
+    Cover,
+    Modifier,
+    RangeBand,
+    Rank,
+    Rating,
+    TargetNumber,
+    attack_odds,
+    roll_attack,
+)
 from ...rules.odds import percent
 from ...rules.rerolls import spend_free, spend_rerolls
 from ...rules.secret import secret
@@ -28,6 +37,7 @@ from .groups import retarget
 from .movement import move
 from .outcome import (
     AttackState,
+    Line,
     LogLines,
     Outcome,
     PendingCombatRerolls,
@@ -72,7 +82,6 @@ def attack(
         plan.cost,
         plan.rank,
     )
-    odds = _odds_line(tn.value, dice, rank, plan.free)
     roll = roll_attack(rng, tn.value, dice, rank)
     turn = current_turn(enc)
     aim = int(aim_ready(turn, attacker.id))
@@ -88,17 +97,17 @@ def attack(
     if melee:
         attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
         target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
-    enc = enc.with_combatant(attacker).with_combatant(target)
+    enc = enc.with_combatants(attacker, target)
     if style is Rating.WILD:
         enc = evolve(
             enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))
         )
     gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
-    lines = [
-        f"{weapon.name} ({style.value}, {dice} d10) at {target.name}, {band.label} range",
+    lines: list[Line] = [
+        partial(_aim_line, weapon.name, style, dice, target.name, band),
         *before,
-        secret(f"TN {tn.explain()}", gms, "TN hidden"),
-        secret(odds, gms, ""),
+        partial(_tn_line, tn, gms),
+        partial(_odds_line, tn.value, dice, rank, plan.free, gms),
     ]
     title = f"{attacker.name} attacks {target.name}"
     paused = AttackState(
@@ -118,15 +127,15 @@ def attack(
     free = aim + cmd.rerolls
     ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
     if ask is not None:
-        lines.append(f"roll {roll.explain(gms)}")
+        lines.append(partial(_roll_line, roll, gms))
         return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
     if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
         spent = spend_free(roll, rng, free)
         roll = spent.roll
-        lines.append(f"roll {roll.explain(gms)}")
+        lines.append(partial(_roll_line, roll, gms))
         lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
     else:
-        lines.append(f"roll {roll.explain(gms)}")
+        lines.append(partial(_roll_line, roll, gms))
     return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
 
 
@@ -144,10 +153,10 @@ def spend_combat_rerolls(
     if spent.total:
         paid = evolve(roller, luck=roller.luck - spent.luck, clues=roller.clues - spent.clues)
         enc = enc.with_combatant(paid)
-        lines = [f"re-rolls ({spent.cost}): {roll.explain(not roller.player)}"]
+        line: Line = partial(_rerolled_line, spent.cost, roll, not roller.player)
     else:
-        lines = ["keeps the roll"]
-    answer = Rerolled(enc, pending, roll, tuple(lines))
+        line = "keeps the roll"
+    answer = Rerolled(enc, pending, roll, (line,))
     return _RESUMES[pending.stage](answer, rng, cat)
 
 
@@ -155,7 +164,7 @@ def _attack_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outc
     """The attack after its roll's re-rolls: card effects, Fear, dive, Defense."""
     state, pending = answer.pending.attack, answer.pending
     assert state is not None  # an attack roll's question holds the attack
-    lines = [*answer.lines]
+    lines: list[Line] = [*answer.lines]
     return _resolve_attack(
         answer.enc, state, answer.roll, pending.tn, answer.title, lines, rng, cat
     )
@@ -209,8 +218,31 @@ _RESUMES: dict[RollStage, Callable[[Rerolled, random.Random, Catalog], Outcome]]
 """Where each question's answer goes on from (R-TASK-6): one resume per stage."""
 
 
+def _rerolled_line(cost: str, roll: PoolRoll, gms: bool) -> str:
+    return f"re-rolls ({cost}): {roll.explain(gms)}"
+
+
+def _roll_line(roll: PoolRoll, gms: bool) -> str:
+    """The attack roll's line (written when the log is read: :class:`LogLines`)."""
+    return f"roll {roll.explain(gms)}"
+
+
+def _aim_line(weapon: str, style: Rating, dice: int, target: str, band: RangeBand) -> str:
+    """What the attack fires at whom (the lines of an attack are written when the log is
+    read: :class:`LogLines`)."""
+    return f"{weapon} ({style.value}, {dice} d10) at {target}, {band.label} range"
+
+
+def _tn_line(tn: TargetNumber, gms: bool) -> str:
+    return secret(f"TN {tn.explain()}", gms, "TN hidden")
+
+
+def _odds_line(tn: int, dice: int, rank: Rank, free: int, gms: bool) -> str:
+    return secret(_odds_text(tn, dice, rank, free), gms, "")
+
+
 @lru_cache(maxsize=1024)
-def _odds_line(tn: int, dice: int, rank: Rank, free: int) -> str:
+def _odds_text(tn: int, dice: int, rank: Rank, free: int) -> str:
     """The attack's odds as logged, worked out once per TN, dice, rank and re-rolls."""
     odds = attack_odds(tn, dice, rank, free)
     return f"odds: ≥1 hit {percent(odds.success)} · expected {float(odds.expected):.2f} hits"
@@ -227,7 +259,7 @@ def _resolve_attack(
     roll: PoolRoll,
     tn: int,
     title: str,
-    lines: list[str],
+    lines: list[Line],
     rng: random.Random,
     cat: Catalog,
 ) -> Outcome:
@@ -249,7 +281,7 @@ def _resolve_attack(
             strays = resolve(enc, pending_attack, rng, cat, Step.STRAY)
             return strays.after(LogLines(title, (*lines, *end_lines)))
     if hits:  # R-ATK-4: a Fear token per hit, before Defense
-        lines.append(fear_line(enc, target, hits, "R-ATK-4"))
+        lines.append(partial(fear_line, enc, target, hits, "R-ATK-4"))
         enc = give_fear(enc, target, hits)
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
         enc, end_lines = unit_after_attack(enc, enc.get(target.id), pending_attack, not melee)

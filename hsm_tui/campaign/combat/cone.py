@@ -29,7 +29,7 @@ from ..encounter import Combatant, Encounter, evolve
 from .commands import Suppress
 from .damage import hit_each
 from .fear import fear_line, give_fear, unit_after_attack, unit_key
-from .outcome import AttackState, LogLines, Outcome, RollStage, ask_rerolls
+from .outcome import AttackState, Line, LogLines, Outcome, RollStage, ask_rerolls
 from .wounds import defense_rerolls, defense_tn, dive
 
 
@@ -145,7 +145,7 @@ def roll_cone(
     rng: random.Random,
     cat: Catalog,
     title: str,
-    lines: list[str],
+    lines: list[Line],
     start: int = 0,
     hit: tuple[str, ...] = (),
 ) -> Outcome:
@@ -180,7 +180,7 @@ def resume_cone(
     rng: random.Random,
     cat: Catalog,
     title: str,
-    lines: list[str],
+    lines: list[Line],
 ) -> Outcome:
     """The cone after a Hero's Defense re-rolls (``roll``): on from the next target."""
     cmd = state.cone
@@ -198,7 +198,7 @@ def _fear_and_damage(
     rng: random.Random,
     cat: Catalog,
     title: str,
-    lines: list[str],
+    lines: list[Line],
 ) -> Outcome:
     """The Fear die: the full roll at Short (and Melee), one fewer at Medium, two fewer at
     Long, three fewer at Extra-long; R-ATK-8 Pinned; then 1d4 damage per target hit.

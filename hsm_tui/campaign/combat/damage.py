@@ -11,13 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
+from functools import partial
 
 from ...packs import Catalog
 from ...rules import Cover, Derived, Rank, RulesError, Trait, roll_damage, roll_defense
 from ...rules.combat import SEVERELY
 from ...rules.rerolls import spend_free
 from ...rules.secret import secret
-from ...rules.tasks import PoolRoll, wound_steps
+from ...rules.tasks import PoolRoll
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
 from .chart import GRIP, apply_chart_row, chart_roll, grip_result, grip_roll, severe_wound
@@ -26,6 +27,7 @@ from .fear import fear_line, give_fear, spread_fear, unit_after_attack, unit_of
 from .outcome import (
     AttackState,
     HitTail,
+    Line,
     LogLines,
     Outcome,
     Pending,
@@ -39,15 +41,16 @@ from .outcome import (
 from .setup import cover_named
 from .wounds import (
     damage_expr,
+    defense_line,
     defense_rerolls,
     defense_tn,
     dive,
     health_against,
+    hit_line,
     is_melee,
     outside_damage,
     resolved_damage,
     take_wound,
-    wound_text,
 )
 
 
@@ -68,7 +71,7 @@ def resolve(
     rng: random.Random,
     cat: Catalog,
     step: Step,
-    lines: Sequence[str] = (),
+    lines: Sequence[Line] = (),
     first: int = 1,
 ) -> Outcome:
     """Carry an attack from ``step`` to its end, one target at a time: the hit gone astray
@@ -142,7 +145,7 @@ def hit_each(
 
 def _defend(
     enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
-) -> tuple[AttackState, str, PendingCombatRerolls | None]:
+) -> tuple[AttackState, Line, PendingCombatRerolls | None]:
     """R-ATK-6 Defense (with R-ATK-14 flanking in melee): ``state`` with the hits through,
     the roll's line, and the question when the defender may spend re-rolls on it.
     """
@@ -150,14 +153,13 @@ def _defend(
     melee = is_melee(cat, state)
     defense = defense_tn(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
-    gms = not target.player  # a Minion's Defense is the GM's (issue 21)
-    head = secret(f"{defense.terms()} → ", gms, "")
     free = defense_rerolls(target, melee)
     title = _title(target)
     ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
-    return evolve(state, hits=droll.successes), head + droll.explain(gms), ask
+    line = partial(defense_line, defense, droll, not target.player)
+    return evolve(state, hits=droll.successes), line, ask
 
 
 def _damage(
@@ -165,7 +167,7 @@ def _damage(
     state: AttackState,
     rng: random.Random,
     cat: Catalog,
-    lines: list[str],
+    lines: list[Line],
     first: int,
 ) -> tuple[Encounter, list[LogLines], Pending | None]:
     """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
@@ -185,16 +187,8 @@ def _damage(
             continue
         hit = roll_damage(rng, expr, health_against(target, weapon))
         total = hit.damage + state.damage_bonus
-        steps = wound_steps(total, hit.health)
         wounded, result = take_wound(target, total, weapon.nonlethal)
-        # the card's bonus is part of the total the steps were counted from (R-DMG-2)
-        bonus = f", {state.damage_bonus:+d} = {total}" if state.damage_bonus else ""
-        track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
-        health = secret(hit.health, not target.player)
-        lines.append(
-            f"hit {first + n}: damage {hit.roll.explain()}{bonus} vs {track} {health}"
-            f" → {steps} wound step{'s' if steps != 1 else ''} → {wound_text(target, result)}"
-        )
+        lines.append(partial(hit_line, first + n, hit, state.damage_bonus, weapon, target, result))
         target = wounded
         if target.standing:  # R-ATK-7: one more Fear per hit through
             target, feared = evolve(target, fear=target.fear + 1), feared + 1
@@ -204,15 +198,14 @@ def _damage(
             tail = HitTail(result.severe, result.overflow, first + n + 1)
             target, pending = _hit_tail(target, limb, tail, rest, rng, cat, lines)
             if pending is not None:
-                enc = spread_fear(enc.with_combatant(target), target, feared)
+                enc = spread_fear(enc, target, feared)
                 return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
     passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
-    enc = spread_fear(enc.with_combatant(target), target, feared)
-    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state))
+    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state), feared)
     shown = (*lines, *end_lines)
     return enc, [LogLines(_title(target), shown)] if shown else [], None
 
@@ -241,8 +234,7 @@ def answer_dive(
                 " dive only to better cover (R-ATK-5)"
             )
         divers = unit_of(enc, target) if cmd.unit else (target,)
-        for diver in divers:
-            enc = enc.with_combatant(dive(diver, cover))
+        enc = enc.with_combatants(*(dive(diver, cover) for diver in divers))
         who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
         line = (
             f"{who} dives into {cover.label} cover:"
@@ -265,7 +257,7 @@ def _hit_tail(
     rest: AttackState,
     rng: random.Random,
     cat: Catalog,
-    lines: list[str],
+    lines: list[Line],
 ) -> tuple[Combatant, Pending | None]:
     """What a hit does after its wound: R-ATK-10 a limb hit's Stamina − ``limb`` roll, then
     a severe wound's grip roll and chart (:func:`_severe_tail`). A Hero may stop at a failed
@@ -291,7 +283,7 @@ def _severe_tail(
     rest: AttackState,
     rng: random.Random,
     cat: Catalog,
-    lines: list[str],
+    lines: list[Line],
     grip: tuple[PoolRoll, str] | None = None,
 ) -> tuple[Combatant, Pending | None]:
     """R-WOUND-5 on a severe wound: the grip roll (``grip`` when made and re-rolled), which
@@ -321,7 +313,8 @@ def _severe_tail(
 def hit_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
     """The hit a Hero's limb or grip roll paused, gone on with the roll as it stands,
     then the rest of the attack."""
-    pending, roll, lines = answer.pending, answer.roll, [*answer.lines]
+    pending, roll = answer.pending, answer.roll
+    lines: list[Line] = [*answer.lines]
     tail, rest, target = pending.tail, pending.attack, answer.roller
     assert tail is not None and rest is not None  # a limb or grip roll's question
     label = LIMB if pending.stage is RollStage.LIMB else GRIP

@@ -39,14 +39,20 @@ def unit_key(c: Combatant) -> str:
 
 def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
     """``amount`` Fear tokens to ``c`` and to the rest of its unit."""
-    return spread_fear(enc.with_combatant(evolve(c, fear=c.fear + amount)), c, amount)
+    return spread_fear(enc, evolve(c, fear=c.fear + amount), amount)
 
 
 def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
-    """``amount`` Fear tokens to the rest of ``c``'s unit (``c`` has had its own)."""
-    for m in unit_of(enc, c)[1:]:
-        enc = enc.with_combatant(evolve(m, fear=m.fear + amount))
-    return enc
+    """``c`` as it is now (it has had its own Fear) and ``amount`` Fear tokens to the
+    rest of its unit, in one copy of the encounter.
+    """
+    return enc.with_combatants(c, *_feared(enc, c, amount))
+
+
+def _feared(enc: Encounter, c: Combatant, amount: int) -> list[Combatant]:
+    """The rest of ``c``'s unit, each with ``amount`` more Fear."""
+    rest = unit_of(enc, c)[1:]
+    return [evolve(m, fear=m.fear + amount) for m in rest] if amount else list(rest)
 
 
 def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str = "") -> str:
@@ -61,10 +67,10 @@ def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str 
     return said + (f" ({why})" if why else "")
 
 
-def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Combatant, list[str]]:
+def after_attack(target: Combatant, fear_before: int, shot: bool) -> tuple[Combatant, list[str]]:
     """R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if the target
     is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
-    one action panics.
+    one action (from ``fear_before``) panics.
     """
     lines = []
     morale = target.traits[Derived.MORALE]
@@ -75,7 +81,7 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
         shown = secret(morale, not target.player)
         lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
-    reached = state.fear_before < 2 * morale <= target.fear
+    reached = fear_before < 2 * morale <= target.fear
     if minion and target.standing and reached and "panicked" not in marks:
         marks.add("panicked")
         marks.discard("shaken")  # Panicked in its place (§8)
@@ -88,18 +94,20 @@ def after_attack(target: Combatant, state: AttackState, shot: bool) -> tuple[Com
 
 
 def unit_after_attack(
-    enc: Encounter, target: Combatant, state: AttackState, shot: bool
+    enc: Encounter, target: Combatant, state: AttackState, shot: bool, spread: int = 0
 ) -> tuple[Encounter, list[str]]:
     """:func:`after_attack` for ``target`` and for each figure of its unit, whose Fear rose
-    as the target's did in this attack.
+    as the target's did in this attack; ``spread``: Fear tokens the rest of the unit gains
+    first (the target's hits through gave it its own, :func:`spread_fear`).
     """
     gained = target.fear - state.fear_before
-    target, lines = after_attack(target, state, shot)
-    enc = enc.with_combatant(target)
-    for m in unit_of(enc, target)[1:]:
-        m, more = after_attack(m, evolve(state, fear_before=m.fear - gained), shot)
-        enc, lines = enc.with_combatant(m), [*lines, *more]
-    return enc, lines
+    changed, lines = after_attack(target, state.fear_before, shot)
+    unit = [changed]
+    for m in _feared(enc, target, spread):
+        m, more = after_attack(m, m.fear - gained, shot)
+        unit.append(m)
+        lines += more
+    return enc.with_combatants(*unit), lines
 
 
 def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -4,12 +4,13 @@ it may wait for (each question lists its answers as commands a view can bind to 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Generic, TypeVar
 
 from ...rules import Cover, Rank
-from ...rules.models import record
+from ...rules.models import once, record
 from ...rules.odds import suggest_split
 from ...rules.rerolls import first_offer
 from ...rules.tasks import HeroFace, PoolRoll
@@ -27,13 +28,23 @@ from .commands import (
     Suppress,
 )
 
+Line = str | Callable[[], str]
+"""A log line, or a function that writes it when the log is read (:class:`LogLines`)."""
+
 
 @record
 class LogLines:
-    """One log entry a command writes: a title and the lines that explain it."""
+    """One log entry a command writes: a title and the lines that explain it. A line
+    given as a function (:data:`Line`, its values bound, a ``partial``) is written when
+    ``lines`` is first read: a forecast plays thousands of attacks and reads no log.
+    """
 
     title: str
-    lines: tuple[str, ...]
+    written: tuple[Line, ...]
+
+    @once
+    def lines(self) -> tuple[str, ...]:
+        return tuple([line if isinstance(line, str) else line() for line in self.written])
 
 
 class RollStage(StrEnum):
@@ -301,7 +312,7 @@ class Rerolled:
     enc: Encounter  # with the Luck and Clues spent paid
     pending: PendingCombatRerolls
     roll: PoolRoll
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
     @property
     def title(self) -> str:

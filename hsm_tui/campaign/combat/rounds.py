@@ -89,11 +89,10 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     its Health marker (§7 row 15).
     """
     lines = []
-    for c in enc.combatants:
-        if c.group == actor:
-            c, line = bleed_out(c)
-            if line:
-                enc, lines = enc.with_combatant(c), [*lines, line]
+    for c in enc.group(actor):
+        c, line = bleed_out(c)
+        if line:
+            enc, lines = enc.with_combatant(c), [*lines, line]
     return enc, lines
 
 
@@ -175,7 +174,7 @@ def end_turn(
             ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
-    lines = []
+    lines, ended = [], []
     for member in members:
         fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
         calmer, note = panic_check(member, rng, panic)
@@ -184,10 +183,12 @@ def end_turn(
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
-            enc = enc.with_combatant(evolve(calmer, weapons=weapons, fear=fear))
-    for c in enc.combatants:  # R-OTHER-4: slowed for the rest of that turn only
-        if "slowed" in c.conditions:
-            enc = enc.with_combatant(with_condition(c, "slowed", 0))
+            ended.append(evolve(calmer, weapons=weapons, fear=fear))
+    enc = enc.with_combatants(*ended)
+    # R-OTHER-4: slowed for the rest of that turn only
+    enc = enc.with_combatants(
+        *(with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions)
+    )
     nxt = _begin_next_turn(enc, rng)
     head = (LogLines("End of turn", tuple(lines)),) if lines else ()
     return nxt.after(*head)

@@ -41,6 +41,7 @@ from .damage import hit_each
 from .gear import edit_weapon
 from .outcome import (
     AttackState,
+    Line,
     LogLines,
     Outcome,
     Rerolled,
@@ -269,7 +270,7 @@ def _stamina_rolls(
     rng: random.Random,
     cat: Catalog,
     title: str,
-    lines: list[str],
+    lines: list[Line],
 ) -> Outcome:
     """§10: each of ``targets`` rolls Stamina in turn (a Hero may stop at a failure to
     spend re-rolls, R-TASK-6); then each failure (``failed`` so far) is a hit through."""

@@ -20,6 +20,7 @@ from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import ENGINE_MARKS, TURN_ROLLS, start_of_turn, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import (
+    Line,
     LogLines,
     Outcome,
     Rerolled,
@@ -54,7 +55,7 @@ _LABELS = {
 def start_turn(
     enc: Encounter,
     actor: str,
-    lines: list[str],
+    lines: list[Line],
     rng: random.Random,
     rolled: tuple[TurnRoll, ...] = (),
     title: str = "",
@@ -80,6 +81,7 @@ def start_turn(
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
+    started: list[Combatant] = []
     for member in members:
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
@@ -97,7 +99,7 @@ def start_turn(
             ask = ask_rerolls(
                 member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
             )
-            paused = evolve(enc, turn=Turn(actor))
+            paused = evolve(enc.with_combatants(*started), turn=Turn(actor))
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
         if start.restricted:
@@ -122,9 +124,9 @@ def start_turn(
         if member.lose_actions or member.lose_why:
             member = evolve(member, lose_actions=0, lose_why=())
         if member is not enc.get(member.id):
-            enc = enc.with_combatant(member)
+            started.append(member)
     enc = evolve(
-        enc,
+        enc.with_combatants(*started),
         turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
     )
     return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
@@ -135,7 +137,7 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 
 
 def _morale_roll(
-    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[str]
+    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
 ) -> Outcome | tuple[PoolRoll, str] | None:
     """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
     the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question

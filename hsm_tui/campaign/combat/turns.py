@@ -23,7 +23,7 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     members; all of them once none stands). With ``tally`` a group counts every member
     and shows how many stand when some are down: ``Pirate raider ×2/3`` (initiative list).
     """
-    everyone = [c for c in enc.combatants if c.group == actor]
+    everyone = enc.group(actor)
     standing = [c for c in everyone if c.standing]
     members = everyone if tally else (standing or everyone)
     if len(members) > 1:

@@ -22,7 +22,8 @@ from ...rules import (
 )
 from ...rules.combat import WoundResult, apply_wound_steps
 from ...rules.dice import Expression, parse
-from ...rules.tasks import wound_steps
+from ...rules.secret import secret
+from ...rules.tasks import DamageRoll, PoolRoll, wound_steps
 from ..conditions import penalty, wound_marker
 from ..encounter import Combatant, Encounter, evolve
 from .commands import Location
@@ -150,6 +151,34 @@ def wound_text(target: Combatant, result: WoundResult) -> str:
         return "severely wounded (R-WOUND-1)"
     track = result.nonlethal if result.nonlethal > target.nonlethal else result.wounds
     return f"{result.steps_taken} wound step(s): now at −{track}"
+
+
+def hit_line(
+    number: int,
+    hit: DamageRoll,
+    bonus: int,
+    weapon: Weapon,
+    target: Combatant,
+    result: WoundResult,
+) -> str:
+    """One hit's damage line (written when the log is read: :class:`~.outcome.LogLines`)."""
+    total = hit.damage + bonus
+    steps = wound_steps(total, hit.health)
+    # the card's bonus is part of the total the steps were counted from (R-DMG-2)
+    added = f", {bonus:+d} = {total}" if bonus else ""
+    track = "Stamina" if weapon.nonlethal else "Health"  # R-WOUND-6
+    health = secret(hit.health, not target.player)
+    return (
+        f"hit {number}: damage {hit.roll.explain()}{added} vs {track} {health}"
+        f" → {steps} wound step{'s' if steps != 1 else ''} → {wound_text(target, result)}"
+    )
+
+
+def defense_line(defense: TargetNumber, roll: PoolRoll, gms: bool) -> str:
+    """The Defense roll's line, its TN the GM's for a Minion (issue 21); written when the
+    log is read (:class:`~.outcome.LogLines`).
+    """
+    return secret(f"{defense.terms()} → ", gms, "") + roll.explain(gms)
 
 
 def outside_damage(
