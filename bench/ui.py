@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -199,6 +199,34 @@ def _frame_clock(app: HsmApp) -> list[float]:
     return stamps
 
 
+class _Noted:
+    """What a frame showed, one entry per frame :func:`_frame_clock` stamps."""
+
+    def __init__(self, now: Callable[[], object]) -> None:
+        self.now = now
+        self.frames: list[object] = []
+
+    def clear(self) -> None:
+        self.frames.clear()
+
+
+def _noting_frames(app: HsmApp, now: Callable[[], object]) -> _Noted:
+    """Beside :func:`_frame_clock`'s stamps, what each frame showed (``now()`` then), so
+    that a key's time runs to the frame that shows its effect, not to any repaint (a
+    progress bar's, say).
+    """
+    noted = _Noted(now)
+    display = app._display
+
+    def noting(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if renderable is not None:
+            noted.frames.append(now())
+
+    app._display = noting  # type: ignore[method-assign]
+    return noted
+
+
 class KeyFigures:
     """Per key: ms to the first frame and to the last one (the screen settled), frames."""
 
@@ -309,7 +337,8 @@ def key_latency(rounds: int) -> dict[tuple[int, int], dict[str, KeyFigures]]:
 # -- the builder's forecast --------------------------------------------------------------
 async def _forecast_keys(size: tuple[int, int], in_thread: bool) -> tuple[list[float], list[float]]:
     """The shipped example in the encounter builder: ↓ and ↑ pressed while its forecast
-    plays (F) and again once it is shown; seconds from each key to its first frame.
+    plays (F) and again once it is shown; seconds from each key to the first frame that
+    shows it moved the focus or the highlight.
     ``in_thread`` plays the fights in the app's process, as before issue 22's pool.
     """
     catalog = load(content_dirs(())).catalog
@@ -328,18 +357,29 @@ async def _forecast_keys(size: tuple[int, int], in_thread: bool) -> tuple[list[f
             await pilot.pause()
             await app.workers.wait_for_complete()  # the pool started on mount
             stamps = _frame_clock(app)
+            shown = _noting_frames(
+                app, lambda: (app.focused, getattr(app.focused, "highlighted", 0))
+            )
             panel = screen.query_one(ForecastPanel)
             app.simulate_key("F")  # not Pilot's press: it would wait for the fights to end
+            begun = time.perf_counter()
             while not panel.query_one("#builder-progress").display:
+                if time.perf_counter() - begun > 5:
+                    raise RuntimeError("F started no forecast on the shipped example")
                 await asyncio.sleep(0.001)
             for times, playing in ((during, True), (idle, False)):
                 while len(times) < 40 and (panel.result is None) is playing:
                     stamps.clear()
+                    shown.clear()
+                    before = shown.now()
                     start = time.perf_counter()
-                    app.simulate_key("down" if len(times) % 2 else "up")  # as a driver does
-                    while not stamps and time.perf_counter() - start < 5:
+                    app.simulate_key("up" if len(times) % 2 else "down")  # as a driver does
+                    while before in shown.frames[-1:] or not shown.frames:
+                        if time.perf_counter() - start > 5:
+                            raise RuntimeError("↓/↑ moved nothing on the builder in 5 s")
                         await asyncio.sleep(0.001)
-                    times.append(stamps[0] - start if stamps else 5.0)
+                    first = next(i for i, seen in enumerate(shown.frames) if seen != before)
+                    times.append(stamps[first] - start)
                     await asyncio.sleep(0.05)  # a GM's pace, not a flood of keys
                 await app.workers.wait_for_complete()
                 await pilot.pause()
@@ -355,7 +395,7 @@ def _report_forecast() -> None:
         f"{'size':<8}{'fights played in':<22}{'keys':>6}{'during median':>15}{'p95':>7}"
         f"{'idle median':>13}"
     )
-    fight_pool.track_resources()
+    fight_pool.before_apps()
     for size in SIZES:
         for in_thread, where in ((False, "worker processes"), (True, "the app's process")):
             during, idle = asyncio.run(_forecast_keys(size, in_thread))

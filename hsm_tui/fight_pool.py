@@ -7,7 +7,10 @@ clean process started once that forks each worker: forking the app itself would 
 threads' locks (Textual's, the SSH server's) into children that might then wait on them
 forever. The app keeps one pool for its whole run (:func:`shared`) and starts it before
 the GM asks (:func:`warm`), so the first forecast does not pay for starting Python twice.
-The engine is imported only when a forecast is played: the app imports this module early.
+Whatever goes wrong with the pool (no processes allowed, a worker killed, the pool shut
+down under a forecast), the fights are played in the caller's thread instead: the same
+forecast. The engine is imported only when a forecast is played: the app imports this
+module early.
 """
 
 from __future__ import annotations
@@ -15,18 +18,22 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import BrokenExecutor, CancelledError, Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .packs import Catalog
-    from .simulate import EncounterSpec, Forecast
+    from .simulate import Chunks, EncounterSpec, FightResult, Forecast
 
 _lock = threading.Lock()
 _shared: ProcessPoolExecutor | None = None
-_UNFIT = (BrokenExecutor, OSError, NotImplementedError)
-"""A pool that cannot work: a worker was killed, the system refuses new processes."""
+
+
+class _Unfit(Exception):
+    """The pool cannot play the fights (the fights themselves did not fail)."""
 
 
 def cores() -> int:
@@ -36,56 +43,86 @@ def cores() -> int:
     return os.cpu_count() or 1
 
 
-def track_resources() -> None:
-    """Start the process that cleans up the pool's semaphores, while ``sys.stderr`` is
-    still the program's own: a running Textual app puts a stand-in without a file
-    descriptor there, which starting it then fails on (ValueError). Call it before an
-    app runs; it does nothing once the tracker runs.
+def _jobs() -> int:
+    """One worker per core, at most 4: a forecast of 200 fights has no more chunks."""
+    return min(cores(), 4)
+
+
+def track_resources() -> bool:
+    """Start the process that cleans up a pool's semaphores (POSIX), while ``sys.stderr``
+    is still the program's own: a running Textual app puts a stand-in without a file
+    descriptor there, which starting it then fails on. It does nothing once the tracker
+    runs. False when it cannot run: no pool then.
     """
+    if os.name != "posix":  # the semaphores need no tracker there
+        return True
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    try:
+        resource_tracker.ensure_running()
+    except (OSError, ValueError):  # no new process allowed; stderr without a descriptor
+        return False
+    return True
 
 
-def new_pool(jobs: int) -> ProcessPoolExecutor:
+def before_apps() -> None:
+    """What the program does before its apps run, where they will have a pool (more than
+    one core): :func:`track_resources`.
+    """
+    if _jobs() > 1:
+        track_resources()
+
+
+def new_pool(jobs: int) -> ProcessPoolExecutor | None:
     """A pool of ``jobs`` worker processes forked from a forkserver that has the engine
     loaded already (so a worker starts in milliseconds, not by importing it anew); where
-    there is no forkserver, each worker starts a fresh Python.
+    there is no forkserver, each worker starts a fresh Python. None when the system
+    refuses one (no semaphores, no resource tracker).
     """
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
     else:  # Windows
         context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(jobs, context, initializer=_yield_to_the_app)
+    if not track_resources():
+        return None
+    try:
+        return ProcessPoolExecutor(
+            jobs, context, initializer=_in_the_background, initargs=(os.getpid(),)
+        )
+    except (OSError, NotImplementedError):
+        return None
 
 
-def _yield_to_the_app() -> None:
-    """A worker runs at a lower priority: with one worker per core, the app (or the SSH
-    server) still gets a core at once for a key press while the fights are played.
+def _in_the_background(app: int) -> None:
+    """A worker runs at a lower priority, so that with one worker per core the app (or
+    the SSH server) still gets a core at once for a key press; and it goes when the app
+    goes, however it ended (killed, crashed), instead of waiting for work forever.
     """
-    if hasattr(os, "nice"):
-        os.nice(10)
+    if os.name != "posix":
+        return
+    os.nice(10)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1)
+            try:
+                os.kill(app, 0)
+            except (ProcessLookupError, PermissionError):  # gone (its pid another's now)
+                os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="hsm-app-watch").start()
 
 
-def _jobs() -> int:
-    """One worker per core, at most 4: a forecast of 200 fights has no more chunks."""
-    return min(cores(), 4)
-
-
-def shared() -> Executor | None:
+def shared() -> ProcessPoolExecutor | None:
     """The program's pool (:func:`_jobs` workers); None on a single core, where a thread
-    does as well.
+    does as well, or when the system refuses a pool.
     """
     global _shared
     if _jobs() < 2:
         return None
     with _lock:
         if _shared is None:
-            try:
-                track_resources()
-            except ValueError:  # not started before the app: play in a thread instead
-                return None
             _shared = new_pool(_jobs())
         return _shared
 
@@ -98,19 +135,27 @@ def warm() -> None:
     if pool is None:
         return
     try:
-        for future in [pool.submit(int) for _ in range(_jobs())]:
-            future.result()
-    except _UNFIT:
+        for future in [_submit(pool, int) for _ in range(_jobs())]:
+            _result(future)
+    except _Unfit:
         discard(pool)
 
 
-def discard(pool: Executor) -> None:
-    """Forget ``pool`` (broken: a worker died) so that the next call makes a new one."""
+def discard(pool: ProcessPoolExecutor) -> None:
+    """Forget ``pool`` so that the next call makes a new one, and stop its workers now
+    (a forecast still playing there goes on in its caller's thread).
+    """
     global _shared
     with _lock:
         if _shared is pool:
             _shared = None
     pool.shutdown(wait=False, cancel_futures=True)
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()  # else its fights would be played out before the program ends
 
 
 def stop() -> None:
@@ -134,24 +179,75 @@ def play(
     """
     from .simulate import forecast
 
-    def run(pool: Executor | None) -> Forecast:
-        return forecast(spec, catalog, runs, seed, progress, pool)
+    def run(chunks: Chunks | None = None) -> Forecast:
+        return forecast(spec, catalog, runs, seed, progress, chunks)
 
     if jobs is None:
-        return _in(shared(), run)
+        return _run_in(shared(), _jobs(), run)
     if jobs < 2:
-        return run(None)
-    with new_pool(jobs) as pool:
-        return _in(pool, run)
+        return run()
+    pool = new_pool(jobs)
+    try:
+        return _run_in(pool, jobs, run)
+    finally:
+        if pool is not None:
+            discard(pool)
 
 
-def _in(pool: Executor | None, run: Callable[[Executor | None], Forecast]) -> Forecast:
-    """``run`` in ``pool``, or in this thread when there is none or it cannot work
-    (:data:`_UNFIT`): the result is the same.
+def _run_in(
+    pool: ProcessPoolExecutor | None, width: int, run: Callable[[Chunks | None], Forecast]
+) -> Forecast:
+    """``run`` with its chunks played in ``pool``, or in this thread when there is none
+    or it cannot play them: the result is the same.
     """
     if pool is not None:
         try:
-            return run(pool)
-        except _UNFIT:
+            return run(_chunks_in(pool, width))
+        except _Unfit:
             discard(pool)
     return run(None)
+
+
+def _chunks_in(pool: ProcessPoolExecutor, width: int) -> Chunks:
+    """Plays chunks in ``pool``, at most ``width`` at a time: a forecast stopped (a newer
+    one replaced it) leaves no more than that to finish, as a worker cannot drop a chunk
+    it was handed.
+    """
+    from .simulate import fights
+
+    def chunks(
+        spec: EncounterSpec, catalog: Catalog, seed: int, todo: list[range]
+    ) -> Iterator[list[FightResult]]:
+        handed: deque[Future[list[FightResult]]] = deque()
+        try:
+            for indices in todo:
+                handed.append(_submit(pool, fights, spec, catalog, seed, indices))
+                if len(handed) >= width:
+                    yield _result(handed.popleft())
+            while handed:
+                yield _result(handed.popleft())
+        finally:
+            for future in handed:
+                future.cancel()
+
+    return chunks
+
+
+def _submit(pool: ProcessPoolExecutor, task: Callable[..., object], *args: object) -> Future:
+    """``pool.submit``; anything it raises is the pool's failing (a process refused, the
+    pool shut down or broken), never the task's, which runs later.
+    """
+    try:
+        return pool.submit(task, *args)
+    except Exception as refused:
+        raise _Unfit from refused
+
+
+def _result(future: Future) -> object:
+    """The task's result or its own error; the pool's failing (a worker killed, the pool
+    shut down under it) is :class:`_Unfit`.
+    """
+    try:
+        return future.result()
+    except (BrokenExecutor, CancelledError) as unfit:
+        raise _Unfit from unfit

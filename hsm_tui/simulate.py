@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 import statistics
 import tomllib
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from operator import attrgetter
 from pathlib import Path
@@ -448,33 +448,28 @@ class Forecast:
         }
 
 
+Chunks = Callable[[EncounterSpec, Catalog, int, list[range]], Iterator[list[FightResult]]]
+"""Plays chunks of fights (:func:`fights` of each) and yields their results in order."""
+
+
 def forecast(
     spec: EncounterSpec,
     catalog: Catalog,
     runs: int,
     seed: int,
     progress: Callable[[int], None] | None = None,
-    pool: Executor | None = None,
+    play: Chunks | None = None,
 ) -> Forecast:
-    """Play ``runs`` fights, CHUNK at a time, here or in ``pool``'s worker processes
-    (:mod:`hsm_tui.fight_pool`); fight i uses Random(f"{seed}:{i}"), so the result is the
-    same wherever the fights are played, and any single fight can be replayed.
+    """Play ``runs`` fights, CHUNK at a time, here or as ``play`` plays them (in worker
+    processes: :mod:`hsm_tui.fight_pool`); fight i uses Random(f"{seed}:{i}"), so the
+    result is the same wherever the fights are played, and any single fight can be
+    replayed. ``progress`` may raise to stop: ``play`` is closed, its chunks dropped.
     """
     chunks = [range(start, min(runs, start + CHUNK)) for start in range(0, runs, CHUNK)]
     results: list[FightResult] = []
-    if pool is not None and len(chunks) > 1:
-        futures = [pool.submit(_fights, spec, catalog, seed, chunk) for chunk in chunks]
-        try:
-            for future in futures:
-                results += future.result()
-                if progress:
-                    progress(len(results))
-        finally:  # stopped (a newer forecast, say): the chunks not begun are dropped
-            for future in futures:
-                future.cancel()
-    else:
-        for chunk in chunks:
-            results += _fights(spec, catalog, seed, chunk)
+    with closing((play or _here)(spec, catalog, seed, chunks)) as played:
+        for chunk in played:
+            results += chunk
             if progress:
                 progress(len(results))
     return _summary(spec, results, never_reach(spec, catalog))
@@ -483,7 +478,15 @@ def forecast(
 CHUNK = 50
 
 
-def _fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) -> list[FightResult]:
+def _here(
+    spec: EncounterSpec, catalog: Catalog, seed: int, chunks: list[range]
+) -> Iterator[list[FightResult]]:
+    for chunk in chunks:
+        yield fights(spec, catalog, seed, chunk)
+
+
+def fights(spec: EncounterSpec, catalog: Catalog, seed: int, indices: range) -> list[FightResult]:
+    """The fights of ``indices``, each from its own seed (a worker process's task)."""
     prepared, odds = prepare(spec, catalog), {}
     return [fight(spec, catalog, random.Random(f"{seed}:{i}"), prepared, odds) for i in indices]
 

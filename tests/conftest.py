@@ -25,10 +25,10 @@ def _a_cache_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture(autouse=True, scope="session")
 def _forecast_workers_can_start() -> Iterator[None]:
-    """As ``hsm`` does before its app takes stderr (``fight_pool.track_resources``), so
-    that the apps the tests run play forecasts in worker processes, as the GM's does."""
+    """As ``hsm`` does before its app takes stderr (``fight_pool.before_apps``), so that
+    the apps the tests run play forecasts in worker processes, as the GM's does."""
     from hsm_tui import fight_pool
 
-    fight_pool.track_resources()
+    fight_pool.before_apps()
     yield
     fight_pool.stop()

@@ -27,6 +27,10 @@ class DiceSyntaxError(RulesError):
             f"{reason} at position {position + 1} in {expression!r}\n  {expression}\n  {pointer}"
         )
 
+    def __reduce__(self) -> tuple[type, tuple[str, int, str]]:
+        """Rebuilt from its three parts, as a forecast's worker process hands it back."""
+        return type(self), (self.expression, self.position, self.reason)
+
     @property
     def short(self) -> str:
         """One-line form for places that cannot show the pointer (CLI, notifications)."""

@@ -301,7 +301,7 @@ def run_serve(options: ServeOptions) -> int:
         )
     from .. import fight_pool
 
-    fight_pool.track_resources()  # while stderr is still the terminal's (the apps take it)
+    fight_pool.before_apps()  # while stderr is still the terminal's (the apps take it)
     try:
         return asyncio.run(serve(options))
     except ServeError as err:

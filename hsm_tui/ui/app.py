@@ -305,7 +305,7 @@ def run_app(
     from .. import fight_pool
     from ..share import css_cache
 
-    fight_pool.track_resources()  # while stderr is still the terminal's
+    fight_pool.before_apps()  # while stderr is still the terminal's
     css_cache.share()  # one parse of each CSS source: Textual's start parsed each 3 times
     app = HsmApp(session, content=content or (), seed=seed, guard=True)
     try:
