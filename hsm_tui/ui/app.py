@@ -100,9 +100,10 @@ class HsmApp(App[None]):
     CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
-    MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES}
-    """Each mode's base screen, built (and its module imported) when first shown."""
-    DEFAULT_MODE = "campaign"
+    MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES[1:]}
+    """F2–F7: each mode's base screen, built (and its module imported) when first shown;
+    home's mode is added when the app mounts (:meth:`get_default_screen`)."""
+    DEFAULT_MODE = PLACES[0].mode
     COMMANDS = App.COMMANDS | {ScreenActions}
     """The palette offers the system commands and every described key of the screen on top
     (its own and any dialog's): one provider for all, so no screen can be left out.
@@ -141,6 +142,18 @@ class HsmApp(App[None]):
         self._table: SeatedSession | None = None
         self.sharing: Sharing | None = None
         """The SSH server this app's session is shared through (``hsm serve``), or None."""
+
+    def get_default_screen(self) -> Screen:
+        """Home, as Textual's default screen rather than a mode's (its CSS is the app's):
+        Textual mounts a mode's first screen inside the app's first batched update, so
+        home's first layout and render (~10 ms) were thrown away and done again; the
+        default screen mounts after that batch, and its first render is the first frame.
+        """
+        return _lazy(PLACES[0].module, PLACES[0].screen)()
+
+    def on_mount(self) -> None:
+        """Home's mode for F8 and the palette; starting on home, its stack is there already."""
+        self.add_mode(PLACES[0].mode, self.get_default_screen)
 
     @property
     def session(self) -> Session:
