@@ -7,6 +7,7 @@ exit codes are fixed. Bad input exits 2 with one line ``hsm: error: …`` on std
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -453,6 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
+            gc.disable()  # until the app has drawn and loaded the engine (HsmApp.on_ready)
             from .persistence.errors import CampaignFileError
             from .ui.app import run_app
 
