@@ -13,14 +13,18 @@ class UsageError(Exception):
     """Input the command cannot work with: exit 2 with this message."""
 
 
-def add_parser(sub: Any, parser_class: type[argparse.ArgumentParser]) -> None:
-    """``hsm campaign …`` under ``sub`` (the top-level subparsers)."""
-    campaign = sub.add_parser("campaign", help="create, check, list and export campaign files")
+def add_parser(sub: Any) -> None:
+    """``hsm campaign …`` under ``sub`` (the top-level subparsers); its own arguments are
+    added when it is parsed (``fill``, see ``hsm_tui.cli._Parser``)."""
+    sub.add_parser("campaign", help="create, check, list and export campaign files", fill=_fill)
+
+
+def _fill(campaign: argparse.ArgumentParser) -> None:
     commands = campaign.add_subparsers(
         dest="campaign_command",
         metavar="{new,check,list,export}",
         required=True,
-        parser_class=parser_class,
+        parser_class=type(campaign),
     )
     saves_help = "the saves folder (default: $HSM_SAVES, else saves/)"
     new = commands.add_parser("new", help="write a new, empty campaign: DIR/NAME.toml")

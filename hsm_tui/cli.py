@@ -7,6 +7,7 @@ exit codes are fixed. Bad input exits 2 with one line ``hsm: error: …`` on std
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -16,9 +17,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from . import campaign_args, dataclass_code
-from .packs.kinds import KINDS
 from .rules.errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .rules.models import MAX_FREE_REROLLS, Cover, Rank
 
 MAX_DICE = 50
 
@@ -26,6 +25,27 @@ MAX_HEALTH = 100
 
 
 class _Parser(argparse.ArgumentParser):
+    """Bad input exits 2 with one line. ``fill`` adds a subcommand's own arguments when
+    that subcommand is parsed: the app's start (``hsm``) builds no more than the names.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        fill: Callable[[argparse.ArgumentParser], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self._fill = fill
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            fill(self)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         _fail(message)
 
@@ -65,12 +85,40 @@ def _trait_pair(text: str) -> tuple[str, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The whole command tree; kept in one place so ``--help`` documents the contract."""
+    """The whole command tree; kept in one place so ``--help`` documents the contract.
+    Each subcommand's own arguments are added when that subcommand is parsed (``_fill``).
+    """
     parser = _Parser(prog="hsm", description="Game-master tool for Heroes, Sidekicks & Minions.")
     parser.add_argument("--seed", type=_whole, help="seed the session's dice (replayable)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub.add_parser("play", help="start the app (the default)", fill=_fill_play)
+    sub.add_parser("odds", help="exact odds of a roll", fill=_fill_odds)
+    parser.add_argument("--content", action="append", default=[], metavar="DIR", help=CONTENT_HELP)
+    sub.add_parser("content", help="check and list content packs", fill=_fill_content)
+    sim_help = "forecast an encounter by playing it many times"
+    sub.add_parser("simulate", help=sim_help, fill=_fill_simulate)
+    sub.add_parser("serve", help="share the table over SSH (README: hsm serve)", fill=_fill_serve)
+    campaign_args.add_parser(sub)
+    sub.add_parser("roll", help="roll a dice expression", fill=_fill_roll)
+    return parser
 
-    play = sub.add_parser("play", help="start the app (the default)")
+
+CONTENT_HELP = "also load packs from DIR (repeatable; see HSM_CONTENT_PATH)"
+
+
+def _add_content(parser: argparse.ArgumentParser) -> None:
+    """A subcommand's ``--content``, merged with the top-level one in :func:`main`."""
+    parser.add_argument(
+        "--content",
+        action="append",
+        dest="content_sub",
+        default=[],
+        metavar="DIR",
+        help=CONTENT_HELP,
+    )
+
+
+def _fill_play(play: argparse.ArgumentParser) -> None:
     # SUPPRESS: without a value here, ``hsm --seed 5 play`` keeps the top-level seed.
     play.add_argument(
         "--seed",
@@ -83,10 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         help="a campaign to open: a file, or a name in the saves folder (its dice go on)",
     )
+    _add_content(play)
 
-    odds = sub.add_parser("odds", help="exact odds of a roll").add_subparsers(
-        dest="odds", required=True, parser_class=_Parser
-    )
+
+def _fill_odds(parser: argparse.ArgumentParser) -> None:
+    from .rules.models import MAX_FREE_REROLLS, Cover
+
+    odds = parser.add_subparsers(dest="odds", required=True, parser_class=_Parser)
     rank = {
         "choices": ["hero", "minion"],
         "default": "hero",
@@ -128,18 +179,22 @@ def build_parser() -> argparse.ArgumentParser:
     for p in (task, attack, defense, wounds):
         p.add_argument("--json", action="store_true", help="print one JSON object")
 
-    content_help = "also load packs from DIR (repeatable; see HSM_CONTENT_PATH)"
-    parser.add_argument("--content", action="append", default=[], metavar="DIR", help=content_help)
-    content = sub.add_parser("content", help="check and list content packs").add_subparsers(
-        dest="content_command", required=True, parser_class=_Parser
-    )
+
+def _fill_content(parser: argparse.ArgumentParser) -> None:
+    from .packs.kinds import KINDS
+
+    content = parser.add_subparsers(dest="content_command", required=True, parser_class=_Parser)
     check = content.add_parser("check", help="report every problem in packs")
     check.add_argument("dirs", nargs="*", metavar="DIR", help="packs to check (default: all)")
     check.add_argument("--strict", action="store_true", help="warnings also fail (exit 1)")
+    _add_content(check)
     listing = content.add_parser("list", help="list loaded entries")
     listing.add_argument("kind", nargs="?", choices=list(KINDS.values()), help="only this kind")
     listing.add_argument("--json", action="store_true", help="print one JSON list")
-    sim = sub.add_parser("simulate", help="forecast an encounter by playing it many times")
+    _add_content(listing)
+
+
+def _fill_simulate(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--encounter", required=True, metavar="FILE", help="encounter TOML file")
     sim.add_argument("--runs", type=_int_at_least(1, 100_000), default=1000, help="fights to play")
     sim.add_argument(
@@ -152,17 +207,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="worker processes (default: one per CPU; the result does not depend on it)",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
-    for p in (play, check, listing, sim):  # merged with the top-level --content in main()
-        p.add_argument(
-            "--content",
-            action="append",
-            dest="content_sub",
-            default=[],
-            metavar="DIR",
-            help=content_help,
-        )
+    _add_content(sim)
 
-    serve = sub.add_parser("serve", help="share the table over SSH (README: hsm serve)")
+
+def _fill_serve(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("campaign", nargs="?", help="campaign file or name in the saves folder")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_int_at_least(0, 65535), default=2222, help="(2222)")
@@ -170,13 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--headless", action="store_true", help="no app in this terminal")
     serve.add_argument("--max-seats", type=_int_at_least(1, 64), default=8, help="(8)")
 
-    campaign_args.add_parser(sub, _Parser)
-    dice = sub.add_parser("roll", help="roll a dice expression")
+
+def _fill_roll(dice: argparse.ArgumentParser) -> None:
     dice.add_argument("expr", help="e.g. 2d6+1, d6! (exploding), 1+agility")
     dice.add_argument("--seed", type=_whole, default=argparse.SUPPRESS, help="same seed, same dice")
     dice.add_argument("--trait", type=_trait_pair, action="append", default=[], metavar="NAME=V")
     dice.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
 
 
 def _frac(value: Fraction) -> str:
@@ -200,6 +247,7 @@ def _specials(odds: Any, hero: bool) -> dict[str, str]:
 def run_odds(args: argparse.Namespace) -> dict[str, Any]:
     """Compute the odds a subcommand asks for, as the JSON-ready contract object."""
     from .rules import attack_odds, defense_odds, defense_value, parse, task_odds, wound_odds
+    from .rules.models import Cover, Rank
 
     if args.odds == "wounds":
         values = dict(args.trait)
@@ -350,6 +398,8 @@ def _with_progress(work: Callable[[Callable[[int], None] | None], Any], total: i
 
 
 def _list_content(catalog: Any, args: argparse.Namespace) -> int:
+    from .packs.kinds import KINDS
+
     rows = [
         {"kind": singular, "id": e.id, "name": e.name, "pack": e.source.pack}
         for singular, plural in KINDS.items()
@@ -417,6 +467,7 @@ def _command(argv: Sequence[str] | None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
+            gc.disable()  # until the app has drawn and loaded the engine (HsmApp.on_ready)
             from .persistence.errors import CampaignFileError
             from .ui.app import run_app
 

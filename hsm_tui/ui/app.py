@@ -100,9 +100,10 @@ class HsmApp(App[None]):
     CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"  # absolute: subclasses live elsewhere
     TITLE = "hsm-tui"
     SUB_TITLE = "Heroes, Sidekicks & Minions: Relic Worlds"
-    MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES}
-    """Each mode's base screen, built (and its module imported) when first shown."""
-    DEFAULT_MODE = "campaign"
+    MODES = {p.mode: _lazy(p.module, p.screen) for p in PLACES[1:]}
+    """F2–F7: each mode's base screen, built (and its module imported) when first shown;
+    home's mode is added when the app mounts (:meth:`get_default_screen`)."""
+    DEFAULT_MODE = PLACES[0].mode
     COMMANDS = App.COMMANDS | {ScreenActions}
     """The palette offers the system commands and every described key of the screen on top
     (its own and any dialog's): one provider for all, so no screen can be left out.
@@ -142,6 +143,18 @@ class HsmApp(App[None]):
         self.sharing: Sharing | None = None
         """The SSH server this app's session is shared through (``hsm serve``), or None."""
 
+    def get_default_screen(self) -> Screen:
+        """Home, as Textual's default screen rather than a mode's (its CSS is the app's):
+        Textual mounts a mode's first screen inside the app's first batched update, so
+        home's first layout and render (~10 ms) were thrown away and done again; the
+        default screen mounts after that batch, and its first render is the first frame.
+        """
+        return _lazy(PLACES[0].module, PLACES[0].screen)()
+
+    def on_mount(self) -> None:
+        """Home's mode for F8 and the palette; starting on home, its stack is there already."""
+        self.add_mode(PLACES[0].mode, self.get_default_screen)
+
     @property
     def session(self) -> Session:
         """The Session, built on first use when none was given: the engine it imports
@@ -177,8 +190,11 @@ class HsmApp(App[None]):
         # One turn of the loop first: the screen's frame timer starts now, so the frame
         # with the party comes at its next tick, not a whole frame (16.7 ms) after it.
         await asyncio.sleep(0)
-        _keep_what_the_first_frame_built()
-        self._announce_content()
+        gc.disable()  # as from hsm's start (cli.main): none through the engine's load either
+        try:
+            self._announce_content()
+        finally:
+            _keep_what_start_built()
         dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
         if self.guard:  # after home shows the party (~5 ms sooner); each autosave is whole
@@ -276,16 +292,18 @@ class HsmApp(App[None]):
             yield SystemCommand(title, about, partial(self.run_action, action))
 
 
-def _keep_what_the_first_frame_built() -> None:
-    """Exempt what is alive now (Textual, the parsed CSS, the first screen: it lives as
-    long as the app) from the cyclic collector, once per process: loading the engine just
-    after otherwise runs a full collection through all of it, ~20 ms of the home screen
-    filling in, and every full collection later would again. Reference counting still
-    frees those objects; only a cycle already garbage now is kept (once, not per app:
-    ``hsm serve`` starts an app per player).
+def _keep_what_start_built() -> None:
+    """Exempt what is alive now (Textual, the parsed CSS, the first screen, the engine and
+    the packs: all live as long as the app) from the cyclic collector, once per process,
+    then collect again. Until now no collection ran (``hsm`` pauses it before Textual
+    loads, cli.main): each would walk all of that while the GM waits (~6 ms of the first
+    frame, ~10 ms more until home shows the party), and every full one later would again.
+    Reference counting still frees those objects; only a cycle already garbage is kept (a
+    few hundred objects; once, not per app: ``hsm serve`` starts an app per player).
     """
     if not gc.get_freeze_count():
         gc.freeze()
+    gc.enable()
 
 
 def run_app(

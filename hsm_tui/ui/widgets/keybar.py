@@ -22,20 +22,20 @@ class KeyBar(Static):
     COMPONENT_CLASSES = {"keybar--key", "keybar--description", "keybar--disabled"}
 
     def __init__(self) -> None:
-        super().__init__(markup=False)
+        super().__init__()
         self._spans: list[tuple[int, int, str]] = []
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self.call_after_refresh(self.show_keys)
 
     def _bindings_changed(self, screen: Screen) -> None:
         if self.is_attached and screen is self.screen:
-            self.show_keys()
+            self.refresh()
 
-    def show_keys(self) -> None:
-        """Draw the whole keys that fit, in binding order, with help and the command
-        palette kept at the right end at any width; disabled keys are dimmed.
+    def render(self) -> Text:
+        """The whole keys that fit, in binding order, with help and the command palette
+        kept at the right end at any width; disabled keys are dimmed. Built when painted,
+        at the width laid out, so the first frame shows them and a resize redraws them.
         """
         active = self.screen.active_bindings
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
@@ -67,14 +67,11 @@ class KeyBar(Static):
             text_style = self.get_component_rich_style("keybar--description") + dim
             line.append(f"{binding.description} ", text_style)
             self._spans.append((start, len(line), binding.key.split(",")[0]))
-        self.update(line, layout=False)  # always one line, full width
+        return line
 
     def _width(self, entry: tuple[Binding, bool]) -> int:
         binding = entry[0]
         return len(self.app.get_key_display(binding)) + len(binding.description) + 3
-
-    def on_resize(self) -> None:
-        self.show_keys()
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spans:
