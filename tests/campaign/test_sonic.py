@@ -146,8 +146,12 @@ def test_sonic_relik_refusals_come_from_the_engine() -> None:
     refused(s2, SonicBlast(W, RELIK, 1, 0, (R2,)), "beyond Sonic Relik's medium range")
     stuck = armed()
     ansel = stuck.encounter.get(W)
-    edit(stuck, W, weapons=tuple(replace(w, stuck=w.id == RELIK) for w in ansel.weapons))
-    refused(stuck, SonicBlast(W, RELIK, 1, 0, (R1,)), "Sonic Relik now \\(dropped or stuck\\)")
+    edit(stuck, W, weapons=tuple(replace(w, stuck=2 * (w.id == RELIK)) for w in ansel.weapons))
+    refused(
+        stuck,
+        SonicBlast(W, RELIK, 1, 0, (R1,)),
+        "Sonic Relik is stuck: Interact to free it \\(2 action",
+    )
 
 
 def test_sonic_relik_a_minions_stamina_and_health_are_the_gms() -> None:

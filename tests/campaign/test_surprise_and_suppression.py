@@ -103,7 +103,7 @@ def test_r_wound_5_a_dropped_weapon_lays_down_no_suppressive_fire() -> None:
     refused(
         s,
         Suppress(K, "assault-laser", (R1,)),
-        "cannot fire Assault Laser now \\(dropped or stuck\\)",
+        "no longer holds Assault Laser: Interact to pick it up",
     )
 
 

@@ -33,7 +33,7 @@ from ...rules.odds import PoolOdds, percent, wound_odds
 from ..conditions import level, moved_penalty, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction
-from .gear import FISTS
+from .gear import FISTS, in_hand_refusal
 from .turns import NOT_WITH_WILD, current_turn, spend_action
 from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
@@ -301,10 +301,8 @@ def _armed(
     weapon = cat.weapons.get(state.id)
     if weapon is None:
         raise RulesError(f"weapon {state.id!r} is not in the loaded packs")
-    if state.dropped:
-        raise RulesError(f"{attacker.name} no longer holds {weapon.name}: Interact to pick it up")
-    if state.stuck:
-        raise RulesError(f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))")
+    if in_hand := in_hand_refusal(attacker, weapon, state):
+        raise RulesError(in_hand)
     turn = enc.turn
     cone_open = turn is not None and attacker.id in turn.suppressed and attacker.id in turn.offhand
     if cone_open and state.fired:  # the cone's own weapon; the other may follow it

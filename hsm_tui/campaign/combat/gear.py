@@ -86,3 +86,14 @@ def recharged(w: WeaponState) -> WeaponState:
     if w.recharge and w.charges is not None and w.power is not None and w.charges < w.power:
         return evolve(w, charges=w.charges + 1)
     return w
+
+
+def in_hand_refusal(holder: Combatant, weapon: Weapon, state: WeaponState) -> str:
+    """Why ``holder`` cannot use ``weapon`` at all now, and what frees it ("" if it may):
+    dropped (R-WOUND-5, a Throw) or stuck (a Misfortune), each undone by Interact.
+    """
+    if state.dropped:
+        return f"{holder.name} no longer holds {weapon.name}: Interact to pick it up"
+    if state.stuck:
+        return f"{weapon.name} is stuck: Interact to free it ({state.stuck} action(s))"
+    return ""

@@ -38,7 +38,7 @@ from ..conditions import (
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import SonicBlast
 from .damage import hit_each
-from .gear import edit_weapon
+from .gear import edit_weapon, in_hand_refusal
 from .outcome import (
     AttackState,
     Line,
@@ -48,7 +48,7 @@ from .outcome import (
     RollStage,
     ask_rerolls,
 )
-from .plans import RefusablePlan, in_hand_refusal
+from .plans import RefusablePlan
 from .turns import Held, pinned_check, pinned_stop, spend_action
 
 

@@ -16,9 +16,9 @@ from ...rules.odds import percent
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import Suppress
 from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
-from .gear import edit_weapon
+from .gear import edit_weapon, in_hand_refusal
 from .outcome import Outcome
-from .plans import RefusablePlan, in_hand_refusal
+from .plans import RefusablePlan
 from .turns import Held, current_turn, pinned_check, pinned_stop, spend_action
 
 
