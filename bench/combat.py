@@ -47,11 +47,12 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.campaign.freeflow import RollTask
+from hsm_tui.encounter_file import read_encounter
 from hsm_tui.packs import load
 from hsm_tui.persistence import autosave, store
 from hsm_tui.rules import Modifier, Rank, RulesError, TargetNumber
 from hsm_tui.session import Session
-from hsm_tui.simulate import forecast, read_encounter
+from hsm_tui.simulate import forecast
 
 ROOT = Path(__file__).resolve().parents[1]
 HEROES = ("kestrel-vance", "oyelaran-sefu", "mireille-ashdown", "roan-maddox")

@@ -349,9 +349,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     """``hsm simulate``: win rates, rounds, wounds and taken-out counts per side."""
     from pathlib import Path
 
+    from .encounter_file import read_encounter
     from .fight_pool import play
     from .packs import content_dirs, load
-    from .simulate import read_encounter
 
     content = load(content_dirs(args.content))
     spec = read_encounter(Path(args.encounter), content.catalog)

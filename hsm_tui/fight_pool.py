@@ -25,8 +25,9 @@ from concurrent.futures import BrokenExecutor, CancelledError, Future, ProcessPo
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .encounter_file import EncounterSpec
     from .packs import Catalog
-    from .simulate import Chunks, EncounterSpec, FightResult, Forecast
+    from .simulate import Chunks, FightResult, Forecast
 
 _lock = threading.Lock()
 _shared: ProcessPoolExecutor | None = None

@@ -47,6 +47,8 @@ def test_every_engine_module_imports_without_textual_or_rich(package: str):
     [
         "hsm_tui.session",
         "hsm_tui.simulate",
+        "hsm_tui.encounter_file",
+        "hsm_tui.fight_pool",
         "hsm_tui.logbook",
         "hsm_tui.share",
         "hsm_tui.share.players",

@@ -25,9 +25,10 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero, AddToRoster
+from hsm_tui.encounter_file import encounter_commands, encounter_spec
 from hsm_tui.rules import Cover, RangeBand, Rank
 from hsm_tui.session import Batch, Session
-from hsm_tui.simulate import Forecast, encounter_commands, encounter_spec
+from hsm_tui.simulate import Forecast
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

@@ -16,8 +16,8 @@ BOARDERS = ("pirate-boarder-1", "pirate-boarder-2", "pirate-boarder-3")
 
 
 def test_for_group_gives_each_standing_member_in_the_zone_the_order() -> None:
+    from hsm_tui.encounter_file import encounter_commands, read_encounter
     from hsm_tui.session import Session
-    from hsm_tui.simulate import encounter_commands, read_encounter
     from hsm_tui.ui.screens.combat import EXAMPLE
 
     session = Session(seed=7)

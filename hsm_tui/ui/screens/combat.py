@@ -33,10 +33,10 @@ from ...campaign.combat import (
 )
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
+from ...encounter_file import encounter_commands, read_encounter
 from ...packs.loader import SHIPPED
 from ...rules import RulesError
 from ...session import Batch, Command
-from ...simulate import encounter_commands, read_encounter
 from ..widgets.attack_draft import AttackDraft
 from ..widgets.attack_panel import AttackPanel
 from ..widgets.combatants import CombatantTable

@@ -34,9 +34,10 @@ from ...campaign.combat import (
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
+from ...encounter_file import EncounterSpec
 from ...rules import Rank
 from ...seat_choices import cover_options, place_options
-from ...simulate import EncounterSpec, Forecast
+from ...simulate import Forecast
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
 from ..widgets.forecast_panel import ForecastPanel

@@ -21,16 +21,10 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ... import fight_pool
 from ...campaign.encounter import Encounter
+from ...encounter_file import EncounterSpec, encounter_spec
 from ...packs import Catalog
 from ...rules import Rank, RulesError
-from ...simulate import (
-    EncounterSpec,
-    Forecast,
-    NoReach,
-    encounter_spec,
-    never_reach,
-    nobody_reaches,
-)
+from ...simulate import Forecast, NoReach, never_reach, nobody_reaches
 from .labels import fit
 
 FORECAST_RUNS = 200
