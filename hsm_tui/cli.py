@@ -203,8 +203,7 @@ def _fill_simulate(sim: argparse.ArgumentParser) -> None:
     sim.add_argument(
         "--jobs",
         type=_int_at_least(1, 64),
-        default=os.cpu_count() or 1,
-        help="worker processes (default: one per CPU; the result does not depend on it)",
+        help="worker processes (default: one per CPU it may use; the result does not depend on it)",
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     _add_content(sim)
@@ -350,14 +349,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .encounter_file import read_encounter
-    from .fight_pool import play
+    from .fight_pool import cores, play
     from .packs import content_dirs, load
 
     content = load(content_dirs(args.content))
     spec = read_encounter(Path(args.encounter), content.catalog)
     seed = _seed(args)
     result = _with_progress(
-        lambda tick: play(spec, content.catalog, args.runs, seed, tick, args.jobs),
+        lambda tick: play(spec, content.catalog, args.runs, seed, tick, args.jobs or cores()),
         args.runs,
     )
     data = {"encounter": spec.name, "seed": seed, **result.as_dict()}
