@@ -466,17 +466,19 @@ def _command(argv: Sequence[str] | None) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):
-            gc.disable()  # until the app has drawn and loaded the engine (HsmApp.on_ready)
-            from .persistence.errors import CampaignFileError
-            from .ui.app import run_app
-
             campaign = getattr(args, "campaign", None)
             if campaign is not None and args.seed is not None:
                 _fail("--seed does not mix with a campaign: the campaign's own dice go on")
+            gc.disable()  # until the app has drawn and loaded the engine (HsmApp.on_ready)
             try:
+                from .persistence.errors import CampaignFileError
+                from .ui.app import run_app
+
                 return run_app(seed=args.seed, content=args.content, campaign=campaign)
             except CampaignFileError as exc:
                 _fail(str(exc))
+            finally:  # also when the app never got that far (a bad campaign file)
+                gc.enable()
         if args.command == "serve":
             from .share.serve import ServeOptions, run_serve
 

@@ -37,24 +37,12 @@ from .campaign.combat import (
     StartCombat,
     log_step,
     outside_fight,
+    written,
 )
 from .campaign.encounter import Combatant, Encounter
-from .campaign.freeflow import (
-    PendingRerolls,
-    Purse,
-    RollGroup,
-    RollOpposed,
-    RollTask,
-    SpendRerolls,
-)
+from .campaign.freeflow import PendingRerolls, Purse, RollGroup, RollOpposed, RollTask, SpendRerolls
 from .campaign.missing import missing_entries
-from .campaign.party import (
-    PARTY,
-    AddParty,
-    Campaign,
-    CampaignCommand,
-    NewAdventure,
-)
+from .campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
 from .packs import Catalog, LoadResult, content_dirs
 from .packs.kept import load_kept
 from .persistence import snapshot
@@ -377,7 +365,7 @@ class Session:
             outcome = self._on_party_hero(command, who)
         else:
             outcome = self._handle(self.encounter, command)
-        self.encounter = outcome.encounter
+        self.encounter = written(outcome).encounter  # a writer's bug changes nothing
         if isinstance(command, AddCombatants):  # party Heroes bring pools and wounds
             known = {c.id for c in before.combatants}
             self.encounter = replace(

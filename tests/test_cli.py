@@ -325,6 +325,21 @@ def test_play_finds_a_bare_campaign_name_in_the_saves_folder_and_refuses_seed(
     assert "--seed does not mix with a campaign" in result.stderr
 
 
+def test_play_refused_leaves_the_garbage_collector_on(tmp_path, monkeypatch, capsys):
+    """``hsm`` holds the collector off until its app has loaded the engine; an app that
+    never starts (a bad campaign file, a refused --seed) must not leave it off."""
+    import gc
+
+    from hsm_tui.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text("not = [toml")
+    for argv in (["play", str(bad)], ["--seed", "3", "play", str(bad)]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        assert gc.isenabled(), argv
+
+
 def test_a_reader_that_stops_early_gets_no_traceback():
     """``hsm content list | head -1``: the pipe closes before the output is all written."""
     read_end, write_end = os.pipe()

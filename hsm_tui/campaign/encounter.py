@@ -245,18 +245,22 @@ class Encounter:
         return self.with_combatants(combatant)
 
     def with_combatants(self, *changed: Combatant) -> Encounter:
-        """The encounter with each of ``changed`` in place of the one with its id: one copy
-        for a whole unit's Fear or dive, or a turn's end. Each keeps its id and group, so
-        the indexes stay true (nobody moves); none: ``self``.
+        """The encounter with each of ``changed`` in place of the one with its id (the last
+        of the same id wins): one copy for a whole unit's Fear or dive, or a turn's end.
+        The indexes are kept while nobody moves or changes group; none: ``self``.
         """
         if not changed:
             return self
         where, combatants = self._where, list(self.combatants)  # a list edited in place
+        regrouped = False
         for combatant in changed:
             i = where.get(combatant.id)
             if i is None:
                 raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+            regrouped = regrouped or combatants[i].group != combatant.group
             combatants[i] = combatant
+        if regrouped:  # the group index no longer holds: evolve works it out anew
+            return evolve(self, combatants=tuple(combatants))
         fields = self.__dict__.copy()  # evolve without its check: one known field
         fields["combatants"] = tuple(combatants)
         new = _new(Encounter)

@@ -14,7 +14,9 @@ Reference values from the pack:
 
 from __future__ import annotations
 
+import importlib
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -1498,3 +1500,29 @@ def test_free_task_roll_is_refused_while_a_combat_decision_is_pending() -> None:
     s = duel()
     play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)
     refused(s, RollTask(task_tn([("Agility", 3)]), Rank.HERO), "answer the pending question first")
+
+
+def test_a_log_line_that_fails_to_write_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An attack's lines are written when read (a forecast reads none), and the session
+    reads them before it takes the outcome: a writer's bug leaves the fight as it was."""
+    attack_module = importlib.import_module("hsm_tui.campaign.combat.attack")
+    s = duel()
+    before = (s.encounter, tuple(s.log), s.pending, tuple(s.history))
+
+    def broken(*_: object) -> str:
+        raise ZeroDivisionError("a writer's bug")
+
+    monkeypatch.setattr(attack_module, "_roll_line", broken)
+    s.rng = random.Random(3)  # type: ignore[assignment]
+    with pytest.raises(ZeroDivisionError):
+        s.apply(Attack(K, R1, "assault-laser"))
+    assert (s.encounter, tuple(s.log), s.pending, tuple(s.history)) == before
+
+
+def test_r_init_1_a_combatant_put_in_another_group_is_among_its_members() -> None:
+    """The group index is kept through a copy only while nobody changes group."""
+    s = duel()
+    r1 = s.encounter.get(R1)
+    moved = s.encounter.with_combatants(replace(r1, group="pirate-raider@mutineers"))
+    assert [c.id for c in moved.members("pirate-raider@mutineers")] == [R1]
+    assert R1 not in [c.id for c in moved.members(r1.group)]

@@ -270,3 +270,11 @@ async def test_s8_c_sets_the_conditions_a_hero_keeps_between_fights() -> None:
         assert app.session.campaign.member("kestrel-vance").conditions == ("fatigued",)
         prompt = str(app.screen.query_one("#party").get_option_at_index(0).prompt)
         assert "· fatigued" in prompt
+
+
+def test_home_takes_its_styles_from_the_app() -> None:
+    """Home is Textual's default screen (it draws the first frame sooner), and Textual
+    loads no screen CSS for that one: a CSS_PATH on it would apply only after F8."""
+    from hsm_tui.ui.screens.campaign import CampaignScreen
+
+    assert not CampaignScreen.CSS_PATH and not CampaignScreen.CSS

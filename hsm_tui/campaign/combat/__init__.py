@@ -100,6 +100,7 @@ from .outcome import (
     PendingCombatRerolls,
     PendingDive,
     PendingSidekick,
+    written,
 )
 from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
 from .setup import (
@@ -257,5 +258,6 @@ __all__ = [
     "unit_of",
     "weapon_style",
     "within_charges",
+    "written",
     "zone_name_refusal",
 ]

@@ -40,11 +40,11 @@ class LogLines:
     """
 
     title: str
-    written: tuple[Line, ...]
+    parts: tuple[Line, ...]  # the lines, some still to write
 
     @once
     def lines(self) -> tuple[str, ...]:
-        return tuple([line if isinstance(line, str) else line() for line in self.written])
+        return tuple([line if isinstance(line, str) else line() for line in self.parts])
 
 
 class RollStage(StrEnum):
@@ -277,6 +277,15 @@ class Outcome:
     def after(self, *entries: LogLines) -> Outcome:
         """This outcome with ``entries`` logged before its own (what led up to it)."""
         return Outcome(self.encounter, (*entries, *self.log), self.pending)
+
+
+def written(outcome: Outcome) -> Outcome:
+    """``outcome`` with every log line written now, from the values its handler bound:
+    the session takes an outcome only then, so a writer that fails leaves it unchanged.
+    """
+    for entry in outcome.log:
+        _ = entry.lines  # kept: ``lines`` is written once
+    return outcome
 
 
 @record
