@@ -92,6 +92,11 @@ def fight(
     return result
 
 
+_HARM = attrgetter("wounds", "nonlethal", "severe", "out", "unconscious")
+"""Every field :func:`wound_steps` and standing read: a combatant equal in these took no
+step and still stands as it did (:func:`_tally` skips it). Keep the two together."""
+
+
 def wound_steps(before: Combatant, after: Combatant) -> int:
     """Wound steps one combatant took between two states of the fight (R-DMG-2).
 
@@ -119,9 +124,6 @@ def _standing(enc: Encounter) -> dict[str, int]:
     for c in enc.combatants:
         standing[c.side] += c.standing
     return standing
-
-
-_HARM = attrgetter("wounds", "nonlethal", "severe", "out", "unconscious")  # all _tally reads
 
 
 def _tally(
