@@ -17,6 +17,7 @@ import pytest
 
 import hsm_tui.simulate as sim
 from hsm_tui.campaign.combat import Outcome
+from hsm_tui.encounter_file import read_encounter
 from hsm_tui.rules.secret import redact
 from hsm_tui.session import Session
 
@@ -45,7 +46,7 @@ def test_no_line_of_a_simulated_fight_gives_a_gm_number_away(
         monkeypatch.setattr(sim, name, kept(getattr(sim, name)))
     session = Session()
     session.load_content()
-    spec = sim.read_encounter(EXAMPLE, session.catalog)
+    spec = read_encounter(EXAMPLE, session.catalog)
     for seed in range(12):
         sim.fight(spec, session.catalog, random.Random(seed))
     assert len(outcomes) > 1000
