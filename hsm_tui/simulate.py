@@ -186,10 +186,9 @@ def _best_attack(
     enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
 ) -> tuple[str, str] | None:
     """The (target, weapon) with the best chance of at least one hit, the first such
-    target in table order; odds depend only
-    on the attacker, weapon, charges, band and sharing a zone (melee), so each such case
-    is priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for
-    the same ratings in every fight of it).
+    target in table order; odds depend only on the attacker, weapon, charges, band and
+    sharing a zone (melee), so each such case is priced once in ``priced`` (kept for a
+    whole forecast: a combatant's id stands for the same ratings in every fight of it).
     """
     engaged, side = me.engaged, me.side
     firsts: dict[tuple[bool, str], str] = {}  # each place's first enemy: it gets the pick

@@ -129,13 +129,12 @@ def attack(
     if ask is not None:
         lines.append(partial(_roll_line, roll, gms))
         return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
-    if free:  # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
-        spent = spend_free(roll, rng, free)
-        roll = spent.roll
-        lines.append(partial(_roll_line, roll, gms))
+    # no pool to spend: the free re-rolls go as the odds policy would (R-TASK-6)
+    spent = spend_free(roll, rng, free) if free else None
+    roll = roll if spent is None else spent.roll
+    lines.append(partial(_roll_line, roll, gms))
+    if spent is not None:
         lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
-    else:
-        lines.append(partial(_roll_line, roll, gms))
     return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
 
 

@@ -118,8 +118,7 @@ def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -
     who = unit_of(enc, c) if cmd.unit else (c,)
     if all(m.fear == cmd.fear for m in who):
         raise RulesError(f"{c.name} already holds {cmd.fear} Fear")
-    for m in who:
-        enc = enc.with_combatant(evolve(m, fear=cmd.fear))
+    enc = enc.with_combatants(*(evolve(m, fear=cmd.fear) for m in who))
     unit = f" and the rest of its unit ({len(who)} in all)" if len(who) > 1 else ""
     title = f"{c.name}{unit}: Fear {cmd.fear} (the GM's tokens)"
     return Outcome(enc, (LogLines(title, ()),))
