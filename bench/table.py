@@ -46,15 +46,17 @@ def main(argv: list[str]) -> int:
             row = json.loads(line)
             found[row["key"]] = row
     print("\nIssue 22: a GM's waits, each beside its target (this run)")
-    print(f"{'figure':<58}{'now':>16}{'target':>16}{'result':>9}")
-    print("-" * 99)
+    named = max(len(name) for _, name, _ in ROWS) + 1
+    width = max([16, *(len(str(row["figure"])) + 1 for row in found.values())])
+    print(f"{'figure':<{named}}{'now':>{width}}{'target':>16}{'result':>9}")
+    print("-" * (named + width + 25))
     for key, name, target in ROWS:
         row = found.get(key)
         if row is None:
-            print(f"{name:<58}{'not measured':>16}{target:>16}{'—':>9}")
+            figure, verdict = "not measured", "—"
         else:
-            verdict = "pass" if row["ok"] else "over"
-            print(f"{name:<58}{row['figure']:>16}{target:>16}{verdict:>9}")
+            figure, verdict = str(row["figure"]), "pass" if row["ok"] else "over"
+        print(f"{name:<{named}}{figure:>{width}}{target:>16}{verdict:>9}")
     return 0
 
 
