@@ -80,18 +80,18 @@ def new_pool(jobs: int) -> ProcessPoolExecutor | None:
     there is no forkserver, each worker starts a fresh Python. None when the system
     refuses one (no semaphores, no resource tracker).
     """
+    if not track_resources():
+        return None
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
     else:  # Windows
         context = multiprocessing.get_context("spawn")
-    if not track_resources():
-        return None
     try:
         return ProcessPoolExecutor(
             jobs, context, initializer=_in_the_background, initargs=(os.getpid(),)
         )
-    except (OSError, NotImplementedError):
+    except (OSError, NotImplementedError):  # the standard library's "no sem_open here"
         return None
 
 

@@ -24,9 +24,7 @@ class FearDialog(StepperDialog):
     HELP = HelpText(__name__)
 
     def __init__(self, combatant: str, name: str, fear: int, unit: int) -> None:
-        super().__init__()
-        self.combatant = combatant
-        self.name_text = name
+        super().__init__(combatant, name)
         self.fear = fear
         self.unit = unit  # the standing figures that hold its Fear, itself included
 

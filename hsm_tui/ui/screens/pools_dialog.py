@@ -24,9 +24,7 @@ class PoolsDialog(StepperDialog):
     HELP = HelpText(__name__)
 
     def __init__(self, combatant: str, name: str, luck: int, clues: int) -> None:
-        super().__init__()
-        self.combatant = combatant
-        self.name_text = name
+        super().__init__(combatant, name)
         self.luck = luck
         self.clues = clues
 

@@ -11,7 +11,8 @@ from ..widgets.stepper import Stepper
 
 
 class StepperDialog(ModalScreen[Any]):
-    """Subclasses compose the steppers and answer ``action_apply`` with a command."""
+    """One combatant's numbers: subclasses compose the steppers and answer
+    ``action_apply`` with a command for it."""
 
     CSS_PATH = "../styles/combat.tcss"
 
@@ -23,6 +24,12 @@ class StepperDialog(ModalScreen[Any]):
         Binding("down", "app.focus_next", show=False),
     ]
     """Enter sets what the steppers show; Esc leaves it as it was."""
+
+    def __init__(self, combatant: str, name: str) -> None:
+        """``combatant``: the id the command names; ``name``: the title's."""
+        super().__init__()
+        self.combatant = combatant
+        self.name_text = name
 
     def on_mount(self) -> None:
         self.query(Stepper).first().focus()
