@@ -135,10 +135,12 @@ def _tally(
     was, now = before.combatants, after.combatants
     if was is now:  # nobody changed (only the turn, say)
         return after
-    pairs = []
-    if len(was) == len(now):  # the usual case: everyone where they were, a few changed
-        pairs = [(a, b) for a, b in zip(was, now, strict=True) if a is not b]
-    moved = len(was) != len(now) or any(a.id != b.id for a, b in pairs)
+    pairs, moved = [], len(was) != len(now)
+    if not moved:  # the usual case: everyone where they were, a few changed
+        for a, b in zip(was, now):  # a loop, not comprehensions: ~20,000 calls a forecast
+            if a is not b:
+                pairs.append((a, b))
+                moved = moved or a.id != b.id
     if moved:
         then = {c.id: c for c in was}
         pairs = [(then[c.id], c) for c in now if c.id in then]
@@ -196,8 +198,8 @@ def _best_attack(
         if target.side != side and not (target.out or target.unconscious):  # standing
             firsts.setdefault((target.id in engaged, target.zone), target.id)
     best, best_p = None, -1.0
-    for (_, zone), target_id in firsts.items():  # every target there gets the same chance
-        band = enc.band(me.id, target_id)
+    for (melee, zone), target_id in firsts.items():  # every target there gets the same chance
+        band = RangeBand.MELEE if melee else enc.zone_band(me.zone, zone)  # enc.band's reading
         p, weapon = _best_weapon(me, catalog, priced, band, zone)
         if p > best_p:
             best, best_p = (target_id, weapon), p

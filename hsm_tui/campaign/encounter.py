@@ -221,8 +221,10 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        # ``standing`` inlined: a forecast asks this a few hundred times per fight
-        return tuple([c for c in self.group(actor) if not (c.out or c.unconscious)])
+        # ``group`` and ``standing`` inlined: a forecast asks this a few hundred times a fight
+        everyone = self.combatants
+        group = [everyone[i] for i in self._groups.get(actor, ())]
+        return tuple([c for c in group if not (c.out or c.unconscious)])
 
     def group(self, actor: str) -> list[Combatant]:
         """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
