@@ -192,8 +192,17 @@ class PoolRoll:
 
     @once  # frozen: worked out once per roll
     def successes(self) -> int:
-        """Hits for an attack (1 or 0 for a task); hits through for Defense."""
-        return sum([self.die_counts(d) for d in self.kept])  # a list: quicker than a generator
+        """Hits for an attack (1 or 0 for a task); hits through for Defense.
+
+        :meth:`die_counts` over the kept dice, its two common cases counted in one C call
+        (a forecast counts some 130 rolls a fight); unsorted when nothing was re-rolled.
+        """
+        dice, target = self.kept if self.rerolled else self.first, self.target
+        if self.kind is PoolKind.DEFENSE:
+            return sum(map(target.__lt__, dice))
+        if target >= 1:  # a natural 10 always fails (die_success)
+            return sum(map(min(target, D10 - 1).__ge__, dice))
+        return sum([self.die_counts(d) for d in dice])
 
     @property
     def success(self) -> bool:
