@@ -86,21 +86,19 @@ def level(c: Marked, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
     if not c.conditions:  # most combatants, most of the time
         return 0
-    n = _numbers(c.conditions).get(name)
-    return 0 if n is None else int(n) if n else 1
+    return _level(c.conditions, name)
 
 
-@lru_cache(maxsize=1024)
-def _numbers(conditions: tuple[str, ...]) -> dict[str, str]:
-    """Each marker's number as written ("" unnumbered; the first of a name counts), split
-    once per set of markers: a turn asks a combatant's several times over (penalties,
-    Panicked, Pinned, Dazed …).
+@lru_cache(maxsize=4096)
+def _level(conditions: tuple[str, ...], name: str) -> int:
+    """:func:`level` (the first marker of a name counts), read once per set of markers: a
+    turn asks a combatant's several times over (penalties, Panicked, Pinned, Dazed …).
     """
-    numbers: dict[str, str] = {}
     for mark in conditions:
         head, _, n = mark.partition(":")
-        numbers.setdefault(head, n)
-    return numbers
+        if head == name:
+            return int(n) if n else 1
+    return 0
 
 
 def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:
@@ -127,8 +125,11 @@ def wound_marker(c: Combatant) -> int:
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
     R-CHAR-8) have none.
     """
+    worst = max(c.wounds, c.nonlethal)
+    if worst <= 0:  # unwounded: most combatants, most of the time
+        return 0
     hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
-    return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
+    return wound_penalty(worst) if hero else 0
 
 
 def penalty(c: Marked) -> int:
@@ -137,7 +138,17 @@ def penalty(c: Marked) -> int:
     """
     if not c.conditions:
         return 0
-    return -(level(c, "shaken") + level(c, "encumbered") + level(c, "painful"))
+    return _penalty(c.conditions)
+
+
+@lru_cache(maxsize=1024)
+def _penalty(conditions: tuple[str, ...]) -> int:
+    """:func:`penalty`, added up once per set of markers: every attack and Defense asks."""
+    return -(
+        _level(conditions, "shaken")
+        + _level(conditions, "encumbered")
+        + _level(conditions, "painful")
+    )
 
 
 def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:

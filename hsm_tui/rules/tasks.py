@@ -167,7 +167,9 @@ class PoolRoll:
     @once  # frozen: worked out once per roll
     def kept(self) -> tuple[int, ...]:
         """The best ``dice`` d10s: lowest is best both for tasks and for Defense."""
-        return tuple(sorted(self.first + self.rerolled)[: self.dice])
+        if not self.rerolled:  # most rolls
+            return tuple(sorted(self.first))
+        return tuple(sorted(self.first + self.rerolled)[: len(self.first)])
 
     @once  # frozen: worked out once per roll
     def hero(self) -> int | None:
@@ -176,9 +178,9 @@ class PoolRoll:
             return None
         return max((self.hero_first, *self.hero_rerolled))
 
-    @property
+    @once  # frozen: an attack reads it for its log, its cards and its Fear
     def face(self) -> HeroFace | None:
-        return None if self.hero is None else HeroFace.of(self.hero)
+        return None if self.hero_first is None else HeroFace.of(self.hero)
 
     def die_counts(self, d10: int) -> bool:
         """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
@@ -213,26 +215,25 @@ class PoolRoll:
         the GM's (a Minion's Defense, a GM's roll), hidden from the other seats.
         """
         text = self._explain_d10s(secret_tn)
-        if self.hero_first is not None:
-            rolled = (self.hero_first, *self.hero_rerolled)
-            shown = (
-                f"{self.hero}"
-                if len(rolled) == 1
-                else f"{self.hero} (of {', '.join(map(str, rolled))})"
-            )
-            face = self.face
-            text += f" · Hero die {shown} {face.symbol} {face._value_}"  # type: ignore[union-attr]
-        return text
+        face = self.face
+        if face is None:
+            return text
+        shown = (
+            f"{self.hero} (of {', '.join(map(str, (self.hero_first, *self.hero_rerolled)))})"
+            if self.hero_rerolled
+            else self.hero
+        )
+        return f"{text} · Hero die {shown} {face.symbol} {face._value_}"
 
     def _explain_d10s(self, hide: bool) -> str:
-        kept = self.kept
+        kept, dice = self.kept, len(self.first)
         target = secret(self.target, hide)
         rerolled = f" (re-rolled {', '.join(map(str, self.rerolled))})" if self.rerolled else ""
         if self.kind is PoolKind.DEFENSE:
             through = self.successes
             return (
                 f"Defense {target}: d10 {', '.join(map(str, kept))}{rerolled}"
-                f" → {through} of {self.dice} through, {self.dice - through} avoided"
+                f" → {through} of {dice} through, {dice - through} avoided"
             )
         if self.target < 1:
             gate = hero_threshold(self.target)
@@ -244,7 +245,7 @@ class PoolRoll:
                 need = f"needs d10 1 and Hero die {gate}+"
             tn = secret(f"{self.target} ({need})", hide)
             prefix = f"TN {tn}: d10 {', '.join(map(str, kept))}{rerolled}"
-        elif self.dice == 1:
+        elif dice == 1:
             d = kept[0]
             if d == D10:  # R-TASK-3
                 prefix = f"d10 10{rerolled} (a natural 10 always fails) vs TN {target}"
@@ -253,9 +254,10 @@ class PoolRoll:
                 prefix = f"d10 {d}{rerolled} {sign} TN {target}"
         else:
             prefix = f"d10 {', '.join(map(str, kept))}{rerolled} vs TN {target}"
-        if self.dice == 1:
-            return f"{prefix} {'✓' if self.success else '✗'}"
-        return f"{prefix} → {self.successes} hit{'s' if self.successes != 1 else ''}"
+        hits = self.successes
+        if dice == 1:
+            return f"{prefix} {'✓' if hits else '✗'}"
+        return f"{prefix} → {hits} hit{'s' if hits != 1 else ''}"
 
 
 def _roll_d10s(rng: random.Random, n: int) -> tuple[int, ...]:
