@@ -242,7 +242,7 @@ class ExpressionRoll:
     def total(self) -> int:
         total = 0
         for sign, term, dice in self.parts:
-            value = sum(d.value for d in dice) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
+            value = sum([sum(d.rolls) for d in dice]) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
             total += sign * value
         return total
 
@@ -307,7 +307,7 @@ def roll(
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
             explode = term.explode or explode_all
-            dice = tuple(roll_die(rng, term.sides, explode) for _ in range(term.count))
+            dice = tuple([roll_die(rng, term.sides, explode) for _ in range(term.count)])
             rolled = term if term.explode is explode else Dice(term.count, term.sides, explode)
             parts.append((sign, rolled, dice))
         else:
