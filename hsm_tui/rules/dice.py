@@ -102,6 +102,13 @@ class Expression:
     terms: tuple[tuple[int, Term], ...]
     source: str
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @once  # frozen: a ranged attack's rate of fire is looked up by it (rules.combat)
+    def _hash(self) -> int:
+        return hash((self.terms, self.source))
+
     def __str__(self) -> str:
         out = []
         for i, (sign, term) in enumerate(self.terms):

@@ -260,10 +260,6 @@ class PoolRoll:
         return f"{prefix} → {hits} hit{'s' if hits != 1 else ''}"
 
 
-def _roll_d10s(rng: random.Random, n: int) -> tuple[int, ...]:
-    return tuple(faces(rng, D10, n))
-
-
 def playing_rank(rank: Rank) -> Rank:
     """R-CHAR-8: a Sidekick must be given Hero or Minion rules before it rolls."""
     if rank is Rank.SIDEKICK:
@@ -275,10 +271,10 @@ def roll_pool(
     rng: random.Random, target: int, dice: int, rank: Rank, kind: PoolKind = PoolKind.TASK
 ) -> PoolRoll:
     """First roll of a pool; Heroes add the Hero die (R-TASK-5, R-ATK-2, R-ATK-6)."""
-    rank = playing_rank(rank)
-    if dice < 1:
+    if rank is Rank.SIDEKICK or dice < 1:  # one test on the way (some 120 pools a fight)
+        playing_rank(rank)
         raise RulesError(f"a roll needs at least one d10, got {dice}")
-    first = _roll_d10s(rng, dice)
+    first = tuple(faces(rng, D10, dice))
     hero = faces(rng, HERO_DIE_SIDES)[0] if rank is Rank.HERO else None
     return PoolRoll(kind, target, rank, first, hero)
 
@@ -321,7 +317,7 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
         raise RulesError("only Heroes roll the Hero die, so it cannot be re-rolled")
     return replace(
         roll,
-        rerolled=_roll_d10s(rng, d10),
+        rerolled=tuple(faces(rng, D10, d10)),
         hero_rerolled=tuple(faces(rng, HERO_DIE_SIDES, hero)),
         rerolls_spent=True,
     )
@@ -340,7 +336,7 @@ def card_reroll(roll: PoolRoll, rng: random.Random, d10: int = 1) -> PoolRoll:
     """
     if d10 < 0:
         raise RulesError("a number of re-rolls cannot be negative")
-    return replace(roll, rerolled=roll.rerolled + _roll_d10s(rng, d10), rerolls_spent=True)
+    return replace(roll, rerolled=(*roll.rerolled, *faces(rng, D10, d10)), rerolls_spent=True)
 
 
 def suggested_rerolls(free: int, paid: int, failed: bool) -> int:
