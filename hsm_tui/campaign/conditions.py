@@ -93,6 +93,7 @@ def level(c: Marked, name: str) -> int:
 def _level(conditions: tuple[str, ...], name: str) -> int:
     """:func:`level` (the first marker of a name counts), read once per set of markers: a
     turn asks a combatant's several times over (penalties, Panicked, Pinned, Dazed …).
+    A turn's start, which has the markers in hand, asks it straight.
     """
     for mark in conditions:
         head, _, n = mark.partition(":")
@@ -282,12 +283,12 @@ def start_of_turn(
         fresh.append((name, new, line))
         return new, line, False
 
-    dazed = level(c, "dazed")
+    dazed = _level(c.conditions, "dazed")
     if dazed:
         lost = dazed
         c = with_condition(c, "dazed", 0)
         lines.append(f"Dazed: loses {dazed} action(s)")
-    if level(c, "bleeding"):
+    if _level(c.conditions, "bleeding"):
         tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
         bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
@@ -306,7 +307,7 @@ def start_of_turn(
             else:
                 of = secret(stamina, not c.player)
                 lines.append(f"a Stamina token ({tokens + 1} of {of})")
-    if level(c, "confused") and c.standing:
+    if _level(c.conditions, "confused") and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
         sane, line, ask = roll("confused", base)
         lines.append(line)
@@ -316,7 +317,7 @@ def start_of_turn(
         if restricted:
             lines.append("only Run and/or Hide this turn")
     morale = c.traits[Derived.MORALE]
-    if level(c, "pinned") and c.fear <= morale:
+    if _level(c.conditions, "pinned") and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
     return TurnStart(c, lost, restricted, tuple(lines))
