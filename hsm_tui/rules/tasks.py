@@ -174,8 +174,8 @@ class PoolRoll:
     @once  # frozen: worked out once per roll
     def hero(self) -> int | None:
         """The kept Hero die: the highest face (Interpretation below)."""
-        if self.hero_first is None:
-            return None
+        if self.hero_first is None or not self.hero_rerolled:  # most rolls
+            return self.hero_first
         return max((self.hero_first, *self.hero_rerolled))
 
     @once  # frozen: an attack reads it for its log, its cards and its Fear
