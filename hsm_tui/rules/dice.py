@@ -24,6 +24,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record
@@ -299,6 +300,12 @@ def roll_die(rng: random.Random, sides: int, explode: bool) -> DieRoll:
     return DieRoll(sides, tuple(rolls))
 
 
+@lru_cache(maxsize=256)
+def _exploding(count: int, sides: int) -> Dice:
+    """``count``d``sides``! as damage rolls a card's dice (R-DMG-1): made once, not per hit."""
+    return Dice(count, sides, True)
+
+
 def roll(
     expr: Expression | str,
     rng: random.Random,
@@ -315,7 +322,7 @@ def roll(
         if isinstance(term, Dice):
             explode = term.explode or explode_all
             dice = tuple([roll_die(rng, term.sides, explode) for _ in range(term.count)])
-            rolled = term if term.explode is explode else Dice(term.count, term.sides, explode)
+            rolled = term if term.explode is explode else _exploding(term.count, term.sides)
             parts.append((sign, rolled, dice))
         else:
             parts.append((sign, term, ()))
