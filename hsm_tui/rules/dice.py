@@ -283,12 +283,11 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
     if type(rng) is not random.Random:
         return [rng.choice(range(1, sides + 1)) for _ in range(n)]
     bits, k = rng.getrandbits, sides.bit_length()
-    out = []
-    for _ in range(n):
+    out: list[int] = []
+    while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)
-        while r >= sides:
-            r = bits(k)
-        out.append(r + 1)
+        if r < sides:
+            out.append(r + 1)
     return out
 
 
