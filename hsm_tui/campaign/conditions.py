@@ -93,7 +93,8 @@ def level(c: Marked, name: str) -> int:
 def _level(conditions: tuple[str, ...], name: str) -> int:
     """:func:`level` (the first marker of a name counts), read once per set of markers: a
     turn asks a combatant's several times over (penalties, Panicked, Pinned, Dazed …).
-    A turn's start, which has the markers in hand, asks it straight.
+    A turn's start and end, and a roll's nausea, ask it straight (without a call to
+    :func:`level`: they run for every member, every turn).
     """
     for mark in conditions:
         head, _, n = mark.partition(":")
@@ -154,7 +155,7 @@ def _penalty(conditions: tuple[str, ...]) -> int:
 
 def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
     """Nauseated: a d10 against Stamina − 1 before the roll; above it, −1."""
-    if not level(c, "nauseated"):
+    if not (c.conditions and _level(c.conditions, "nauseated")):  # every roll asks
         return 0, ""
     return nausea_roll(c.traits[Derived.STAMINA], rng, not c.player)
 
@@ -325,7 +326,7 @@ def start_of_turn(
 
 def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     """§7 row 15: one more Health marker at the end of its turn; markers = Health, dead."""
-    if c.out or not level(c, "dying"):
+    if c.out or not (c.conditions and _level(c.conditions, "dying")):  # every turn's end
         return c, ""
     n, health = level(c, HEALTH_MARKERS) + 1, c.traits[Derived.HEALTH]
     c = with_condition(c, HEALTH_MARKERS, n)
@@ -347,7 +348,7 @@ def panic_check(
     """Panicked: a Morale roll at the end of its turn (``rolled``: made and re-rolled
     already); success → Shaken instead.
     """
-    if not level(c, "panicked") or not c.standing:
+    if not (c.conditions and _level(c.conditions, "panicked")) or not c.standing:
         return c, ""
     roll, line = rolled or panic_roll(c, rng)
     if roll.success:
