@@ -271,8 +271,8 @@ def roll_pool(
     rng: random.Random, target: int, dice: int, rank: Rank, kind: PoolKind = PoolKind.TASK
 ) -> PoolRoll:
     """First roll of a pool; Heroes add the Hero die (R-TASK-5, R-ATK-2, R-ATK-6)."""
-    if rank is Rank.SIDEKICK or dice < 1:  # one test on the way (some 120 pools a fight)
-        playing_rank(rank)
+    if rank is Rank.SIDEKICK or dice < 1:  # one test when neither (120 pools a fight)
+        playing_rank(rank)  # a Sidekick is refused first
         raise RulesError(f"a roll needs at least one d10, got {dice}")
     first = tuple(faces(rng, D10, dice))
     hero = faces(rng, HERO_DIE_SIDES)[0] if rank is Rank.HERO else None
