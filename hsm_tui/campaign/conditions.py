@@ -86,21 +86,21 @@ def level(c: Marked, name: str) -> int:
     """0 when absent; 1 for an unnumbered marker; n for ``name:n``."""
     if not c.conditions:  # most combatants, most of the time
         return 0
-    n = _numbers(c.conditions).get(name)
-    return 0 if n is None else int(n) if n else 1
+    return _level(c.conditions, name)
 
 
-@lru_cache(maxsize=1024)
-def _numbers(conditions: tuple[str, ...]) -> dict[str, str]:
-    """Each marker's number as written ("" unnumbered; the first of a name counts), split
-    once per set of markers: a turn asks a combatant's several times over (penalties,
-    Panicked, Pinned, Dazed …).
+@lru_cache(maxsize=4096)
+def _level(conditions: tuple[str, ...], name: str) -> int:
+    """:func:`level` (the first marker of a name counts), read once per set of markers: a
+    turn asks a combatant's several times over (penalties, Panicked, Pinned, Dazed …).
+    A turn's start and end, and a roll's nausea, ask it straight (without a call to
+    :func:`level`: they run for every member, every turn).
     """
-    numbers: dict[str, str] = {}
     for mark in conditions:
         head, _, n = mark.partition(":")
-        numbers.setdefault(head, n)
-    return numbers
+        if head == name:
+            return int(n) if n else 1
+    return 0
 
 
 def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:
@@ -127,8 +127,11 @@ def wound_marker(c: Combatant) -> int:
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
     R-CHAR-8) have none.
     """
+    worst = max(c.wounds, c.nonlethal)
+    if worst <= 0:  # unwounded: most combatants, most of the time
+        return 0
     hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
-    return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
+    return wound_penalty(worst) if hero else 0
 
 
 def penalty(c: Marked) -> int:
@@ -137,12 +140,22 @@ def penalty(c: Marked) -> int:
     """
     if not c.conditions:
         return 0
-    return -(level(c, "shaken") + level(c, "encumbered") + level(c, "painful"))
+    return _penalty(c.conditions)
+
+
+@lru_cache(maxsize=1024)
+def _penalty(conditions: tuple[str, ...]) -> int:
+    """:func:`penalty`, added up once per set of markers: every attack and Defense asks."""
+    return -(
+        _level(conditions, "shaken")
+        + _level(conditions, "encumbered")
+        + _level(conditions, "painful")
+    )
 
 
 def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
     """Nauseated: a d10 against Stamina − 1 before the roll; above it, −1."""
-    if not level(c, "nauseated"):
+    if not (c.conditions and _level(c.conditions, "nauseated")):  # every roll asks
         return 0, ""
     return nausea_roll(c.traits[Derived.STAMINA], rng, not c.player)
 
@@ -271,12 +284,12 @@ def start_of_turn(
         fresh.append((name, new, line))
         return new, line, False
 
-    dazed = level(c, "dazed")
+    dazed = _level(c.conditions, "dazed")
     if dazed:
         lost = dazed
         c = with_condition(c, "dazed", 0)
         lines.append(f"Dazed: loses {dazed} action(s)")
-    if level(c, "bleeding"):
+    if _level(c.conditions, "bleeding"):
         tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
         bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
@@ -295,7 +308,7 @@ def start_of_turn(
             else:
                 of = secret(stamina, not c.player)
                 lines.append(f"a Stamina token ({tokens + 1} of {of})")
-    if level(c, "confused") and c.standing:
+    if _level(c.conditions, "confused") and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
         sane, line, ask = roll("confused", base)
         lines.append(line)
@@ -305,7 +318,7 @@ def start_of_turn(
         if restricted:
             lines.append("only Run and/or Hide this turn")
     morale = c.traits[Derived.MORALE]
-    if level(c, "pinned") and c.fear <= morale:
+    if _level(c.conditions, "pinned") and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
     return TurnStart(c, lost, restricted, tuple(lines))
@@ -313,7 +326,7 @@ def start_of_turn(
 
 def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     """§7 row 15: one more Health marker at the end of its turn; markers = Health, dead."""
-    if c.out or not level(c, "dying"):
+    if c.out or not (c.conditions and _level(c.conditions, "dying")):  # every turn's end
         return c, ""
     n, health = level(c, HEALTH_MARKERS) + 1, c.traits[Derived.HEALTH]
     c = with_condition(c, HEALTH_MARKERS, n)
@@ -335,7 +348,7 @@ def panic_check(
     """Panicked: a Morale roll at the end of its turn (``rolled``: made and re-rolled
     already); success → Shaken instead.
     """
-    if not level(c, "panicked") or not c.standing:
+    if not (c.conditions and _level(c.conditions, "panicked")) or not c.standing:
         return c, ""
     roll, line = rolled or panic_roll(c, rng)
     if roll.success:

@@ -24,6 +24,7 @@ import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
 from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record
@@ -101,6 +102,13 @@ class Expression:
 
     terms: tuple[tuple[int, Term], ...]
     source: str
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @once  # frozen: a ranged attack's rate of fire is looked up by it (rules.combat)
+    def _hash(self) -> int:
+        return hash((self.terms, self.source))
 
     def __str__(self) -> str:
         out = []
@@ -242,7 +250,7 @@ class ExpressionRoll:
     def total(self) -> int:
         total = 0
         for sign, term, dice in self.parts:
-            value = sum(d.value for d in dice) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
+            value = sum([sum(d.rolls) for d in dice]) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
             total += sign * value
         return total
 
@@ -263,13 +271,38 @@ class ExpressionRoll:
         return f"{''.join(out)}= {self.total}"
 
 
+def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
+    """``n`` dice of ``sides`` faces, each the very draw ``rng.randint(1, sides)`` and
+    ``rng.choice(range(1, sides + 1))`` make, so seeded rolls are unchanged.
+
+    For a plain ``random.Random`` the draw is its ``_randbelow`` written out (``getrandbits``
+    of the sides' bit length until one is below ``sides``) without its two Python calls a
+    die: a forecast rolls some 600 dice per fight. Any other source (a test's scripted
+    dice) is asked through ``choice``.
+    """
+    if type(rng) is not random.Random:
+        return [rng.choice(range(1, sides + 1)) for _ in range(n)]
+    bits, k = rng.getrandbits, sides.bit_length()
+    out: list[int] = []
+    while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
+        r = bits(k)
+        if r < sides:
+            out.append(r + 1)
+    return out
+
+
 def roll_die(rng: random.Random, sides: int, explode: bool) -> DieRoll:
     """One die; an exploding die is rolled again while it shows its maximum (R-DMG-1)."""
-    faces = range(1, sides + 1)  # choice: randint's very draw, in one call (rules.tasks)
-    rolls = [rng.choice(faces)]
+    rolls = faces(rng, sides)
     while explode and rolls[-1] == sides:
-        rolls.append(rng.choice(faces))
+        rolls += faces(rng, sides)
     return DieRoll(sides, tuple(rolls))
+
+
+@lru_cache(maxsize=256)
+def _exploding(count: int, sides: int) -> Dice:
+    """``count``d``sides``! as damage rolls a card's dice (R-DMG-1): made once, not per hit."""
+    return Dice(count, sides, True)
 
 
 def roll(
@@ -287,8 +320,8 @@ def roll(
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
             explode = term.explode or explode_all
-            dice = tuple(roll_die(rng, term.sides, explode) for _ in range(term.count))
-            rolled = term if term.explode is explode else Dice(term.count, term.sides, explode)
+            dice = tuple([roll_die(rng, term.sides, explode) for _ in range(term.count)])
+            rolled = term if term.explode is explode else _exploding(term.count, term.sides)
             parts.append((sign, rolled, dice))
         else:
             parts.append((sign, term, ()))

@@ -154,6 +154,7 @@ _FAIR_HERO_DIE = (Fraction(1, 6), Fraction(1, 6), Fraction(2, 6))
 """A Hero die rolled once: Fortune (6), Misfortune (1), a Special (4 or 5)."""
 
 
+@lru_cache(maxsize=4096)  # small whole numbers: a forecast asks at every Luck choice
 def _best_split(
     missing: int, face: int, gate: int | None, rerolls: int, p_tenths: int, have: int = 0
 ) -> tuple[int, int]:

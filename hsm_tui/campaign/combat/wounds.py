@@ -123,10 +123,11 @@ def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, W
     a Hero loses an action on its next turn for each step (R-WOUND-4). A severe wound's
     chart roll is the caller's (``result.severe``): it may pause for the GM.
     """
-    per_step = health(c, nonlethal)
+    per_step, rank = health(c, nonlethal), c.rules_rank
     steps = wound_steps(damage, per_step)
-    overflows = tuple(damage - k * per_step for k in range(1, steps + 1))
-    result = apply_wound_steps(c.rules_rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
+    # each step's overflow, damage − k × per_step for k = 1..steps (§7), made in C
+    overflows = tuple(range(damage - per_step, damage - (steps + 1) * per_step, -per_step))
+    result = apply_wound_steps(rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
     wounded = evolve(
         c,
         wounds=result.wounds,
@@ -134,7 +135,7 @@ def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, W
         out=c.out or result.taken_out,
         unconscious=c.unconscious or result.unconscious,
     )
-    if wounded.rules_rank is Rank.HERO:
+    if rank is Rank.HERO:
         wounded = lose_next_turn(wounded, result.steps_taken, "wound")
     return wounded, result
 
