@@ -110,6 +110,11 @@ class Expression:
     def _hash(self) -> int:
         return hash((self.terms, self.source))
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the kept hash: a str hashes otherwise in another process (a
+        forecast's worker), where equal expressions must hash alike too."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
     def __str__(self) -> str:
         out = []
         for i, (sign, term) in enumerate(self.terms):

@@ -275,3 +275,38 @@ def test_explain_marks_dice_exploded_by_explode_all():
 
 def test_die_roll_str_joins_the_chain():
     assert str(dice.DieRoll(6, (6, 6, 1))) == "6→6→1"
+
+
+@pytest.mark.parametrize("sides", [1, 2, 3, 6, 7, 8, 10, 12, 16, 20])
+def test_r_dmg_1_faces_draw_what_choice_draws_from_one_seed(sides):
+    """The fast draw for a plain ``random.Random`` is ``choice``'s very draw: a seeded
+    roll (a forecast's, a replayed one) is the same dice either way, and the generator is
+    left in the same state."""
+    fast, slow = random.Random(f"dice:{sides}"), random.Random(f"dice:{sides}")
+    drawn = dice.faces(fast, sides, 500)
+    assert drawn == [slow.choice(range(1, sides + 1)) for _ in range(500)]
+    assert fast.getstate() == slow.getstate()
+
+
+def test_faces_from_another_source_are_asked_through_choice():
+    class Counting(random.Random):
+        asked = 0
+
+        def choice(self, seq):  # type: ignore[override]
+            Counting.asked += 1
+            return super().choice(seq)
+
+    assert len(dice.faces(Counting(1), 10, 4)) == 4
+    assert Counting.asked == 4
+
+
+def test_an_expression_travels_to_another_process_without_its_kept_hash():
+    """Its hash is kept once worked out; a str hashes otherwise in a forecast's worker
+    process, so the pickle leaves it out and the copy works it out anew."""
+    import pickle
+
+    expr = parse("2d6+strength")
+    table = {expr: 1}
+    copy = pickle.loads(pickle.dumps(expr))
+    assert "_hash" not in copy.__dict__
+    assert copy == expr and hash(copy) == hash(expr) and table[copy] == 1
