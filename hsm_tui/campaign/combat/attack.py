@@ -266,10 +266,11 @@ def _resolve_attack(
     weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
     target = enc.get(state.target)
     hits, effects = roll.successes, () if state.club else face_effects(weapon, roll)
-    pending_attack = evolve(state, hits=hits)
-    enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
-    lines += more
-    hits = pending_attack.hits
+    pending_attack = state if state.hits == hits else evolve(state, hits=hits)
+    if effects:  # most faces fire none
+        enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
+        lines += more
+        hits = pending_attack.hits
     target = enc.get(target.id)
     ally = ally_in_melee(enc, state, target) if roll.face is HeroFace.MISFORTUNE else None
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
