@@ -200,7 +200,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
             f"{weapon.name} has {state.charges} charge(s),"
             f" needs {cost} for {dice} shot(s) (R-ATK-3): it can fire {fire.paid}"
         )
-    guns = not melee and weapon.skill in _GUNS and opponents(enc, attacker)
+    guns = not melee and weapon.skill in _GUNS and attacker.engaged and opponents(enc, attacker)
     tn = _attack_tn(
         style.value,
         attacker.ratings[style],
