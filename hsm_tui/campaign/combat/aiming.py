@@ -174,9 +174,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
-    extra = _hand_modifiers(enc, attacker, weapon, cmd)
-    moved = enc.turn is not None and enc.turn.moved(attacker.id)
-    extra += moved_penalty(attacker.chart, attacker.conditions, moved)  # §7 row 13, later
+    extra = _hand_modifiers(enc, attacker, weapon, cmd) if cmd.hand else []
+    if enc.turn is not None and enc.turn.moved(attacker.id):  # §7 row 13, later
+        extra += moved_penalty(attacker.chart, attacker.conditions, True)
     if target.id in attacker.engaged and "grappled" in target.conditions:
         # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
         # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
@@ -411,9 +411,8 @@ def _hand_modifiers(
 ) -> list[Modifier]:
     """R-ATK-11 two one-handed weapons: −2 main hand, −3 off hand (the Ambidexterity and
     Two-weapon fighting Advantages are the GM's ``modifier``); two-handed pairs: GM call.
+    Asked only for an attack that names a hand.
     """
-    if not cmd.hand:
-        return []
     if cmd.hand not in _HANDS:
         raise RulesError("a hand is main or off (R-ATK-11)")
     if weapon.two_handed:
