@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 
 from ...packs import Catalog, Weapon
 from ...rules import (
@@ -173,9 +174,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
-    extra = _hand_modifiers(enc, attacker, weapon, cmd)
-    moved = enc.turn is not None and enc.turn.moved(attacker.id)
-    extra += moved_penalty(attacker.chart, attacker.conditions, moved)  # §7 row 13, later
+    extra = _hand_modifiers(enc, attacker, weapon, cmd) if cmd.hand else []
+    if enc.turn is not None and enc.turn.moved(attacker.id):  # §7 row 13, later
+        extra += moved_penalty(attacker.chart, attacker.conditions, True)
     if target.id in attacker.engaged and "grappled" in target.conditions:
         # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
         # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
@@ -199,20 +200,21 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
             f"{weapon.name} has {state.charges} charge(s),"
             f" needs {cost} for {dice} shot(s) (R-ATK-3): it can fire {fire.paid}"
         )
-    engaged_shooting = weapon.skill if (not melee and opponents(enc, attacker)) else None
-    situation = AttackSituation(
-        wound_penalty=wound_marker(attacker),
-        condition_penalty=penalty(attacker),
-        actions_declared=enc.turn.declared if enc.turn is not None else 2,
-        called_shot=cmd.called_shot,
-        melee=melee,
-        shooting_in_melee=engaged_shooting
-        if engaged_shooting in (Rating.PISTOLS, Rating.RIFLES)
-        else None,
-        size_difference=target.size - attacker.size,
-        other=cmd.modifier,
+    guns = not melee and weapon.skill in _GUNS and attacker.engaged and opponents(enc, attacker)
+    tn = _attack_tn(
+        style.value,
+        attacker.ratings[style],
+        weapon.range,
+        band,
+        wound_marker(attacker),
+        penalty(attacker),
+        enc.turn.declared if enc.turn is not None else 2,
+        cmd.called_shot,
+        melee,
+        weapon.skill if guns else None,
+        target.size - attacker.size,
+        cmd.modifier,
     )
-    tn = attack_tn(style.value.title(), attacker.ratings[style], weapon.range, band, situation)
     tn = tn.plus(*extra) if extra else tn
     free = int(aim_ready(enc.turn, attacker.id)) + cmd.rerolls
     return AttackPlan(
@@ -230,6 +232,35 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         free,
         cmd.location,
     )
+
+
+_GUNS = (Rating.PISTOLS, Rating.RIFLES)
+"""R-ATK-12: the weapons that shoot at a penalty while their holder is in melee."""
+
+
+@lru_cache(maxsize=4096)
+def _attack_tn(
+    style: str,
+    rating: int,
+    weapon_range: RangeBand,
+    band: RangeBand,
+    wound: int,
+    conditions: int,
+    declared: int,
+    called_shot: bool,
+    melee: bool,
+    shooting_in_melee: Rating | None,
+    size_difference: int,
+    other: int,
+) -> TargetNumber:
+    """:func:`attack_tn` keyed by plain values: a forecast plans some 70 attacks a fight,
+    and hashing an :class:`AttackSituation` (its dataclass ``__hash__`` and ``__eq__``)
+    cost more than the few TNs it ever builds.
+    """
+    situation = AttackSituation(
+        wound, conditions, declared, called_shot, melee, shooting_in_melee, size_difference, other
+    )
+    return attack_tn(style.title(), rating, weapon_range, band, situation)
 
 
 def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
@@ -380,9 +411,8 @@ def _hand_modifiers(
 ) -> list[Modifier]:
     """R-ATK-11 two one-handed weapons: −2 main hand, −3 off hand (the Ambidexterity and
     Two-weapon fighting Advantages are the GM's ``modifier``); two-handed pairs: GM call.
+    Asked only for an attack that names a hand.
     """
-    if not cmd.hand:
-        return []
     if cmd.hand not in _HANDS:
         raise RulesError("a hand is main or off (R-ATK-11)")
     if weapon.two_handed:

@@ -97,7 +97,7 @@ def attack(
     if melee:
         attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
         target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
-    enc = enc.with_combatants(attacker, target)
+    enc = enc.with_combatants(attacker, target) if melee else enc.with_combatant(attacker)
     if style is Rating.WILD:
         enc = evolve(
             enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))
@@ -265,13 +265,15 @@ def _resolve_attack(
     """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
     weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
     target = enc.get(state.target)
-    hits, effects = roll.successes, () if state.club else face_effects(weapon, roll)
-    pending_attack = evolve(state, hits=hits)
-    enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
-    lines += more
-    hits = pending_attack.hits
+    face = roll.face  # worked out per read: read once
+    hits, effects = roll.successes, () if state.club else face_effects(weapon, face)
+    pending_attack = state if state.hits == hits else evolve(state, hits=hits)
+    if effects:  # most faces fire none
+        enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
+        lines += more
+        hits = pending_attack.hits
     target = enc.get(target.id)
-    ally = ally_in_melee(enc, state, target) if roll.face is HeroFace.MISFORTUNE else None
+    ally = ally_in_melee(enc, state, target) if face is HeroFace.MISFORTUNE else None
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
         hits -= 1
         pending_attack = evolve(pending_attack, hits=hits, spill=ally.id)

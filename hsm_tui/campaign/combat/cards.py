@@ -27,8 +27,9 @@ _TRIGGERS = {
 """The card row each Hero-die face fires (a blank fires none): read on every attack."""
 
 
-def face_effects(weapon: Weapon, roll: PoolRoll) -> tuple[tuple[Trigger, Effect], ...]:
-    trigger = _TRIGGERS.get(roll.face)  # type: ignore[arg-type]
+def face_effects(weapon: Weapon, face: HeroFace | None) -> tuple[tuple[Trigger, Effect], ...]:
+    """The card's effects the Hero die's ``face`` fires (none without a Hero die)."""
+    trigger = _TRIGGERS.get(face)  # type: ignore[arg-type]
     return tuple((trigger, e) for e in weapon.effects_on(trigger)) if trigger else ()
 
 

@@ -23,13 +23,13 @@ def weapon_state(weapon: Weapon) -> WeaponState:
 
 def edit_weapon(c: Combatant, weapon: str, **changes: Any) -> Combatant:
     """``c`` with the weapon it carries named ``weapon`` changed; ``c`` as it is when it
-    carries none (fists it does not list, say).
+    carries none (fists it does not list, say). A plain loop: every attack edits a weapon.
     """
-    if all(w.id != weapon for w in c.weapons):
-        return c
-    return evolve(
-        c, weapons=tuple(evolve(w, **changes) if w.id == weapon else w for w in c.weapons)
-    )
+    weapons, found = list(c.weapons), False
+    for i, w in enumerate(weapons):
+        if w.id == weapon:
+            weapons[i], found = evolve(w, **changes), True
+    return evolve(c, weapons=tuple(weapons)) if found else c
 
 
 def charged(c: Combatant, weapon: str, delta: int) -> Combatant:

@@ -70,8 +70,10 @@ def retarget(enc: Encounter, cmd: Attack, cat: Catalog) -> tuple[Attack, tuple[s
     """A group member whose target fell earlier in the group's attack turns to the
     nearest standing enemy it can attack now, and the log says so; else ``cmd`` as is.
     """
+    if not cmd.or_nearest:  # a lone attacker's aim: asked first, on every attack
+        return cmd, ()
     target = enc.get(cmd.target)
-    if not cmd.or_nearest or target.standing:
+    if target.standing:
         return cmd, ()
     attacker = enc.get(cmd.attacker)
     for enemy in nearest_enemies(enc, attacker):

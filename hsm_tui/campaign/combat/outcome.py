@@ -346,7 +346,7 @@ def ask_rerolls(
     tail: HitTail | None = None,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
-    if not may_reroll(roller, roll, stage):
+    if roller.rank is Rank.MINION or not may_reroll(roller, roll, stage):  # most rolls: Minions'
         return None
     question = (
         f"{roller.name}'s {_WHAT[stage]} roll: {roll.explain()}. Spend re-rolls?"

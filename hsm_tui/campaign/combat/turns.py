@@ -24,6 +24,8 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     and shows how many stand when some are down: ``Pirate raider ×2/3`` (initiative list).
     """
     everyone = enc.group(actor)
+    if len(everyone) == 1:  # a lone combatant, standing or not: each turn's title asks
+        return everyone[0].name
     standing = [c for c in everyone if c.standing]
     members = everyone if tally else (standing or everyone)
     if len(members) > 1:
