@@ -34,6 +34,7 @@ from .campaign.combat import (
     spend_combat_rerolls,
     weapon_style,
 )
+from .campaign.combat.turns import condition_refusal
 from .campaign.encounter import Combatant, Encounter, WeaponState
 from .encounter_file import EncounterSpec, prepare
 from .packs import Catalog, Weapon
@@ -180,6 +181,8 @@ def _act(
     best = _best_attack(enc, me, catalog, {} if odds is None else odds)
     if best is None:
         return _close_in(enc, me, catalog, rng)
+    if condition_refusal(enc.turn, me, "attack"):  # type: ignore[arg-type]
+        return enc  # the attack would be refused (before any die): not worth planning
     outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
     return outcome
 

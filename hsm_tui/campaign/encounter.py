@@ -263,8 +263,18 @@ class Encounter:
             combatants[i] = combatant
         if regrouped:  # the group index no longer holds: evolve works it out anew
             return evolve(self, combatants=tuple(combatants))
-        fields = self.__dict__.copy()  # evolve without its check: one known field
-        fields["combatants"] = tuple(combatants)
+        return self._with("combatants", tuple(combatants))
+
+    def with_turn(self, turn: Turn | None) -> Encounter:
+        """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
+        marks the turn, a few dozen times a fight in a forecast."""
+        return self._with("turn", turn)
+
+    def _with(self, name: str, value: Any) -> Encounter:
+        """:func:`evolve` of one known field that no index is worked out from, without
+        its checks: the indexes are handed on."""
+        fields = self.__dict__.copy()
+        fields[name] = value
         new = _new(Encounter)
         _set(new, "__dict__", fields)
         return new

@@ -446,16 +446,16 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
             raise RulesError(f"{attacker.name} already stopped someone this turn (R-OTHER-4)")
         if attacker.group == turn.actor:
             raise RulesError("zone of control stops an opponent passing by on its turn")
-        return evolve(enc, turn=evolve(turn, reactions=(*turn.reactions, attacker.id)))
+        return enc.with_turn(evolve(turn, reactions=(*turn.reactions, attacker.id)))
     if cmd.reaction not in _REACTIONS:
         raise RulesError("a reaction is standby or zone-of-control")
     if cmd.hand == Hand.OFF:  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)
-        return evolve(enc, turn=evolve(turn, offhand=kept))
+        return enc.with_turn(evolve(turn, offhand=kept))
     enc = spend_action(enc, attacker, "attack")
     if cmd.hand == Hand.MAIN:
         turn = current_turn(enc)
-        enc = evolve(enc, turn=evolve(turn, offhand=(*turn.offhand, attacker.id)))
+        enc = enc.with_turn(evolve(turn, offhand=(*turn.offhand, attacker.id)))
     return enc
 
 

@@ -86,7 +86,7 @@ def attack(
     turn = current_turn(enc)
     aim = int(aim_ready(turn, attacker.id))
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
-        enc = evolve(enc, turn=evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
+        enc = enc.with_turn(evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
     attacker = edit_weapon(
         attacker,
         state.id,
@@ -99,9 +99,8 @@ def attack(
         target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
     enc = enc.with_combatants(attacker, target) if melee else enc.with_combatant(attacker)
     if style is Rating.WILD:
-        enc = evolve(
-            enc, turn=evolve(current_turn(enc), wild=(*current_turn(enc).wild, attacker.id))
-        )
+        turn = current_turn(enc)
+        enc = enc.with_turn(evolve(turn, wild=(*turn.wild, attacker.id)))
     gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
     lines: list[Line] = [
         partial(_aim_line, weapon.name, style, dice, target.name, band),

@@ -183,7 +183,7 @@ def suppress(
     enc = spent
     turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
     marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
-    enc = evolve(enc, turn=evolve(marked, offhand=(*turn.offhand, shooter.id)))
+    enc = enc.with_turn(evolve(marked, offhand=(*turn.offhand, shooter.id)))
     charges = None if state.charges is None else state.charges - rating.charges
     enc = enc.with_combatant(
         edit_weapon(enc.get(shooter.id), state.id, charges=charges, fired=True)
