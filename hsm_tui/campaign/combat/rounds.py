@@ -174,12 +174,16 @@ def end_turn(
             ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
-    lines, ended = [], []
+    lines: list[str] = []
+    ended = []
     for member in members:
-        fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        calmer, note = panic_check(member, rng, panic)
-        calmer, bleeding = bleed_out(calmer)
-        lines += [line for line in (note, bleeding) if line]
+        fear, calmer = member.fear, member
+        if member.conditions:  # Panicked, Shaken and dying are markers: most have none
+            if fear and "shaken" in member.conditions:
+                fear -= 1
+            calmer, note = panic_check(member, rng, panic)
+            calmer, bleeding = bleed_out(calmer)
+            lines += [line for line in (note, bleeding) if line]
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
@@ -187,11 +191,10 @@ def end_turn(
     enc = enc.with_combatants(*ended)
     # R-OTHER-4: slowed for the rest of that turn only
     enc = enc.with_combatants(
-        *(with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions)
+        *[with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions]
     )
     nxt = _begin_next_turn(enc, rng)
-    head = (LogLines("End of turn", tuple(lines)),) if lines else ()
-    return nxt.after(*head)
+    return nxt.after(LogLines("End of turn", tuple(lines))) if lines else nxt
 
 
 FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")

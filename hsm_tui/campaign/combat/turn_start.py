@@ -33,6 +33,7 @@ from .outcome import (
 from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
+_MORALE = RollStage.MORALE.value
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -69,8 +70,8 @@ def start_turn(
     base = f"{when}: {actor_name(enc, actor)}'s turn"
     title = title or base
     members = enc.members(actor)
-    made = {r.stage.value: (r.roll, r.line) for r in rolled}
-    morale = made.get(RollStage.MORALE.value)
+    made = {r.stage.value: (r.roll, r.line) for r in rolled} if rolled else {}
+    morale = made.get(_MORALE)
     if morale is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
         asked = _morale_roll(enc, members[0], rng, base, lines)
         if isinstance(asked, Outcome):
@@ -83,6 +84,7 @@ def start_turn(
     restricted: list[str] = []
     started: list[Combatant] = []
     for member in members:
+        was = member
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
             kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
@@ -123,7 +125,7 @@ def start_turn(
             said.append(f"{member.name} loses {actions_text(member_lost)} — {why}")
         if member.lose_actions or member.lose_why:
             member = evolve(member, lose_actions=0, lose_why=())
-        if member is not enc.get(member.id):
+        if member is not was:
             started.append(member)
     enc = evolve(
         enc.with_combatants(*started),
