@@ -27,9 +27,15 @@ MAX_FEAR = 99
 def unit_of(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
     """``c`` and the other standing figures of its Minion unit: who hold its Fear with it,
     and dive with it (R-ATK-5); a Hero or Sidekick alone."""
+    return (c, *_rest_of_unit(enc, c))
+
+
+def _rest_of_unit(enc: Encounter, c: Combatant) -> list[Combatant]:
+    """The other standing figures of ``c``'s Minion unit (none for a Hero or Sidekick)."""
     if c.rank is not Rank.MINION:  # a Sidekick acts alone, whatever rules it plays by
-        return (c,)
-    return (c, *(m for m in enc.members(c.group) if m.id != c.id))
+        return []
+    cid = c.id
+    return [m for m in enc.members(c.group) if m.id != cid]
 
 
 def unit_key(c: Combatant) -> str:
@@ -51,8 +57,8 @@ def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
 
 def _feared(enc: Encounter, c: Combatant, amount: int) -> list[Combatant]:
     """The rest of ``c``'s unit, each with ``amount`` more Fear."""
-    rest = unit_of(enc, c)[1:]
-    return [evolve(m, fear=m.fear + amount) for m in rest] if amount else list(rest)
+    rest = _rest_of_unit(enc, c)
+    return [evolve(m, fear=m.fear + amount) for m in rest] if amount else rest
 
 
 def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str = "") -> str:
@@ -72,25 +78,24 @@ def after_attack(target: Combatant, fear_before: int, shot: bool) -> tuple[Comba
     is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
     one action (from ``fear_before``) panics.
     """
-    lines = []
+    fear, marks = target.fear, target.conditions
     morale = target.traits[Derived.MORALE]
-    marks = set(target.conditions)
-    in_cover = shot and target.standing and target.cover is not Cover.NONE
-    if in_cover and target.fear > morale and "pinned" not in marks:  # news only once
-        marks.add("pinned")
-        shown = secret(morale, not target.player)
-        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
+    # news only once; most figures after most attacks neither (a forecast asks ~100× a fight)
+    pinned = shot and fear > morale and target.cover is not Cover.NONE and "pinned" not in marks
     minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
-    reached = fear_before < 2 * morale <= target.fear
-    if minion and target.standing and reached and "panicked" not in marks:
-        marks.add("panicked")
-        marks.discard("shaken")  # Panicked in its place (§8)
-        lines.append(
-            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
-        )
-    if marks == set(target.conditions):
-        return target, lines
-    return evolve(target, conditions=tuple(sorted(marks))), lines
+    panics = minion and fear_before < 2 * morale <= fear and "panicked" not in marks
+    if not (pinned or panics) or not target.standing:
+        return target, []
+    lines, marked = [], set(marks)
+    if pinned:
+        marked.add("pinned")
+        shown = secret(morale, not target.player)
+        lines.append(f"{target.name} is Pinned: Fear {fear} > Morale {shown} (R-ATK-8)")
+    if panics:
+        marked.add("panicked")
+        marked.discard("shaken")  # Panicked in its place (§8)
+        lines.append(f"{target.name} panics: Fear {fear} ≥ 2 × Morale in one action (R-FEAR-2)")
+    return evolve(target, conditions=tuple(sorted(marked))), lines
 
 
 def unit_after_attack(
