@@ -84,6 +84,9 @@ def start_turn(
     restricted: list[str] = []
     started: list[Combatant] = []
     for member in members:
+        calm = not (member.fear or member.conditions or member.lose_actions or member.lose_why)
+        if calm and member.traits[Derived.MORALE] > 0:
+            continue  # nothing to check, settle or lose: most Minions' turns (a forecast)
         was = member
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
