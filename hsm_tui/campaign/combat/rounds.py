@@ -103,6 +103,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
     passed: list[str] = []  # turns that pass unplayed, nobody in them standing
+    members = None  # who acts, when found here
     if enc.surprise:
         actor, index, round_ = enc.surprise[0], enc.turn_index, 0
         enc = evolve(enc, surprise=enc.surprise[1:])
@@ -112,7 +113,8 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             index += 1
             if index >= len(enc.order):
                 index, round_ = 0, round_ + 1
-            if enc.members(enc.order[index].actor):
+            members = enc.members(enc.order[index].actor)
+            if members:
                 break
             enc, bled = _unplayed_turn(enc, enc.order[index].actor)
             passed += bled
@@ -120,7 +122,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
     enc = evolve(enc, turn_index=index, round=round_)
-    return start_turn(enc, actor, passed, rng)
+    return start_turn(enc, actor, passed, rng, members=members)
 
 
 def declare_actions(

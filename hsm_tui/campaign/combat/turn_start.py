@@ -61,19 +61,21 @@ def start_turn(
     rolled: tuple[TurnRoll, ...] = (),
     title: str = "",
     logged: int = 0,
+    members: tuple[Combatant, ...] | None = None,
 ) -> Outcome:
     """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
     the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
-    (an earlier entry holds them).
+    (an earlier entry holds them). ``members``: who acts, when the caller has them already.
     """
     when = f"Round {enc.round}" if enc.round else "Surprise round (R-INIT-3)"
     base = f"{when}: {actor_name(enc, actor)}'s turn"
     title = title or base
-    members = enc.members(actor)
+    members = enc.members(actor) if members is None else members
     made = {r.stage.value: (r.roll, r.line) for r in rolled} if rolled else {}
     morale = made.get(_MORALE)
-    if morale is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
-        asked = _morale_roll(enc, members[0], rng, base, lines)
+    hero = members[0] if len(members) == 1 else None  # a Hero always acts alone (R-INIT-1)
+    if morale is None and hero is not None and hero.fear >= hero.traits[Derived.MORALE]:
+        asked = _morale_roll(enc, hero, rng, base, lines)
         if isinstance(asked, Outcome):
             return asked
         if asked is not None:
@@ -144,14 +146,15 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 def _morale_roll(
     enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
 ) -> Outcome | tuple[PoolRoll, str] | None:
-    """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
-    the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question
-    when it has Luck or Clues to spend; None when it does not roll. Interpretation: an
+    """R-FEAR-1 for a turn's one member whose Fear has reached its Morale (the caller
+    checks that), if it is a Hero: the roll and its line, after the re-rolls it gets
+    (R-TASK-6, "re-roll any roll"); or the turn paused on the question when it has Luck or
+    Clues to spend; None when it does not roll (a Minion). Interpretation: an
     Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
     veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
     read an Advantage's words.
     """
-    if c.rules_rank is not Rank.HERO or c.fear < c.traits[Derived.MORALE]:
+    if c.rules_rank is not Rank.HERO:
         return None
     roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
     free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
