@@ -168,7 +168,8 @@ def end_turn(
     """
     turn = current_turn(enc)
     members = enc.members(turn.actor)
-    if panic is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+    # a Hero always acts alone (R-INIT-1); Panicked is a marker, and most hold none
+    if panic is None and len(members) == 1 and members[0].conditions:
         hero = members[0]
         if level(hero, "panicked") and hero.standing and hero.rules_rank is Rank.HERO:
             panic = panic_roll(hero, rng)
@@ -192,9 +193,9 @@ def end_turn(
             ended.append(evolve(calmer, weapons=weapons, fear=fear))
     enc = enc.with_combatants(*ended)
     # R-OTHER-4: slowed for the rest of that turn only
-    enc = enc.with_combatants(
-        *[with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions]
-    )
+    slowed = [with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions]
+    if slowed:  # rare, and a turn ends ~45 times a fight
+        enc = enc.with_combatants(*slowed)
     nxt = _begin_next_turn(enc, rng)
     return nxt.after(LogLines("End of turn", tuple(lines))) if lines else nxt
 
