@@ -74,12 +74,16 @@ def start_turn(
     made = {r.stage.value: (r.roll, r.line) for r in rolled} if rolled else {}
     morale = made.get(_MORALE)
     hero = members[0] if len(members) == 1 else None  # a Hero always acts alone (R-INIT-1)
-    if morale is None and hero is not None and hero.fear >= hero.traits[Derived.MORALE]:
+    if (
+        morale is None
+        and hero is not None
+        and hero.rules_rank is Rank.HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        and hero.fear >= hero.traits[Derived.MORALE]  # R-FEAR-1: not on most turns
+    ):
         asked = _morale_roll(enc, hero, rng, base, lines)
         if isinstance(asked, Outcome):
             return asked
-        if asked is not None:
-            morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
+        morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
     said: list[str] = []
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
@@ -145,17 +149,14 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 
 def _morale_roll(
     enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
-) -> Outcome | tuple[PoolRoll, str] | None:
-    """R-FEAR-1 for a turn's one member whose Fear has reached its Morale (the caller
-    checks that), if it is a Hero: the roll and its line, after the re-rolls it gets
-    (R-TASK-6, "re-roll any roll"); or the turn paused on the question when it has Luck or
-    Clues to spend; None when it does not roll (a Minion). Interpretation: an
+) -> Outcome | tuple[PoolRoll, str]:
+    """R-FEAR-1 for a Hero whose Fear has reached its Morale (the caller checks both): the
+    roll and its line, after the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the
+    turn paused on the question when it has Luck or Clues to spend. Interpretation: an
     Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
     veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
     read an Advantage's words.
     """
-    if c.rules_rank is not Rank.HERO:
-        return None
     roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
     free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
     ask = ask_rerolls(c, roll, free, RollStage.MORALE, None, roll.target, title)
