@@ -21,7 +21,7 @@ from ..conditions import (
     with_condition,
     wound_marker,
 )
-from ..encounter import MAX_DECLARED, Encounter, evolve
+from ..encounter import MAX_DECLARED, Combatant, Encounter, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
 from .outcome import (
@@ -103,7 +103,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
     passed: list[str] = []  # turns that pass unplayed, nobody in them standing
-    members = None  # who acts, when found here
+    members: tuple[Combatant, ...] | None = None  # who acts, when found here
     if enc.surprise:
         actor, index, round_ = enc.surprise[0], enc.turn_index, 0
         enc = evolve(enc, surprise=enc.surprise[1:])
