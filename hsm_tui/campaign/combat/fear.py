@@ -27,9 +27,18 @@ MAX_FEAR = 99
 def unit_of(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
     """``c`` and the other standing figures of its Minion unit: who hold its Fear with it,
     and dive with it (R-ATK-5); a Hero or Sidekick alone."""
+    return (c, *_rest_of_unit(enc, c))
+
+
+def _rest_of_unit(enc: Encounter, c: Combatant, fear: int = 0) -> list[Combatant]:
+    """The other standing figures of ``c``'s Minion unit (none for a Hero or Sidekick),
+    each with ``fear`` more Fear tokens: one pass, as a forecast asks ~90 times a fight.
+    """
     if c.rank is not Rank.MINION:  # a Sidekick acts alone, whatever rules it plays by
-        return (c,)
-    return (c, *(m for m in enc.members(c.group) if m.id != c.id))
+        return []
+    cid = c.id  # ``standing`` inlined below, as in Encounter.members
+    rest = [m for m in enc.group(c.group) if not (m.out or m.unconscious) and m.id != cid]
+    return [evolve(m, fear=m.fear + fear) for m in rest] if fear else rest
 
 
 def unit_key(c: Combatant) -> str:
@@ -46,13 +55,7 @@ def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
     """``c`` as it is now (it has had its own Fear) and ``amount`` Fear tokens to the
     rest of its unit, in one copy of the encounter.
     """
-    return enc.with_combatants(c, *_feared(enc, c, amount))
-
-
-def _feared(enc: Encounter, c: Combatant, amount: int) -> list[Combatant]:
-    """The rest of ``c``'s unit, each with ``amount`` more Fear."""
-    rest = unit_of(enc, c)[1:]
-    return [evolve(m, fear=m.fear + amount) for m in rest] if amount else list(rest)
+    return enc.with_combatants(c, *_rest_of_unit(enc, c, amount))
 
 
 def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str = "") -> str:
@@ -67,47 +70,46 @@ def fear_line(enc: Encounter, c: Combatant, amount: int, why: str = "", at: str 
     return said + (f" ({why})" if why else "")
 
 
-def after_attack(target: Combatant, fear_before: int, shot: bool) -> tuple[Combatant, list[str]]:
-    """R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if the target
-    is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2× Morale in
-    one action (from ``fear_before``) panics.
-    """
-    lines = []
-    morale = target.traits[Derived.MORALE]
-    marks = set(target.conditions)
-    in_cover = shot and target.standing and target.cover is not Cover.NONE
-    if in_cover and target.fear > morale and "pinned" not in marks:  # news only once
-        marks.add("pinned")
-        shown = secret(morale, not target.player)
-        lines.append(f"{target.name} is Pinned: Fear {target.fear} > Morale {shown} (R-ATK-8)")
-    minion = target.rank is Rank.MINION or target.plays_as is Rank.MINION
-    reached = fear_before < 2 * morale <= target.fear
-    if minion and target.standing and reached and "panicked" not in marks:
-        marks.add("panicked")
-        marks.discard("shaken")  # Panicked in its place (§8)
-        lines.append(
-            f"{target.name} panics: Fear {target.fear} ≥ 2 × Morale in one action (R-FEAR-2)"
-        )
-    if marks == set(target.conditions):
-        return target, lines
-    return evolve(target, conditions=tuple(sorted(marks))), lines
-
-
 def unit_after_attack(
     enc: Encounter, target: Combatant, state: AttackState, shot: bool, spread: int = 0
 ) -> tuple[Encounter, list[str]]:
-    """:func:`after_attack` for ``target`` and for each figure of its unit, whose Fear rose
-    as the target's did in this attack; ``spread``: Fear tokens the rest of the unit gains
-    first (the target's hits through gave it its own, :func:`spread_fear`).
+    """After an attack, for ``target`` and each figure of its unit, whose Fear rose as the
+    target's did: R-ATK-8 Pinned in cover, after shooting ("After shooting is complete, if
+    the target is behind cover…": a melee blow pins nobody); R-FEAR-2 a Minion reaching 2×
+    Morale in one action (from its Fear before it) panics. ``spread``: Fear tokens the
+    rest of the unit gains first (the target's hits through gave it its own,
+    :func:`spread_fear`).
+
+    The test is inline, not a call per figure: a forecast makes it ~100 times a fight, and
+    most figures after most attacks are neither Pinned nor panic.
     """
     gained = target.fear - state.fear_before
-    changed, lines = after_attack(target, state.fear_before, shot)
-    unit = [changed]
-    for m in _feared(enc, target, spread):
-        m, more = after_attack(m, m.fear - gained, shot)
-        unit.append(m)
-        lines += more
+    unit, lines = [target, *_rest_of_unit(enc, target, spread)], []
+    for i, m in enumerate(unit):
+        fear, marks, morale = m.fear, m.conditions, m.traits[Derived.MORALE]
+        pinned = shot and fear > morale and m.cover is not Cover.NONE and "pinned" not in marks
+        minion = m.rank is Rank.MINION or m.plays_as is Rank.MINION
+        panics = minion and fear - gained < 2 * morale <= fear and "panicked" not in marks
+        if (pinned or panics) and m.standing:  # news only once (the marks' test above)
+            unit[i] = _pinned_or_panics(m, morale, pinned, panics, lines)
     return enc.with_combatants(*unit), lines
+
+
+def _pinned_or_panics(
+    c: Combatant, morale: int, pinned: bool, panics: bool, lines: list[str]
+) -> Combatant:
+    """``c`` Pinned (R-ATK-8) and/or Panicked in place of Shaken (R-FEAR-2, §8), as
+    :func:`unit_after_attack` found it, each said in ``lines``."""
+    marks = set(c.conditions)
+    if pinned:
+        marks.add("pinned")
+        shown = secret(morale, not c.player)
+        lines.append(f"{c.name} is Pinned: Fear {c.fear} > Morale {shown} (R-ATK-8)")
+    if panics:
+        marks.add("panicked")
+        marks.discard("shaken")
+        lines.append(f"{c.name} panics: Fear {c.fear} ≥ 2 × Morale in one action (R-FEAR-2)")
+    return evolve(c, conditions=tuple(sorted(marks)))
 
 
 def set_fear(enc: Encounter, cmd: SetFear, _rng: random.Random, _cat: Catalog) -> Outcome:

@@ -21,7 +21,7 @@ from ..conditions import (
     with_condition,
     wound_marker,
 )
-from ..encounter import MAX_DECLARED, Encounter, evolve
+from ..encounter import MAX_DECLARED, Combatant, Encounter, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
 from .outcome import (
@@ -103,6 +103,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
     passed: list[str] = []  # turns that pass unplayed, nobody in them standing
+    members: tuple[Combatant, ...] | None = None  # who acts, when found here
     if enc.surprise:
         actor, index, round_ = enc.surprise[0], enc.turn_index, 0
         enc = evolve(enc, surprise=enc.surprise[1:])
@@ -112,7 +113,8 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             index += 1
             if index >= len(enc.order):
                 index, round_ = 0, round_ + 1
-            if enc.members(enc.order[index].actor):
+            members = enc.members(enc.order[index].actor)
+            if members:
                 break
             enc, bled = _unplayed_turn(enc, enc.order[index].actor)
             passed += bled
@@ -120,7 +122,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
     enc = evolve(enc, turn_index=index, round=round_)
-    return start_turn(enc, actor, passed, rng)
+    return start_turn(enc, actor, passed, rng, members=members)
 
 
 def declare_actions(
@@ -166,7 +168,8 @@ def end_turn(
     """
     turn = current_turn(enc)
     members = enc.members(turn.actor)
-    if panic is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
+    # a Hero always acts alone (R-INIT-1); Panicked is a marker, and most hold none
+    if panic is None and len(members) == 1 and members[0].conditions:
         hero = members[0]
         if level(hero, "panicked") and hero.standing and hero.rules_rank is Rank.HERO:
             panic = panic_roll(hero, rng)
@@ -174,24 +177,27 @@ def end_turn(
             ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
-    lines, ended = [], []
+    lines: list[str] = []
+    ended = []
     for member in members:
-        fear = member.fear - 1 if "shaken" in member.conditions and member.fear else member.fear
-        calmer, note = panic_check(member, rng, panic)
-        calmer, bleeding = bleed_out(calmer)
-        lines += [line for line in (note, bleeding) if line]
+        fear, calmer = member.fear, member
+        if member.conditions:  # Panicked, Shaken and dying are markers: most have none
+            if fear and "shaken" in member.conditions:
+                fear -= 1
+            calmer, note = panic_check(member, rng, panic)
+            calmer, bleeding = bleed_out(calmer)
+            lines += [line for line in (note, bleeding) if line]
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
             ended.append(evolve(calmer, weapons=weapons, fear=fear))
     enc = enc.with_combatants(*ended)
     # R-OTHER-4: slowed for the rest of that turn only
-    enc = enc.with_combatants(
-        *(with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions)
-    )
+    slowed = [with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions]
+    if slowed:  # rare, and a turn ends ~45 times a fight
+        enc = enc.with_combatants(*slowed)
     nxt = _begin_next_turn(enc, rng)
-    head = (LogLines("End of turn", tuple(lines)),) if lines else ()
-    return nxt.after(*head)
+    return nxt.after(LogLines("End of turn", tuple(lines))) if lines else nxt
 
 
 FIGHT_MARKS = ("shaken", "panicked", "pinned", "slowed")

@@ -33,6 +33,7 @@ from .outcome import (
 from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
+_MORALE = RollStage.MORALE.value
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -60,29 +61,39 @@ def start_turn(
     rolled: tuple[TurnRoll, ...] = (),
     title: str = "",
     logged: int = 0,
+    members: tuple[Combatant, ...] | None = None,
 ) -> Outcome:
     """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
     the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
-    (an earlier entry holds them).
+    (an earlier entry holds them). ``members``: who acts, when the caller has them already.
     """
     when = f"Round {enc.round}" if enc.round else "Surprise round (R-INIT-3)"
     base = f"{when}: {actor_name(enc, actor)}'s turn"
     title = title or base
-    members = enc.members(actor)
-    made = {r.stage.value: (r.roll, r.line) for r in rolled}
-    morale = made.get(RollStage.MORALE.value)
-    if morale is None and len(members) == 1:  # a Hero always acts alone (R-INIT-1)
-        asked = _morale_roll(enc, members[0], rng, base, lines)
+    members = enc.members(actor) if members is None else members
+    made = {r.stage.value: (r.roll, r.line) for r in rolled} if rolled else {}
+    morale = made.get(_MORALE)
+    hero = members[0] if len(members) == 1 else None  # a Hero always acts alone (R-INIT-1)
+    if (
+        morale is None
+        and hero is not None
+        and hero.rules_rank is Rank.HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        and hero.fear >= hero.traits[Derived.MORALE]  # R-FEAR-1: not on most turns
+    ):
+        asked = _morale_roll(enc, hero, rng, base, lines)
         if isinstance(asked, Outcome):
             return asked
-        if asked is not None:
-            morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
+        morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
     said: list[str] = []
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
     restricted: list[str] = []
     started: list[Combatant] = []
     for member in members:
+        calm = not (member.fear or member.conditions or member.lose_actions or member.lose_why)
+        if calm and member.traits[Derived.MORALE] > 0:
+            continue  # nothing to check, settle or lose: most Minions' turns (a forecast)
+        was = member
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
             # Dodge, full defense last until now
             kept = tuple(m for m in member.conditions if m not in ENGINE_MARKS)
@@ -123,7 +134,7 @@ def start_turn(
             said.append(f"{member.name} loses {actions_text(member_lost)} — {why}")
         if member.lose_actions or member.lose_why:
             member = evolve(member, lose_actions=0, lose_why=())
-        if member is not enc.get(member.id):
+        if member is not was:
             started.append(member)
     enc = evolve(
         enc.with_combatants(*started),
@@ -138,16 +149,14 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 
 def _morale_roll(
     enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
-) -> Outcome | tuple[PoolRoll, str] | None:
-    """R-FEAR-1 for a Hero whose Fear has reached its Morale: the roll and its line, after
-    the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the turn paused on the question
-    when it has Luck or Clues to spend; None when it does not roll. Interpretation: an
+) -> Outcome | tuple[PoolRoll, str]:
+    """R-FEAR-1 for a Hero whose Fear has reached its Morale (the caller checks both): the
+    roll and its line, after the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the
+    turn paused on the question when it has Luck or Clues to spend. Interpretation: an
     Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
     veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
     read an Advantage's words.
     """
-    if c.rules_rank is not Rank.HERO or c.fear < c.traits[Derived.MORALE]:
-        return None
     roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
     free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
     ask = ask_rerolls(c, roll, free, RollStage.MORALE, None, roll.target, title)
