@@ -251,6 +251,17 @@ def test_r_char_8_start_combat_first_asks_how_the_sidekick_plays() -> None:
     assert s.encounter.active
 
 
+def test_r_char_8_an_undecided_sidekick_added_mid_fight_stops_its_turn_from_starting() -> None:
+    """R-CHAR-8: a Sidekick joining a fight under way must be decided before its turn
+    starts: ending the turn before it is refused, and nothing changes, Fear or not (the
+    turn start reads its rules before the Morale check it would make)."""
+    s = duel()
+    play(s, AddCombatants("sidekick", "pirate-first-mate", "pirates", "dig"), 1)
+    refused(s, EndTurn(), "decide first whether this Sidekick plays as a Hero or a Minion")
+    edit(s, "pirate-first-mate-1", fear=9)
+    refused(s, EndTurn(), "decide first whether this Sidekick plays as a Hero or a Minion")
+
+
 def test_r_char_8_sidekick_choice_is_locked_until_the_encounter_is_finished() -> None:
     """R-CHAR-8: "Once that decision is made, the Sidekick will have to remain that way
     until the encounter is finished" — ending a fight does not finish the encounter; the
