@@ -78,15 +78,16 @@ def fight(
     """
     enc = setup(spec, catalog, rng, prepared)
     odds = {} if odds is None else odds
-    wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
-    standing = _standing(enc)
-    while enc.round <= MAX_ROUNDS and sum(map(bool, standing.values())) > 1:
+    count = _Count(enc)
+    while enc.round <= MAX_ROUNDS and sum(map(bool, count.standing.values())) > 1:
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
-            enc = _tally(enc, _act(enc, member.id, catalog, rng, odds), wounds, standing)
-        enc = _tally(enc, _apply(enc, EndTurn(), rng, catalog), wounds, standing)  # Luck
+            enc = count.take(enc, _act(enc, member.id, catalog, rng, odds, count))
+        enc = count.take(enc, _apply(enc, EndTurn(), rng, catalog))  # Luck
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
-        next(iter(standing)) if len(standing) == 1 else None, min(enc.round, MAX_ROUNDS), wounds
+        next(iter(standing)) if len(standing) == 1 else None,
+        min(enc.round, MAX_ROUNDS),
+        count.wounds,
     )
     for c in enc.combatants:
         result.out[c.side] = result.out.get(c.side, 0) + (not c.standing)
@@ -95,7 +96,7 @@ def fight(
 
 _HARM = attrgetter("wounds", "nonlethal", "severe", "out", "unconscious")
 """Every field :func:`wound_steps` and standing read: a combatant equal in these took no
-step and still stands as it did (:func:`_tally` skips it). Keep the two together."""
+step and still stands as it did (:meth:`_Count.take` skips it). Keep the two together."""
 
 
 def wound_steps(before: Combatant, after: Combatant) -> int:
@@ -127,33 +128,64 @@ def _standing(enc: Encounter) -> dict[str, int]:
     return standing
 
 
-def _tally(
-    before: Encounter, after: Encounter, wounds: dict[str, int], standing: dict[str, int]
-) -> Encounter:
-    """Add the wound steps taken from ``before`` to ``after`` to each side's count, and
-    bring ``standing`` (:func:`_standing`) up to date, so a fight need not count it anew.
+class _Count:
+    """A fight's running count, brought up to date from each outcome (:meth:`take`) so
+    that nothing is counted anew per action: wound steps taken and figures standing per
+    side, and the targets each side has (the policy asks at every action; they change
+    only when someone falls or moves).
     """
-    was, now = before.combatants, after.combatants
-    if was is now:  # nobody changed (only the turn, say)
+
+    def __init__(self, enc: Encounter) -> None:
+        self.wounds = dict.fromkeys((c.side for c in enc.combatants), 0)
+        self.standing = _standing(enc)
+        self._targets: dict[str, tuple[list[tuple[str, str]], dict[tuple[bool, str], str]]] = {}
+
+    def targets(
+        self, enc: Encounter, side: str
+    ) -> tuple[list[tuple[str, str]], dict[tuple[bool, str], str]]:
+        """Everyone standing against ``side`` as (id, zone), in table order, and each
+        zone's first of them: the places an attacker engaged with none of them sees.
+        """
+        found = self._targets.get(side)
+        if found is None:
+            targets = [(c.id, c.zone) for c in enc.combatants if c.side != side and c.standing]
+            places: dict[tuple[bool, str], str] = {}
+            for target, zone in targets:
+                places.setdefault((False, zone), target)
+            found = self._targets[side] = (targets, places)
+        return found
+
+    def take(self, before: Encounter, after: Encounter) -> Encounter:
+        """``after``, having added the wound steps taken since ``before`` to each side's
+        count and brought the standing and the targets up to date.
+        """
+        was, now = before.combatants, after.combatants
+        if was is now:  # nobody changed (only the turn, say)
+            return after
+        pairs, moved = [], len(was) != len(now)
+        if not moved:  # the usual case: everyone where they were, a few changed
+            for a, b in zip(was, now, strict=True):  # a loop: ~20,000 calls a forecast
+                if a is not b:
+                    pairs.append((a, b))
+                    moved = moved or a.id != b.id
+        if moved:
+            then = {c.id: c for c in was}
+            pairs = [(then[c.id], c) for c in now if c.id in then]
+        wounds, standing = self.wounds, self.standing
+        for then_c, c in pairs:
+            if then_c.zone != c.zone:
+                self._targets.clear()
+            if _HARM(then_c) == _HARM(c):  # Fear, cover, weapons …: nothing to count
+                continue
+            wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
+            if c.standing != then_c.standing:
+                standing[c.side] += c.standing - then_c.standing
+                self._targets.clear()
+        if moved:  # someone joined or left: counted afresh
+            standing.clear()
+            standing.update(_standing(after))
+            self._targets.clear()
         return after
-    pairs, moved = [], len(was) != len(now)
-    if not moved:  # the usual case: everyone where they were, a few changed
-        for a, b in zip(was, now, strict=True):  # a loop: ~20,000 calls a forecast
-            if a is not b:
-                pairs.append((a, b))
-                moved = moved or a.id != b.id
-    if moved:
-        then = {c.id: c for c in was}
-        pairs = [(then[c.id], c) for c in now if c.id in then]
-    for then_c, c in pairs:
-        if _HARM(then_c) == _HARM(c):  # Fear, cover, weapons …: nothing to count
-            continue
-        wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
-        standing[c.side] += c.standing - then_c.standing
-    if moved:  # someone joined or left: counted afresh
-        standing.clear()
-        standing.update(_standing(after))
-    return after
 
 
 def _act(
@@ -161,7 +193,8 @@ def _act(
     cid: str,
     catalog: Catalog,
     rng: random.Random,
-    odds: dict[tuple[Any, ...], float] | None = None,
+    odds: dict[tuple[Any, ...], float],
+    count: _Count,
 ) -> Encounter:
     """The policy, the same for both sides.
 
@@ -178,7 +211,7 @@ def _act(
     me = enc.get(cid)
     if not me.standing:
         return enc
-    best = _best_attack(enc, me, catalog, {} if odds is None else odds)
+    best = _best_attack(enc, me, catalog, odds, count.targets(enc, me.side))
     if best is None:
         return _close_in(enc, me, catalog, rng)
     if condition_refusal(enc.turn, me, "attack"):  # type: ignore[arg-type]
@@ -188,18 +221,24 @@ def _act(
 
 
 def _best_attack(
-    enc: Encounter, me: Combatant, catalog: Catalog, priced: dict[tuple[Any, ...], float]
+    enc: Encounter,
+    me: Combatant,
+    catalog: Catalog,
+    priced: dict[tuple[Any, ...], float],
+    targets: tuple[list[tuple[str, str]], dict[tuple[bool, str], str]],
 ) -> tuple[str, str] | None:
     """The (target, weapon) with the best chance of at least one hit, the first such
-    target in table order; odds depend only on the attacker, weapon, charges, band and
-    sharing a zone (melee), so each such case is priced once in ``priced`` (kept for a
-    whole forecast: a combatant's id stands for the same ratings in every fight of it).
+    target in table order (``targets``: :meth:`_Count.targets`); odds depend only on the
+    attacker, weapon, charges, band and sharing a zone (melee), so each such case is
+    priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for the
+    same ratings in every fight of it).
     """
-    engaged, side = me.engaged, me.side
-    firsts: dict[tuple[bool, str], str] = {}  # each place's first enemy: it gets the pick
-    for target in enc.combatants:
-        if target.side != side and not (target.out or target.unconscious):  # standing
-            firsts.setdefault((target.id in engaged, target.zone), target.id)
+    everyone, firsts = targets  # each place's first enemy: it gets the pick
+    engaged = me.engaged
+    if engaged:  # those it is locked in melee with are a place of their own
+        firsts = {}
+        for target, zone in everyone:
+            firsts.setdefault((target in engaged, zone), target)
     best, best_p = None, -1.0
     for (melee, zone), target_id in firsts.items():  # every target there gets the same chance
         band = RangeBand.MELEE if melee else enc.zone_band(me.zone, zone)  # enc.band's reading
