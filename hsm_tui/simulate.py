@@ -82,7 +82,7 @@ def fight(
     while enc.round <= MAX_ROUNDS and sum(map(bool, count.standing.values())) > 1:
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
             enc = count.take(enc, _act(enc, member.id, catalog, rng, odds, count))
-        enc = count.take(enc, _apply(enc, EndTurn(), rng, catalog))  # Luck
+        enc = count.take(enc, _apply(enc, _END_TURN, rng, catalog))  # Luck
     standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
         next(iter(standing)) if len(standing) == 1 else None,
@@ -148,7 +148,10 @@ class _Count:
         """
         found = self._targets.get(side)
         if found is None:
-            targets = [(c.id, c.zone) for c in enc.combatants if c.side != side and c.standing]
+            everyone = enc.combatants  # ``standing`` inlined: asked again at every fall
+            targets = [
+                (c.id, c.zone) for c in everyone if c.side != side and not (c.out or c.unconscious)
+            ]
             places: dict[tuple[bool, str], str] = {}
             for target, zone in targets:
                 places.setdefault((False, zone), target)
@@ -316,6 +319,10 @@ def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
     return SpendCombatRerolls(d10, hero)
 
 
+_END_TURN, _DIVE, _STAY = EndTurn(), AnswerDive("light"), AnswerDive("none")
+"""The policy's fixed commands and answers, made once: a fight gives some 70 of them."""
+
+
 def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -> Encounter:
     try:
         outcome: Outcome = HANDLERS[type(command)](enc, command, rng, catalog)
@@ -325,8 +332,8 @@ def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -
         pending = outcome.pending
         if isinstance(pending, PendingDive):
             target = outcome.encounter.get(pending.attack.target)
-            cover = "light" if target.cover is Cover.NONE else "none"
-            outcome = answer_dive(outcome.encounter, AnswerDive(cover), pending, rng, catalog)
+            dive = _DIVE if target.cover is Cover.NONE else _STAY
+            outcome = answer_dive(outcome.encounter, dive, pending, rng, catalog)
         elif isinstance(pending, PendingChartChoice):
             outcome = choose_chart_row(
                 outcome.encounter, ChooseChartRow(rng.choice(pending.rows)), pending, rng, catalog
