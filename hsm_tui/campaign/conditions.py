@@ -127,11 +127,10 @@ def wound_marker(c: Combatant) -> int:
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
     R-CHAR-8) have none.
     """
-    worst = max(c.wounds, c.nonlethal)
-    if worst <= 0:  # unwounded: most combatants, most of the time
+    if c.wounds <= 0 and c.nonlethal <= 0:  # unwounded: most combatants, most of the time
         return 0
     hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
-    return wound_penalty(worst) if hero else 0
+    return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
 
 
 def penalty(c: Marked) -> int:
