@@ -202,8 +202,8 @@ class PoolRoll:
         dice, target = self.kept if self.rerolled else self.first, self.target
         if self.kind is PoolKind.DEFENSE:
             return sum(map(target.__lt__, dice))
-        if target >= 1:  # a natural 10 always fails (die_success)
-            return sum(map(min(target, D10 - 1).__ge__, dice))
+        if target >= 1:  # a natural 10 always fails (die_success); min() without its call
+            return sum(map((target if target < D10 else D10 - 1).__ge__, dice))
         return sum([self.die_counts(d) for d in dice])
 
     @property
@@ -382,7 +382,8 @@ class DamageRoll:
 
     @property
     def damage(self) -> int:
-        return max(0, self.roll.total)
+        total = self.roll.total
+        return total if total > 0 else 0  # max() without its call: read for every hit
 
     @property
     def steps(self) -> int:
@@ -417,7 +418,8 @@ def wound_steps(damage: int, health: int) -> int:
     """R-DMG-2: one step each time damage exceeds another multiple of Health."""
     if health < 1:
         raise RulesError(f"Health must be at least 1, got {health}")
-    return max(0, (damage - 1) // health)
+    steps = (damage - 1) // health
+    return steps if steps > 0 else 0  # max() without its call: counted for every hit
 
 
 def overflow(damage: int, health: int, step: int) -> int:
