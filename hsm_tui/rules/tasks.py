@@ -354,10 +354,11 @@ def pay_rerolls(
     ``asked_clues`` from Clues, the rest from Luck, and Clues make up what Luck cannot.
     Refused (RulesError) when the pools cannot pay.
     """
-    paid = max(0, total - free)
-    if min(total, asked_clues) < 0 or asked_clues > min(paid, clues):
+    # compared, not min() and max() (a call each, ~1k instructions): ~19 a fight
+    paid = total - free if total > free else 0
+    if total < 0 or asked_clues < 0 or asked_clues > paid or asked_clues > clues:
         raise RulesError(f"{asked_clues} Clue(s) cannot pay for {paid} re-roll(s) here")
-    spend_luck = min(paid - asked_clues, luck)
+    spend_luck = paid - asked_clues if paid - asked_clues < luck else luck
     spend_clues = paid - spend_luck
     if spend_clues > clues:
         raise RulesError(
