@@ -130,7 +130,8 @@ def wound_marker(c: Combatant) -> int:
     if c.wounds <= 0 and c.nonlethal <= 0:  # unwounded: most combatants, most of the time
         return 0
     hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
-    return wound_penalty(max(c.wounds, c.nonlethal)) if hero else 0
+    worst = c.wounds if c.wounds > c.nonlethal else c.nonlethal  # max(), uncalled
+    return wound_penalty(worst) if hero else 0
 
 
 def penalty(c: Marked) -> int:

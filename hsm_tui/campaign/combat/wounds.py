@@ -44,7 +44,8 @@ def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) ->
     marker (R-WOUND-3: Dodge is a trait, and the marker is on all of them), §8 Shaken and
     Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
     """
-    flank = -max(0, opponents(enc, target) - 1) if melee else 0
+    flank = 1 - opponents(enc, target) if melee else 0  # R-ATK-14: −1 per extra opponent
+    flank = flank if flank < 0 else 0  # max(), uncalled: a Defense roll for most hits
     return _defense(
         target.traits[Derived.DODGE],
         target.cover,
