@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol
 
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, roll_task, task_odds
@@ -127,10 +127,10 @@ def wound_marker(c: Combatant) -> int:
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
     R-CHAR-8) have none.
     """
-    worst = max(c.wounds, c.nonlethal)
-    if worst <= 0:  # unwounded: most combatants, most of the time
+    if c.wounds <= 0 and c.nonlethal <= 0:  # unwounded: most combatants, most of the time
         return 0
     hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
+    worst = c.wounds if c.wounds > c.nonlethal else c.nonlethal  # max(), uncalled
     return wound_penalty(worst) if hero else 0
 
 
@@ -226,15 +226,31 @@ def trait_roll(
     penalties, nausea and the Fatigued confirmation; returns the roll that stands (the
     confirmation, when made), success, a line.
     """
+    roll, line = _trait_roll(c, base, label, rng)
+    return roll, roll.success, line()
+
+
+def _trait_roll(
+    c: Combatant, base: int, label: str, rng: random.Random
+) -> tuple[PoolRoll, Callable[[], str]]:
+    """:func:`trait_roll` with its line still to write: a forecast rolls some 18 Panicked
+    Morale rolls a fight (:func:`panic_check`) and reads no log.
+    """
     rank = c.rules_rank
     sick, note = nausea(c, rng)
     tn = trait_tn(c, base) + sick
-    roll = roll_task(rng, tn, rank)
-    line = f"{label} roll: {roll.explain(not c.player)}" + (f" ({note})" if note else "")
+    first = roll = roll_task(rng, tn, rank)
     if roll.success and level(c, "fatigued"):
         roll = roll_task(rng, tn, rank)
-        line += f"; Fatigued, confirm: {roll.explain(not c.player)}"
-    return roll, roll.success, line
+    return roll, partial(_trait_line, label, first, roll, note, not c.player)
+
+
+def _trait_line(label: str, first: PoolRoll, roll: PoolRoll, note: str, hide: bool) -> str:
+    """A trait roll's line: the roll, its nausea note, and a Fatigued confirmation."""
+    line = f"{label} roll: {first.explain(hide)}" + (f" ({note})" if note else "")
+    if roll is not first:
+        line += f"; Fatigued, confirm: {roll.explain(hide)}"
+    return line
 
 
 @record
@@ -336,22 +352,34 @@ def bleed_out(c: Combatant) -> tuple[Combatant, str]:
     return c, f"{c.name} is bleeding out: Health marker {n} of {of} (a Medical roll stops it)"
 
 
+PANICKED = "Panicked: Morale"
+"""The label of Panicked's Morale roll at the end of its turn (§8)."""
+
+
 def panic_roll(c: Combatant, rng: random.Random) -> tuple[PoolRoll, str]:
     """Panicked's Morale roll at the end of its turn, and its line."""
-    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Panicked: Morale", rng)
+    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
     return roll, line
 
 
 def panic_check(
     c: Combatant, rng: random.Random, rolled: tuple[PoolRoll, str] | None = None
-) -> tuple[Combatant, str]:
+) -> tuple[Combatant, str | Callable[[], str]]:
     """Panicked: a Morale roll at the end of its turn (``rolled``: made and re-rolled
-    already); success → Shaken instead.
+    already); success → Shaken instead. The line ("" when none) may be a function that
+    writes it, as a log entry takes it (``outcome.Line``), for the log a forecast never reads.
     """
     if not (c.conditions and _level(c.conditions, "panicked")) or not c.standing:
         return c, ""
-    roll, line = rolled or panic_roll(c, rng)
+    if rolled is None:
+        roll, line = _trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
+    else:
+        roll, line = rolled
     if roll.success:
         c = with_condition(with_condition(c, "panicked", 0), "shaken")
-        return c, f"{c.name}: {line}: calms down to Shaken"
-    return c, f"{c.name}: {line}: still Panicked"
+        return c, partial(_panic_line, c.name, line, "calms down to Shaken")
+    return c, partial(_panic_line, c.name, line, "still Panicked")
+
+
+def _panic_line(name: str, line: str | Callable[[], str], then: str) -> str:
+    return f"{name}: {line if isinstance(line, str) else line()}: {then}"

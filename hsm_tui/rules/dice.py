@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .errors import DiceSyntaxError, RulesError, UnknownTraitError
-from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record
+from .models import TRAIT_ALIASES, Derived, Rating, Trait, once, record, without_hash
 
 #: R-ATK-1: the Strength die by Strength 1..5 (Power attacks, fists).
 STRENGTH_DIE: dict[int, int] = {1: 4, 2: 6, 3: 8, 4: 10, 5: 12}
@@ -110,10 +110,7 @@ class Expression:
     def _hash(self) -> int:
         return hash((self.terms, self.source))
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled without the kept hash: a str hashes otherwise in another process (a
-        forecast's worker), where equal expressions must hash alike too."""
-        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+    __getstate__ = without_hash
 
     def __str__(self) -> str:
         out = []
@@ -288,6 +285,11 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
     if type(rng) is not random.Random:
         return [rng.choice(range(1, sides + 1)) for _ in range(n)]
     bits, k = rng.getrandbits, sides.bit_length()
+    if n == 1:  # most calls: a Hero die, a damage die, a task's d10
+        r = bits(k)
+        while r >= sides:
+            r = bits(k)
+        return [r + 1]
     out: list[int] = []
     while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)

@@ -49,6 +49,14 @@ class once(Generic[_V]):
         return value
 
 
+def without_hash(value: object) -> dict[str, object]:
+    """``__getstate__`` for a frozen record that keeps its hash (``_hash``, a :class:`once`):
+    pickled without it, as a str hashes otherwise in another process (a forecast's
+    worker), where equal records must hash alike too.
+    """
+    return {name: kept for name, kept in value.__dict__.items() if name != "_hash"}
+
+
 _R = TypeVar("_R", bound=type)
 
 
@@ -217,6 +225,18 @@ class Traits:
 
     def __post_init__(self) -> None:
         _check_whole(self, Trait, TRAIT_MIN, TRAIT_MAX, "")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @once  # frozen: the rate of fire and damage caches look a character up by it
+    def _hash(self) -> int:  # as the dataclass's own works it out on every lookup
+        s = self
+        return hash(
+            (s.strength, s.agility, s.knowledge, s.savvy, s.senses, s.charm, s.luck, s.overrides)
+        )
+
+    __getstate__ = without_hash
 
     def __getitem__(self, key: Trait | Derived) -> int:
         # by the name (``_value_``, a plain attribute): an Enum hashes in Python, a str

@@ -106,7 +106,7 @@ def _spend(
     clues: int = 0,
     from_clues: int = 0,
 ) -> Spent:
-    if min(d10, hero) < 0:
+    if d10 < 0 or hero < 0:
         raise RulesError("re-roll counts cannot be negative")
     total, available = d10 + hero, free + luck + clues
     if total > available:
@@ -116,7 +116,8 @@ def _spend(
         )
     spend_luck, spend_clues = pay_rerolls(total, free, luck, clues, from_clues)
     rolled = reroll(roll, rng, d10, hero) if total else roll
-    return Spent(rolled, d10, hero, min(total, free), spend_luck, spend_clues)
+    free_spent = total if total < free else free  # min() without its call: ~19 a fight
+    return Spent(rolled, d10, hero, free_spent, spend_luck, spend_clues)
 
 
 def spend_free(roll: PoolRoll, rng: random.Random, free: int) -> Spent:

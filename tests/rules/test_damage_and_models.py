@@ -6,6 +6,7 @@ import pytest
 
 from hsm_tui.rules import (
     CombatRatings,
+    Derived,
     HeroFace,
     PoolKind,
     PoolRoll,
@@ -57,6 +58,19 @@ def test_r_char_4_combat_ratings() -> None:
     assert ratings[Rating.RIFLES] == 0
     with pytest.raises(RulesError, match="wild rating"):
         CombatRatings(wild=-1)
+
+
+def test_traits_travel_to_another_process_without_their_kept_hash() -> None:
+    """Their hash is kept once worked out (an override's name is a str, which hashes
+    otherwise in a forecast's worker), so the pickle leaves it out; equal traits hash alike."""
+    import pickle
+
+    traits = Traits(strength=3, overrides=((Derived.HEALTH, 5),))
+    table = {traits: 1}
+    copy = pickle.loads(pickle.dumps(traits))
+    assert "_hash" not in copy.__dict__
+    assert copy == traits and hash(copy) == hash(traits) and table[copy] == 1
+    assert hash(Traits(strength=3, overrides=((Derived.HEALTH, 5),))) == hash(traits)
 
 
 def test_r_char_2_bool_is_not_a_trait_value() -> None:

@@ -19,18 +19,19 @@ from .gear import charged, edit_weapon
 from .outcome import AttackState
 
 _TRIGGERS = {
-    HeroFace.SPECIAL_4: Trigger.SPECIAL_4,
-    HeroFace.SPECIAL_5: Trigger.SPECIAL_5,
-    HeroFace.FORTUNE: Trigger.FORTUNE,
-    HeroFace.MISFORTUNE: Trigger.MISFORTUNE,
+    HeroFace.SPECIAL_4._value_: Trigger.SPECIAL_4,
+    HeroFace.SPECIAL_5._value_: Trigger.SPECIAL_5,
+    HeroFace.FORTUNE._value_: Trigger.FORTUNE,
+    HeroFace.MISFORTUNE._value_: Trigger.MISFORTUNE,
 }
-"""The card row each Hero-die face fires (a blank fires none): read on every attack."""
+"""The card row each Hero-die face fires (a blank fires none), by the face's name: read on
+every attack, and an Enum hashes in Python."""
 
 
 def face_effects(weapon: Weapon, face: HeroFace | None) -> tuple[tuple[Trigger, Effect], ...]:
     """The card's effects the Hero die's ``face`` fires (none without a Hero die)."""
-    trigger = _TRIGGERS.get(face)  # type: ignore[arg-type]
-    return tuple((trigger, e) for e in weapon.effects_on(trigger)) if trigger else ()
+    trigger = None if face is None else _TRIGGERS.get(face._value_)
+    return tuple([(trigger, e) for e in weapon.effects_on(trigger)]) if trigger else ()
 
 
 def apply_card_effects(
@@ -44,7 +45,7 @@ def apply_card_effects(
     """Apply the card's effects for the Hero-die face (content/README.md effect table)."""
     lines = []
     for trigger, effect in effects:
-        text = f"{trigger.value}: {effect.describe()}"
+        text = f"{trigger._value_}: {effect.describe()}"
         kind = effect.kind
         amount = effect.value or 0
         if effect.dice is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Generic, TypeVar
 
 from ...rules import Cover, Rank
@@ -30,6 +31,27 @@ from .commands import (
 
 Line = str | Callable[[], str]
 """A log line, or a function that writes it when the log is read (:class:`LogLines`)."""
+
+
+class Written:
+    """A record's text field that may be given as a function (:data:`Line`, its values
+    bound): written, and kept, when first read. Read, saved, compared and shown, it is the
+    text; a forecast asks some 19 re-roll questions a fight and reads none of them.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> str:
+        if instance is None:  # as dataclasses ask for a default: there is none
+            raise AttributeError(self.name)
+        text = instance.__dict__[self.name]
+        if type(text) is not str:
+            text = instance.__dict__[self.name] = text()
+        return text
+
+    def __set__(self, instance: object, value: Line) -> None:
+        instance.__dict__[self.name] = value
 
 
 @record
@@ -220,7 +242,7 @@ class PendingCombatRerolls:
     attack: AttackState | None
     tn: int
     title: str
-    question: str
+    question: str = Written()  # type: ignore[assignment]  # written when first read
     then: Attack | Suppress | SonicBlast | Move | None = None  # the action a Pinned roll holds up
     earlier: tuple[TurnRoll, ...] = ()  # a turn start's rolls before this one
     logged: int = 0  # the turn start's lines the question's entry already holds
@@ -348,10 +370,7 @@ def ask_rerolls(
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
     if roller.rank is Rank.MINION or not may_reroll(roller, roll, stage):  # most rolls: Minions'
         return None
-    question = (
-        f"{roller.name}'s {_WHAT[stage]} roll: {roll.explain()}. Spend re-rolls?"
-        f" (free {free}, Luck {roller.luck}, Clues {roller.clues})"
-    )
+    question = partial(_question, roller.name, stage, roll, free, roller.luck, roller.clues)
     return PendingCombatRerolls(
         roller.id,
         roll,
@@ -366,6 +385,14 @@ def ask_rerolls(
         earlier=earlier,
         logged=logged,
         tail=tail,
+    )
+
+
+def _question(name: str, stage: RollStage, roll: PoolRoll, free: int, luck: int, clues: int) -> str:
+    """A re-roll question's text (:func:`ask_rerolls`)."""
+    return (
+        f"{name}'s {_WHAT[stage]} roll: {roll.explain()}. Spend re-rolls?"
+        f" (free {free}, Luck {luck}, Clues {clues})"
     )
 
 

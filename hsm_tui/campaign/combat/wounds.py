@@ -44,7 +44,8 @@ def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) ->
     marker (R-WOUND-3: Dodge is a trait, and the marker is on all of them), §8 Shaken and
     Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
     """
-    flank = -max(0, opponents(enc, target) - 1) if melee else 0
+    flank = 1 - opponents(enc, target) if melee else 0  # R-ATK-14: −1 per extra opponent
+    flank = flank if flank < 0 else 0  # max(), uncalled: a Defense roll for most hits
     return _defense(
         target.traits[Derived.DODGE],
         target.cover,
@@ -94,7 +95,7 @@ def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -
     Strength die, R-ATK-10 a called shot at the head adds a d8.
     """
     expr = damage or weapon.damage.source
-    if style == Rating.POWER.value:
+    if style == Rating.POWER._value_:  # _value_: a plain attribute, quicker than ``value``
         expr += "+strdie"
     return expr + "+1d8" if location == Location.HEAD else expr
 
