@@ -26,7 +26,7 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     everyone = enc.group(actor)
     if len(everyone) == 1:  # a lone combatant, standing or not: each turn's title asks
         return everyone[0].name
-    standing = [c for c in everyone if c.standing]
+    standing = [c for c in everyone if not (c.out or c.unconscious)]  # as Encounter.members
     members = everyone if tally else (standing or everyone)
     if len(members) > 1:
         head, _, tail = members[0].name.rpartition(" ")
