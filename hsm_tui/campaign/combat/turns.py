@@ -184,7 +184,7 @@ def pinned_check(
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).
     """
-    if not level(c, "pinned"):
+    if not (c.conditions and level(c, "pinned")):  # most figures acting hold no markers
         return None
     roll, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
     title = f"{c.name} is Pinned"
