@@ -128,7 +128,7 @@ def attack(
     lines.append(partial(_roll_line, roll, gms))
     if spent is not None:
         lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
-    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
+    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat, melee)
 
 
 def spend_combat_rerolls(
@@ -158,7 +158,15 @@ def _attack_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outc
     assert state is not None  # an attack roll's question holds the attack
     lines: list[Line] = [*answer.lines]
     return _resolve_attack(
-        answer.enc, state, answer.roll, pending.tn, answer.title, lines, rng, cat
+        answer.enc,
+        state,
+        answer.roll,
+        pending.tn,
+        answer.title,
+        lines,
+        rng,
+        cat,
+        is_melee(cat, state),
     )
 
 
@@ -254,9 +262,12 @@ def _resolve_attack(
     lines: list[Line],
     rng: random.Random,
     cat: Catalog,
+    melee: bool,
 ) -> Outcome:
-    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
-    weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
+    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense.
+    ``melee``: a melee blow (:func:`is_melee`; the plan's, when the attack has one).
+    """
+    weapon = cat.weapons[state.weapon]
     target = enc.get(state.target)
     face = roll.face  # worked out per read: read once
     hits, effects = roll.successes, () if state.club else face_effects(weapon, face)
