@@ -64,6 +64,7 @@ class AttackPlan:
     damage: str = ""  # overrides the card's damage (thrown, a damage option, grapple)
     free: int = 0  # free re-rolls on the attack roll: Aim (R-ACT-2) and the GM's (R-TASK-6)
     location: str = ""  # a called shot's "head" adds a d8 to each hit's damage (R-ATK-10)
+    aim: int = 0  # 1 when one of ``free`` is Aim's, ready this turn (R-ACT-2)
 
     @property
     def rank(self) -> Rank:
@@ -148,8 +149,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
     _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
     fire, style, damage = _armed(enc, attacker, cmd, cat)
-    if style is Rating.WILD and enc.turn is not None:  # R-ATK-1: not after these either
-        taken = [a for a in enc.turn.used_by(attacker.id) if a in NOT_WITH_WILD]
+    turn = enc.turn
+    if style is Rating.WILD and turn is not None:  # R-ATK-1: not after these either
+        taken = [a for a in turn.used_by(attacker.id) if a in NOT_WITH_WILD]
         if taken:
             raise RulesError(
                 f"{attacker.name} took {taken[0]} this turn: no Wild attack in the same turn"
@@ -175,7 +177,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd) if cmd.hand else []
-    if enc.turn is not None and enc.turn.moved(attacker.id):  # §7 row 13, later
+    if turn is not None and turn.moved(attacker.id):  # §7 row 13, later
         extra += moved_penalty(attacker.chart, attacker.conditions, True)
     if target.id in attacker.engaged and "grappled" in target.conditions:
         # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
@@ -202,13 +204,13 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         )
     guns = not melee and weapon.skill in _GUNS and attacker.engaged and opponents(enc, attacker)
     tn = _attack_tn(
-        style.value,
+        style._value_,  # quicker than ``value`` (a descriptor): some 50 attacks a fight
         attacker.ratings[style],
         weapon.range,
         band,
         wound_marker(attacker),
         penalty(attacker),
-        enc.turn.declared if enc.turn is not None else 2,
+        turn.declared if turn is not None else 2,
         cmd.called_shot,
         melee,
         weapon.skill if guns else None,
@@ -216,7 +218,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         cmd.modifier,
     )
     tn = tn.plus(*extra) if extra else tn
-    free = int(aim_ready(enc.turn, attacker.id)) + cmd.rerolls
+    aim = int(aim_ready(turn, attacker.id))
     return AttackPlan(
         attacker,
         target,
@@ -229,8 +231,9 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         cost,
         tn,
         damage,
-        free,
+        aim + cmd.rerolls,
         cmd.location,
+        aim,
     )
 
 
@@ -467,11 +470,12 @@ def weapon_style(weapon: Weapon, asked: str | None = None) -> Rating:
                 f"{weapon.name} is a {weapon.kind} weapon: it uses {weapon.skill.value}"
             )
         return weapon.skill
-    name = asked or (weapon.skill.value if weapon.skill in FIGHTING_STYLES else "agile")
+    if not asked:  # the card's own style, else Agile
+        return weapon.skill if weapon.skill in FIGHTING_STYLES else Rating.AGILE
     try:
-        style = Rating(name)
+        style = Rating(asked)
     except ValueError:
-        raise RulesError(f"unknown fighting style {name!r} (wild, power or agile)") from None
+        raise RulesError(f"unknown fighting style {asked!r} (wild, power or agile)") from None
     if style not in FIGHTING_STYLES:
-        raise RulesError(f"melee uses a fighting style: wild, power or agile, not {name!r}")
+        raise RulesError(f"melee uses a fighting style: wild, power or agile, not {asked!r}")
     return style

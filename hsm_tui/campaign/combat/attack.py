@@ -26,7 +26,7 @@ from ...rules.secret import secret
 from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import nausea
 from ..encounter import Encounter, evolve
-from .aiming import aim_ready, plan_attack, take_attack_action
+from .aiming import plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
 from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
@@ -60,32 +60,29 @@ def attack(
     """§5: declare, build the TN, roll the attack dice, Fear per hit, then Defense.
     ``held``: a Pinned attacker's Morale roll, made (and re-rolled) already.
     """
-    cmd, turned = retarget(enc, cmd, cat)
+    # a group member's aim only may turn (or_nearest); every attack passes here
+    cmd, turned = retarget(enc, cmd, cat) if cmd.or_nearest else (cmd, ())
     plan = plan_attack(enc, cmd, cat)
     spent = take_attack_action(enc, plan.attacker, cmd)
+    target, weapon, style, dice, band = plan.target, plan.weapon, plan.style, plan.dice, plan.band
+    lines: list[Line] = [partial(_aim_line, weapon.name, style, dice, target.name, band), *turned]
     held = held or pinned_check(plan.attacker, rng, cmd)
-    stopped = pinned_stop(enc, spent, held)
-    if stopped is not None:
-        return stopped
+    if held is not None:  # §8 Pinned: the Morale roll may stop the attack
+        stopped = pinned_stop(enc, spent, held)
+        if stopped is not None:
+            return stopped
+        lines += held.log.lines
     enc = spent
-    before = [*turned, *(held.log.lines if held is not None else ())]
     sick, note = nausea(plan.attacker, rng)
     tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
-    before += [note] if note else []
-    attacker, target = enc.get(plan.attacker.id), plan.target  # a reaction may have changed it
-    weapon, state = plan.weapon, plan.state
-    style, melee, band, dice, cost, rank = (
-        plan.style,
-        plan.melee,
-        plan.band,
-        plan.dice,
-        plan.cost,
-        plan.rank,
-    )
+    if note:
+        lines.append(note)
+    # Standby's reaction took its mark off the attacker; any other attack left it as planned
+    attacker = enc.get(plan.attacker.id) if cmd.reaction else plan.attacker
+    state, melee, cost, aim, rank = plan.state, plan.melee, plan.cost, plan.aim, attacker.rules_rank
     roll = roll_attack(rng, tn.value, dice, rank)
-    turn = current_turn(enc)
-    aim = int(aim_ready(turn, attacker.id))
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
+        turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, aim_used=(*turn.aim_used, attacker.id)))
     attacker = edit_weapon(
         attacker,
@@ -94,27 +91,24 @@ def attack(
         fired=not cmd.club,  # a gun swung as a club has not fired (R-ATK-3 recharge)
         dropped=cmd.throw,  # a thrown weapon lies where it landed (R-ATK-1 Throw)
     )
-    if melee:
-        attacker = evolve(attacker, engaged=tuple(dict.fromkeys((*attacker.engaged, target.id))))
-        target = evolve(target, engaged=tuple(dict.fromkeys((*target.engaged, attacker.id))))
-    enc = enc.with_combatants(attacker, target) if melee else enc.with_combatant(attacker)
+    if melee:  # the blow engages the two; most blows land on an opponent engaged already
+        if target.id not in attacker.engaged:
+            attacker = evolve(attacker, engaged=(*attacker.engaged, target.id))
+        if attacker.id not in target.engaged:
+            target = evolve(target, engaged=(*target.engaged, attacker.id))
+    enc = enc.with_combatants(attacker, target) if melee else enc.with_combatants(attacker)
     if style is Rating.WILD:
         turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, wild=(*turn.wild, attacker.id)))
     gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
-    lines: list[Line] = [
-        partial(_aim_line, weapon.name, style, dice, target.name, band),
-        *before,
-        partial(_tn_line, tn, gms),
-        partial(_odds_line, tn.value, dice, rank, plan.free, gms),
-    ]
+    lines += (partial(_tn_line, tn, gms), partial(_odds_line, tn.value, dice, rank, plan.free, gms))
     title = f"{attacker.name} attacks {target.name}"
     paused = AttackState(
         attacker.id,
         target.id,
         weapon.id,
         roll.successes,
-        style=style.value,
+        style=style._value_,  # quicker than ``value`` (a descriptor)
         fear_before=target.fear,
         damage=plan.damage,
         location=cmd.location,
@@ -134,7 +128,7 @@ def attack(
     lines.append(partial(_roll_line, roll, gms))
     if spent is not None:
         lines.append(_free_line(aim, cmd.rerolls, spent.d10, spent.hero))
-    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat)
+    return _resolve_attack(enc, paused, roll, tn.value, title, lines, rng, cat, melee)
 
 
 def spend_combat_rerolls(
@@ -164,7 +158,15 @@ def _attack_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outc
     assert state is not None  # an attack roll's question holds the attack
     lines: list[Line] = [*answer.lines]
     return _resolve_attack(
-        answer.enc, state, answer.roll, pending.tn, answer.title, lines, rng, cat
+        answer.enc,
+        state,
+        answer.roll,
+        pending.tn,
+        answer.title,
+        lines,
+        rng,
+        cat,
+        is_melee(cat, state),
     )
 
 
@@ -260,9 +262,12 @@ def _resolve_attack(
     lines: list[Line],
     rng: random.Random,
     cat: Catalog,
+    melee: bool,
 ) -> Outcome:
-    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense."""
-    weapon, melee = cat.weapons[state.weapon], is_melee(cat, state)
+    """After the attack roll (and its re-rolls): card effects, Fear per hit, dive, Defense.
+    ``melee``: a melee blow (:func:`is_melee`; the plan's, when the attack has one).
+    """
+    weapon = cat.weapons[state.weapon]
     target = enc.get(state.target)
     face = roll.face  # worked out per read: read once
     hits, effects = roll.successes, () if state.club else face_effects(weapon, face)
@@ -271,7 +276,7 @@ def _resolve_attack(
         enc, pending_attack, more = apply_card_effects(enc, pending_attack, effects, rng, tn, roll)
         lines += more
         hits = pending_attack.hits
-    target = enc.get(target.id)
+        target = enc.get(target.id)
     ally = ally_in_melee(enc, state, target) if face is HeroFace.MISFORTUNE else None
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
         hits -= 1

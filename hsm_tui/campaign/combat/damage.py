@@ -82,6 +82,7 @@ def resolve(
     """
     log: list[LogLines] = []
     lines = list(lines)
+    melee = is_melee(cat, state)  # one weapon for every target of the attack
     while True:
         if step is Step.STRAY:
             ally = enc.get(state.spill)
@@ -97,12 +98,12 @@ def resolve(
             )
             step = Step.DEFENSE
         elif step is Step.DEFENSE:
-            state, line, ask = _defend(enc, state, rng, cat)
+            state, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
                 return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
             step, lines, first = Step.DAMAGE, [line], 1
         else:
-            enc, done, pending = _damage(enc, state, rng, cat, lines, first)
+            enc, done, pending = _damage(enc, state, rng, cat, melee, lines, first)
             log += done
             if pending is not None:
                 return Outcome(enc, tuple(log), pending)
@@ -144,13 +145,12 @@ def hit_each(
 
 
 def _defend(
-    enc: Encounter, state: AttackState, rng: random.Random, cat: Catalog
+    enc: Encounter, state: AttackState, rng: random.Random, melee: bool
 ) -> tuple[AttackState, Line, PendingCombatRerolls | None]:
-    """R-ATK-6 Defense (with R-ATK-14 flanking in melee): ``state`` with the hits through,
-    the roll's line, and the question when the defender may spend re-rolls on it.
+    """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``): ``state`` with the hits
+    through, the roll's line, and the question when the defender may spend re-rolls on it.
     """
     target = enc.get(state.target)
-    melee = is_melee(cat, state)
     defense = defense_tn(enc, target, melee, state.defense_mod)
     droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
     free = defense_rerolls(target, melee)
@@ -159,7 +159,8 @@ def _defend(
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
     line = partial(defense_line, defense, droll, not target.player)
-    return evolve(state, hits=droll.successes), line, ask
+    through = droll.successes  # every hit through, often: the state as it is
+    return (state if through == state.hits else evolve(state, hits=through)), line, ask
 
 
 def _damage(
@@ -167,11 +168,13 @@ def _damage(
     state: AttackState,
     rng: random.Random,
     cat: Catalog,
+    melee: bool,
     lines: list[Line],
     first: int,
 ) -> tuple[Encounter, list[LogLines], Pending | None]:
     """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
     A 13 on the chart pauses the attack with the remaining hits; the GM's pick resumes it.
+    ``melee``: a melee blow (no Pinned after it, R-ATK-8).
     """
     attacker, target = enc.get(state.attacker), enc.get(state.target)
     weapon = cat.weapons[state.weapon]
@@ -205,7 +208,7 @@ def _damage(
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
-    enc, end_lines = unit_after_attack(enc, target, state, not is_melee(cat, state), feared)
+    enc, end_lines = unit_after_attack(enc, target, state, not melee, feared)
     shown = (*lines, *end_lines)
     return enc, [LogLines(_title(target), shown)] if shown else [], None
 
@@ -234,7 +237,7 @@ def answer_dive(
                 " dive only to better cover (R-ATK-5)"
             )
         divers = unit_of(enc, target) if cmd.unit else (target,)
-        enc = enc.with_combatants(*(dive(diver, cover) for diver in divers))
+        enc = enc.with_combatants(*[dive(diver, cover) for diver in divers])
         who = f"{target.name}'s unit ({len(divers)})" if cmd.unit else target.name
         line = (
             f"{who} dives into {cover.label} cover:"

@@ -26,7 +26,7 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     everyone = enc.group(actor)
     if len(everyone) == 1:  # a lone combatant, standing or not: each turn's title asks
         return everyone[0].name
-    standing = [c for c in everyone if c.standing]
+    standing = [c for c in everyone if not (c.out or c.unconscious)]  # as Encounter.members
     members = everyone if tally else (standing or everyone)
     if len(members) > 1:
         head, _, tail = members[0].name.rpartition(" ")
@@ -184,7 +184,7 @@ def pinned_check(
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).
     """
-    if not level(c, "pinned"):
+    if not (c.conditions and level(c, "pinned")):  # most figures acting hold no markers
         return None
     roll, ok, line = trait_roll(c, c.traits[Derived.MORALE], "Pinned: Morale", rng)
     title = f"{c.name} is Pinned"
