@@ -8,7 +8,7 @@ plain values so that undo snapshots share structure and campaign files can save 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
 from ..rules.combat import InitiativeRoll
@@ -25,8 +25,7 @@ def evolve(record: T, **changes: Any) -> T:
     fields = record.__dict__
     merged = fields | changes
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
-        unknown = sorted(changes.keys() - fields.keys())
-        raise TypeError(f"{type(record).__name__} has no field {unknown}")
+        _no_such_field(record, changes)
     cls = record.__class__
     cached = _CACHED.get(cls)
     for name, of in _cached(cls) if cached is None else cached:  # from the old fields
@@ -35,6 +34,11 @@ def evolve(record: T, **changes: Any) -> T:
     new = _new(cls)
     _set(new, "__dict__", merged)
     return new
+
+
+def _no_such_field(record: object, changes: dict[str, Any]) -> NoReturn:
+    unknown = sorted(changes.keys() - record.__dict__.keys())
+    raise TypeError(f"{type(record).__name__} has no field {unknown}")
 
 
 _new, _set = object.__new__, object.__setattr__
@@ -246,13 +250,15 @@ class Encounter:
         """The encounter with ``combatant`` in place of the one with its id."""
         return self.with_combatants(combatant)
 
-    def with_combatants(self, *changed: Combatant) -> Encounter:
+    def with_combatants(self, *changed: Combatant, **also: Any) -> Encounter:
         """The encounter with each of ``changed`` in place of the one with its id (the last
         of the same id wins): one copy for a whole unit's Fear or dive, or a turn's end.
-        The indexes are kept while nobody moves or changes group; none: ``self``.
+        ``also``: fields no index is worked out from, set in the same copy (a turn's start
+        sets its members, its turn and its place at once). The indexes are kept while
+        nobody moves or changes group; nothing to change: ``self``.
         """
         if not changed:
-            return self
+            return self._with(**also) if also else self
         where, combatants = self._where, list(self.combatants)  # a list edited in place
         regrouped = False
         for combatant in changed:
@@ -262,21 +268,23 @@ class Encounter:
             regrouped = regrouped or combatants[i].group != combatant.group
             combatants[i] = combatant
         if regrouped:  # the group index no longer holds: evolve works it out anew
-            return evolve(self, combatants=tuple(combatants))
-        return self._with("combatants", tuple(combatants))
+            return evolve(self, combatants=tuple(combatants), **also)
+        return self._with(combatants=tuple(combatants), **also)
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
         marks the turn, a few dozen times a fight in a forecast."""
-        return self._with("turn", turn)
+        return self._with(turn=turn)
 
-    def _with(self, name: str, value: Any) -> Encounter:
-        """:func:`evolve` of one known field that no index is worked out from, without
-        its checks: the indexes are handed on."""
-        fields = self.__dict__.copy()
-        fields[name] = value
+    def _with(self, **changes: Any) -> Encounter:
+        """:func:`evolve` of fields that no index is worked out from, without its look for
+        values to drop: the indexes are handed on. A misspelt field is still an error."""
+        fields = self.__dict__
+        merged = fields | changes
+        if len(merged) != len(fields):
+            _no_such_field(self, changes)
         new = _new(Encounter)
-        _set(new, "__dict__", fields)
+        _set(new, "__dict__", merged)
         return new
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
