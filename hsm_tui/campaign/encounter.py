@@ -7,7 +7,6 @@ plain values so that undo snapshots share structure and campaign files can save 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
@@ -59,7 +58,7 @@ MAX_DECLARED = 9
 """The most Luck or Clues anyone holds (R-CHAR-9): what the GM's tools set and files keep."""
 
 
-@dataclass(frozen=True)
+@record
 class WeaponState:
     """A carried weapon and its charges (R-ATK-3); ``None`` charges: no power track."""
 
@@ -72,7 +71,7 @@ class WeaponState:
     dropped: bool = False  # dropped or thrown (R-WOUND-5, R-ATK-1 Throw): Interact picks it up
 
 
-@dataclass(frozen=True)
+@record
 class Combatant:
     id: str
     name: str
@@ -157,7 +156,7 @@ class Turn:
         return max(0, self.declared - lost - len(self.used_by(cid)))
 
 
-@dataclass(frozen=True)
+@record
 class Encounter:
     zones: tuple[str, ...]
     bands: tuple[tuple[str, str, RangeBand], ...] = ()
