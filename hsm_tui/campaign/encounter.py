@@ -52,6 +52,10 @@ def _cached(cls: type) -> tuple[tuple[str, frozenset[str] | None], ...]:
     return names
 
 
+_SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
+"""Enum members as plain names: Python 3.11 reads a member through its class some five
+times slower (``EnumType.__getattr__``), and a forecast asks these hundreds of times a fight."""
+
 MAX_POOL = 99
 MAX_DECLARED = 9
 """The most actions a turn may declare (R-ACT-3: each beyond 2 costs −1 on every one)."""
@@ -106,7 +110,7 @@ class Combatant:
     @property
     def rules_rank(self) -> Rank:
         """Hero or Minion rules; a Sidekick must have been decided (R-CHAR-8)."""
-        if self.rank is Rank.SIDEKICK:
+        if self.rank is _SIDEKICK:
             if self.plays_as is None:
                 raise RulesError(
                     f"{self.name}: decide first whether this Sidekick plays as a Hero or a Minion"
@@ -196,7 +200,7 @@ class Encounter:
     def zone_band(self, a: str, b: str) -> RangeBand:
         """The GM-set band between two zones; inside one zone, Short."""
         if a == b:
-            return RangeBand.SHORT
+            return _SHORT
         for x, y, band in self.bands:
             if (x == a and y == b) or (x == b and y == a):  # no sets built: asked per attack
                 return band
@@ -206,7 +210,7 @@ class Encounter:
         """R-COMBAT-2: the band between two combatants, always known."""
         first, second = self.get(a), self.get(b)
         if b in first.engaged:
-            return RangeBand.MELEE
+            return _MELEE
         return self.zone_band(first.zone, second.zone)
 
     def in_melee_with(self, c: Combatant) -> tuple[Combatant, ...]:

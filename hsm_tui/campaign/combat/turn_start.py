@@ -35,6 +35,9 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 _MORALE = RollStage.MORALE.value
+_HERO, _MINION, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Derived.MORALE
+"""Enum members as plain names, read for every member at every turn's start: Python 3.11
+reads a member through its class some five times slower (``EnumType.__getattr__``)."""
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -83,8 +86,8 @@ def start_turn(
     if (
         morale is None
         and hero is not None
-        and hero.rules_rank is Rank.HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
-        and hero.fear >= hero.traits[Derived.MORALE]  # R-FEAR-1: not on most turns
+        and hero.rules_rank is _HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        and hero.fear >= hero.traits[_MORALE_TRAIT]  # R-FEAR-1: not on most turns
     ):
         roll, line, ask = _morale_roll(hero, rng, base)
         if ask is not None:  # its turn: nothing is taken till answered
@@ -98,7 +101,7 @@ def start_turn(
     started: list[Combatant] = []
     for member in members:
         calm = not (member.fear or member.conditions or member.lose_actions or member.lose_why)
-        if calm and member.traits[Derived.MORALE] > 0:
+        if calm and member.traits[_MORALE_TRAIT] > 0:
             continue  # nothing to check, settle or lose: most Minions' turns (a forecast)
         was = member
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
@@ -177,7 +180,7 @@ def _fear_check(
     """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed. A Hero's
     Morale roll is ``rolled`` when it was made (and re-rolled) already.
     """
-    morale = c.traits[Derived.MORALE]
+    morale = c.traits[_MORALE_TRAIT]
     if not c.fear and not c.conditions and morale > 0:  # calm: nothing to check or shed
         return c, ""
     notes = []
@@ -188,7 +191,7 @@ def _fear_check(
         notes.append("no longer Shaken")
     if fear >= morale:
         mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
-        if c.rules_rank is Rank.MINION:
+        if c.rules_rank is _MINION:
             shaken = True
             again = "still " if "panicked" in conditions else ""
             shown = secret(morale, not c.player)
