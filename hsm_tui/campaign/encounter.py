@@ -7,6 +7,7 @@ plain values so that undo snapshots share structure and campaign files can save 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
@@ -26,12 +27,12 @@ def evolve(record: T, **changes: Any) -> T:
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
         _no_such_field(record, changes)
     cls = record.__class__
-    cached = _CACHED.get(cls)
-    for name, of in _cached(cls) if cached is None else cached:  # from the old fields
+    cached, set_fields = _KEPT.get(cls) or _kept(cls)
+    for name, of in cached:  # worked out from the old fields
         if of is None or not of.isdisjoint(changes):
             merged.pop(name, None)
     new = _new(cls)
-    _set(new, "__dict__", merged)
+    set_fields(new, merged)
     return new
 
 
@@ -40,16 +41,31 @@ def _no_such_field(record: object, changes: dict[str, Any]) -> NoReturn:
     raise TypeError(f"{type(record).__name__} has no field {unknown}")
 
 
-_new, _set = object.__new__, object.__setattr__
-_CACHED: dict[type, tuple[tuple[str, frozenset[str] | None], ...]] = {}
+_new = object.__new__
+_Setter = Callable[[object, dict[str, Any]], None]
+_Kept = tuple[tuple[tuple[str, frozenset[str] | None], ...], _Setter]
+_KEPT: dict[type, _Kept] = {}
 
 
-def _cached(cls: type) -> tuple[tuple[str, frozenset[str] | None], ...]:
-    """``cls``'s :class:`once` values (kept in ``__dict__`` beside its fields), each with
-    the fields it is worked out from (None: any): a copy with other ones drops it."""
+def _kept(cls: type) -> _Kept:
+    """What :func:`evolve` keeps of ``cls``: its :class:`once` values (kept in ``__dict__``
+    beside its fields), each with the fields it is worked out from (None: any), which a
+    copy with other ones drops; and the setter of its ``__dict__``, which a copy's fields
+    go through more cheaply than ``object.__setattr__`` (no look-up by name).
+    """
     names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
-    _CACHED[cls] = names
-    return names
+    kept = _KEPT[cls] = names, _fields_setter(cls)
+    return kept
+
+
+def _fields_setter(cls: type) -> _Setter:
+    """The ``__set__`` of the ``__dict__`` descriptor an instance of ``cls`` keeps its
+    fields behind."""
+    for k in cls.__mro__:
+        where = vars(k).get("__dict__")
+        if where is not None and hasattr(where, "__set__"):
+            return where.__set__  # type: ignore[no-any-return]
+    raise TypeError(f"{cls.__name__} keeps no __dict__")
 
 
 _SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
@@ -260,34 +276,41 @@ class Encounter:
         sets its members, its turn and its place at once). The indexes are kept while
         nobody moves or changes group; nothing to change: ``self``.
         """
-        if not changed:
-            return self._with(**also) if also else self
-        where, combatants = self._where, list(self.combatants)  # a list edited in place
-        regrouped = False
-        for combatant in changed:
-            i = where.get(combatant.id)
-            if i is None:
-                raise RulesError(f"no combatant {combatant.id!r} in this encounter")
-            regrouped = regrouped or combatants[i].group != combatant.group
-            combatants[i] = combatant
-        if regrouped:  # the group index no longer holds: evolve works it out anew
-            return evolve(self, combatants=tuple(combatants), **also)
-        return self._with(combatants=tuple(combatants), **also)
+        if changed:
+            where, combatants = self._where, list(self.combatants)  # a list edited in place
+            regrouped = False
+            for combatant in changed:
+                i = where.get(combatant.id)
+                if i is None:
+                    raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+                regrouped = regrouped or combatants[i].group != combatant.group
+                combatants[i] = combatant
+            if regrouped:  # the group index no longer holds: evolve works it out anew
+                return evolve(self, combatants=tuple(combatants), **also)
+            if not also:
+                return self._with("combatants", tuple(combatants))
+            also["combatants"] = tuple(combatants)
+        elif not also:
+            return self
+        fields = self.__dict__ | also
+        if len(fields) != len(self.__dict__):
+            _no_such_field(self, also)
+        new = _new(Encounter)
+        _set_fields(new, fields)
+        return new
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
         marks the turn, a few dozen times a fight in a forecast."""
-        return self._with(turn=turn)
+        return self._with("turn", turn)
 
-    def _with(self, **changes: Any) -> Encounter:
-        """:func:`evolve` of fields that no index is worked out from, without its look for
-        values to drop: the indexes are handed on. A misspelt field is still an error."""
-        fields = self.__dict__
-        merged = fields | changes
-        if len(merged) != len(fields):
-            _no_such_field(self, changes)
+    def _with(self, name: str, value: Any) -> Encounter:
+        """:func:`evolve` of one known field that no index is worked out from, without
+        its checks: the indexes are handed on."""
+        fields = self.__dict__.copy()
+        fields[name] = value
         new = _new(Encounter)
-        _set(new, "__dict__", merged)
+        _set_fields(new, fields)
         return new
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
@@ -296,3 +319,6 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
+
+
+_set_fields = _fields_setter(Encounter)
