@@ -7,8 +7,8 @@ plain values so that undo snapshots share structure and campaign files can save 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
 from ..rules.combat import InitiativeRoll
@@ -25,29 +25,52 @@ def evolve(record: T, **changes: Any) -> T:
     fields = record.__dict__
     merged = fields | changes
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
-        unknown = sorted(changes.keys() - fields.keys())
-        raise TypeError(f"{type(record).__name__} has no field {unknown}")
+        _no_such_field(record, changes)
     cls = record.__class__
-    cached = _CACHED.get(cls)
-    for name, of in _cached(cls) if cached is None else cached:  # from the old fields
+    cached, set_fields = _KEPT.get(cls) or _kept(cls)
+    for name, of in cached:  # worked out from the old fields
         if of is None or not of.isdisjoint(changes):
             merged.pop(name, None)
     new = _new(cls)
-    _set(new, "__dict__", merged)
+    set_fields(new, merged)
     return new
 
 
-_new, _set = object.__new__, object.__setattr__
-_CACHED: dict[type, tuple[tuple[str, frozenset[str] | None], ...]] = {}
+def _no_such_field(record: object, changes: dict[str, Any]) -> NoReturn:
+    unknown = sorted(changes.keys() - record.__dict__.keys())
+    raise TypeError(f"{type(record).__name__} has no field {unknown}")
 
 
-def _cached(cls: type) -> tuple[tuple[str, frozenset[str] | None], ...]:
-    """``cls``'s :class:`once` values (kept in ``__dict__`` beside its fields), each with
-    the fields it is worked out from (None: any): a copy with other ones drops it."""
+_new = object.__new__
+_Setter = Callable[[object, dict[str, Any]], None]
+_Kept = tuple[tuple[tuple[str, frozenset[str] | None], ...], _Setter]
+_KEPT: dict[type, _Kept] = {}
+
+
+def _kept(cls: type) -> _Kept:
+    """What :func:`evolve` keeps of ``cls``: its :class:`once` values (kept in ``__dict__``
+    beside its fields), each with the fields it is worked out from (None: any), which a
+    copy with other ones drops; and the setter of its ``__dict__``, which a copy's fields
+    go through more cheaply than ``object.__setattr__`` (no look-up by name).
+    """
     names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
-    _CACHED[cls] = names
-    return names
+    kept = _KEPT[cls] = names, _fields_setter(cls)
+    return kept
 
+
+def _fields_setter(cls: type) -> _Setter:
+    """The ``__set__`` of the ``__dict__`` descriptor an instance of ``cls`` keeps its
+    fields behind."""
+    for k in cls.__mro__:
+        where = vars(k).get("__dict__")
+        if where is not None and hasattr(where, "__set__"):
+            return where.__set__  # type: ignore[no-any-return]
+    raise TypeError(f"{cls.__name__} keeps no __dict__")
+
+
+_SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
+"""Enum members as plain names: Python 3.11 reads a member through its class some five
+times slower (``EnumType.__getattr__``), and a forecast asks these hundreds of times a fight."""
 
 MAX_POOL = 99
 MAX_DECLARED = 9
@@ -55,7 +78,7 @@ MAX_DECLARED = 9
 """The most Luck or Clues anyone holds (R-CHAR-9): what the GM's tools set and files keep."""
 
 
-@dataclass(frozen=True)
+@record
 class WeaponState:
     """A carried weapon and its charges (R-ATK-3); ``None`` charges: no power track."""
 
@@ -68,7 +91,7 @@ class WeaponState:
     dropped: bool = False  # dropped or thrown (R-WOUND-5, R-ATK-1 Throw): Interact picks it up
 
 
-@dataclass(frozen=True)
+@record
 class Combatant:
     id: str
     name: str
@@ -103,7 +126,7 @@ class Combatant:
     @property
     def rules_rank(self) -> Rank:
         """Hero or Minion rules; a Sidekick must have been decided (R-CHAR-8)."""
-        if self.rank is Rank.SIDEKICK:
+        if self.rank is _SIDEKICK:
             if self.plays_as is None:
                 raise RulesError(
                     f"{self.name}: decide first whether this Sidekick plays as a Hero or a Minion"
@@ -153,7 +176,7 @@ class Turn:
         return max(0, self.declared - lost - len(self.used_by(cid)))
 
 
-@dataclass(frozen=True)
+@record
 class Encounter:
     zones: tuple[str, ...]
     bands: tuple[tuple[str, str, RangeBand], ...] = ()
@@ -193,7 +216,7 @@ class Encounter:
     def zone_band(self, a: str, b: str) -> RangeBand:
         """The GM-set band between two zones; inside one zone, Short."""
         if a == b:
-            return RangeBand.SHORT
+            return _SHORT
         for x, y, band in self.bands:
             if (x == a and y == b) or (x == b and y == a):  # no sets built: asked per attack
                 return band
@@ -203,7 +226,7 @@ class Encounter:
         """R-COMBAT-2: the band between two combatants, always known."""
         first, second = self.get(a), self.get(b)
         if b in first.engaged:
-            return RangeBand.MELEE
+            return _MELEE
         return self.zone_band(first.zone, second.zone)
 
     def in_melee_with(self, c: Combatant) -> tuple[Combatant, ...]:
@@ -246,24 +269,35 @@ class Encounter:
         """The encounter with ``combatant`` in place of the one with its id."""
         return self.with_combatants(combatant)
 
-    def with_combatants(self, *changed: Combatant) -> Encounter:
+    def with_combatants(self, *changed: Combatant, **also: Any) -> Encounter:
         """The encounter with each of ``changed`` in place of the one with its id (the last
         of the same id wins): one copy for a whole unit's Fear or dive, or a turn's end.
-        The indexes are kept while nobody moves or changes group; none: ``self``.
+        ``also``: fields no index is worked out from, set in the same copy (a turn's start
+        sets its members, its turn and its place at once). The indexes are kept while
+        nobody moves or changes group; nothing to change: ``self``.
         """
-        if not changed:
+        if changed:
+            where, combatants = self._where, list(self.combatants)  # a list edited in place
+            regrouped = False
+            for combatant in changed:
+                i = where.get(combatant.id)
+                if i is None:
+                    raise RulesError(f"no combatant {combatant.id!r} in this encounter")
+                regrouped = regrouped or combatants[i].group != combatant.group
+                combatants[i] = combatant
+            if regrouped:  # the group index no longer holds: evolve works it out anew
+                return evolve(self, combatants=tuple(combatants), **also)
+            if not also:
+                return self._with("combatants", tuple(combatants))
+            also["combatants"] = tuple(combatants)
+        elif not also:
             return self
-        where, combatants = self._where, list(self.combatants)  # a list edited in place
-        regrouped = False
-        for combatant in changed:
-            i = where.get(combatant.id)
-            if i is None:
-                raise RulesError(f"no combatant {combatant.id!r} in this encounter")
-            regrouped = regrouped or combatants[i].group != combatant.group
-            combatants[i] = combatant
-        if regrouped:  # the group index no longer holds: evolve works it out anew
-            return evolve(self, combatants=tuple(combatants))
-        return self._with("combatants", tuple(combatants))
+        fields = self.__dict__ | also
+        if len(fields) != len(self.__dict__):
+            _no_such_field(self, also)
+        new = _new(Encounter)
+        _set_fields(new, fields)
+        return new
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
@@ -276,7 +310,7 @@ class Encounter:
         fields = self.__dict__.copy()
         fields[name] = value
         new = _new(Encounter)
-        _set(new, "__dict__", fields)
+        _set_fields(new, fields)
         return new
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
@@ -285,3 +319,6 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
+
+
+_set_fields = _fields_setter(Encounter)

@@ -23,6 +23,10 @@ from .outcome import AttackState, LogLines, Outcome
 
 MAX_FEAR = 99
 
+_MINION, _MORALE, _NO_COVER = Rank.MINION, Derived.MORALE, Cover.NONE
+"""Enum members as plain names, read per figure after every attack: Python 3.11 reads a
+member through its class some five times slower (``EnumType.__getattr__``)."""
+
 
 def unit_of(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:
     """``c`` and the other standing figures of its Minion unit: who hold its Fear with it,
@@ -34,7 +38,7 @@ def _rest_of_unit(enc: Encounter, c: Combatant, fear: int = 0) -> list[Combatant
     """The other standing figures of ``c``'s Minion unit (none for a Hero or Sidekick),
     each with ``fear`` more Fear tokens: one pass, as a forecast asks ~90 times a fight.
     """
-    if c.rank is not Rank.MINION:  # a Sidekick acts alone, whatever rules it plays by
+    if c.rank is not _MINION:  # a Sidekick acts alone, whatever rules it plays by
         return []
     cid = c.id  # ``standing`` inlined below, as in Encounter.members
     rest = [m for m in enc.group(c.group) if not (m.out or m.unconscious) and m.id != cid]
@@ -86,9 +90,9 @@ def unit_after_attack(
     gained = target.fear - state.fear_before
     unit, lines = [target, *_rest_of_unit(enc, target, spread)], []
     for i, m in enumerate(unit):
-        fear, marks, morale = m.fear, m.conditions, m.traits[Derived.MORALE]
-        pinned = shot and fear > morale and m.cover is not Cover.NONE and "pinned" not in marks
-        minion = m.rank is Rank.MINION or m.plays_as is Rank.MINION
+        fear, marks, morale = m.fear, m.conditions, m.traits[_MORALE]
+        pinned = shot and fear > morale and m.cover is not _NO_COVER and "pinned" not in marks
+        minion = m.rank is _MINION or m.plays_as is _MINION
         panics = minion and fear - gained < 2 * morale <= fear and "panicked" not in marks
         if (pinned or panics) and m.standing:  # news only once (the marks' test above)
             unit[i] = _pinned_or_panics(m, morale, pinned, panics, lines)

@@ -121,8 +121,7 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         else:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
-    enc = evolve(enc, turn_index=index, round=round_)
-    return start_turn(enc, actor, passed, rng, members=members)
+    return start_turn(enc, actor, passed, rng, members=members, place=(index, round_))
 
 
 def declare_actions(

@@ -23,6 +23,7 @@ from .outcome import (
     Line,
     LogLines,
     Outcome,
+    PendingCombatRerolls,
     Rerolled,
     RollStage,
     TurnRoll,
@@ -34,6 +35,9 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 _MORALE = RollStage.MORALE.value
+_HERO, _MINION, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Derived.MORALE
+"""Enum members as plain names, read for every member at every turn's start: Python 3.11
+reads a member through its class some five times slower (``EnumType.__getattr__``)."""
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -62,12 +66,17 @@ def start_turn(
     title: str = "",
     logged: int = 0,
     members: tuple[Combatant, ...] | None = None,
+    place: tuple[int, int] | None = None,
 ) -> Outcome:
     """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
     the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
-    (an earlier entry holds them). ``members``: who acts, when the caller has them already.
+    (an earlier entry holds them). ``members``: who acts, when the caller has them already;
+    ``place``: the turn index and round the fight moves on to (set in the one copy of the
+    encounter the turn's start makes, ~45 a fight in a forecast), None: where it is.
     """
-    when = f"Round {enc.round}" if enc.round else "Surprise round (R-INIT-3)"
+    moved = {} if place is None else {"turn_index": place[0], "round": place[1]}
+    round_ = enc.round if place is None else place[1]
+    when = f"Round {round_}" if round_ else "Surprise round (R-INIT-3)"
     base = f"{when}: {actor_name(enc, actor)}'s turn"
     title = title or base
     members = enc.members(actor) if members is None else members
@@ -77,13 +86,14 @@ def start_turn(
     if (
         morale is None
         and hero is not None
-        and hero.rules_rank is Rank.HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
-        and hero.fear >= hero.traits[Derived.MORALE]  # R-FEAR-1: not on most turns
+        and hero.rules_rank is _HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        and hero.fear >= hero.traits[_MORALE_TRAIT]  # R-FEAR-1: not on most turns
     ):
-        asked = _morale_roll(enc, hero, rng, base, lines)
-        if isinstance(asked, Outcome):
-            return asked
-        morale, rolled = asked, (TurnRoll(RollStage.MORALE, *asked), *rolled)
+        roll, line, ask = _morale_roll(hero, rng, base)
+        if ask is not None:  # its turn: nothing is taken till answered
+            paused = enc.with_combatants(turn=Turn(actor), **moved)
+            return Outcome(paused, (LogLines(base, (*lines, f"{hero.name}: {line}")),), ask)
+        morale, rolled = (roll, line), (TurnRoll(RollStage.MORALE, roll, line), *rolled)
     said: list[str] = []
     lost: list[tuple[str, int]] = []
     lost_why: list[tuple[str, str]] = []
@@ -91,7 +101,7 @@ def start_turn(
     started: list[Combatant] = []
     for member in members:
         calm = not (member.fear or member.conditions or member.lose_actions or member.lose_why)
-        if calm and member.traits[Derived.MORALE] > 0:
+        if calm and member.traits[_MORALE_TRAIT] > 0:
             continue  # nothing to check, settle or lose: most Minions' turns (a forecast)
         was = member
         if member.conditions and not _ENGINE_MARKS.isdisjoint(member.conditions):
@@ -110,7 +120,7 @@ def start_turn(
             ask = ask_rerolls(
                 member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
             )
-            paused = evolve(enc.with_combatants(*started), turn=Turn(actor))
+            paused = enc.with_combatants(*started, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
         if start.restricted:
@@ -136,10 +146,8 @@ def start_turn(
             member = evolve(member, lose_actions=0, lose_why=())
         if member is not was:
             started.append(member)
-    enc = evolve(
-        enc.with_combatants(*started),
-        turn=Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why)),
-    )
+    turn = Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why))
+    enc = enc.with_combatants(*started, turn=turn, **moved)
     return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
 
 
@@ -148,11 +156,11 @@ def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
 
 
 def _morale_roll(
-    enc: Encounter, c: Combatant, rng: random.Random, title: str, lines: list[Line]
-) -> Outcome | tuple[PoolRoll, str]:
+    c: Combatant, rng: random.Random, title: str
+) -> tuple[PoolRoll, str, PendingCombatRerolls | None]:
     """R-FEAR-1 for a Hero whose Fear has reached its Morale (the caller checks both): the
-    roll and its line, after the re-rolls it gets (R-TASK-6, "re-roll any roll"); or the
-    turn paused on the question when it has Luck or Clues to spend. Interpretation: an
+    roll and its line, after the re-rolls it gets (R-TASK-6, "re-roll any roll"), or the
+    question that pauses the turn when it has Luck or Clues to spend. Interpretation: an
     Advantage's "one re-roll on Morale rolls while under fire" (Kestrel Vance's Combat
     veteran) is the GM's ``steady`` marker, as a Parry is (R-ATK-9): the engine does not
     read an Advantage's words.
@@ -160,13 +168,10 @@ def _morale_roll(
     roll, _, line = trait_roll(c, c.traits[Derived.MORALE], "Morale", rng)
     free = int("steady" in c.conditions)  # an Advantage's re-roll on Morale (§8 marker)
     ask = ask_rerolls(c, roll, free, RollStage.MORALE, None, roll.target, title)
-    if ask is not None:
-        paused = evolve(enc, turn=Turn(c.group))  # its turn: nothing is taken till answered
-        return Outcome(paused, (LogLines(title, (*lines, f"{c.name}: {line}")),), ask)
-    if free and not as_good(roll, RollStage.MORALE):
+    if ask is None and free and not as_good(roll, RollStage.MORALE):
         roll = spend_free(roll, rng, free).roll
         line += f"; steady, a free re-roll: {roll.explain(not c.player)}"
-    return roll, line
+    return roll, line, ask
 
 
 def _fear_check(
@@ -175,7 +180,7 @@ def _fear_check(
     """R-FEAR-1/2/3 at the start of a turn, then one Fear token is removed. A Hero's
     Morale roll is ``rolled`` when it was made (and re-rolled) already.
     """
-    morale = c.traits[Derived.MORALE]
+    morale = c.traits[_MORALE_TRAIT]
     if not c.fear and not c.conditions and morale > 0:  # calm: nothing to check or shed
         return c, ""
     notes = []
@@ -186,7 +191,7 @@ def _fear_check(
         notes.append("no longer Shaken")
     if fear >= morale:
         mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
-        if c.rules_rank is Rank.MINION:
+        if c.rules_rank is _MINION:
             shaken = True
             again = "still " if "panicked" in conditions else ""
             shown = secret(morale, not c.player)
