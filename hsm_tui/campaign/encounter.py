@@ -12,7 +12,7 @@ from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
 from ..rules.combat import InitiativeRoll
-from ..rules.models import once, record
+from ..rules.models import fields_setter, once, record
 
 T = TypeVar("T")
 
@@ -54,18 +54,8 @@ def _kept(cls: type) -> _Kept:
     go through more cheaply than ``object.__setattr__`` (no look-up by name).
     """
     names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
-    kept = _KEPT[cls] = names, _fields_setter(cls)
+    kept = _KEPT[cls] = names, fields_setter(cls)
     return kept
-
-
-def _fields_setter(cls: type) -> _Setter:
-    """The ``__set__`` of the ``__dict__`` descriptor an instance of ``cls`` keeps its
-    fields behind."""
-    for k in cls.__mro__:
-        where = vars(k).get("__dict__")
-        if where is not None and hasattr(where, "__set__"):
-            return where.__set__  # type: ignore[no-any-return]
-    raise TypeError(f"{cls.__name__} keeps no __dict__")
 
 
 _SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
@@ -321,4 +311,4 @@ class Encounter:
         return evolve(self, bands=(*kept, (a, b, band)))
 
 
-_set_fields = _fields_setter(Encounter)
+_set_fields = fields_setter(Encounter)

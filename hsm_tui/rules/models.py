@@ -60,6 +60,18 @@ def without_hash(value: object) -> dict[str, object]:
 _R = TypeVar("_R", bound=type)
 
 
+def fields_setter(cls: type) -> Callable[[object, dict[str, Any]], None]:
+    """The ``__set__`` of the ``__dict__`` descriptor an instance of ``cls`` keeps its
+    fields behind: a record's fields go in through it (:func:`record`, ``evolve``) more
+    cheaply than through ``object.__setattr__``, which looks it up by name each time.
+    """
+    for k in cls.__mro__:
+        where = vars(k).get("__dict__")
+        if where is not None and hasattr(where, "__set__"):
+            return where.__set__  # type: ignore[no-any-return]
+    raise TypeError(f"{cls.__name__} keeps no __dict__")
+
+
 @dataclass_transform(frozen_default=True)
 def record(cls: _R) -> _R:
     """``@dataclass(frozen=True)`` for the records a forecast makes thousands of per fight
@@ -70,7 +82,7 @@ def record(cls: _R) -> _R:
     made = dataclass(frozen=True)(cls)
     if hasattr(made, "__post_init__"):
         return made
-    defaults: dict[str, Any] = {"_set": object.__setattr__}
+    defaults: dict[str, Any] = {"_set": fields_setter(made)}
     params, values = [], []
     for f in fields(made):
         if f.default_factory is not MISSING or not f.init or f.kw_only:
@@ -82,7 +94,7 @@ def record(cls: _R) -> _R:
             params.append(f"{f.name}=_default_{f.name}")
         values.append(f"{f.name!r}: {f.name}")
     source = f"def __init__(self, {', '.join(params)}):\n"
-    source += f"    _set(self, '__dict__', {{{', '.join(values)}}})\n"
+    source += f"    _set(self, {{{', '.join(values)}}})\n"
     exec(source, defaults)  # as dataclass writes its own __init__
     init = defaults["__init__"]
     init.__qualname__ = f"{made.__qualname__}.__init__"
