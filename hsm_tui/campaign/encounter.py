@@ -162,8 +162,17 @@ class Turn:
         return cid in self.movers
 
     def left(self, cid: str) -> int:
-        lost = dict(self.lost).get(cid, 0)
-        return max(0, self.declared - lost - len(self.used_by(cid)))
+        """Actions ``cid`` has left this turn (its last ``lost`` entry counts): plain
+        loops, as every action spent asks it."""
+        lost = used = 0
+        for who, n in self.lost:
+            if who == cid:
+                lost = n
+        for who, _ in self.used:
+            if who == cid:
+                used += 1
+        left = self.declared - lost - used
+        return left if left > 0 else 0
 
 
 @record
