@@ -25,6 +25,7 @@ from ..encounter import MAX_DECLARED, Combatant, Encounter, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
 from .outcome import (
+    Line,
     LogLines,
     Outcome,
     PendingSidekick,
@@ -176,7 +177,7 @@ def end_turn(
             ask = ask_rerolls(hero, panic[0], 0, RollStage.PANICKED, None, panic[0].target, title)
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
-    lines: list[str] = []
+    lines: list[Line] = []  # a Panicked roll's line is written when read
     ended = []
     for member in members:
         fear, calmer = member.fear, member
