@@ -59,8 +59,9 @@ def _kept(cls: type) -> _Kept:
 
 
 _SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
-"""Enum members as plain names: Python 3.11 reads a member through its class some five
-times slower (``EnumType.__getattr__``), and a forecast asks these hundreds of times a fight."""
+"""Enum members as plain names where a forecast reads them hundreds of times a fight:
+Python 3.11 reads a class attribute of an Enum some five times slower, as its metaclass
+defines ``__getattr__`` (the engine's other hot modules do the same)."""
 
 MAX_POOL = 99
 MAX_DECLARED = 9
@@ -286,31 +287,18 @@ class Encounter:
                 combatants[i] = combatant
             if regrouped:  # the group index no longer holds: evolve works it out anew
                 return evolve(self, combatants=tuple(combatants), **also)
-            if not also:
-                return self._with("combatants", tuple(combatants))
             also["combatants"] = tuple(combatants)
         elif not also:
             return self
         fields = self.__dict__ | also
         if len(fields) != len(self.__dict__):
             _no_such_field(self, also)
-        new = _new(Encounter)
-        _set_fields(new, fields)
-        return new
+        return _copied(fields)
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
         marks the turn, a few dozen times a fight in a forecast."""
-        return self._with("turn", turn)
-
-    def _with(self, name: str, value: Any) -> Encounter:
-        """:func:`evolve` of one known field that no index is worked out from, without
-        its checks: the indexes are handed on."""
-        fields = self.__dict__.copy()
-        fields[name] = value
-        new = _new(Encounter)
-        _set_fields(new, fields)
-        return new
+        return _copied(self.__dict__ | {"turn": turn})
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
         a, b = self.zone_named(a), self.zone_named(b)
@@ -318,6 +306,15 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
+
+
+def _copied(fields: dict[str, Any]) -> Encounter:
+    """An encounter of ``fields`` (another's, some changed) without :func:`evolve`'s
+    checks: its indexes are handed on, as no changed field is one they are worked out
+    from (the callers see to it)."""
+    new = _new(Encounter)
+    _set_fields(new, fields)
+    return new
 
 
 _set_fields = fields_setter(Encounter)

@@ -24,8 +24,7 @@ from .outcome import AttackState, LogLines, Outcome
 MAX_FEAR = 99
 
 _MINION, _MORALE, _NO_COVER = Rank.MINION, Derived.MORALE, Cover.NONE
-"""Enum members as plain names, read per figure after every attack: Python 3.11 reads a
-member through its class some five times slower (``EnumType.__getattr__``)."""
+"""Read per figure after every attack: plain names, as in :mod:`..encounter`."""
 
 
 def unit_of(enc: Encounter, c: Combatant) -> tuple[Combatant, ...]:

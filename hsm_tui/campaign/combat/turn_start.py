@@ -36,8 +36,7 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 _MORALE = RollStage.MORALE.value
 _HERO, _MINION, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Derived.MORALE
-"""Enum members as plain names, read for every member at every turn's start: Python 3.11
-reads a member through its class some five times slower (``EnumType.__getattr__``)."""
+"""Read for every member at every turn's start: plain names, as in :mod:`..encounter`."""
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
