@@ -25,7 +25,7 @@ from ..screens.task_roller import (
     talent_choices,
 )
 from ..widgets.keybar import KeyBar
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 
 
 class PlayerTask(ModalScreen[RollTask | None]):
@@ -36,8 +36,7 @@ class PlayerTask(ModalScreen[RollTask | None]):
     BINDINGS = [
         Binding("enter,r", "roll", "Roll", id="player-task.roll"),
         Binding("escape", "dismiss(None)", "Cancel", id="player-task.cancel"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        *focus_arrows(),
         Binding("f1,question_mark", "app.help", "Help", id="player-task.help"),
     ]
 

@@ -17,7 +17,7 @@ from textual.widgets import Label, Static
 from ...campaign.combat import SetCondition
 from ...campaign.conditions import CONDITIONS
 from ..widgets.keybar import KeyBar
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 from .help_text import HelpText
 
 BODY = {
@@ -50,8 +50,7 @@ class ConditionsDialog(ModalScreen[tuple[SetCondition, ...] | None]):
         Binding("enter", "apply", "Apply", id="conditions.apply"),
         Binding("escape", "dismiss(None)", "Cancel", id="conditions.cancel"),
         Binding("f1,question_mark", "app.help", "Help", id="conditions.help"),
-        Binding("up", "app.focus_previous", show=False, priority=True),
-        Binding("down", "app.focus_next", show=False, priority=True),
+        *focus_arrows(priority=True),
     ]
     """Enter applies every changed level; Esc leaves them as they were. ↑ ↓ move between
     rows before the list scrolls (a focused row scrolls into view)."""

@@ -22,7 +22,7 @@ from ...campaign.encounter import Combatant
 from ...rules import Derived
 from ...rules.errors import RulesError
 from ..widgets.keybar import KeyBar
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 from .conditions_dialog import choices
 from .help_text import HelpText
 
@@ -44,8 +44,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
         Binding("ctrl+n", "toggle", "Non-lethal", id="damage.nonlethal"),
         Binding("escape", "dismiss(None)", "Cancel", id="damage.cancel"),
         Binding("f1", "app.help", "Help", id="damage.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        *focus_arrows(),
     ]
     """Enter applies (even from the typing field), ctrl+n toggles non-lethal, Esc leaves;
     F1 only, as ``?`` is typed into the field."""

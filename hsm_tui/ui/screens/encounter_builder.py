@@ -44,7 +44,7 @@ from ..widgets.forecast_panel import ForecastPanel
 from ..widgets.keybar import KeyBar
 from ..widgets.pack_picker import PackPicker
 from ..widgets.side_field import SideField
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 from ..widgets.title_bar import TitleBar
 from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
@@ -128,8 +128,7 @@ class EncounterBuilderScreen(SessionScreen):
         Binding("enter", "add", "Add entry", show=False, id="builder.add"),
         Binding("left", "panel(-1)", show=False, id="builder.left"),
         Binding("right", "panel(1)", show=False, id="builder.right"),
-        Binding("up", "app.focus_previous", show=False, id="builder.up"),
-        Binding("down", "app.focus_next", show=False, id="builder.down"),
+        *focus_arrows(),
     ]
     """One key per change; lists and fields handle their own keys first. The key bar
     shows them in this order and drops the last ones at 80 columns (c and d are named

@@ -15,7 +15,7 @@ from textual.widgets import Label
 from ...rules.rerolls import split_text
 from ...rules.tasks import PoolRoll
 from ..widgets.keybar import KeyBar
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 from .decision_dialog import bind_escape
 from .help_text import HelpText
 
@@ -49,8 +49,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
         Binding("enter", "confirm", "Re-roll", id="reroll.confirm"),
         Binding("k", "keep", "Keep roll", id="reroll.keep"),
         Binding("f1,question_mark", "app.help", "Help", id="reroll.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        *focus_arrows(),
     ]
     """Enter re-rolls, k keeps the first roll, Esc goes back without deciding."""
 

@@ -7,7 +7,7 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import ModalScreen
 
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 
 
 class StepperDialog(ModalScreen[Any]):
@@ -20,8 +20,7 @@ class StepperDialog(ModalScreen[Any]):
         Binding("enter", "apply", "Set", id="steppers.apply"),
         Binding("escape", "dismiss(None)", "Cancel", id="steppers.cancel"),
         Binding("f1,question_mark", "app.help", "Help", id="steppers.help"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        *focus_arrows(),
     ]
     """Enter sets what the steppers show; Esc leaves it as it was."""
 

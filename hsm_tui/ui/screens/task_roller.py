@@ -28,7 +28,7 @@ from ...seat_choices import same_roller
 from ...session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
-from ..widgets.stepper import Stepper
+from ..widgets.stepper import Stepper, focus_arrows
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
@@ -121,8 +121,7 @@ class TaskRollerScreen(SessionScreen):
         Binding("h", "secret", "Hidden roll", show=False, id="task.hidden"),
         Binding("u,ctrl+z", "undo", "Undo", id="task.undo"),
         Binding("y,ctrl+y", "redo", "Redo", id="task.redo"),
-        Binding("up", "app.focus_previous", show=False),
-        Binding("down", "app.focus_next", show=False),
+        *focus_arrows(),
         Binding("pageup", "scroll_odds(-1)", "Scroll odds up", show=False, id="task.odds-up"),
         Binding("pagedown", "scroll_odds(1)", "Scroll odds down", show=False, id="task.odds-down"),
     ]

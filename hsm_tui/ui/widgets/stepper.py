@@ -20,6 +20,15 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 
+def focus_arrows(priority: bool = False) -> list[Binding]:
+    """↑/↓ move between a form's stacked fields, as ←/→ are a stepper's own; ``priority``
+    where a focused child would take the arrows first (a scrolling list)."""
+    return [
+        Binding("up", "app.focus_previous", show=False, priority=priority),
+        Binding("down", "app.focus_next", show=False, priority=priority),
+    ]
+
+
 class Stepper(Widget, can_focus=True):
     """``Label  ◂ choice ▸``; posts :class:`Stepper.Changed` when the choice changes."""
 
