@@ -7,10 +7,10 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widget import Widget
 
 
-class KeyBar(Static):
+class KeyBar(Widget):
     """Shown bindings of the focused chain, one text line (the palette key at the end).
 
     Textual's ``Footer`` builds one widget per key and rebuilds them all whenever focus
