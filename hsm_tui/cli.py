@@ -450,19 +450,22 @@ def _add_row(table: Any, label: str, value: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``hsm`` console script and ``python -m hsm_tui``. A reader
-    that stops early (``hsm content list | head``) ends the output quietly, exit 1.
+    that stops early (``hsm content list | head``) ends a report quietly, exit 1; the app
+    or the server losing its output says so, as the table it served has stopped.
     """
+    dataclass_code.install()  # before Textual and the engine build their dataclasses
+    args = build_parser().parse_args(argv)
     try:
-        return _command(argv)
+        return _command(args)
     except BrokenPipeError:
         # stdout points at nothing now: Python's own flush at exit would fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if args.command in (None, "play", "serve"):
+            print("hsm: error: the terminal's output closed (broken pipe)", file=sys.stderr)
         return 1
 
 
-def _command(argv: Sequence[str] | None) -> int:
-    dataclass_code.install()  # before Textual and the engine build their dataclasses
-    args = build_parser().parse_args(argv)
+def _command(args: argparse.Namespace) -> int:
     args.content = [*args.content, *getattr(args, "content_sub", [])]
     try:
         if args.command in (None, "play"):

@@ -356,3 +356,20 @@ def test_a_reader_that_stops_early_gets_no_traceback():
         os.close(write_end)
     assert done.returncode == 1
     assert done.stderr == ""
+
+
+def test_the_app_losing_its_output_says_so():
+    """A broken pipe under ``hsm play`` (or ``serve``) is no reader stopping early: the
+    table stopped, so one error line says why, never a traceback."""
+    script = (
+        "import sys, hsm_tui.ui.app as app\n"
+        "def lost(**_): raise BrokenPipeError\n"
+        "app.run_app = lost\n"
+        "from hsm_tui.cli import main\n"
+        "sys.exit(main(['play']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert done.stderr == "hsm: error: the terminal's output closed (broken pipe)\n"
