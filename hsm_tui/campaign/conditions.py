@@ -122,6 +122,10 @@ def check_condition(name: str, n: int) -> Condition:
     return info
 
 
+_HERO, _SIDEKICK = Rank.HERO, Rank.SIDEKICK
+"""Read for every roll of a wounded figure: plain names, as in :mod:`.encounter`."""
+
+
 def wound_marker(c: Combatant) -> int:
     """R-WOUND-3: a Hero's marker (the furthest of lethal and non-lethal, R-WOUND-6) on
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
@@ -129,7 +133,7 @@ def wound_marker(c: Combatant) -> int:
     """
     if c.wounds <= 0 and c.nonlethal <= 0:  # unwounded: most combatants, most of the time
         return 0
-    hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
+    hero = (c.plays_as if c.rank is _SIDEKICK else c.rank) is _HERO
     worst = c.wounds if c.wounds > c.nonlethal else c.nonlethal  # max(), uncalled
     return wound_penalty(worst) if hero else 0
 

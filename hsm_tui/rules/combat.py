@@ -36,6 +36,11 @@ def max_actions(rank: Rank) -> int | None:
     return 2 if rank is Rank.MINION else None
 
 
+_WILD, _POWER, _AGILE = FIGHTING_STYLES
+_MINION, _SIDEKICK = Rank.MINION, Rank.SIDEKICK
+"""Read for every attack and hit: plain names, as in :mod:`hsm_tui.campaign.encounter`."""
+
+
 def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None) -> int:
     """R-ATK-1/2: the number of attack dice.
 
@@ -43,11 +48,11 @@ def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None
     Agility + 1, Power 1, Agile Agility. A melee weapon that prints its own attacks
     (the Whip: 1) uses that number with any style.
     """
-    if style is Rating.WILD and weapon_attacks is None:
+    if style is _WILD and weapon_attacks is None:
         return traits.agility + 1
-    if style is Rating.POWER:
+    if style is _POWER:
         return 1
-    if style is Rating.AGILE and weapon_attacks is None:
+    if style is _AGILE and weapon_attacks is None:
         return traits.agility
     if weapon_attacks is None:
         raise RulesError("a ranged weapon needs its attacks (rate of fire)")
@@ -162,9 +167,9 @@ def apply_wound_steps(
     """
     if steps <= 0:
         return WoundResult(0, wounds, nonlethal, False, False, False, 0)
-    if rank is Rank.MINION:
+    if rank is _MINION:
         return WoundResult(1, wounds, nonlethal, True, False, False, overflows[0])
-    if rank is Rank.SIDEKICK:
+    if rank is _SIDEKICK:
         raise RulesError("a Sidekick takes wounds as a Hero or a Minion: the GM picks (R-CHAR-8)")
     if not lethal:
         start = max(nonlethal, wounds)  # continues from the lethal marker
