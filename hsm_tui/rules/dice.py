@@ -284,13 +284,13 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
     """
     if type(rng) is not random.Random:
         return [rng.choice(range(1, sides + 1)) for _ in range(n)]
-    bits, k = rng.getrandbits, sides.bit_length()
-    if n == 1:  # most calls: a Hero die, a damage die, a task's d10
-        r = bits(k)
+    k = sides.bit_length()
+    if n == 1:  # most calls: a Hero die, a damage die, a task's d10 (no bound method made)
+        r = rng.getrandbits(k)
         while r >= sides:
-            r = bits(k)
+            r = rng.getrandbits(k)
         return [r + 1]
-    out: list[int] = []
+    bits, out = rng.getrandbits, []
     while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)
         if r < sides:

@@ -133,6 +133,8 @@ def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, W
     if rank is _SIDEKICK:  # ``rules_rank`` asked only of a Sidekick (a property call a hit)
         rank = c.rules_rank
     steps = wound_steps(damage, per_step)
+    if not steps:  # no wound step, about half of all hits: the figure as it is, uncopied
+        return c, apply_wound_steps(rank, 0, (), c.wounds, c.nonlethal, not nonlethal)
     # each step's overflow, damage − k × per_step for k = 1..steps (§7), made in C
     overflows = tuple(range(damage - per_step, damage - (steps + 1) * per_step, -per_step))
     result = apply_wound_steps(rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
