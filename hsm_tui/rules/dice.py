@@ -290,7 +290,8 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
         while r >= sides:
             r = rng.getrandbits(k)
         return [r + 1]
-    bits, out = rng.getrandbits, []
+    bits = rng.getrandbits
+    out: list[int] = []
     while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)
         if r < sides:

@@ -54,7 +54,7 @@ def apply_card_effects(
         if kind is EffectKind.EXTRA_SHOTS:  # more d10s of the same roll: one Hero die per
             # roll, so they are judged with this roll's (R-TASK-4 below TN 1), never a new one
             shots = roll_attack(rng, tn, max(1, amount), Rank.MINION)
-            judged = replace(shots, rank=roll.rank, hero_first=roll.hero)
+            judged = PoolRoll(shots.kind, shots.target, roll.rank, shots.first, roll.hero)
             state = evolve(state, hits=state.hits + judged.successes)
             dice = ", ".join(map(str, shots.kept))
             text += f": d10 {dice} → {judged.successes} hit(s), with the roll's own Hero die"
