@@ -122,8 +122,9 @@ def check_condition(name: str, n: int) -> Condition:
     return info
 
 
-_HERO, _SIDEKICK = Rank.HERO, Rank.SIDEKICK
-"""Read for every roll of a wounded figure: plain names, as in :mod:`.encounter`."""
+_HERO, _SIDEKICK, _MORALE = Rank.HERO, Rank.SIDEKICK, Derived.MORALE
+"""Read for every roll of a wounded figure, every turn's start and end with a marker:
+plain names, as in :mod:`.encounter`."""
 
 
 def wound_marker(c: Combatant) -> int:
@@ -337,7 +338,7 @@ def start_of_turn(
         restricted = not sane.success
         if restricted:
             lines.append("only Run and/or Hide this turn")
-    morale = c.traits[Derived.MORALE]
+    morale = c.traits[_MORALE]
     if _level(c.conditions, "pinned") and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
@@ -362,7 +363,7 @@ PANICKED = "Panicked: Morale"
 
 def panic_roll(c: Combatant, rng: random.Random) -> tuple[PoolRoll, str]:
     """Panicked's Morale roll at the end of its turn, and its line."""
-    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
+    roll, _, line = trait_roll(c, c.traits[_MORALE], PANICKED, rng)
     return roll, line
 
 
@@ -376,7 +377,7 @@ def panic_check(
     if not (c.conditions and _level(c.conditions, "panicked")) or not c.standing:
         return c, ""
     if rolled is None:
-        roll, line = _trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
+        roll, line = _trait_roll(c, c.traits[_MORALE], PANICKED, rng)
     else:
         roll, line = rolled
     if roll.success:

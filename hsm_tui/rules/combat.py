@@ -33,7 +33,7 @@ def extra_action_penalty(actions: int) -> int:
 
 def max_actions(rank: Rank) -> int | None:
     """R-ACT-1/R-CHAR-8: Minions exactly 2; Heroes may declare more (no fixed cap)."""
-    return 2 if rank is Rank.MINION else None
+    return 2 if rank is _MINION else None
 
 
 _WILD, _POWER, _AGILE = FIGHTING_STYLES

@@ -327,10 +327,12 @@ def roll(
     parts = []
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
-            explode = term.explode or explode_all
-            dice = tuple([roll_die(rng, term.sides, explode) for _ in range(term.count)])
-            rolled = term if term.explode is explode else _exploding(term.count, term.sides)
-            parts.append((sign, rolled, dice))
+            explode, sides = term.explode or explode_all, term.sides
+            dice = []  # a plain loop, not a comprehension: most terms are one die (a hit's)
+            for _ in range(term.count):
+                dice.append(roll_die(rng, sides, explode))
+            rolled = term if term.explode is explode else _exploding(term.count, sides)
+            parts.append((sign, rolled, tuple(dice)))
         else:
             parts.append((sign, term, ()))
     return ExpressionRoll(resolved, tuple(parts))

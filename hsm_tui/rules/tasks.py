@@ -188,11 +188,11 @@ class PoolRoll:
 
     def die_counts(self, d10: int) -> bool:
         """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
-        if self.kind is PoolKind.DEFENSE:
+        if self.kind is _DEFENSE:
             return d10 > self.target
         if self.target >= 1:
             return die_success(d10, self.target)
-        if self.rank is not Rank.HERO or self.hero is None:
+        if self.rank is not _HERO or self.hero is None:
             return False
         return d10 == 1 and self.hero >= hero_threshold(self.target)
 
@@ -239,7 +239,7 @@ class PoolRoll:
         kept, dice = self.kept, len(self.first)
         target = secret(self.target, hide)
         rerolled = f" (re-rolled {', '.join(map(str, self.rerolled))})" if self.rerolled else ""
-        if self.kind is PoolKind.DEFENSE:
+        if self.kind is _DEFENSE:
             through = self.successes
             return (
                 f"Defense {target}: d10 {', '.join(map(str, kept))}{rerolled}"
@@ -247,7 +247,7 @@ class PoolRoll:
             )
         if self.target < 1:
             gate = hero_threshold(self.target)
-            if self.rank is not Rank.HERO:
+            if self.rank is not _HERO:
                 need = "Minions always fail"
             elif gate > HERO_DIE_SIDES:
                 need = "cannot succeed: below TN −4 the Hero die cannot make it up"
@@ -272,7 +272,7 @@ class PoolRoll:
 
 def playing_rank(rank: Rank) -> Rank:
     """R-CHAR-8: a Sidekick must be given Hero or Minion rules before it rolls."""
-    if rank is Rank.SIDEKICK:
+    if rank is _SIDEKICK:
         raise RulesError("a Sidekick rolls as a Hero or a Minion: the GM picks which (R-CHAR-8)")
     return rank
 
