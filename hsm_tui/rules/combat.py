@@ -56,6 +56,9 @@ def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None
         return traits.agility
     if weapon_attacks is None:
         raise RulesError("a ranged weapon needs its attacks (rate of fire)")
+    printed = weapon_attacks.fixed
+    if printed is not None:  # most cards print a number: no look-up by the traits' hash
+        return printed if printed > 1 else 1
     return _rate_of_fire(weapon_attacks, traits)
 
 

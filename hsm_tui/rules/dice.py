@@ -162,6 +162,11 @@ class Expression:
             return sum(s * t.value for s, t in self.terms)  # type: ignore[union-attr]
         return None
 
+    @once  # frozen: a card's rate of fire is read for every attack planned
+    def fixed(self) -> int | None:
+        """:meth:`constant`, worked out once."""
+        return self.constant()
+
 
 def parse(source: str) -> Expression:
     """Parse ``source``; a bad expression raises :class:`DiceSyntaxError` pointing at it."""

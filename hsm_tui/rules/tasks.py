@@ -144,6 +144,7 @@ class PoolKind(Enum):
 
 
 _HERO, _SIDEKICK, _DEFENSE = Rank.HERO, Rank.SIDEKICK, PoolKind.DEFENSE
+_face_of = HeroFace.of
 """Read for every roll: plain names, as in :mod:`hsm_tui.campaign.encounter`."""
 
 
@@ -184,7 +185,7 @@ class PoolRoll:
 
     @once  # frozen: an attack reads it for its log, its cards and its Fear
     def face(self) -> HeroFace | None:
-        return None if self.hero_first is None else HeroFace.of(self.hero)
+        return None if self.hero_first is None else _face_of(self.hero)
 
     def die_counts(self, d10: int) -> bool:
         """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
