@@ -256,9 +256,12 @@ class ExpressionRoll:
     @once  # frozen: a hit's damage is read for its wound steps and its log line
     def total(self) -> int:
         total = 0
-        for sign, term, dice in self.parts:
-            value = sum([sum(d.rolls) for d in dice]) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
-            total += sign * value
+        for sign, term, dice in self.parts:  # plain loops: a hit's term is one die or two
+            if isinstance(term, Dice):
+                for die in dice:
+                    total += sign * sum(die.rolls)
+            else:
+                total += sign * term.value  # type: ignore[union-attr]
         return total
 
     @property
