@@ -289,8 +289,10 @@ def start_of_turn(
     ``rolled`` is taken as made; a fresh one that ``asks`` says the roller may re-roll
     stops here (``TurnStart.paused``), to start again with it once re-rolled (R-TASK-6).
     """
-    if not c.conditions:
+    marks = _turn_marks(c.conditions) if c.conditions else None
+    if marks is None:  # no marker, or only others (Shaken, Panicked …): most turns
         return TurnStart(c, 0, False, ())
+    dazed, bleeding, confused, pinned = marks
     made = rolled or {}
     lines: list[str] = []
     lost, restricted = 0, False
@@ -305,12 +307,11 @@ def start_of_turn(
         fresh.append((name, new, line))
         return new, line, False
 
-    dazed = _level(c.conditions, "dazed")
     if dazed:
         lost = dazed
         c = with_condition(c, "dazed", 0)
         lines.append(f"Dazed: loses {dazed} action(s)")
-    if _level(c.conditions, "bleeding"):
+    if bleeding:
         tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
         bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
@@ -329,7 +330,7 @@ def start_of_turn(
             else:
                 of = secret(stamina, not c.player)
                 lines.append(f"a Stamina token ({tokens + 1} of {of})")
-    if _level(c.conditions, "confused") and c.standing:
+    if confused and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
         sane, line, ask = roll("confused", base)
         lines.append(line)
@@ -339,10 +340,21 @@ def start_of_turn(
         if restricted:
             lines.append("only Run and/or Hide this turn")
     morale = c.traits[_MORALE]
-    if _level(c.conditions, "pinned") and c.fear <= morale:
+    if pinned and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
     return TurnStart(c, lost, restricted, tuple(lines))
+
+
+@lru_cache(maxsize=1024)
+def _turn_marks(conditions: tuple[str, ...]) -> tuple[int, int, int, int] | None:
+    """The Dazed, Bleeding, Confused and Pinned levels :func:`start_of_turn` acts on (None:
+    none of them), read in one look-up per set of markers: a turn's start asks for every
+    member holding a marker. Settling one leaves the others' levels as they were.
+    """
+    dazed, bleeding = _level(conditions, "dazed"), _level(conditions, "bleeding")
+    confused, pinned = _level(conditions, "confused"), _level(conditions, "pinned")
+    return (dazed, bleeding, confused, pinned) if dazed or bleeding or confused or pinned else None
 
 
 def bleed_out(c: Combatant) -> tuple[Combatant, str]:

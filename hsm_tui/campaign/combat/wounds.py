@@ -80,6 +80,8 @@ def defense_rerolls(c: Combatant, melee: bool) -> int:
     """The free re-rolls ``c`` has on a Defense roll: Dodge (R-ACT-2) and, in melee, a
     Parry source (R-ATK-9); one each (R-TASK-6).
     """
+    if not c.conditions:  # most figures: no int() calls (a Defense roll for most hits)
+        return 0
     return int("dodging" in c.conditions) + int(melee and "parry" in c.conditions)
 
 
