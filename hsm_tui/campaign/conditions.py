@@ -241,7 +241,9 @@ def _trait_roll(
     """:func:`trait_roll` with its line still to write: a forecast rolls some 18 Panicked
     Morale rolls a fight (:func:`panic_check`) and reads no log.
     """
-    rank = c.rules_rank
+    rank = c.rank  # ``rules_rank`` asked only of a Sidekick (a property call a roll)
+    if rank is _SIDEKICK:
+        rank = c.rules_rank
     sick, note = nausea(c, rng)
     tn = trait_tn(c, base) + sick
     first = roll = roll_task(rng, tn, rank)

@@ -185,7 +185,10 @@ class PoolRoll:
 
     @once  # frozen: an attack reads it for its log, its cards and its Fear
     def face(self) -> HeroFace | None:
-        return None if self.hero_first is None else _face_of(self.hero)
+        if self.hero_first is None:
+            return None
+        # the kept Hero die is the first one unless it was re-rolled (``hero`` not asked)
+        return _face_of(self.hero if self.hero_rerolled else self.hero_first)
 
     def die_counts(self, d10: int) -> bool:
         """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
