@@ -300,10 +300,11 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
         return [r + 1]
     bits = rng.getrandbits
     out: list[int] = []
-    while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
+    while n > 0:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)
         if r < sides:
             out.append(r + 1)
+            n -= 1  # counted down, not len(out) < n: a call less each draw
     return out
 
 
