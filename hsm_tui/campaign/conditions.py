@@ -122,6 +122,11 @@ def check_condition(name: str, n: int) -> Condition:
     return info
 
 
+_HERO, _SIDEKICK, _MORALE = Rank.HERO, Rank.SIDEKICK, Derived.MORALE
+"""Read for every roll of a wounded figure, every turn's start and end with a marker:
+plain names, as in :mod:`.encounter`."""
+
+
 def wound_marker(c: Combatant) -> int:
     """R-WOUND-3: a Hero's marker (the furthest of lethal and non-lethal, R-WOUND-6) on
     every TN it rolls; Minions and Sidekicks under Minion rules (or not yet decided,
@@ -129,7 +134,7 @@ def wound_marker(c: Combatant) -> int:
     """
     if c.wounds <= 0 and c.nonlethal <= 0:  # unwounded: most combatants, most of the time
         return 0
-    hero = (c.plays_as if c.rank is Rank.SIDEKICK else c.rank) is Rank.HERO
+    hero = (c.plays_as if c.rank is _SIDEKICK else c.rank) is _HERO
     worst = c.wounds if c.wounds > c.nonlethal else c.nonlethal  # max(), uncalled
     return wound_penalty(worst) if hero else 0
 
@@ -236,7 +241,9 @@ def _trait_roll(
     """:func:`trait_roll` with its line still to write: a forecast rolls some 18 Panicked
     Morale rolls a fight (:func:`panic_check`) and reads no log.
     """
-    rank = c.rules_rank
+    rank = c.rank  # ``rules_rank`` asked only of a Sidekick (a property call a roll)
+    if rank is _SIDEKICK:
+        rank = c.rules_rank
     sick, note = nausea(c, rng)
     tn = trait_tn(c, base) + sick
     first = roll = roll_task(rng, tn, rank)
@@ -284,8 +291,10 @@ def start_of_turn(
     ``rolled`` is taken as made; a fresh one that ``asks`` says the roller may re-roll
     stops here (``TurnStart.paused``), to start again with it once re-rolled (R-TASK-6).
     """
-    if not c.conditions:
+    marks = _turn_marks(c.conditions) if c.conditions else None
+    if marks is None:  # no marker, or only others (Shaken, Panicked …): most turns
         return TurnStart(c, 0, False, ())
+    dazed, bleeding, confused, pinned = marks
     made = rolled or {}
     lines: list[str] = []
     lost, restricted = 0, False
@@ -300,12 +309,11 @@ def start_of_turn(
         fresh.append((name, new, line))
         return new, line, False
 
-    dazed = _level(c.conditions, "dazed")
     if dazed:
         lost = dazed
         c = with_condition(c, "dazed", 0)
         lines.append(f"Dazed: loses {dazed} action(s)")
-    if _level(c.conditions, "bleeding"):
+    if bleeding:
         tokens, stamina = level(c, TOKENS), c.traits[Derived.STAMINA]
         bled, line, ask = roll("bleeding", stamina)
         lines.append(line)
@@ -324,7 +332,7 @@ def start_of_turn(
             else:
                 of = secret(stamina, not c.player)
                 lines.append(f"a Stamina token ({tokens + 1} of {of})")
-    if _level(c.conditions, "confused") and c.standing:
+    if confused and c.standing:
         base = c.traits[Trait.SAVVY] + c.traits[Trait.SENSES] - 1
         sane, line, ask = roll("confused", base)
         lines.append(line)
@@ -333,11 +341,22 @@ def start_of_turn(
         restricted = not sane.success
         if restricted:
             lines.append("only Run and/or Hide this turn")
-    morale = c.traits[Derived.MORALE]
-    if _level(c.conditions, "pinned") and c.fear <= morale:
+    morale = c.traits[_MORALE]
+    if pinned and c.fear <= morale:
         c = with_condition(c, "pinned", 0)
         lines.append(f"no longer Pinned (Fear {c.fear} ≤ Morale {secret(morale, not c.player)})")
     return TurnStart(c, lost, restricted, tuple(lines))
+
+
+@lru_cache(maxsize=1024)
+def _turn_marks(conditions: tuple[str, ...]) -> tuple[int, int, int, int] | None:
+    """The Dazed, Bleeding, Confused and Pinned levels :func:`start_of_turn` acts on (None:
+    none of them), read in one look-up per set of markers: a turn's start asks for every
+    member holding a marker. Settling one leaves the others' levels as they were.
+    """
+    dazed, bleeding = _level(conditions, "dazed"), _level(conditions, "bleeding")
+    confused, pinned = _level(conditions, "confused"), _level(conditions, "pinned")
+    return (dazed, bleeding, confused, pinned) if dazed or bleeding or confused or pinned else None
 
 
 def bleed_out(c: Combatant) -> tuple[Combatant, str]:
@@ -358,7 +377,7 @@ PANICKED = "Panicked: Morale"
 
 def panic_roll(c: Combatant, rng: random.Random) -> tuple[PoolRoll, str]:
     """Panicked's Morale roll at the end of its turn, and its line."""
-    roll, _, line = trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
+    roll, _, line = trait_roll(c, c.traits[_MORALE], PANICKED, rng)
     return roll, line
 
 
@@ -372,7 +391,7 @@ def panic_check(
     if not (c.conditions and _level(c.conditions, "panicked")) or not c.standing:
         return c, ""
     if rolled is None:
-        roll, line = _trait_roll(c, c.traits[Derived.MORALE], PANICKED, rng)
+        roll, line = _trait_roll(c, c.traits[_MORALE], PANICKED, rng)
     else:
         roll, line = rolled
     if roll.success:

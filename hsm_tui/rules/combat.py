@@ -33,7 +33,12 @@ def extra_action_penalty(actions: int) -> int:
 
 def max_actions(rank: Rank) -> int | None:
     """R-ACT-1/R-CHAR-8: Minions exactly 2; Heroes may declare more (no fixed cap)."""
-    return 2 if rank is Rank.MINION else None
+    return 2 if rank is _MINION else None
+
+
+_WILD, _POWER, _AGILE = FIGHTING_STYLES
+_MINION, _SIDEKICK = Rank.MINION, Rank.SIDEKICK
+"""Read for every attack and hit: plain names, as in :mod:`hsm_tui.campaign.encounter`."""
 
 
 def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None) -> int:
@@ -43,14 +48,17 @@ def attack_dice(style: Rating, traits: Traits, weapon_attacks: Expression | None
     Agility + 1, Power 1, Agile Agility. A melee weapon that prints its own attacks
     (the Whip: 1) uses that number with any style.
     """
-    if style is Rating.WILD and weapon_attacks is None:
+    if style is _WILD and weapon_attacks is None:
         return traits.agility + 1
-    if style is Rating.POWER:
+    if style is _POWER:
         return 1
-    if style is Rating.AGILE and weapon_attacks is None:
+    if style is _AGILE and weapon_attacks is None:
         return traits.agility
     if weapon_attacks is None:
         raise RulesError("a ranged weapon needs its attacks (rate of fire)")
+    printed = weapon_attacks.fixed
+    if printed is not None:  # most cards print a number: no look-up by the traits' hash
+        return printed if printed > 1 else 1
     return _rate_of_fire(weapon_attacks, traits)
 
 
@@ -162,9 +170,9 @@ def apply_wound_steps(
     """
     if steps <= 0:
         return WoundResult(0, wounds, nonlethal, False, False, False, 0)
-    if rank is Rank.MINION:
+    if rank is _MINION:
         return WoundResult(1, wounds, nonlethal, True, False, False, overflows[0])
-    if rank is Rank.SIDEKICK:
+    if rank is _SIDEKICK:
         raise RulesError("a Sidekick takes wounds as a Hero or a Minion: the GM picks (R-CHAR-8)")
     if not lethal:
         start = max(nonlethal, wounds)  # continues from the lethal marker

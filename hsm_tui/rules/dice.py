@@ -162,6 +162,11 @@ class Expression:
             return sum(s * t.value for s, t in self.terms)  # type: ignore[union-attr]
         return None
 
+    @once  # frozen: a card's rate of fire is read for every attack planned
+    def fixed(self) -> int | None:
+        """:meth:`constant`, worked out once."""
+        return self.constant()
+
 
 def parse(source: str) -> Expression:
     """Parse ``source``; a bad expression raises :class:`DiceSyntaxError` pointing at it."""
@@ -251,9 +256,12 @@ class ExpressionRoll:
     @once  # frozen: a hit's damage is read for its wound steps and its log line
     def total(self) -> int:
         total = 0
-        for sign, term, dice in self.parts:
-            value = sum([sum(d.rolls) for d in dice]) if isinstance(term, Dice) else term.value  # type: ignore[union-attr]
-            total += sign * value
+        for sign, term, dice in self.parts:  # plain loops: a hit's term is one die or two
+            if isinstance(term, Dice):
+                for die in dice:
+                    total += sign * sum(die.rolls)
+            else:
+                total += sign * term.value  # type: ignore[union-attr]
         return total
 
     @property
@@ -284,17 +292,19 @@ def faces(rng: random.Random, sides: int, n: int = 1) -> list[int]:
     """
     if type(rng) is not random.Random:
         return [rng.choice(range(1, sides + 1)) for _ in range(n)]
-    bits, k = rng.getrandbits, sides.bit_length()
-    if n == 1:  # most calls: a Hero die, a damage die, a task's d10
-        r = bits(k)
+    k = sides.bit_length()
+    if n == 1:  # most calls: a Hero die, a damage die, a task's d10 (no bound method made)
+        r = rng.getrandbits(k)
         while r >= sides:
-            r = bits(k)
+            r = rng.getrandbits(k)
         return [r + 1]
+    bits = rng.getrandbits
     out: list[int] = []
-    while len(out) < n:  # a draw past ``sides`` is thrown away, as _randbelow does
+    while n > 0:  # a draw past ``sides`` is thrown away, as _randbelow does
         r = bits(k)
         if r < sides:
             out.append(r + 1)
+            n -= 1  # counted down, not len(out) < n: a call less each draw
     return out
 
 
@@ -326,10 +336,12 @@ def roll(
     parts = []
     for sign, term in resolved.terms:
         if isinstance(term, Dice):
-            explode = term.explode or explode_all
-            dice = tuple([roll_die(rng, term.sides, explode) for _ in range(term.count)])
-            rolled = term if term.explode is explode else _exploding(term.count, term.sides)
-            parts.append((sign, rolled, dice))
+            explode, sides = term.explode or explode_all, term.sides
+            dice = []  # a plain loop, not a comprehension: most terms are one die (a hit's)
+            for _ in range(term.count):
+                dice.append(roll_die(rng, sides, explode))
+            rolled = term if term.explode is explode else _exploding(term.count, sides)
+            parts.append((sign, rolled, tuple(dice)))
         else:
             parts.append((sign, term, ()))
     return ExpressionRoll(resolved, tuple(parts))

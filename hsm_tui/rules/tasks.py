@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from .dice import Expression, ExpressionRoll, faces, roll
@@ -143,6 +143,11 @@ class PoolKind(Enum):
     DEFENSE = "defense"
 
 
+_HERO, _SIDEKICK, _DEFENSE = Rank.HERO, Rank.SIDEKICK, PoolKind.DEFENSE
+_face_of = HeroFace.of
+"""Read for every roll: plain names, as in :mod:`hsm_tui.campaign.encounter`."""
+
+
 @record
 class PoolRoll:
     """``dice`` d10s (and the Hero die for a Hero) against ``target``, with re-rolls.
@@ -180,15 +185,18 @@ class PoolRoll:
 
     @once  # frozen: an attack reads it for its log, its cards and its Fear
     def face(self) -> HeroFace | None:
-        return None if self.hero_first is None else HeroFace.of(self.hero)
+        if self.hero_first is None:
+            return None
+        # the kept Hero die is the first one unless it was re-rolled (``hero`` not asked)
+        return _face_of(self.hero if self.hero_rerolled else self.hero_first)
 
     def die_counts(self, d10: int) -> bool:
         """Whether one kept d10 scores: a hit/success for tasks, a hit through for Defense."""
-        if self.kind is PoolKind.DEFENSE:
+        if self.kind is _DEFENSE:
             return d10 > self.target
         if self.target >= 1:
             return die_success(d10, self.target)
-        if self.rank is not Rank.HERO or self.hero is None:
+        if self.rank is not _HERO or self.hero is None:
             return False
         return d10 == 1 and self.hero >= hero_threshold(self.target)
 
@@ -196,15 +204,21 @@ class PoolRoll:
     def successes(self) -> int:
         """Hits for an attack (1 or 0 for a task); hits through for Defense.
 
-        :meth:`die_counts` over the kept dice, its two common cases counted in one C call
-        (a forecast counts some 130 rolls a fight); unsorted when nothing was re-rolled.
+        :meth:`die_counts` over the kept dice, its two common cases counted in a plain
+        loop (a forecast counts some 130 rolls a fight, of a few dice each: quicker than
+        ``sum(map(...))``); unsorted when nothing was re-rolled.
         """
         dice, target = self.kept if self.rerolled else self.first, self.target
-        if self.kind is PoolKind.DEFENSE:
-            return sum(map(target.__lt__, dice))
-        if target >= 1:  # a natural 10 always fails (die_success); min() without its call
-            return sum(map((target if target < D10 else D10 - 1).__ge__, dice))
-        return sum([self.die_counts(d) for d in dice])
+        defense = self.kind is _DEFENSE
+        if not defense and target < 1:
+            return sum([self.die_counts(d) for d in dice])
+        # a natural 10 always fails a task (die_success); min() without its call
+        top = target if defense or target < D10 else D10 - 1
+        low = 0  # dice at most ``top``: a task's successes, the hits a Defense stops
+        for d in dice:
+            if d <= top:
+                low += 1
+        return len(dice) - low if defense else low
 
     @property
     def success(self) -> bool:
@@ -229,7 +243,7 @@ class PoolRoll:
         kept, dice = self.kept, len(self.first)
         target = secret(self.target, hide)
         rerolled = f" (re-rolled {', '.join(map(str, self.rerolled))})" if self.rerolled else ""
-        if self.kind is PoolKind.DEFENSE:
+        if self.kind is _DEFENSE:
             through = self.successes
             return (
                 f"Defense {target}: d10 {', '.join(map(str, kept))}{rerolled}"
@@ -237,7 +251,7 @@ class PoolRoll:
             )
         if self.target < 1:
             gate = hero_threshold(self.target)
-            if self.rank is not Rank.HERO:
+            if self.rank is not _HERO:
                 need = "Minions always fail"
             elif gate > HERO_DIE_SIDES:
                 need = "cannot succeed: below TN −4 the Hero die cannot make it up"
@@ -262,7 +276,7 @@ class PoolRoll:
 
 def playing_rank(rank: Rank) -> Rank:
     """R-CHAR-8: a Sidekick must be given Hero or Minion rules before it rolls."""
-    if rank is Rank.SIDEKICK:
+    if rank is _SIDEKICK:
         raise RulesError("a Sidekick rolls as a Hero or a Minion: the GM picks which (R-CHAR-8)")
     return rank
 
@@ -271,11 +285,11 @@ def roll_pool(
     rng: random.Random, target: int, dice: int, rank: Rank, kind: PoolKind = PoolKind.TASK
 ) -> PoolRoll:
     """First roll of a pool; Heroes add the Hero die (R-TASK-5, R-ATK-2, R-ATK-6)."""
-    if rank is Rank.SIDEKICK or dice < 1:  # one test when neither (120 pools a fight)
+    if rank is _SIDEKICK or dice < 1:  # one test when neither (120 pools a fight)
         playing_rank(rank)  # a Sidekick is refused first
         raise RulesError(f"a roll needs at least one d10, got {dice}")
     first = tuple(faces(rng, D10, dice))
-    hero = faces(rng, HERO_DIE_SIDES)[0] if rank is Rank.HERO else None
+    hero = faces(rng, HERO_DIE_SIDES)[0] if rank is _HERO else None
     return PoolRoll(kind, target, rank, first, hero)
 
 
@@ -300,7 +314,7 @@ def roll_defense(rng: random.Random, hits: int, defense: int, rank: Rank) -> Poo
     Interpretation: read literally ("greater than"), so a Defense of 10 or more stops
     every hit and the natural-10 rule of tasks does not apply to Defense.
     """
-    return roll_pool(rng, defense, hits, rank, PoolKind.DEFENSE)
+    return roll_pool(rng, defense, hits, rank, _DEFENSE)
 
 
 def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> PoolRoll:
@@ -315,12 +329,8 @@ def reroll(roll: PoolRoll, rng: random.Random, d10: int = 0, hero: int = 0) -> P
         raise RulesError("a number of re-rolls cannot be negative")
     if hero and roll.hero_first is None:
         raise RulesError("only Heroes roll the Hero die, so it cannot be re-rolled")
-    return replace(
-        roll,
-        rerolled=tuple(faces(rng, D10, d10)),
-        hero_rerolled=tuple(faces(rng, HERO_DIE_SIDES, hero)),
-        rerolls_spent=True,
-    )
+    rerolled = tuple(faces(rng, D10, d10))
+    return _with_rerolls(roll, rerolled, tuple(faces(rng, HERO_DIE_SIDES, hero)))
 
 
 def card_reroll(roll: PoolRoll, rng: random.Random, d10: int = 1) -> PoolRoll:
@@ -336,7 +346,15 @@ def card_reroll(roll: PoolRoll, rng: random.Random, d10: int = 1) -> PoolRoll:
     """
     if d10 < 0:
         raise RulesError("a number of re-rolls cannot be negative")
-    return replace(roll, rerolled=(*roll.rerolled, *faces(rng, D10, d10)), rerolls_spent=True)
+    return _with_rerolls(roll, (*roll.rerolled, *faces(rng, D10, d10)), roll.hero_rerolled)
+
+
+def _with_rerolls(roll: PoolRoll, d10s: tuple[int, ...], heroes: tuple[int, ...]) -> PoolRoll:
+    """``roll`` with its re-rolls spent: ``d10s`` and ``heroes`` rolled again. Made whole,
+    not by ``dataclasses.replace``, whose walk over the fields costs some four times more.
+    """
+    r = roll
+    return PoolRoll(r.kind, r.target, r.rank, r.first, r.hero_first, d10s, heroes, True)
 
 
 def suggested_rerolls(free: int, paid: int, failed: bool) -> int:

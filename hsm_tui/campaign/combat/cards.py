@@ -28,6 +28,13 @@ _TRIGGERS = {
 every attack, and an Enum hashes in Python."""
 
 
+_SHOTS, _REROLL, _DAMAGE = EffectKind.EXTRA_SHOTS, EffectKind.REROLL_LOWEST, EffectKind.DAMAGE
+_ONE_HIT, _DEFENSE, _TN = EffectKind.ONE_HIT_COUNTS, EffectKind.TARGET_DEFENSE, EffectKind.TN
+_RECHARGE, _EXTRA_CHARGE, _FEAR = EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE, EffectKind.FEAR
+_CONDITION, _STUCK, _MINION = EffectKind.CONDITION, EffectKind.STUCK, Rank.MINION
+"""Read for every card effect that fires: plain names, as in :mod:`..encounter`."""
+
+
 def face_effects(weapon: Weapon, face: HeroFace | None) -> tuple[tuple[Trigger, Effect], ...]:
     """The card's effects the Hero die's ``face`` fires (none without a Hero die)."""
     trigger = None if face is None else _TRIGGERS.get(face._value_)
@@ -51,40 +58,40 @@ def apply_card_effects(
         if effect.dice is not None:
             amount = _roll_amount(effect, rng)
             text += f" (rolled {amount})"
-        if kind is EffectKind.EXTRA_SHOTS:  # more d10s of the same roll: one Hero die per
+        if kind is _SHOTS:  # more d10s of the same roll: one Hero die per
             # roll, so they are judged with this roll's (R-TASK-4 below TN 1), never a new one
-            shots = roll_attack(rng, tn, max(1, amount), Rank.MINION)
-            judged = replace(shots, rank=roll.rank, hero_first=roll.hero)
+            shots = roll_attack(rng, tn, max(1, amount), _MINION)
+            judged = PoolRoll(shots.kind, shots.target, roll.rank, shots.first, roll.hero)
             state = evolve(state, hits=state.hits + judged.successes)
             dice = ", ".join(map(str, shots.kept))
             text += f": d10 {dice} → {judged.successes} hit(s), with the roll's own Hero die"
-        elif kind is EffectKind.REROLL_LOWEST:
+        elif kind is _REROLL:
             # on the dice as they stand after the Luck/Talent/Aim re-rolls (card_reroll)
             again = card_reroll(roll, rng)
             state = evolve(state, hits=state.hits + again.successes - roll.successes)
             roll = again  # a later effect of the same face sees the re-rolled dice
             text += f": {again.explain(not enc.get(state.attacker).player)}"
-        elif kind is EffectKind.ONE_HIT_COUNTS:
+        elif kind is _ONE_HIT:
             state = evolve(state, hits=min(state.hits, 1))
-        elif kind is EffectKind.TARGET_DEFENSE:
+        elif kind is _DEFENSE:
             state = evolve(state, defense_mod=state.defense_mod + amount)
-        elif kind is EffectKind.DAMAGE:
+        elif kind is _DAMAGE:
             state = evolve(state, damage_bonus=state.damage_bonus + amount)
-        elif kind is EffectKind.TN:  # the dice counted again at the better TN, by the
+        elif kind is _TN:  # the dice counted again at the better TN, by the
             # same rule as any roll: below 1 a Hero's d10 of 1 and Hero die make it up
             recount = replace(roll, target=roll.target + amount).successes
             state = evolve(state, hits=max(state.hits, recount))
-        elif kind in (EffectKind.RECHARGE, EffectKind.EXTRA_CHARGE):
-            delta = amount if kind is EffectKind.RECHARGE else -amount
+        elif kind is _RECHARGE or kind is _EXTRA_CHARGE:
+            delta = amount if kind is _RECHARGE else -amount
             enc = enc.with_combatant(charged(enc.get(state.attacker), state.weapon, delta))
-        elif kind is EffectKind.FEAR and effect.targets != "enemies-nearby":
+        elif kind is _FEAR and effect.targets != "enemies-nearby":
             enc = give_fear(enc, enc.get(state.target), amount)  # its unit's too
-        elif kind is EffectKind.CONDITION:
+        elif kind is _CONDITION:
             who = enc.get(state.attacker if effect.targets == "self" else state.target)
             mark = effect.condition or "condition"
             marked = evolve(who, prone=True) if mark == "prone" else with_condition(who, mark)
             enc = enc.with_combatant(marked)
-        elif kind is EffectKind.STUCK:  # the weapon needs Interact action(s) to free it
+        elif kind is _STUCK:  # the weapon needs Interact action(s) to free it
             stuck = edit_weapon(enc.get(state.attacker), state.weapon, stuck=effect.value or 1)
             enc = enc.with_combatant(stuck)
         else:

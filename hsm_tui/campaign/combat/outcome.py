@@ -103,6 +103,11 @@ class RollStage(StrEnum):
     re-rolls chase a success; the chart roll, then the attack, goes on after it."""
 
 
+_HERO, _SIDEKICK, _MINION = Rank.HERO, Rank.SIDEKICK, Rank.MINION
+_ATTACK, _DEFENSE, _MORALE = RollStage.ATTACK, RollStage.DEFENSE, RollStage.MORALE
+_MISFORTUNE = HeroFace.MISFORTUNE
+"""Read for every roll a re-roll may be asked on: plain names, as in :mod:`..encounter`."""
+
 _WHAT = {
     RollStage.ATTACK: "attack",
     RollStage.DEFENSE: "Defense",
@@ -368,7 +373,7 @@ def ask_rerolls(
     tail: HitTail | None = None,
 ) -> PendingCombatRerolls | None:
     """Ask only a Hero with Luck or Clues left, and only when a re-roll could help."""
-    if roller.rank is Rank.MINION or not may_reroll(roller, roll, stage):  # most rolls: Minions'
+    if roller.rank is _MINION or not may_reroll(roller, roll, stage):  # most rolls: Minions'
         return None
     question = partial(_question, roller.name, stage, roll, free, roller.luck, roller.clues)
     return PendingCombatRerolls(
@@ -398,7 +403,10 @@ def _question(name: str, stage: RollStage, roll: PoolRoll, free: int, luck: int,
 
 def may_reroll(roller: Combatant, roll: PoolRoll, stage: RollStage) -> bool:
     """A Hero with Luck or Clues left, on a roll a re-roll could still help."""
-    if roller.rules_rank is not Rank.HERO or not (roller.luck or roller.clues):
+    rank = roller.rank  # ``rules_rank`` asked only of a Sidekick (a property call a roll)
+    if rank is _SIDEKICK:
+        rank = roller.rules_rank
+    if rank is not _HERO or not (roller.luck or roller.clues):
         return False
     return not as_good(roll, stage)  # not every die as good as it gets for the roller
 
@@ -407,10 +415,10 @@ def as_good(roll: PoolRoll, stage: RollStage) -> bool:
     """Whether a re-roll could no longer help: every attack die hit, no Defense die let
     a hit through, a Morale roll succeeded without a Misfortune (R-FEAR-1: +1 Fear).
     """
-    if stage == RollStage.DEFENSE:  # a Defense roll's "successes" are the hits through
+    if stage == _DEFENSE:  # a Defense roll's "successes" are the hits through
         return not roll.successes
-    if stage == RollStage.MORALE:
-        return roll.success and roll.face is not HeroFace.MISFORTUNE
-    if stage == RollStage.ATTACK:
+    if stage == _MORALE:
+        return roll.success and roll.face is not _MISFORTUNE
+    if stage == _ATTACK:
         return roll.successes == roll.dice
     return roll.success  # a trait roll: Pinned, Panicked, Bleeding, Confused, Stamina …

@@ -33,6 +33,11 @@ from .turns import lose_next_turn
 MAX_DAMAGE = 999
 """The most damage the GM may apply at once from outside an attack."""
 
+_HERO, _SIDEKICK, _DODGE = Rank.HERO, Rank.SIDEKICK, Derived.DODGE
+_HEALTH, _STAMINA, _HEAD = Derived.HEALTH, Derived.STAMINA, Location.HEAD
+_POWER_NAME = Rating.POWER._value_  # _value_: a plain attribute, quicker than ``value``
+"""Read for every hit: plain names, as in :mod:`..encounter`."""
+
 
 def opponents(enc: Encounter, c: Combatant) -> int:
     """How many standing opponents ``c`` is engaged with (the fallen no longer fight)."""
@@ -47,7 +52,7 @@ def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) ->
     flank = 1 - opponents(enc, target) if melee else 0  # R-ATK-14: −1 per extra opponent
     flank = flank if flank < 0 else 0  # max(), uncalled: a Defense roll for most hits
     return _defense(
-        target.traits[Derived.DODGE],
+        target.traits[_DODGE],
         target.cover,
         wound_marker(target),
         penalty(target),
@@ -75,6 +80,8 @@ def defense_rerolls(c: Combatant, melee: bool) -> int:
     """The free re-rolls ``c`` has on a Defense roll: Dodge (R-ACT-2) and, in melee, a
     Parry source (R-ATK-9); one each (R-TASK-6).
     """
+    if not c.conditions:  # most figures: no int() calls (a Defense roll for most hits)
+        return 0
     return int("dodging" in c.conditions) + int(melee and "parry" in c.conditions)
 
 
@@ -95,9 +102,9 @@ def damage_expr(weapon: Weapon, style: str | None, damage: str, location: str) -
     Strength die, R-ATK-10 a called shot at the head adds a d8.
     """
     expr = damage or weapon.damage.source
-    if style == Rating.POWER._value_:  # _value_: a plain attribute, quicker than ``value``
+    if style == _POWER_NAME:
         expr += "+strdie"
-    return expr + "+1d8" if location == Location.HEAD else expr
+    return expr + "+1d8" if location == _HEAD else expr
 
 
 @lru_cache(maxsize=1024)
@@ -115,7 +122,7 @@ def health_against(target: Combatant, weapon: Weapon) -> int:
 
 def health(c: Combatant, nonlethal: bool) -> int:
     """The trait damage is counted against: Health, or Stamina when non-lethal (R-WOUND-6)."""
-    return c.traits[Derived.STAMINA if nonlethal else Derived.HEALTH]
+    return c.traits[_STAMINA if nonlethal else _HEALTH]
 
 
 def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, WoundResult]:
@@ -124,8 +131,12 @@ def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, W
     a Hero loses an action on its next turn for each step (R-WOUND-4). A severe wound's
     chart roll is the caller's (``result.severe``): it may pause for the GM.
     """
-    per_step, rank = health(c, nonlethal), c.rules_rank
+    per_step, rank = health(c, nonlethal), c.rank
+    if rank is _SIDEKICK:  # ``rules_rank`` asked only of a Sidekick (a property call a hit)
+        rank = c.rules_rank
     steps = wound_steps(damage, per_step)
+    if not steps:  # no wound step, about half of all hits: the figure as it is, uncopied
+        return c, apply_wound_steps(rank, 0, (), c.wounds, c.nonlethal, not nonlethal)
     # each step's overflow, damage − k × per_step for k = 1..steps (§7), made in C
     overflows = tuple(range(damage - per_step, damage - (steps + 1) * per_step, -per_step))
     result = apply_wound_steps(rank, steps, overflows, c.wounds, c.nonlethal, not nonlethal)
@@ -136,7 +147,7 @@ def take_wound(c: Combatant, damage: int, nonlethal: bool) -> tuple[Combatant, W
         out=c.out or result.taken_out,
         unconscious=c.unconscious or result.unconscious,
     )
-    if rank is Rank.HERO:
+    if rank is _HERO:
         wounded = lose_next_turn(wounded, result.steps_taken, "wound")
     return wounded, result
 
