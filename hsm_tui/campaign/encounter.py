@@ -8,6 +8,7 @@ plain values so that undo snapshots share structure and campaign files can save 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
@@ -190,10 +191,10 @@ class Encounter:
 
     # -- lookups ---------------------------------------------------------------------
     def get(self, cid: str) -> Combatant:
-        where = self._where.get(cid)
-        if where is None:
-            raise RulesError(f"no combatant {cid!r} in this encounter")
-        return self.combatants[where]
+        try:  # no test on the way: a forecast looks up some 500 combatants a fight
+            return self.combatants[self._where[cid]]
+        except KeyError:
+            raise RulesError(f"no combatant {cid!r} in this encounter") from None
 
     @once.depends("combatants")
     def _where(self) -> dict[str, int]:
@@ -245,24 +246,26 @@ class Encounter:
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
         # ``group`` and ``standing`` inlined: a forecast asks this a few hundred times a fight
-        everyone = self.combatants
-        group = [everyone[i] for i in self._groups.get(actor, ())]
-        return tuple([c for c in group if not (c.out or c.unconscious)])
+        pick = self._groups.get(actor)
+        if pick is None:
+            return ()
+        return tuple([c for c in pick(self.combatants) if not (c.out or c.unconscious)])
 
-    def group(self, actor: str) -> list[Combatant]:
+    def group(self, actor: str) -> tuple[Combatant, ...]:
         """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
-        everyone = self.combatants
-        return [everyone[i] for i in self._groups.get(actor, ())]
+        pick = self._groups.get(actor)
+        return () if pick is None else pick(self.combatants)
 
     @once.depends("combatants")
-    def _groups(self) -> dict[str, tuple[int, ...]]:
-        """Each initiative group's places in ``combatants`` (a combatant keeps its group):
-        kept, like the id index, by :meth:`with_combatants`.
+    def _groups(self) -> dict[str, _Pick]:
+        """Each initiative group's members picked out of ``combatants`` in one step (a
+        combatant keeps its group): kept, like the id index, by :meth:`with_combatants`.
+        A forecast picks some 250 groups a fight.
         """
         groups: dict[str, list[int]] = {}
         for i, c in enumerate(self.combatants):
             groups.setdefault(c.group, []).append(i)
-        return {group: tuple(places) for group, places in groups.items()}
+        return {group: _picker(places) for group, places in groups.items()}
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
@@ -306,6 +309,18 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
+
+
+_Pick = Callable[[tuple[Combatant, ...]], tuple[Combatant, ...]]
+
+
+def _picker(places: list[int]) -> _Pick:
+    """What picks the combatants at ``places`` (in order, at least one) out of a line-up,
+    as a tuple: a slice when they stand together, as a group's members are added."""
+    first, last = places[0], places[-1]
+    if last - first + 1 == len(places):
+        return itemgetter(slice(first, last + 1))
+    return itemgetter(*places)  # two or more places: a tuple
 
 
 def _copied(fields: dict[str, Any]) -> Encounter:
