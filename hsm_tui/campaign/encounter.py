@@ -27,11 +27,12 @@ def evolve(record: T, **changes: Any) -> T:
     merged = fields | changes
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
         _no_such_field(record, changes)
-    cls = record.__class__
-    cached, set_fields = _KEPT.get(cls) or _kept(cls)
-    for name, of in cached:  # worked out from the old fields
-        if of is None or not of.isdisjoint(changes):
-            merged.pop(name, None)
+    cls = type(record)  # in Python 3.11 quicker than ``__class__``, a descriptor
+    cached, set_fields = _KEPT[cls]
+    if cached:  # most records keep no worked-out values: no loop set up for them
+        for name, of in cached:  # worked out from the old fields
+            if of is None or not of.isdisjoint(changes):
+                merged.pop(name, None)
     new = _new(cls)
     set_fields(new, merged)
     return new
@@ -45,18 +46,27 @@ def _no_such_field(record: object, changes: dict[str, Any]) -> NoReturn:
 _new = object.__new__
 _Setter = Callable[[object, dict[str, Any]], None]
 _Kept = tuple[tuple[tuple[str, frozenset[str] | None], ...], _Setter]
-_KEPT: dict[type, _Kept] = {}
 
 
-def _kept(cls: type) -> _Kept:
-    """What :func:`evolve` keeps of ``cls``: its :class:`once` values (kept in ``__dict__``
-    beside its fields), each with the fields it is worked out from (None: any), which a
-    copy with other ones drops; and the setter of its ``__dict__``, which a copy's fields
-    go through more cheaply than ``object.__setattr__`` (no look-up by name).
+class _KeptByClass(dict[type, _Kept]):
+    """What :func:`evolve` keeps of each record class, worked out on its first copy (a
+    ``__missing__``: the look-up is one subscript, no ``get`` call and test).
     """
-    names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
-    kept = _KEPT[cls] = names, fields_setter(cls)
-    return kept
+
+    def __missing__(self, cls: type) -> _Kept:
+        """``cls``'s :class:`once` values (kept in ``__dict__`` beside its fields), each
+        with the fields it is worked out from (None: any), which a copy with other ones
+        drops; and the setter of its ``__dict__``, which a copy's fields go through more
+        cheaply than ``object.__setattr__`` (no look-up by name).
+        """
+        names = tuple(
+            (n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once)
+        )
+        kept = self[cls] = names, fields_setter(cls)
+        return kept
+
+
+_KEPT = _KeptByClass()
 
 
 _SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
@@ -286,7 +296,8 @@ class Encounter:
                 i = where.get(combatant.id)
                 if i is None:
                     raise RulesError(f"no combatant {combatant.id!r} in this encounter")
-                regrouped = regrouped or combatants[i].group != combatant.group
+                if combatants[i].group != combatant.group:
+                    regrouped = True
                 combatants[i] = combatant
             if regrouped:  # the group index no longer holds: evolve works it out anew
                 return evolve(self, combatants=tuple(combatants), **also)
@@ -296,7 +307,9 @@ class Encounter:
         fields = self.__dict__ | also
         if len(fields) != len(self.__dict__):
             _no_such_field(self, also)
-        return _copied(fields)
+        new = _new(Encounter)  # as _copied, without its call: ~230 copies a fight
+        _set_fields(new, fields)
+        return new
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
