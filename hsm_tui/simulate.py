@@ -181,8 +181,9 @@ class _Count:
             if _HARM(then_c) == _HARM(c):  # Fear, cover, weapons …: nothing to count
                 continue
             wounds[c.side] = wounds.get(c.side, 0) + wound_steps(then_c, c)
-            if c.standing != then_c.standing:
-                standing[c.side] += c.standing - then_c.standing
+            change = (then_c.out or then_c.unconscious) - (c.out or c.unconscious)
+            if change:  # one more (1) or one fewer (-1) standing: ``standing`` inlined
+                standing[c.side] += change
                 self._targets.clear()
         if moved:  # someone joined or left: counted afresh
             standing.clear()
@@ -212,12 +213,13 @@ def _act(
       letting a hit through). Clues are kept for investigation.
     """
     me = enc.get(cid)
-    if not me.standing:
+    if me.out or me.unconscious:  # ``standing`` inlined, as below: asked at every action
         return enc
     best = _best_attack(enc, me, catalog, odds, count.targets(enc, me.side))
     if best is None:
         return _close_in(enc, me, catalog, rng)
-    if condition_refusal(enc.turn, me, "attack"):  # type: ignore[arg-type]
+    turn: Any = enc.turn  # refused only for a figure with markers or a failed roll
+    if (me.conditions or turn.restricted) and condition_refusal(turn, me, "attack"):
         return enc  # the attack would be refused (before any die): not worth planning
     outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
     return outcome
@@ -231,10 +233,10 @@ def _best_attack(
     targets: tuple[list[tuple[str, str]], dict[tuple[bool, str], str]],
 ) -> tuple[str, str] | None:
     """The (target, weapon) with the best chance of at least one hit, the first such
-    target in table order (``targets``: :meth:`_Count.targets`); odds depend only on the
-    attacker, weapon, charges, band and sharing a zone (melee), so each such case is
-    priced once in ``priced`` (kept for a whole forecast: a combatant's id stands for the
-    same ratings in every fight of it).
+    target in table order (``targets``: :meth:`_Count.targets`) and its first such weapon;
+    odds depend only on the attacker, weapon, charges, band and sharing a zone (melee), so
+    each such case is priced once in ``priced`` (kept for a whole forecast: a combatant's
+    id stands for the same ratings in every fight of it).
     """
     everyone, firsts = targets  # each place's first enemy: it gets the pick
     engaged = me.engaged
@@ -242,34 +244,19 @@ def _best_attack(
         firsts = {}
         for target, zone in everyone:
             firsts.setdefault((target in engaged, zone), target)
-    best, best_p = None, -1.0
+    best, best_p = None, -1.0  # -1: impossible (see _chance)
+    here, weapons = me.zone, me.weapons
     for (melee, zone), target_id in firsts.items():  # every target there gets the same chance
-        band = RangeBand.MELEE if melee else enc.zone_band(me.zone, zone)  # enc.band's reading
-        p, weapon = _best_weapon(me, catalog, priced, band, zone)
-        if p > best_p:
-            best, best_p = (target_id, weapon), p
-    return best if best_p >= 0 else None
-
-
-def _best_weapon(
-    me: Combatant,
-    catalog: Catalog,
-    priced: dict[tuple[Any, ...], float],
-    band: RangeBand,
-    zone: str,
-) -> tuple[float, str]:
-    """(chance, weapon id) of the first of ``me``'s weapons with the best chance at a
-    target ``band`` away in ``zone``: every target there gets the same pick.
-    """
-    top, near = (-1.0, ""), zone == me.zone
-    for state in me.weapons:
-        key = (me.id, state.id, state.charges, band, near)
-        p = priced.get(key)
-        if p is None:
-            p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, zone)
-        if p > top[0]:
-            top = (p, state.id)
-    return top
+        band = _MELEE if melee else enc.zone_band(here, zone)  # enc.band's reading
+        near = zone == here
+        for state in weapons:  # one loop over places and weapons: ~75 places a fight
+            key = (me.id, state.id, state.charges, band, near)
+            p = priced.get(key)
+            if p is None:
+                p = priced[key] = _chance(me, state, catalog.weapons[state.id], band, zone)
+            if p > best_p:
+                best, best_p = (target_id, state.id), p
+    return best
 
 
 def _chance(me: Combatant, state: WeaponState, weapon: Weapon, band: RangeBand, zone: str) -> float:
@@ -319,6 +306,7 @@ def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
     return SpendCombatRerolls(d10, hero)
 
 
+_NO_COVER, _MELEE = Cover.NONE, RangeBand.MELEE  # plain names: see encounter's _SIDEKICK
 _END_TURN, _DIVE, _STAY = EndTurn(), AnswerDive("light"), AnswerDive("none")
 """The policy's fixed commands and answers, made once: a fight gives some 70 of them."""
 
@@ -332,7 +320,7 @@ def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -
         pending = outcome.pending
         if isinstance(pending, PendingDive):
             target = outcome.encounter.get(pending.attack.target)
-            dive = _DIVE if target.cover is Cover.NONE else _STAY
+            dive = _DIVE if target.cover is _NO_COVER else _STAY
             outcome = answer_dive(outcome.encounter, dive, pending, rng, catalog)
         elif isinstance(pending, PendingChartChoice):
             outcome = choose_chart_row(
