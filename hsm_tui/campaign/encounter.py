@@ -259,7 +259,11 @@ class Encounter:
         pick = self._groups.get(actor)
         if pick is None:
             return ()
-        return tuple([c for c in pick(self.combatants) if not (c.out or c.unconscious)])
+        group = pick(self.combatants)
+        for c in group:  # a plain loop: mostly everyone stands, and the group is the answer
+            if c.out or c.unconscious:
+                return tuple([c for c in group if not (c.out or c.unconscious)])
+        return group
 
     def group(self, actor: str) -> tuple[Combatant, ...]:
         """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
