@@ -244,7 +244,9 @@ class Encounter:
         """The standing opponents ``c`` is engaged with: the fallen no longer fight, though
         the engagement stays on record until someone moves away (R-OTHER-5).
         """
-        return tuple(o for o in map(self.get, c.engaged) if o.standing)
+        if not c.engaged:  # ``standing`` inlined below: every melee blow asks (flanking)
+            return ()
+        return tuple([o for o in map(self.get, c.engaged) if not (o.out or o.unconscious)])
 
     def fallen_sides(self) -> tuple[str, ...]:
         """Sides with nobody left standing: the fight is decided there, though ending it

@@ -188,8 +188,11 @@ def end_turn(
             if fear and "shaken" in member.conditions:
                 fear -= 1
             calmer, note = panic_check(member, rng, panic)
+            if note:
+                lines.append(note)
             calmer, bleeding = bleed_out(calmer)
-            lines += [line for line in (note, bleeding) if line]
+            if bleeding:
+                lines.append(bleeding)
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:

@@ -111,7 +111,8 @@ def start_turn(
         if note:
             said.append(note)
         start = start_of_turn(member, rng, made, _asks)
-        said += [f"{member.name}: {line}" for line in start.lines]
+        if start.lines:  # most turns' conditions say nothing
+            said += [f"{member.name}: {line}" for line in start.lines]
         if start.paused is not None:  # nothing is kept till it is answered
             name, roll = start.paused
             made_here = tuple(TurnRoll(RollStage(n), r, line) for n, r, line in start.fresh)
