@@ -83,14 +83,14 @@ def fight(
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
             enc = count.take(enc, _act(enc, member.id, catalog, rng, odds, count))
         enc = count.take(enc, _apply(enc, _END_TURN, rng, catalog))  # Luck
-    standing = {c.side for c in enc.combatants if c.standing}
+    standing = {c.side for c in enc.combatants if not (c.out or c.unconscious)}
     result = FightResult(
         next(iter(standing)) if len(standing) == 1 else None,
         min(enc.round, MAX_ROUNDS),
         count.wounds,
     )
-    for c in enc.combatants:
-        result.out[c.side] = result.out.get(c.side, 0) + (not c.standing)
+    for c in enc.combatants:  # ``standing`` inlined here and in _standing: 18 figures a fight
+        result.out[c.side] = result.out.get(c.side, 0) + (c.out or c.unconscious)
     return result
 
 
@@ -110,7 +110,7 @@ def wound_steps(before: Combatant, after: Combatant) -> int:
     """
     if after is before:
         return 0
-    if before.rules_rank is Rank.MINION:
+    if before.rules_rank is _MINION:
         return int(after.out and not before.out)
     lethal = max(0, min(after.wounds, 2) - min(before.wounds, 2))
     severe = max(0, after.severe - before.severe)
@@ -124,7 +124,7 @@ def _standing(enc: Encounter) -> dict[str, int]:
     """How many stand on each side."""
     standing = dict.fromkeys((c.side for c in enc.combatants), 0)
     for c in enc.combatants:
-        standing[c.side] += c.standing
+        standing[c.side] += not (c.out or c.unconscious)
     return standing
 
 
@@ -148,10 +148,10 @@ class _Count:
         """
         found = self._targets.get(side)
         if found is None:
-            everyone = enc.combatants  # ``standing`` inlined: asked again at every fall
-            targets = [
-                (c.id, c.zone) for c in everyone if c.side != side and not (c.out or c.unconscious)
-            ]
+            targets = []  # a plain loop, ``standing`` inlined: asked again at every fall
+            for c in enc.combatants:
+                if c.side != side and not (c.out or c.unconscious):
+                    targets.append((c.id, c.zone))
             places: dict[tuple[bool, str], str] = {}
             for target, zone in targets:
                 places.setdefault((False, zone), target)
@@ -306,7 +306,7 @@ def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
     return SpendCombatRerolls(d10, hero)
 
 
-_NO_COVER, _MELEE = Cover.NONE, RangeBand.MELEE  # plain names: see encounter's _SIDEKICK
+_NO_COVER, _MELEE, _MINION = Cover.NONE, RangeBand.MELEE, Rank.MINION  # see encounter's _SIDEKICK
 _END_TURN, _DIVE, _STAY = EndTurn(), AnswerDive("light"), AnswerDive("none")
 """The policy's fixed commands and answers, made once: a fight gives some 70 of them."""
 

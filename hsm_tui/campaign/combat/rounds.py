@@ -37,6 +37,7 @@ from .turn_start import start_turn
 from .turns import actor_name, current_turn
 
 _MARKS = operator.attrgetter("conditions")
+_SIDEKICK, _INITIATIVE = Rank.SIDEKICK, Derived.INITIATIVE
 
 
 def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -45,11 +46,12 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     """
     if enc.active:
         raise RulesError("combat is already under way")
-    undecided = [c for c in enc.combatants if c.rank is Rank.SIDEKICK and c.plays_as is None]
+    # read per combatant: plain names (see encounter's _SIDEKICK), ``standing`` inlined
+    undecided = [c for c in enc.combatants if c.rank is _SIDEKICK and c.plays_as is None]
     if undecided:
         c = undecided[0]
         return Outcome(enc, (), PendingSidekick(c.id, f"Does {c.name} play as a Hero or a Minion?"))
-    sides = {c.side for c in enc.combatants if c.standing}
+    sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}
     if len(sides) < 2:
         raise RulesError("combat needs standing combatants on at least two sides")
     bonus: dict[str, int] = {}
@@ -59,11 +61,11 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
     rolls, seen, wound = [], set(), {}
     for c in enc.combatants:
-        if c.group in seen or not c.standing:
+        if c.group in seen or c.out or c.unconscious:
             continue
         seen.add(c.group)
         wound[c.group] = wound_marker(c)
-        rating = c.traits[Derived.INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
+        rating = c.traits[_INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
         rolls.append(InitiativeRoll(c.group, c.side, c.rank, c.player, rating, rng.randint(1, 10)))
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(

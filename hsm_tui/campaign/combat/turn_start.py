@@ -85,7 +85,9 @@ def start_turn(
     if (
         morale is None
         and hero is not None
-        and hero.rules_rank is _HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        # a Hero's rank read as it is (``rules_rank``, a property, is a call), a Sidekick's
+        # asked: RulesError while undecided (R-CHAR-8)
+        and (hero.rank is _HERO or hero.rules_rank is _HERO)
         and hero.fear >= hero.traits[_MORALE_TRAIT]  # R-FEAR-1: not on most turns
     ):
         roll, line, ask = _morale_roll(hero, rng, base)
