@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -221,8 +222,7 @@ def _act(
     turn: Any = enc.turn  # refused only for a figure with markers or a failed roll
     if (me.conditions or turn.restricted) and condition_refusal(turn, me, "attack"):
         return enc  # the attack would be refused (before any die): not worth planning
-    outcome = _apply(enc, Attack(me.id, best[0], best[1]), rng, catalog)
-    return outcome
+    return _apply(enc, _attack(me.id, best[0], best[1]), rng, catalog)
 
 
 def _best_attack(
@@ -300,15 +300,15 @@ def nobody_reaches(spec: EncounterSpec, unreached: tuple[NoReach, ...]) -> bool:
 def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
     flips = pending.roll.successes == 0 if pending.stage != "defense" else True
     count = pending.free + (1 if flips and pending.luck else 0)
-    if not count:
-        return SpendCombatRerolls(0, 0)
-    d10, hero = suggest_split(pending.roll, count)
-    return SpendCombatRerolls(d10, hero)
+    return _spend(*suggest_split(pending.roll, count)) if count else _spend(0, 0)
 
 
 _NO_COVER, _MELEE, _MINION = Cover.NONE, RangeBand.MELEE, Rank.MINION  # see encounter's _SIDEKICK
 _END_TURN, _DIVE, _STAY = EndTurn(), AnswerDive("light"), AnswerDive("none")
-"""The policy's fixed commands and answers, made once: a fight gives some 70 of them."""
+_attack, _spend = lru_cache(4096)(Attack), lru_cache(256)(SpendCombatRerolls)
+"""The policy's commands and answers, each made once (the few fixed ones) or kept once
+made (a command is a frozen record, and making one costs some 20 look-ups): a fight gives
+some 70 fixed ones, 40 attacks and 20 re-roll answers."""
 
 
 def _apply(enc: Encounter, command: Any, rng: random.Random, catalog: Catalog) -> Encounter:
