@@ -127,7 +127,7 @@ def spend_action(
         )
     if actor.id in turn.wild and action in NOT_WITH_WILD:
         raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
-    return enc.with_turn(evolve(turn, used=(*turn.used, (actor.id, action))))
+    return enc.with_turn(turn.spent(actor.id, action))
 
 
 def condition_refusal(turn: Turn, actor: Combatant, action: str) -> str:
