@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
 from itertools import chain
 
 from ...packs import Catalog
@@ -102,10 +103,17 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     return enc, lines
 
 
-def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
+def _begin_next_turn(
+    enc: Encounter, rng: random.Random, ended: Sequence[Combatant] = ()
+) -> Outcome:
     """Advance to the next actor with someone standing, and start its turn.
     The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
+    ``ended``: the members of the turn that ended, only their weapons changed (nobody
+    stands or falls by it), set in the new turn's copy of the encounter (one copy a turn,
+    not two); set first when that turn's actor acts again or in a surprise round.
     """
+    if ended and enc.surprise:
+        enc, ended = enc.with_combatants(*ended), ()
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
     passed: list[str] = []  # turns that pass unplayed, nobody in them standing
@@ -127,7 +135,10 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         else:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
-    return start_turn(enc, actor, passed, rng, members=members, place=(index, round_))
+        if ended and enc.turn is not None and actor == enc.turn.actor:  # nobody else acts
+            enc, ended = enc.with_combatants(*ended), ()
+            members = enc.members(actor)
+    return start_turn(enc, actor, passed, rng, members=members, place=(index, round_), ended=ended)
 
 
 def declare_actions(
@@ -183,10 +194,11 @@ def end_turn(
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
     lines: list[Line] = []  # a Panicked roll's line is written when read
-    ended = []
+    ended, marked = [], False
     for member in members:
         fear, calmer = member.fear, member
         if member.conditions:  # Panicked, Shaken and dying are markers: most have none
+            marked = True
             if fear and "shaken" in member.conditions:
                 fear -= 1
             calmer, note = panic_check(member, rng, panic)
@@ -199,15 +211,16 @@ def end_turn(
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
             ended.append(evolve(calmer, weapons=weapons, fear=fear))
-    enc = enc.with_combatants(*ended)
     # R-OTHER-4: slowed for the rest of that turn only; rare, and a turn ends ~45 times a
     # fight, so everyone's markers are searched in one pass in C before anyone is looked at
-    if "slowed" in chain.from_iterable(map(_MARKS, enc.combatants)):
+    # (the members' as they were: only their weapons changed, unless ``marked``)
+    if marked or "slowed" in chain.from_iterable(map(_MARKS, enc.combatants)):
+        enc, ended = enc.with_combatants(*ended), []
         everyone = enc.combatants
         enc = enc.with_combatants(
             *[with_condition(c, "slowed", 0) for c in everyone if "slowed" in c.conditions]
         )
-    nxt = _begin_next_turn(enc, rng)
+    nxt = _begin_next_turn(enc, rng, ended)  # weapons recharged: set with the next turn
     return nxt.after(LogLines("End of turn", tuple(lines))) if lines else nxt
 
 

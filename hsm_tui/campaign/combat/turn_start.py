@@ -11,6 +11,7 @@ already holds are not written twice.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ...packs import Catalog
@@ -67,12 +68,15 @@ def start_turn(
     logged: int = 0,
     members: tuple[Combatant, ...] | None = None,
     place: tuple[int, int] | None = None,
+    ended: Sequence[Combatant] = (),
 ) -> Outcome:
     """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
     the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
     (an earlier entry holds them). ``members``: who acts, when the caller has them already;
     ``place``: the turn index and round the fight moves on to (set in the one copy of the
-    encounter the turn's start makes, ~45 a fight in a forecast), None: where it is.
+    encounter the turn's start makes, ~45 a fight in a forecast), None: where it is;
+    ``ended``: the last turn's members as it left them (others than ``actor``'s), set in
+    that copy too.
     """
     moved = {} if place is None else {"turn_index": place[0], "round": place[1]}
     round_ = enc.round if place is None else place[1]
@@ -93,7 +97,7 @@ def start_turn(
     ):
         roll, line, ask = _morale_roll(hero, rng, base)
         if ask is not None:  # its turn: nothing is taken till answered
-            paused = enc.with_combatants(turn=Turn(actor), **moved)
+            paused = enc.with_combatants(*ended, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(base, (*lines, f"{hero.name}: {line}")),), ask)
         morale, rolled = (roll, line), (TurnRoll(RollStage.MORALE, roll, line), *rolled)
     said: list[str] = []
@@ -123,7 +127,7 @@ def start_turn(
             ask = ask_rerolls(
                 member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
             )
-            paused = enc.with_combatants(*started, turn=Turn(actor), **moved)
+            paused = enc.with_combatants(*ended, *started, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
         if start.restricted:
@@ -153,7 +157,7 @@ def start_turn(
         turn = Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why))
     else:  # most turns start so
         turn = _fresh_turn(actor)
-    enc = enc.with_combatants(*started, turn=turn, **moved)
+    enc = enc.with_combatants(*ended, *started, turn=turn, **moved)
     return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
 
 
