@@ -36,7 +36,7 @@ from .campaign.combat import (
     weapon_style,
 )
 from .campaign.combat.turns import condition_refusal
-from .campaign.encounter import Combatant, Encounter, WeaponState
+from .campaign.encounter import Combatant, Encounter, Turn, WeaponState
 from .encounter_file import EncounterSpec, prepare
 from .packs import Catalog, Weapon
 from .reach import NoReach, unreached, zone_bound
@@ -219,9 +219,11 @@ def _act(
     best = _best_attack(enc, me, catalog, odds, count.targets(enc, me.side))
     if best is None:
         return _close_in(enc, me, catalog, rng)
-    turn: Any = enc.turn  # refused only for a figure with markers or a failed roll
+    turn: Turn = enc.turn  # type: ignore[assignment]  # under way: the fight's loop
+    # an attack the engine would refuse (before any die) is not worth planning: only a
+    # figure with markers or a failed roll is asked
     if (me.conditions or turn.restricted) and condition_refusal(turn, me, "attack"):
-        return enc  # the attack would be refused (before any die): not worth planning
+        return enc
     return _apply(enc, _attack(me.id, best[0], best[1]), rng, catalog)
 
 

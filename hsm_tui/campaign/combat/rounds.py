@@ -38,7 +38,7 @@ from .turn_start import start_turn
 from .turns import actor_name, current_turn
 
 _MARKS = operator.attrgetter("conditions")
-_SIDEKICK, _INITIATIVE = Rank.SIDEKICK, Derived.INITIATIVE
+_SIDEKICK, _INITIATIVE = Rank.SIDEKICK, Derived.INITIATIVE  # see encounter's _SIDEKICK
 
 
 def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -47,7 +47,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     """
     if enc.active:
         raise RulesError("combat is already under way")
-    # read per combatant: plain names (see encounter's _SIDEKICK), ``standing`` inlined
+    # read per combatant: Enum members as plain names, ``standing`` inlined
     undecided = [c for c in enc.combatants if c.rank is _SIDEKICK and c.plays_as is None]
     if undecided:
         c = undecided[0]
