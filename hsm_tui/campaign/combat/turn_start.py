@@ -37,8 +37,11 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 _MORALE = RollStage.MORALE.value
-_HERO, _MINION, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Derived.MORALE
+_HERO, _MINION, _SIDEKICK, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Rank.SIDEKICK, Derived.MORALE
+_FORTUNE, _MISFORTUNE = HeroFace.FORTUNE, HeroFace.MISFORTUNE
 """Read for every member at every turn's start: plain names, as in :mod:`..encounter`."""
+_FEAR_MARKS = frozenset(("shaken", "panicked"))
+"""The markers Fear reached again turns into Panicked (R-FEAR-2)."""
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -205,8 +208,8 @@ def _fear_check(
         conditions.discard("shaken")
         notes.append("no longer Shaken")
     if fear >= morale:
-        mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
-        if c.rules_rank is _MINION:
+        mark = "shaken" if conditions.isdisjoint(_FEAR_MARKS) else "panicked"  # R-FEAR-2
+        if c.rank is _MINION or (c.rank is _SIDEKICK and c.rules_rank is _MINION):
             shaken = True
             again = "still " if "panicked" in conditions else ""
             shown = secret(morale, not c.player)
@@ -221,15 +224,15 @@ def _fear_check(
             notes.append(line)
             if shaken and mark == "panicked":
                 notes.append("Shaken again: Panicked (R-FEAR-2)")
-            if roll.face is HeroFace.FORTUNE:
-                fear = max(0, fear - 1)
-            elif roll.face is HeroFace.MISFORTUNE:
+            if roll.face is _FORTUNE:
+                fear = fear - 1 if fear > 0 else 0
+            elif roll.face is _MISFORTUNE:
                 fear += 1
         if shaken:  # Panicked takes Shaken's place (§8: on calming down it "becomes Shaken")
             conditions.add(mark)
         if "panicked" in conditions:
             conditions.discard("shaken")
-    fear = max(0, fear - 1)
+    fear = fear - 1 if fear > 0 else 0
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
     marks = tuple(sorted(conditions))
     if (fear, marks) == (c.fear, c.conditions):
