@@ -8,6 +8,7 @@ plain values so that undo snapshots share structure and campaign files can save 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
 from ..rules import CombatRatings, Cover, RangeBand, Rank, RulesError, Traits
@@ -26,11 +27,12 @@ def evolve(record: T, **changes: Any) -> T:
     merged = fields | changes
     if len(merged) != len(fields):  # a name it does not have: cheaper than a subset test
         _no_such_field(record, changes)
-    cls = record.__class__
-    cached, set_fields = _KEPT.get(cls) or _kept(cls)
-    for name, of in cached:  # worked out from the old fields
-        if of is None or not of.isdisjoint(changes):
-            merged.pop(name, None)
+    cls = type(record)  # in Python 3.11 quicker than ``__class__``, a descriptor
+    cached, set_fields = _KEPT[cls]
+    if cached:  # most records keep no worked-out values: no loop set up for them
+        for name, of in cached:  # worked out from the old fields
+            if of is None or not of.isdisjoint(changes):
+                merged.pop(name, None)
     new = _new(cls)
     set_fields(new, merged)
     return new
@@ -44,18 +46,27 @@ def _no_such_field(record: object, changes: dict[str, Any]) -> NoReturn:
 _new = object.__new__
 _Setter = Callable[[object, dict[str, Any]], None]
 _Kept = tuple[tuple[tuple[str, frozenset[str] | None], ...], _Setter]
-_KEPT: dict[type, _Kept] = {}
 
 
-def _kept(cls: type) -> _Kept:
-    """What :func:`evolve` keeps of ``cls``: its :class:`once` values (kept in ``__dict__``
-    beside its fields), each with the fields it is worked out from (None: any), which a
-    copy with other ones drops; and the setter of its ``__dict__``, which a copy's fields
-    go through more cheaply than ``object.__setattr__`` (no look-up by name).
+class _KeptByClass(dict[type, _Kept]):
+    """What :func:`evolve` keeps of each record class, worked out on its first copy (a
+    ``__missing__``: the look-up is one subscript, no ``get`` call and test).
     """
-    names = tuple((n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once))
-    kept = _KEPT[cls] = names, fields_setter(cls)
-    return kept
+
+    def __missing__(self, cls: type) -> _Kept:
+        """``cls``'s :class:`once` values (kept in ``__dict__`` beside its fields), each
+        with the fields it is worked out from (None: any), which a copy with other ones
+        drops; and the setter of its ``__dict__``, which a copy's fields go through more
+        cheaply than ``object.__setattr__`` (no look-up by name).
+        """
+        names = tuple(
+            (n, v.of) for k in cls.__mro__ for n, v in vars(k).items() if isinstance(v, once)
+        )
+        kept = self[cls] = names, fields_setter(cls)
+        return kept
+
+
+_KEPT = _KeptByClass()
 
 
 _SIDEKICK, _SHORT, _MELEE = Rank.SIDEKICK, RangeBand.SHORT, RangeBand.MELEE
@@ -175,6 +186,22 @@ class Turn:
         left = self.declared - lost - used
         return left if left > 0 else 0
 
+    def spent(self, cid: str, action: str) -> Turn:
+        """This turn with ``action`` spent by ``cid``, kept once made: a turn nothing was
+        lost on is one record for every fight of a forecast (turn_start's ``_fresh_turn``),
+        so each turn it leads to is made once, not at every action (~55 a fight).
+        """
+        key = (cid, action)
+        after = self._spent.get(key)
+        if after is None:
+            after = self._spent[key] = evolve(self, used=(*self.used, key))
+        return after
+
+    @once
+    def _spent(self) -> dict[tuple[str, str], Turn]:
+        """The turns :meth:`spent` made from this one (a copy with other fields drops it)."""
+        return {}
+
 
 @record
 class Encounter:
@@ -190,10 +217,10 @@ class Encounter:
 
     # -- lookups ---------------------------------------------------------------------
     def get(self, cid: str) -> Combatant:
-        where = self._where.get(cid)
-        if where is None:
-            raise RulesError(f"no combatant {cid!r} in this encounter")
-        return self.combatants[where]
+        try:  # no test on the way: a forecast looks up some 500 combatants a fight
+            return self.combatants[self._where[cid]]
+        except KeyError:
+            raise RulesError(f"no combatant {cid!r} in this encounter") from None
 
     @once.depends("combatants")
     def _where(self) -> dict[str, int]:
@@ -233,7 +260,9 @@ class Encounter:
         """The standing opponents ``c`` is engaged with: the fallen no longer fight, though
         the engagement stays on record until someone moves away (R-OTHER-5).
         """
-        return tuple(o for o in map(self.get, c.engaged) if o.standing)
+        if not c.engaged:  # ``standing`` inlined below: every melee blow asks (flanking)
+            return ()
+        return tuple([o for o in map(self.get, c.engaged) if not (o.out or o.unconscious)])
 
     def fallen_sides(self) -> tuple[str, ...]:
         """Sides with nobody left standing: the fight is decided there, though ending it
@@ -245,24 +274,30 @@ class Encounter:
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
         # ``group`` and ``standing`` inlined: a forecast asks this a few hundred times a fight
-        everyone = self.combatants
-        group = [everyone[i] for i in self._groups.get(actor, ())]
-        return tuple([c for c in group if not (c.out or c.unconscious)])
+        pick = self._groups.get(actor)
+        if pick is None:
+            return ()
+        group = pick(self.combatants)
+        for c in group:  # a plain loop: mostly everyone stands, and the group is the answer
+            if c.out or c.unconscious:
+                return tuple([c for c in group if not (c.out or c.unconscious)])
+        return group
 
-    def group(self, actor: str) -> list[Combatant]:
+    def group(self, actor: str) -> tuple[Combatant, ...]:
         """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
-        everyone = self.combatants
-        return [everyone[i] for i in self._groups.get(actor, ())]
+        pick = self._groups.get(actor)
+        return () if pick is None else pick(self.combatants)
 
     @once.depends("combatants")
-    def _groups(self) -> dict[str, tuple[int, ...]]:
-        """Each initiative group's places in ``combatants`` (a combatant keeps its group):
-        kept, like the id index, by :meth:`with_combatants`.
+    def _groups(self) -> dict[str, _Pick]:
+        """Each initiative group's members picked out of ``combatants`` in one step (a
+        combatant keeps its group): kept, like the id index, by :meth:`with_combatants`.
+        A forecast picks some 250 groups a fight.
         """
         groups: dict[str, list[int]] = {}
         for i, c in enumerate(self.combatants):
             groups.setdefault(c.group, []).append(i)
-        return {group: tuple(places) for group, places in groups.items()}
+        return {group: _picker(places) for group, places in groups.items()}
 
     # -- edits -----------------------------------------------------------------------
     def with_combatant(self, combatant: Combatant) -> Encounter:
@@ -283,7 +318,8 @@ class Encounter:
                 i = where.get(combatant.id)
                 if i is None:
                     raise RulesError(f"no combatant {combatant.id!r} in this encounter")
-                regrouped = regrouped or combatants[i].group != combatant.group
+                if combatants[i].group != combatant.group:
+                    regrouped = True
                 combatants[i] = combatant
             if regrouped:  # the group index no longer holds: evolve works it out anew
                 return evolve(self, combatants=tuple(combatants), **also)
@@ -293,7 +329,9 @@ class Encounter:
         fields = self.__dict__ | also
         if len(fields) != len(self.__dict__):
             _no_such_field(self, also)
-        return _copied(fields)
+        new = _new(Encounter)  # as _copied, without its call: ~230 copies a fight
+        _set_fields(new, fields)
+        return new
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
@@ -306,6 +344,18 @@ class Encounter:
             raise RulesError("a zone is at Short range from itself; pick two zones")
         kept = tuple(t for t in self.bands if {t[0], t[1]} != {a, b})
         return evolve(self, bands=(*kept, (a, b, band)))
+
+
+_Pick = Callable[[tuple[Combatant, ...]], tuple[Combatant, ...]]
+
+
+def _picker(places: list[int]) -> _Pick:
+    """What picks the combatants at ``places`` (in order, at least one) out of a line-up,
+    as a tuple: a slice when they stand together, as a group's members are added."""
+    first, last = places[0], places[-1]
+    if last - first + 1 == len(places):
+        return itemgetter(slice(first, last + 1))
+    return itemgetter(*places)  # two or more places: a tuple
 
 
 def _copied(fields: dict[str, Any]) -> Encounter:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
+from itertools import chain
 
 from ...packs import Catalog
 from ...rules import Derived, Rank, RulesError
@@ -35,6 +37,9 @@ from .outcome import (
 from .turn_start import start_turn
 from .turns import actor_name, current_turn
 
+_MARKS = operator.attrgetter("conditions")
+_SIDEKICK, _INITIATIVE = Rank.SIDEKICK, Derived.INITIATIVE  # see encounter's _SIDEKICK
+
 
 def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Catalog) -> Outcome:
     """R-INIT-1: every Hero alone, each group of same-type Minions once: d10 + Initiative.
@@ -42,11 +47,12 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     """
     if enc.active:
         raise RulesError("combat is already under way")
-    undecided = [c for c in enc.combatants if c.rank is Rank.SIDEKICK and c.plays_as is None]
+    # read per combatant: Enum members as plain names, ``standing`` inlined
+    undecided = [c for c in enc.combatants if c.rank is _SIDEKICK and c.plays_as is None]
     if undecided:
         c = undecided[0]
         return Outcome(enc, (), PendingSidekick(c.id, f"Does {c.name} play as a Hero or a Minion?"))
-    sides = {c.side for c in enc.combatants if c.standing}
+    sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}
     if len(sides) < 2:
         raise RulesError("combat needs standing combatants on at least two sides")
     bonus: dict[str, int] = {}
@@ -56,11 +62,11 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
     rolls, seen, wound = [], set(), {}
     for c in enc.combatants:
-        if c.group in seen or not c.standing:
+        if c.group in seen or c.out or c.unconscious:
             continue
         seen.add(c.group)
         wound[c.group] = wound_marker(c)
-        rating = c.traits[Derived.INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
+        rating = c.traits[_INITIATIVE] + wound[c.group] + bonus.get(c.group, 0)
         rolls.append(InitiativeRoll(c.group, c.side, c.rank, c.player, rating, rng.randint(1, 10)))
     order = tuple(initiative_order(rolls, rng))
     lines = tuple(
@@ -97,10 +103,17 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     return enc, lines
 
 
-def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
+def _begin_next_turn(
+    enc: Encounter, rng: random.Random, ended: Sequence[Combatant] = ()
+) -> Outcome:
     """Advance to the next actor with someone standing, and start its turn.
     The surprise round's actors go first (R-INIT-3), then round 1 in initiative order.
+    ``ended``: the members of the turn that ended, only their weapons changed (nobody
+    stands or falls by it), set in the new turn's copy of the encounter (one copy a turn,
+    not two); set first when that turn's actor acts again or in a surprise round.
     """
+    if ended and enc.surprise:
+        enc, ended = enc.with_combatants(*ended), ()
     while enc.surprise and not enc.members(enc.surprise[0]):
         enc = evolve(enc, surprise=enc.surprise[1:])
     passed: list[str] = []  # turns that pass unplayed, nobody in them standing
@@ -122,7 +135,10 @@ def _begin_next_turn(enc: Encounter, rng: random.Random) -> Outcome:
         else:
             raise RulesError("nobody is left standing to act")
         actor = enc.order[index].actor
-    return start_turn(enc, actor, passed, rng, members=members, place=(index, round_))
+        if ended and enc.turn is not None and actor == enc.turn.actor:  # nobody else acts
+            enc, ended = enc.with_combatants(*ended), ()
+            members = enc.members(actor)
+    return start_turn(enc, actor, passed, rng, members=members, place=(index, round_), ended=ended)
 
 
 def declare_actions(
@@ -178,25 +194,33 @@ def end_turn(
             if ask is not None:  # nothing changes until it answers
                 return Outcome(enc, (LogLines(title, (f"{hero.name}: {panic[1]}",)),), ask)
     lines: list[Line] = []  # a Panicked roll's line is written when read
-    ended = []
+    ended, marked = [], False
     for member in members:
         fear, calmer = member.fear, member
         if member.conditions:  # Panicked, Shaken and dying are markers: most have none
+            marked = True
             if fear and "shaken" in member.conditions:
                 fear -= 1
             calmer, note = panic_check(member, rng, panic)
+            if note:
+                lines.append(note)
             calmer, bleeding = bleed_out(calmer)
-            lines += [line for line in (note, bleeding) if line]
+            if bleeding:
+                lines.append(bleeding)
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
             ended.append(evolve(calmer, weapons=weapons, fear=fear))
-    enc = enc.with_combatants(*ended)
-    # R-OTHER-4: slowed for the rest of that turn only
-    slowed = [with_condition(c, "slowed", 0) for c in enc.combatants if "slowed" in c.conditions]
-    if slowed:  # rare, and a turn ends ~45 times a fight
-        enc = enc.with_combatants(*slowed)
-    nxt = _begin_next_turn(enc, rng)
+    # R-OTHER-4: slowed for the rest of that turn only; rare, and a turn ends ~45 times a
+    # fight, so everyone's markers are searched in one pass in C before anyone is looked at
+    # (the members' as they were: only their weapons changed, unless ``marked``)
+    if marked or "slowed" in chain.from_iterable(map(_MARKS, enc.combatants)):
+        enc, ended = enc.with_combatants(*ended), []
+        everyone = enc.combatants
+        enc = enc.with_combatants(
+            *[with_condition(c, "slowed", 0) for c in everyone if "slowed" in c.conditions]
+        )
+    nxt = _begin_next_turn(enc, rng, ended)  # weapons recharged: set with the next turn
     return nxt.after(LogLines("End of turn", tuple(lines))) if lines else nxt
 
 

@@ -11,6 +11,8 @@ already holds are not written twice.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from functools import lru_cache
 
 from ...packs import Catalog
 from ...rules import Derived, Rank
@@ -35,8 +37,11 @@ from .turns import actions_text, actor_name, carried_losses, minus_actions
 
 _ENGINE_MARKS = frozenset(ENGINE_MARKS)
 _MORALE = RollStage.MORALE.value
-_HERO, _MINION, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Derived.MORALE
+_HERO, _MINION, _SIDEKICK, _MORALE_TRAIT = Rank.HERO, Rank.MINION, Rank.SIDEKICK, Derived.MORALE
+_FORTUNE, _MISFORTUNE = HeroFace.FORTUNE, HeroFace.MISFORTUNE
 """Read for every member at every turn's start: plain names, as in :mod:`..encounter`."""
+_FEAR_MARKS = frozenset(("shaken", "panicked"))
+"""The markers Fear reached again turns into Panicked (R-FEAR-2)."""
 
 
 def turn_start_rerolled(answer: Rerolled, rng: random.Random, _cat: Catalog) -> Outcome:
@@ -66,12 +71,15 @@ def start_turn(
     logged: int = 0,
     members: tuple[Combatant, ...] | None = None,
     place: tuple[int, int] | None = None,
+    ended: Sequence[Combatant] = (),
 ) -> Outcome:
     """Start ``actor``'s turn after ``lines`` (turns passed unplayed, re-rolls spent), with
     the rolls made so far (``rolled``), leaving out the first ``logged`` lines it writes
     (an earlier entry holds them). ``members``: who acts, when the caller has them already;
     ``place``: the turn index and round the fight moves on to (set in the one copy of the
-    encounter the turn's start makes, ~45 a fight in a forecast), None: where it is.
+    encounter the turn's start makes, ~45 a fight in a forecast), None: where it is;
+    ``ended``: the last turn's members as it left them (others than ``actor``'s), set in
+    that copy too.
     """
     moved = {} if place is None else {"turn_index": place[0], "round": place[1]}
     round_ = enc.round if place is None else place[1]
@@ -85,12 +93,14 @@ def start_turn(
     if (
         morale is None
         and hero is not None
-        and hero.rules_rank is _HERO  # an undecided Sidekick: RulesError (R-CHAR-8)
+        # a Hero's rank read as it is (``rules_rank``, a property, is a call), a Sidekick's
+        # asked: RulesError while undecided (R-CHAR-8)
+        and (hero.rank is _HERO or hero.rules_rank is _HERO)
         and hero.fear >= hero.traits[_MORALE_TRAIT]  # R-FEAR-1: not on most turns
     ):
         roll, line, ask = _morale_roll(hero, rng, base)
         if ask is not None:  # its turn: nothing is taken till answered
-            paused = enc.with_combatants(turn=Turn(actor), **moved)
+            paused = enc.with_combatants(*ended, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(base, (*lines, f"{hero.name}: {line}")),), ask)
         morale, rolled = (roll, line), (TurnRoll(RollStage.MORALE, roll, line), *rolled)
     said: list[str] = []
@@ -111,7 +121,8 @@ def start_turn(
         if note:
             said.append(note)
         start = start_of_turn(member, rng, made, _asks)
-        said += [f"{member.name}: {line}" for line in start.lines]
+        if start.lines:  # most turns' conditions say nothing
+            said += [f"{member.name}: {line}" for line in start.lines]
         if start.paused is not None:  # nothing is kept till it is answered
             name, roll = start.paused
             made_here = tuple(TurnRoll(RollStage(n), r, line) for n, r, line in start.fresh)
@@ -119,7 +130,7 @@ def start_turn(
             ask = ask_rerolls(
                 member, roll, 0, RollStage(name), None, roll.target, base, earlier, len(said)
             )
-            paused = enc.with_combatants(*started, turn=Turn(actor), **moved)
+            paused = enc.with_combatants(*ended, *started, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
         member = start.combatant
         if start.restricted:
@@ -145,9 +156,17 @@ def start_turn(
             member = evolve(member, lose_actions=0, lose_why=())
         if member is not was:
             started.append(member)
-    turn = Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why))
-    enc = enc.with_combatants(*started, turn=turn, **moved)
+    if lost or restricted:
+        turn = Turn(actor, lost=tuple(lost), restricted=tuple(restricted), lost_why=tuple(lost_why))
+    else:  # most turns start so
+        turn = _fresh_turn(actor)
+    enc = enc.with_combatants(*ended, *started, turn=turn, **moved)
     return Outcome(enc, (LogLines(title, (*lines, *said[logged:])),))
+
+
+_fresh_turn = lru_cache(1024)(Turn)
+"""A turn nothing was lost or restricted on, kept once made for its actor: a frozen
+record, which costs some 20 look-ups to make, and most of a fight's ~40 turns start so."""
 
 
 def _asks(c: Combatant, name: str, roll: PoolRoll) -> bool:
@@ -189,8 +208,8 @@ def _fear_check(
         conditions.discard("shaken")
         notes.append("no longer Shaken")
     if fear >= morale:
-        mark = "panicked" if conditions & {"shaken", "panicked"} else "shaken"  # R-FEAR-2
-        if c.rules_rank is _MINION:
+        mark = "shaken" if conditions.isdisjoint(_FEAR_MARKS) else "panicked"  # R-FEAR-2
+        if c.rank is _MINION or (c.rank is _SIDEKICK and c.rules_rank is _MINION):
             shaken = True
             again = "still " if "panicked" in conditions else ""
             shown = secret(morale, not c.player)
@@ -205,15 +224,15 @@ def _fear_check(
             notes.append(line)
             if shaken and mark == "panicked":
                 notes.append("Shaken again: Panicked (R-FEAR-2)")
-            if roll.face is HeroFace.FORTUNE:
-                fear = max(0, fear - 1)
-            elif roll.face is HeroFace.MISFORTUNE:
+            if roll.face is _FORTUNE:
+                fear = fear - 1 if fear > 0 else 0
+            elif roll.face is _MISFORTUNE:
                 fear += 1
         if shaken:  # Panicked takes Shaken's place (§8: on calming down it "becomes Shaken")
             conditions.add(mark)
         if "panicked" in conditions:
             conditions.discard("shaken")
-    fear = max(0, fear - 1)
+    fear = fear - 1 if fear > 0 else 0
     note = f"{c.name}: " + "; ".join(notes) if notes else ""
     marks = tuple(sorted(conditions))
     if (fear, marks) == (c.fear, c.conditions):

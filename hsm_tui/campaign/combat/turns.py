@@ -102,9 +102,12 @@ def spend_action(
     turn = current_turn(enc)
     if actor.group != turn.actor:
         raise RulesError(f"it is not {actor.name}'s turn")
-    if not actor.standing:
+    if actor.out or actor.unconscious:  # ``standing`` inlined: every action asks
         raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
-    if refused := condition_refusal(turn, actor, action):
+    # refused only for a figure with markers or a failed roll: most ask no further
+    if (actor.conditions or turn.restricted) and (
+        refused := condition_refusal(turn, actor, action)
+    ):
         raise RulesError(refused)
     if (actor.id, action) in turn.used:
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
@@ -124,7 +127,7 @@ def spend_action(
         )
     if actor.id in turn.wild and action in NOT_WITH_WILD:
         raise RulesError(f"after a Wild attack {actor.name} cannot {action} this turn (R-ATK-1)")
-    return enc.with_turn(evolve(turn, used=(*turn.used, (actor.id, action))))
+    return enc.with_turn(turn.spent(actor.id, action))
 
 
 def condition_refusal(turn: Turn, actor: Combatant, action: str) -> str:
