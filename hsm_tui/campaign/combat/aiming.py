@@ -40,6 +40,9 @@ from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, op
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
 """The values a command may name (text compares equal to its member): checked per attack."""
+# read per attack: plain names, as in :mod:`..encounter`
+_WILD, _MELEE, _SIDEKICK, _OFF = Rating.WILD, RangeBand.MELEE, Rank.SIDEKICK, Hand.OFF
+_MAIN, _STANDBY, _ZONE_OF_CONTROL = Hand.MAIN, Reaction.STANDBY, Reaction.ZONE_OF_CONTROL
 
 MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
@@ -139,7 +142,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     """Every check and number of an attack, without spending the action or rolling."""
     cmd = second_weapon(enc, cmd)
     attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
-    if not target.standing:
+    if target.out or target.unconscious:  # ``standing``, inlined as in _rest_of_unit (fear)
         raise RulesError(f"{target.name} is already out of the fight")
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
@@ -147,10 +150,11 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
     if abs(cmd.modifier) > MAX_MODIFIER:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
-    _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
+    if target.rank is _SIDEKICK:  # R-CHAR-8: its rules are decided before it defends
+        _ = target.rules_rank
     fire, style, damage = _armed(enc, attacker, cmd, cat)
     turn = enc.turn
-    if style is Rating.WILD and turn is not None:  # R-ATK-1: not after these either
+    if style is _WILD and turn is not None:  # R-ATK-1: not after these either
         taken = [a for a in turn.used_by(attacker.id) if a in NOT_WITH_WILD]
         if taken:
             raise RulesError(
@@ -159,13 +163,14 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
             )
     weapon, state = fire.weapon, fire.state
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
-    band = enc.band(attacker.id, target.id)
+    # Encounter.band, from the two figures held (it would look both up again)
+    band = _MELEE if target.id in attacker.engaged else enc.zone_band(attacker.zone, target.zone)
     if melee and attacker.zone != target.zone:
         raise RulesError(
             f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
         )
     if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
-        band = RangeBand.MELEE
+        band = _MELEE
     if cmd.throw and cat.weapons[state.id].kind == "melee" and weapon.thrown_damage is None:
         # R-ATK-1 Throw: "a number of d6s equal to the character's Strength rating, (-1
         # for each range past short …) with a minimum of 1" (a card's own thrown damage,
@@ -185,7 +190,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         # locked in melee with the grappled target; the record keeps no other mark.
         extra.append(Modifier("grappling it", 1))
     dice = fire.rate
-    if cmd.reaction == Reaction.ZONE_OF_CONTROL and attacker.zone != target.zone:
+    if cmd.reaction == _ZONE_OF_CONTROL and attacker.zone != target.zone:
         raise RulesError("zone of control stops someone passing within Melee (same zone)")
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
@@ -437,12 +442,12 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
     turn = current_turn(enc)
     if not attacker.standing:
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
-    if cmd.reaction == Reaction.STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
+    if cmd.reaction == _STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
         if "standby" not in attacker.conditions:
             raise RulesError(f"{attacker.name} is not on Standby")
         kept = tuple(m for m in attacker.conditions if m != "standby")
         return enc.with_combatant(evolve(attacker, conditions=kept))
-    if cmd.reaction == Reaction.ZONE_OF_CONTROL:  # R-OTHER-4: a Hero, once per turn
+    if cmd.reaction == _ZONE_OF_CONTROL:  # R-OTHER-4: a Hero, once per turn
         if attacker.rules_rank is not Rank.HERO:
             raise RulesError("zone of control is for Heroes (R-OTHER-4)")
         if attacker.id in turn.reactions:
@@ -452,11 +457,11 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
         return enc.with_turn(evolve(turn, reactions=(*turn.reactions, attacker.id)))
     if cmd.reaction not in _REACTIONS:
         raise RulesError("a reaction is standby or zone-of-control")
-    if cmd.hand == Hand.OFF:  # the same action as the main-hand attack (R-ATK-11)
+    if cmd.hand == _OFF:  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)
         return enc.with_turn(evolve(turn, offhand=kept))
     enc = spend_action(enc, attacker, "attack")
-    if cmd.hand == Hand.MAIN:
+    if cmd.hand == _MAIN:
         turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, offhand=(*turn.offhand, attacker.id)))
     return enc
