@@ -65,6 +65,11 @@ class Step(Enum):
     """R-ATK-7: ``hits`` got through: damage, Fear, wounds, the chart for each."""
 
 
+# read per attack and hit: plain names, as in :mod:`..encounter`
+_STRAY, _DEFENSE, _ROLL_DEFENSE, _LIMB = Step.STRAY, Step.DEFENSE, RollStage.DEFENSE, Location.LIMB
+_SIDEKICK, _ZONE_OF_CONTROL, _OPEN = Rank.SIDEKICK, Reaction.ZONE_OF_CONTROL, Cover.NONE
+
+
 def resolve(
     enc: Encounter,
     state: AttackState,
@@ -84,7 +89,7 @@ def resolve(
     lines = list(lines)
     melee = is_melee(cat, state)  # one weapon for every target of the attack
     while True:
-        if step is Step.STRAY:
+        if step is _STRAY:
             ally = enc.get(state.spill)
             if not ally.standing:
                 return Outcome(enc, tuple(log))
@@ -97,7 +102,7 @@ def resolve(
                 )
             )
             step = Step.DEFENSE
-        elif step is Step.DEFENSE:
+        elif step is _DEFENSE:
             state, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
                 return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
@@ -152,10 +157,11 @@ def _defend(
     """
     target = enc.get(state.target)
     defense = defense_tn(enc, target, melee, state.defense_mod)
-    droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
+    rank = target.rank if target.rank is not _SIDEKICK else target.rules_rank
+    droll = roll_defense(rng, state.hits, defense.value, rank)
     free = defense_rerolls(target, melee)
     title = _title(target)
-    ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
+    ask = ask_rerolls(target, droll, free, _ROLL_DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
     line = partial(defense_line, defense, droll, not target.player)
@@ -180,8 +186,8 @@ def _damage(
     weapon = cat.weapons[state.weapon]
     source = damage_expr(weapon, state.style, state.damage, state.location)
     feared = 0  # hits through that gave a Fear token: the rest of the unit's too
-    for n in range(state.hits):
-        if not target.standing:
+    for n in range(state.hits):  # ``standing`` inlined below: read a few times per hit
+        if target.out or target.unconscious:
             break
         expr = resolved_damage(source, attacker.traits)
         if state.grapple:  # R-ATK-17: compared with Strength instead of wounding
@@ -193,9 +199,10 @@ def _damage(
         wounded, result = take_wound(target, total, weapon.nonlethal)
         lines.append(partial(hit_line, first + n, hit, state.damage_bonus, weapon, target, result))
         target = wounded
-        if target.standing:  # R-ATK-7: one more Fear per hit through
+        standing = not (target.out or target.unconscious)
+        if standing:  # R-ATK-7: one more Fear per hit through
             target, feared = evolve(target, fear=target.fear + 1), feared + 1
-        limb = total if state.location == Location.LIMB and target.standing and total > 0 else 0
+        limb = total if state.location == _LIMB and standing and total > 0 else 0
         if limb or result.severe:
             rest = evolve(state, hits=state.hits - n - 1)
             tail = HitTail(result.severe, result.overflow, first + n + 1)
@@ -204,7 +211,7 @@ def _damage(
                 enc = spread_fear(enc, target, feared)
                 return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
-    passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
+    passing = state.reaction == _ZONE_OF_CONTROL and state.hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
@@ -230,7 +237,7 @@ def answer_dive(
     """
     target = enc.get(pending.attack.target)
     cover = cover_named(cmd.cover)
-    if cover is not Cover.NONE:
+    if cover is not _OPEN:
         if cover <= target.cover:
             raise RulesError(
                 f"{target.name} is already in {target.cover.label} cover:"
@@ -245,7 +252,7 @@ def answer_dive(
         )
     else:
         line = f"{target.name} stays put and defends (R-ATK-5: no dive)"
-    finished = resolve(enc, pending.attack, rng, cat, Step.DEFENSE)
+    finished = resolve(enc, pending.attack, rng, cat, _DEFENSE)
     return finished.after(LogLines("Dive for cover", (line,)))
 
 
