@@ -66,8 +66,9 @@ class Step(Enum):
 
 
 # read per attack and hit: plain names, as in :mod:`..encounter`
-_STRAY, _DEFENSE, _ROLL_DEFENSE, _LIMB = Step.STRAY, Step.DEFENSE, RollStage.DEFENSE, Location.LIMB
-_SIDEKICK, _ZONE_OF_CONTROL, _OPEN = Rank.SIDEKICK, Reaction.ZONE_OF_CONTROL, Cover.NONE
+_STRAY, _DEFENSE, _DAMAGE, _LIMB = Step.STRAY, Step.DEFENSE, Step.DAMAGE, Location.LIMB
+_SIDEKICK, _OPEN, _ROLL_DEFENSE = Rank.SIDEKICK, Cover.NONE, RollStage.DEFENSE
+_ZONE_OF_CONTROL = Reaction.ZONE_OF_CONTROL
 
 
 def resolve(
@@ -106,7 +107,7 @@ def resolve(
             state, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
                 return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
-            step, lines, first = Step.DAMAGE, [line], 1
+            step, lines, first = _DAMAGE, [line], 1
         else:
             enc, done, pending = _damage(enc, state, rng, cat, melee, lines, first)
             log += done
