@@ -440,7 +440,7 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
     """
     cmd = second_weapon(enc, cmd)
     turn = current_turn(enc)
-    if not attacker.standing:
+    if attacker.out or attacker.unconscious:  # ``standing``, inlined: every attack asks
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
     if cmd.reaction == _STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
         if "standby" not in attacker.conditions:

@@ -89,6 +89,7 @@ def resolve(
     log: list[LogLines] = []
     lines = list(lines)
     melee = is_melee(cat, state)  # one weapon for every target of the attack
+    hits = state.hits  # through Defense: kept beside ``state``, not in a copy of it
     while True:
         if step is _STRAY:
             ally = enc.get(state.spill)
@@ -104,12 +105,12 @@ def resolve(
             )
             step = Step.DEFENSE
         elif step is _DEFENSE:
-            state, line, ask = _defend(enc, state, rng, melee)
+            hits, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
                 return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
             step, lines, first = _DAMAGE, [line], 1
         else:
-            enc, done, pending = _damage(enc, state, rng, cat, melee, lines, first)
+            enc, done, pending = _damage(enc, state, hits, rng, cat, melee, lines, first)
             log += done
             if pending is not None:
                 return Outcome(enc, tuple(log), pending)
@@ -125,7 +126,7 @@ def resolve(
                     fear_before=before,
                     fears=state.fears[1:],
                 )
-                lines, first = [], 1
+                lines, first, hits = [], 1, 1
             else:
                 return Outcome(enc, tuple(log))
 
@@ -152,9 +153,10 @@ def hit_each(
 
 def _defend(
     enc: Encounter, state: AttackState, rng: random.Random, melee: bool
-) -> tuple[AttackState, Line, PendingCombatRerolls | None]:
-    """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``): ``state`` with the hits
-    through, the roll's line, and the question when the defender may spend re-rolls on it.
+) -> tuple[int, Line, PendingCombatRerolls | None]:
+    """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``) against ``state.hits``: the
+    hits through, the roll's line, and the question when the defender may spend re-rolls
+    on it (a copy of ``state`` with the hits through would cost more than the roll).
     """
     target = enc.get(state.target)
     defense = defense_tn(enc, target, melee, state.defense_mod)
@@ -165,21 +167,20 @@ def _defend(
     ask = ask_rerolls(target, droll, free, _ROLL_DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
-    line = partial(defense_line, defense, droll, not target.player)
-    through = droll.successes  # every hit through, often: the state as it is
-    return (state if through == state.hits else evolve(state, hits=through)), line, ask
+    return droll.successes, partial(defense_line, defense, droll, not target.player), ask
 
 
 def _damage(
     enc: Encounter,
     state: AttackState,
+    hits: int,
     rng: random.Random,
     cat: Catalog,
     melee: bool,
     lines: list[Line],
     first: int,
 ) -> tuple[Encounter, list[LogLines], Pending | None]:
-    """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
+    """R-ATK-7 damage and Fear for each of the ``hits`` through, R-DMG/R-WOUND, §7.
     A 13 on the chart pauses the attack with the remaining hits; the GM's pick resumes it.
     ``melee``: a melee blow (no Pinned after it, R-ATK-8).
     """
@@ -187,7 +188,7 @@ def _damage(
     weapon = cat.weapons[state.weapon]
     source = damage_expr(weapon, state.style, state.damage, state.location)
     feared = 0  # hits through that gave a Fear token: the rest of the unit's too
-    for n in range(state.hits):  # ``standing`` inlined below: read a few times per hit
+    for n in range(hits):  # ``standing`` inlined below: read a few times per hit
         if target.out or target.unconscious:
             break
         expr = resolved_damage(source, attacker.traits)
@@ -205,14 +206,14 @@ def _damage(
             target, feared = evolve(target, fear=target.fear + 1), feared + 1
         limb = total if state.location == _LIMB and standing and total > 0 else 0
         if limb or result.severe:
-            rest = evolve(state, hits=state.hits - n - 1)
+            rest = evolve(state, hits=hits - n - 1)
             tail = HitTail(result.severe, result.overflow, first + n + 1)
             target, pending = _hit_tail(target, limb, tail, rest, rng, cat, lines)
             if pending is not None:
                 enc = spread_fear(enc, target, feared)
                 return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
-    passing = state.reaction == _ZONE_OF_CONTROL and state.hits
+    passing = state.reaction == _ZONE_OF_CONTROL and hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
