@@ -70,17 +70,19 @@ def attack(
     spent = take_attack_action(enc, plan.attacker, cmd)
     target, weapon, style, dice, band = plan.target, plan.weapon, plan.style, plan.dice, plan.band
     lines: list[Line] = [partial(_aim_line, weapon.name, style, dice, target.name, band), *turned]
-    held = held or pinned_check(plan.attacker, rng, cmd)
+    marked = plan.attacker.conditions  # most attackers hold none: no Pinned or nausea roll
+    held = held or (pinned_check(plan.attacker, rng, cmd) if marked else None)
     if held is not None:  # §8 Pinned: the Morale roll may stop the attack
         stopped = pinned_stop(enc, spent, held)
         if stopped is not None:
             return stopped
         lines += held.log.lines
-    enc = spent
-    sick, note = nausea(plan.attacker, rng)
-    tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
-    if note:
-        lines.append(note)
+    enc, tn = spent, plan.tn
+    if marked:
+        sick, note = nausea(plan.attacker, rng)
+        tn = tn.plus(Modifier("nausea", sick)) if sick else tn
+        if note:
+            lines.append(note)
     # Standby's reaction took its mark off the attacker; any other attack left it as planned
     attacker = enc.get(plan.attacker.id) if cmd.reaction else plan.attacker
     state, melee, cost, aim, rank = plan.state, plan.melee, plan.cost, plan.aim, attacker.rank
