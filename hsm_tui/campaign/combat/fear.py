@@ -50,8 +50,9 @@ def unit_key(c: Combatant) -> str:
 
 
 def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
-    """``amount`` Fear tokens to ``c`` and to the rest of its unit."""
-    return spread_fear(enc, evolve(c, fear=c.fear + amount), amount)
+    """``amount`` Fear tokens to ``c`` and to the rest of its unit (:func:`spread_fear`'s
+    one copy, written out: a forecast gives Fear after most attacks)."""
+    return enc.with_combatants(evolve(c, fear=c.fear + amount), *_rest_of_unit(enc, c, amount))
 
 
 def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
