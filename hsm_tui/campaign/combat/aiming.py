@@ -152,7 +152,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
     if target.rank is _SIDEKICK:  # R-CHAR-8: its rules are decided before it defends
         _ = target.rules_rank
-    fire, style, damage = _armed(enc, attacker, cmd, cat)
+    weapon, state, rate, style, damage = _armed(enc, attacker, cmd, cat)
     turn = enc.turn
     if style is _WILD and turn is not None:  # R-ATK-1: not after these either
         taken = [a for a in turn.used_by(attacker.id) if a in NOT_WITH_WILD]
@@ -161,7 +161,6 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
                 f"{attacker.name} took {taken[0]} this turn: no Wild attack in the same turn"
                 " (R-ATK-1)"
             )
-    weapon, state = fire.weapon, fire.state
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
     # Encounter.band, from the two figures held (it would look both up again)
     band = _MELEE if target.id in attacker.engaged else enc.zone_band(attacker.zone, target.zone)
@@ -189,7 +188,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
         # locked in melee with the grappled target; the record keeps no other mark.
         extra.append(Modifier("grappling it", 1))
-    dice = fire.rate
+    dice = rate
     if cmd.reaction == _ZONE_OF_CONTROL and attacker.zone != target.zone:
         raise RulesError("zone of control stops someone passing within Melee (same zone)")
     if cmd.shots is not None:
@@ -198,6 +197,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         dice = cmd.shots
     cost = dice * weapon.charge_per_shot if state.charges is not None else 0
     if state.charges is not None and state.charges < cost:
+        fire = Firepower(weapon, state, rate)
         if not fire.paid:
             raise RulesError(
                 f"{weapon.name} has {state.charges} charge(s), not enough for one shot"
@@ -329,9 +329,10 @@ class Firepower:
 
 def _armed(
     enc: Encounter, attacker: Combatant, cmd: Attack, cat: Catalog
-) -> tuple[Firepower, Rating, str]:
-    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option),
-    its rating and its rate of fire; refuses a weapon it cannot use now.
+) -> tuple[Weapon, WeaponState, int, Rating, str]:
+    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option), its
+    state and rate of fire (a :class:`Firepower`'s fields: an attack needs none made), its
+    rating and damage; refuses a weapon it cannot use now.
     """
     if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
         state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
@@ -363,7 +364,7 @@ def _armed(
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.throw and weapon.attacks is None:
         dice = 1  # one blade leaves the hand: the Agile rating, one attack die
-    return Firepower(weapon, state, dice), style, damage
+    return weapon, state, dice, style, damage
 
 
 def _club(gun: Weapon) -> tuple[Weapon, str]:
@@ -392,7 +393,7 @@ def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:
     """The attack's rate of fire and the shots its charges pay for, whatever its target
     and the shots it asks for (so the shot keys work while the aim is refused).
     """
-    return _armed(enc, enc.get(cmd.attacker), cmd, cat)[0]
+    return Firepower(*_armed(enc, enc.get(cmd.attacker), cmd, cat)[:3])
 
 
 def within_charges(enc: Encounter, cmd: Attack, cat: Catalog) -> Attack:
