@@ -39,10 +39,10 @@ from .turns import NOT_WITH_WILD, current_turn, spend_action
 from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
-"""The values a command may name (text compares equal to its member): checked per attack."""
-# read per attack: plain names, as in :mod:`..encounter`
 _WILD, _MELEE, _SIDEKICK, _OFF = Rating.WILD, RangeBand.MELEE, Rank.SIDEKICK, Hand.OFF
 _MAIN, _STANDBY, _ZONE_OF_CONTROL = Hand.MAIN, Reaction.STANDBY, Reaction.ZONE_OF_CONTROL
+"""The values a command may name (text compares equal to its member), and members read as
+plain names (as in :mod:`..encounter`): checked per attack."""
 
 MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
@@ -150,8 +150,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
     if abs(cmd.modifier) > MAX_MODIFIER:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
-    if target.rank is _SIDEKICK:  # R-CHAR-8: its rules are decided before it defends
-        _ = target.rules_rank
+    _ = target.rank is _SIDEKICK and target.rules_rank  # R-CHAR-8: decided before it defends
     weapon, state, rate, style, damage = _armed(enc, attacker, cmd, cat)
     turn = enc.turn
     if style is _WILD and turn is not None:  # R-ATK-1: not after these either
@@ -168,8 +167,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(
             f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
         )
-    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
-        band = _MELEE
+    band = _MELEE if melee else band  # closing in within the zone, a blow (R-COMBAT-3)
     if cmd.throw and cat.weapons[state.id].kind == "melee" and weapon.thrown_damage is None:
         # R-ATK-1 Throw: "a number of d6s equal to the character's Strength rating, (-1
         # for each range past short …) with a minimum of 1" (a card's own thrown damage,
@@ -197,8 +195,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         dice = cmd.shots
     cost = dice * weapon.charge_per_shot if state.charges is not None else 0
     if state.charges is not None and state.charges < cost:
-        fire = Firepower(weapon, state, rate)
-        if not fire.paid:
+        if not (fire := Firepower(weapon, state, rate)).paid:
             raise RulesError(
                 f"{weapon.name} has {state.charges} charge(s), not enough for one shot"
                 f" (R-ATK-3): {fire.refill}"
@@ -261,10 +258,8 @@ def _attack_tn(
     size_difference: int,
     other: int,
 ) -> TargetNumber:
-    """:func:`attack_tn` keyed by plain values: a forecast plans some 70 attacks a fight,
-    and hashing an :class:`AttackSituation` (its dataclass ``__hash__`` and ``__eq__``)
-    cost more than the few TNs it ever builds.
-    """
+    """:func:`attack_tn` keyed by plain values (some 70 attacks a fight): hashing an
+    :class:`AttackSituation` (dataclass ``__hash__``, ``__eq__``) cost more than its TNs."""
     situation = AttackSituation(
         wound, conditions, declared, called_shot, melee, shooting_in_melee, size_difference, other
     )
@@ -281,7 +276,7 @@ def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
     turn = enc.turn
     if cmd.hand or cmd.reaction or turn is None or cmd.attacker not in turn.suppressed:
         return cmd
-    return replace(cmd, hand=Hand.OFF) if cmd.attacker in turn.offhand else cmd
+    return replace(cmd, hand=_OFF) if cmd.attacker in turn.offhand else cmd
 
 
 def aim_ready(turn: Turn | None, cid: str) -> bool:
@@ -331,8 +326,7 @@ def _armed(
     enc: Encounter, attacker: Combatant, cmd: Attack, cat: Catalog
 ) -> tuple[Weapon, WeaponState, int, Rating, str]:
     """The weapon as the attack uses it (fists for a grapple, thrown, a damage option), its
-    state and rate of fire (a :class:`Firepower`'s fields: an attack needs none made), its
-    rating and damage; refuses a weapon it cannot use now.
+    state, rate of fire (no :class:`Firepower` made), rating and damage; refuses it if unusable.
     """
     if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
         state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
@@ -427,12 +421,12 @@ def _hand_modifiers(
     if weapon.two_handed:
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
     turn = enc.turn
-    if cmd.hand == Hand.OFF and (turn is None or attacker.id not in turn.offhand):
+    if cmd.hand == _OFF and (turn is None or attacker.id not in turn.offhand):
         raise RulesError(
             "the off hand attacks right after a main-hand attack (R-ATK-11)"
             " or suppressive fire (R-ATK-16)"
         )
-    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == Hand.MAIN else -3)]
+    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == _MAIN else -3)]
 
 
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
