@@ -103,7 +103,7 @@ def resolve(
                     "Firing into melee (R-ATK-13)", (f"Misfortune: 1 hit goes to {ally.name}", fear)
                 )
             )
-            step = Step.DEFENSE
+            step = _DEFENSE
         elif step is _DEFENSE:
             hits, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
@@ -115,7 +115,7 @@ def resolve(
             if pending is not None:
                 return Outcome(enc, tuple(log), pending)
             if state.spill:
-                step = Step.STRAY
+                step = _STRAY
             elif state.queue:  # R-ATK-16: the next target the suppressive fire hit
                 before = state.fears[0] if state.fears else state.fear_before
                 state = evolve(
@@ -155,12 +155,12 @@ def _defend(
     enc: Encounter, state: AttackState, rng: random.Random, melee: bool
 ) -> tuple[int, Line, PendingCombatRerolls | None]:
     """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``) against ``state.hits``: the
-    hits through, the roll's line, and the question when the defender may spend re-rolls
-    on it (a copy of ``state`` with the hits through would cost more than the roll).
+    hits through (handed on beside ``state``, not in a copy of it: some 30 Defense rolls a
+    fight), the roll's line, and the question when the defender may spend re-rolls on it.
     """
     target = enc.get(state.target)
     defense = defense_tn(enc, target, melee, state.defense_mod)
-    rank = target.rank if target.rank is not _SIDEKICK else target.rules_rank
+    rank = target.rules_rank if target.rank is _SIDEKICK else target.rank  # the property: rare
     droll = roll_defense(rng, state.hits, defense.value, rank)
     free = defense_rerolls(target, melee)
     title = _title(target)
