@@ -39,7 +39,10 @@ from .turns import NOT_WITH_WILD, current_turn, spend_action
 from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
 _LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
-"""The values a command may name (text compares equal to its member): checked per attack."""
+_WILD, _MELEE, _SIDEKICK, _OFF = Rating.WILD, RangeBand.MELEE, Rank.SIDEKICK, Hand.OFF
+_MAIN, _STANDBY, _ZONE_OF_CONTROL = Hand.MAIN, Reaction.STANDBY, Reaction.ZONE_OF_CONTROL
+"""The values a command may name (text compares equal to its member), and members read as
+plain names (as in :mod:`..encounter`): checked per attack."""
 
 MAX_MODIFIER = 9
 """The GM's situational modifier on an attack is −9 to +9: beyond it no roll is in doubt."""
@@ -139,7 +142,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     """Every check and number of an attack, without spending the action or rolling."""
     cmd = second_weapon(enc, cmd)
     attacker, target = enc.get(cmd.attacker), enc.get(cmd.target)
-    if not target.standing:
+    if target.out or target.unconscious:  # ``standing``, inlined as in _rest_of_unit (fear)
         raise RulesError(f"{target.name} is already out of the fight")
     if attacker.id == target.id:
         raise RulesError("a combatant cannot attack itself")
@@ -147,25 +150,24 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
     if abs(cmd.modifier) > MAX_MODIFIER:
         raise RulesError(f"the modifier is −{MAX_MODIFIER} to +{MAX_MODIFIER}, not {cmd.modifier}")
-    _ = target.rules_rank  # R-CHAR-8: a Sidekick's rules are decided before it defends
-    fire, style, damage = _armed(enc, attacker, cmd, cat)
+    _ = target.rank is _SIDEKICK and target.rules_rank  # R-CHAR-8: decided before it defends
+    weapon, state, rate, style, damage = _armed(enc, attacker, cmd, cat)
     turn = enc.turn
-    if style is Rating.WILD and turn is not None:  # R-ATK-1: not after these either
+    if style is _WILD and turn is not None:  # R-ATK-1: not after these either
         taken = [a for a in turn.used_by(attacker.id) if a in NOT_WITH_WILD]
         if taken:
             raise RulesError(
                 f"{attacker.name} took {taken[0]} this turn: no Wild attack in the same turn"
                 " (R-ATK-1)"
             )
-    weapon, state = fire.weapon, fire.state
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
-    band = enc.band(attacker.id, target.id)
+    # Encounter.band, from the two figures held (it would look both up again)
+    band = _MELEE if target.id in attacker.engaged else enc.zone_band(attacker.zone, target.zone)
     if melee and attacker.zone != target.zone:
         raise RulesError(
             f"{target.name} is {band.label} away: melee needs the same zone (Move first)"
         )
-    if melee:  # closing in within the zone: the blow lands at Melee range (R-COMBAT-3)
-        band = RangeBand.MELEE
+    band = _MELEE if melee else band  # closing in within the zone, a blow (R-COMBAT-3)
     if cmd.throw and cat.weapons[state.id].kind == "melee" and weapon.thrown_damage is None:
         # R-ATK-1 Throw: "a number of d6s equal to the character's Strength rating, (-1
         # for each range past short …) with a minimum of 1" (a card's own thrown damage,
@@ -177,15 +179,15 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
     extra = _hand_modifiers(enc, attacker, weapon, cmd) if cmd.hand else []
-    if turn is not None and turn.moved(attacker.id):  # §7 row 13, later
+    if turn is not None and attacker.id in turn.movers:  # Turn.moved, inlined; §7 row 13
         extra += moved_penalty(attacker.chart, attacker.conditions, True)
     if target.id in attacker.engaged and "grappled" in target.conditions:
         # R-ATK-17 "A grappling character gets (+1) when attacking a character it is
         # grappling" (a grab, then a stab). Interpretation: the grappler is whoever is
         # locked in melee with the grappled target; the record keeps no other mark.
         extra.append(Modifier("grappling it", 1))
-    dice = fire.rate
-    if cmd.reaction == Reaction.ZONE_OF_CONTROL and attacker.zone != target.zone:
+    dice = rate
+    if cmd.reaction == _ZONE_OF_CONTROL and attacker.zone != target.zone:
         raise RulesError("zone of control stops someone passing within Melee (same zone)")
     if cmd.shots is not None:
         if not 1 <= cmd.shots <= dice:
@@ -193,7 +195,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         dice = cmd.shots
     cost = dice * weapon.charge_per_shot if state.charges is not None else 0
     if state.charges is not None and state.charges < cost:
-        if not fire.paid:
+        if not (fire := Firepower(weapon, state, rate)).paid:
             raise RulesError(
                 f"{weapon.name} has {state.charges} charge(s), not enough for one shot"
                 f" (R-ATK-3): {fire.refill}"
@@ -256,10 +258,8 @@ def _attack_tn(
     size_difference: int,
     other: int,
 ) -> TargetNumber:
-    """:func:`attack_tn` keyed by plain values: a forecast plans some 70 attacks a fight,
-    and hashing an :class:`AttackSituation` (its dataclass ``__hash__`` and ``__eq__``)
-    cost more than the few TNs it ever builds.
-    """
+    """:func:`attack_tn` keyed by plain values (some 70 attacks a fight): hashing an
+    :class:`AttackSituation` (dataclass ``__hash__``, ``__eq__``) cost more than its TNs."""
     situation = AttackSituation(
         wound, conditions, declared, called_shot, melee, shooting_in_melee, size_difference, other
     )
@@ -276,7 +276,7 @@ def second_weapon(enc: Encounter, cmd: Attack) -> Attack:
     turn = enc.turn
     if cmd.hand or cmd.reaction or turn is None or cmd.attacker not in turn.suppressed:
         return cmd
-    return replace(cmd, hand=Hand.OFF) if cmd.attacker in turn.offhand else cmd
+    return replace(cmd, hand=_OFF) if cmd.attacker in turn.offhand else cmd
 
 
 def aim_ready(turn: Turn | None, cid: str) -> bool:
@@ -324,9 +324,9 @@ class Firepower:
 
 def _armed(
     enc: Encounter, attacker: Combatant, cmd: Attack, cat: Catalog
-) -> tuple[Firepower, Rating, str]:
-    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option),
-    its rating and its rate of fire; refuses a weapon it cannot use now.
+) -> tuple[Weapon, WeaponState, int, Rating, str]:
+    """The weapon as the attack uses it (fists for a grapple, thrown, a damage option), its
+    state, rate of fire (no :class:`Firepower` made), rating and damage; refuses it if unusable.
     """
     if cmd.grapple:  # R-ATK-17: no weapon, the Agile rating, fists' damage
         state = next((w for w in attacker.weapons if w.id == FISTS), WeaponState(FISTS))
@@ -358,7 +358,7 @@ def _armed(
     dice = attack_dice(style, attacker.traits, weapon.attacks)
     if cmd.throw and weapon.attacks is None:
         dice = 1  # one blade leaves the hand: the Agile rating, one attack die
-    return Firepower(weapon, state, dice), style, damage
+    return weapon, state, dice, style, damage
 
 
 def _club(gun: Weapon) -> tuple[Weapon, str]:
@@ -387,7 +387,7 @@ def firepower(enc: Encounter, cmd: Attack, cat: Catalog) -> Firepower:
     """The attack's rate of fire and the shots its charges pay for, whatever its target
     and the shots it asks for (so the shot keys work while the aim is refused).
     """
-    return _armed(enc, enc.get(cmd.attacker), cmd, cat)[0]
+    return Firepower(*_armed(enc, enc.get(cmd.attacker), cmd, cat)[:3])
 
 
 def within_charges(enc: Encounter, cmd: Attack, cat: Catalog) -> Attack:
@@ -421,12 +421,12 @@ def _hand_modifiers(
     if weapon.two_handed:
         raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
     turn = enc.turn
-    if cmd.hand == Hand.OFF and (turn is None or attacker.id not in turn.offhand):
+    if cmd.hand == _OFF and (turn is None or attacker.id not in turn.offhand):
         raise RulesError(
             "the off hand attacks right after a main-hand attack (R-ATK-11)"
             " or suppressive fire (R-ATK-16)"
         )
-    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == Hand.MAIN else -3)]
+    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == _MAIN else -3)]
 
 
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
@@ -435,14 +435,14 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
     """
     cmd = second_weapon(enc, cmd)
     turn = current_turn(enc)
-    if not attacker.standing:
+    if attacker.out or attacker.unconscious:  # ``standing``, inlined: every attack asks
         raise RulesError(f"{attacker.name} cannot act (taken out or unconscious)")
-    if cmd.reaction == Reaction.STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
+    if cmd.reaction == _STANDBY:  # R-ACT-2 Standby: act when someone comes within Short
         if "standby" not in attacker.conditions:
             raise RulesError(f"{attacker.name} is not on Standby")
         kept = tuple(m for m in attacker.conditions if m != "standby")
         return enc.with_combatant(evolve(attacker, conditions=kept))
-    if cmd.reaction == Reaction.ZONE_OF_CONTROL:  # R-OTHER-4: a Hero, once per turn
+    if cmd.reaction == _ZONE_OF_CONTROL:  # R-OTHER-4: a Hero, once per turn
         if attacker.rules_rank is not Rank.HERO:
             raise RulesError("zone of control is for Heroes (R-OTHER-4)")
         if attacker.id in turn.reactions:
@@ -452,11 +452,11 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
         return enc.with_turn(evolve(turn, reactions=(*turn.reactions, attacker.id)))
     if cmd.reaction not in _REACTIONS:
         raise RulesError("a reaction is standby or zone-of-control")
-    if cmd.hand == Hand.OFF:  # the same action as the main-hand attack (R-ATK-11)
+    if cmd.hand == _OFF:  # the same action as the main-hand attack (R-ATK-11)
         kept = tuple(c for c in turn.offhand if c != attacker.id)
         return enc.with_turn(evolve(turn, offhand=kept))
     enc = spend_action(enc, attacker, "attack")
-    if cmd.hand == Hand.MAIN:
+    if cmd.hand == _MAIN:
         turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, offhand=(*turn.offhand, attacker.id)))
     return enc

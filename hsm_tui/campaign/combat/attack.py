@@ -53,6 +53,10 @@ from .turn_start import turn_start_rerolled
 from .turns import Held, current_turn, pinned_check, pinned_stop, pinned_verdict
 from .wounds import is_melee
 
+# read per attack: plain names, as in :mod:`..encounter`
+_WILD, _MISFORTUNE, _DEFENSE = Rating.WILD, HeroFace.MISFORTUNE, Step.DEFENSE
+_ATTACK, _SIDEKICK, _HEAVY, _OPEN = RollStage.ATTACK, Rank.SIDEKICK, Cover.HEAVY, Cover.NONE
+
 
 def attack(
     enc: Encounter, cmd: Attack, rng: random.Random, cat: Catalog, held: Held | None = None
@@ -66,20 +70,23 @@ def attack(
     spent = take_attack_action(enc, plan.attacker, cmd)
     target, weapon, style, dice, band = plan.target, plan.weapon, plan.style, plan.dice, plan.band
     lines: list[Line] = [partial(_aim_line, weapon.name, style, dice, target.name, band), *turned]
-    held = held or pinned_check(plan.attacker, rng, cmd)
+    marked = plan.attacker.conditions  # most attackers hold none: no Pinned or nausea roll
+    held = held or (pinned_check(plan.attacker, rng, cmd) if marked else None)
     if held is not None:  # §8 Pinned: the Morale roll may stop the attack
         stopped = pinned_stop(enc, spent, held)
         if stopped is not None:
             return stopped
         lines += held.log.lines
-    enc = spent
-    sick, note = nausea(plan.attacker, rng)
-    tn = plan.tn.plus(Modifier("nausea", sick)) if sick else plan.tn
-    if note:
-        lines.append(note)
+    enc, tn = spent, plan.tn
+    if marked:
+        sick, note = nausea(plan.attacker, rng)
+        tn = tn.plus(Modifier("nausea", sick)) if sick else tn
+        if note:
+            lines.append(note)
     # Standby's reaction took its mark off the attacker; any other attack left it as planned
     attacker = enc.get(plan.attacker.id) if cmd.reaction else plan.attacker
-    state, melee, cost, aim, rank = plan.state, plan.melee, plan.cost, plan.aim, attacker.rules_rank
+    state, melee, cost, aim, rank = plan.state, plan.melee, plan.cost, plan.aim, attacker.rank
+    rank = attacker.rules_rank if rank is _SIDEKICK else rank  # the property for the rare case
     roll = roll_attack(rng, tn.value, dice, rank)
     if aim:  # R-ACT-2 Aim: one free re-roll on this attack
         turn = current_turn(enc)
@@ -97,7 +104,7 @@ def attack(
         if attacker.id not in target.engaged:
             target = evolve(target, engaged=(*target.engaged, attacker.id))
     enc = enc.with_combatants(attacker, target) if melee else enc.with_combatants(attacker)
-    if style is Rating.WILD:
+    if style is _WILD:
         turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, wild=(*turn.wild, attacker.id)))
     gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
@@ -118,7 +125,7 @@ def attack(
         club=cmd.club,
     )
     free = aim + cmd.rerolls
-    ask = ask_rerolls(attacker, roll, free, RollStage.ATTACK, paused, tn.value, title)
+    ask = ask_rerolls(attacker, roll, free, _ATTACK, paused, tn.value, title)
     if ask is not None:
         lines.append(partial(_roll_line, roll, gms))
         return Outcome(enc, (LogLines(title, tuple(lines)),), ask)
@@ -277,7 +284,7 @@ def _resolve_attack(
         lines += more
         hits = pending_attack.hits
         target = enc.get(target.id)
-    ally = ally_in_melee(enc, state, target) if face is HeroFace.MISFORTUNE else None
+    ally = ally_in_melee(enc, state, target) if face is _MISFORTUNE else None
     if hits and not melee and ally is not None:  # R-ATK-13: one hit goes to the ally
         hits -= 1
         pending_attack = evolve(pending_attack, hits=hits, spill=ally.id)
@@ -291,9 +298,9 @@ def _resolve_attack(
     if not hits:  # card Fear on a miss can still pin or panic (R-ATK-8, R-FEAR-2)
         enc, end_lines = unit_after_attack(enc, enc.get(target.id), pending_attack, not melee)
         return Outcome(enc, (LogLines(title, (*lines, "no hit", *end_lines)),))
-    if not melee and target.cover < Cover.HEAVY:
+    if not melee and target.cover < _HEAVY:
         question = (
-            f"{target.name} is hit {hits}×{' in the open' if target.cover is Cover.NONE else ''}:"
+            f"{target.name} is hit {hits}×{' in the open' if target.cover is _OPEN else ''}:"
             " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
         )
         unit = len(unit_of(enc, target))  # a Minion unit dives as one (R-ATK-5)
@@ -302,5 +309,5 @@ def _resolve_attack(
             (LogLines(title, tuple(lines)),),
             PendingDive(pending_attack, question, target.cover, unit),
         )
-    finished = resolve(enc, pending_attack, rng, cat, Step.DEFENSE)
+    finished = resolve(enc, pending_attack, rng, cat, _DEFENSE)
     return finished.after(LogLines(title, tuple(lines)))

@@ -65,6 +65,12 @@ class Step(Enum):
     """R-ATK-7: ``hits`` got through: damage, Fear, wounds, the chart for each."""
 
 
+# read per attack and hit: plain names, as in :mod:`..encounter`
+_STRAY, _DEFENSE, _DAMAGE, _LIMB = Step.STRAY, Step.DEFENSE, Step.DAMAGE, Location.LIMB
+_SIDEKICK, _OPEN, _ROLL_DEFENSE = Rank.SIDEKICK, Cover.NONE, RollStage.DEFENSE
+_ZONE_OF_CONTROL = Reaction.ZONE_OF_CONTROL
+
+
 def resolve(
     enc: Encounter,
     state: AttackState,
@@ -83,8 +89,9 @@ def resolve(
     log: list[LogLines] = []
     lines = list(lines)
     melee = is_melee(cat, state)  # one weapon for every target of the attack
+    hits = state.hits  # through Defense: kept beside ``state``, not in a copy of it
     while True:
-        if step is Step.STRAY:
+        if step is _STRAY:
             ally = enc.get(state.spill)
             if not ally.standing:
                 return Outcome(enc, tuple(log))
@@ -96,19 +103,19 @@ def resolve(
                     "Firing into melee (R-ATK-13)", (f"Misfortune: 1 hit goes to {ally.name}", fear)
                 )
             )
-            step = Step.DEFENSE
-        elif step is Step.DEFENSE:
-            state, line, ask = _defend(enc, state, rng, melee)
+            step = _DEFENSE
+        elif step is _DEFENSE:
+            hits, line, ask = _defend(enc, state, rng, melee)
             if ask is not None:
                 return Outcome(enc, (*log, LogLines(ask.title, (line,))), ask)
-            step, lines, first = Step.DAMAGE, [line], 1
+            step, lines, first = _DAMAGE, [line], 1
         else:
-            enc, done, pending = _damage(enc, state, rng, cat, melee, lines, first)
+            enc, done, pending = _damage(enc, state, hits, rng, cat, melee, lines, first)
             log += done
             if pending is not None:
                 return Outcome(enc, tuple(log), pending)
             if state.spill:
-                step = Step.STRAY
+                step = _STRAY
             elif state.queue:  # R-ATK-16: the next target the suppressive fire hit
                 before = state.fears[0] if state.fears else state.fear_before
                 state = evolve(
@@ -119,7 +126,7 @@ def resolve(
                     fear_before=before,
                     fears=state.fears[1:],
                 )
-                lines, first = [], 1
+                lines, first, hits = [], 1, 1
             else:
                 return Outcome(enc, tuple(log))
 
@@ -146,33 +153,34 @@ def hit_each(
 
 def _defend(
     enc: Encounter, state: AttackState, rng: random.Random, melee: bool
-) -> tuple[AttackState, Line, PendingCombatRerolls | None]:
-    """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``): ``state`` with the hits
-    through, the roll's line, and the question when the defender may spend re-rolls on it.
+) -> tuple[int, Line, PendingCombatRerolls | None]:
+    """R-ATK-6 Defense (with R-ATK-14 flanking in ``melee``) against ``state.hits``: the
+    hits through (handed on beside ``state``, not in a copy of it: some 30 Defense rolls a
+    fight), the roll's line, and the question when the defender may spend re-rolls on it.
     """
     target = enc.get(state.target)
     defense = defense_tn(enc, target, melee, state.defense_mod)
-    droll = roll_defense(rng, state.hits, defense.value, target.rules_rank)
+    rank = target.rules_rank if target.rank is _SIDEKICK else target.rank  # the property: rare
+    droll = roll_defense(rng, state.hits, defense.value, rank)
     free = defense_rerolls(target, melee)
     title = _title(target)
-    ask = ask_rerolls(target, droll, free, RollStage.DEFENSE, state, defense.value, title)
+    ask = ask_rerolls(target, droll, free, _ROLL_DEFENSE, state, defense.value, title)
     if ask is None and free and droll.successes:  # spent to stop the most hits
         droll = spend_free(droll, rng, free).roll
-    line = partial(defense_line, defense, droll, not target.player)
-    through = droll.successes  # every hit through, often: the state as it is
-    return (state if through == state.hits else evolve(state, hits=through)), line, ask
+    return droll.successes, partial(defense_line, defense, droll, not target.player), ask
 
 
 def _damage(
     enc: Encounter,
     state: AttackState,
+    hits: int,
     rng: random.Random,
     cat: Catalog,
     melee: bool,
     lines: list[Line],
     first: int,
 ) -> tuple[Encounter, list[LogLines], Pending | None]:
-    """R-ATK-7 damage and Fear for each hit through (``state.hits``), R-DMG/R-WOUND, §7.
+    """R-ATK-7 damage and Fear for each of the ``hits`` through, R-DMG/R-WOUND, §7.
     A 13 on the chart pauses the attack with the remaining hits; the GM's pick resumes it.
     ``melee``: a melee blow (no Pinned after it, R-ATK-8).
     """
@@ -180,8 +188,8 @@ def _damage(
     weapon = cat.weapons[state.weapon]
     source = damage_expr(weapon, state.style, state.damage, state.location)
     feared = 0  # hits through that gave a Fear token: the rest of the unit's too
-    for n in range(state.hits):
-        if not target.standing:
+    for n in range(hits):  # ``standing`` inlined below: read a few times per hit
+        if target.out or target.unconscious:
             break
         expr = resolved_damage(source, attacker.traits)
         if state.grapple:  # R-ATK-17: compared with Strength instead of wounding
@@ -193,18 +201,19 @@ def _damage(
         wounded, result = take_wound(target, total, weapon.nonlethal)
         lines.append(partial(hit_line, first + n, hit, state.damage_bonus, weapon, target, result))
         target = wounded
-        if target.standing:  # R-ATK-7: one more Fear per hit through
+        standing = not (target.out or target.unconscious)
+        if standing:  # R-ATK-7: one more Fear per hit through
             target, feared = evolve(target, fear=target.fear + 1), feared + 1
-        limb = total if state.location == Location.LIMB and target.standing and total > 0 else 0
+        limb = total if state.location == _LIMB and standing and total > 0 else 0
         if limb or result.severe:
-            rest = evolve(state, hits=state.hits - n - 1)
+            rest = evolve(state, hits=hits - n - 1)
             tail = HitTail(result.severe, result.overflow, first + n + 1)
             target, pending = _hit_tail(target, limb, tail, rest, rng, cat, lines)
             if pending is not None:
                 enc = spread_fear(enc, target, feared)
                 return enc, [LogLines(_title(target), tuple(lines))], pending
     stopped = "grappled" in target.conditions  # R-OTHER-4: a grapple stops it outright
-    passing = state.reaction == Reaction.ZONE_OF_CONTROL and state.hits
+    passing = state.reaction == _ZONE_OF_CONTROL and hits
     if passing and target.standing and not stopped:
         target = with_condition(target, "slowed")
         lines.append(f"{target.name} is slowed: no Run this turn (R-OTHER-4)")
@@ -230,7 +239,7 @@ def answer_dive(
     """
     target = enc.get(pending.attack.target)
     cover = cover_named(cmd.cover)
-    if cover is not Cover.NONE:
+    if cover is not _OPEN:
         if cover <= target.cover:
             raise RulesError(
                 f"{target.name} is already in {target.cover.label} cover:"
@@ -245,7 +254,7 @@ def answer_dive(
         )
     else:
         line = f"{target.name} stays put and defends (R-ATK-5: no dive)"
-    finished = resolve(enc, pending.attack, rng, cat, Step.DEFENSE)
+    finished = resolve(enc, pending.attack, rng, cat, _DEFENSE)
     return finished.after(LogLines("Dive for cover", (line,)))
 
 

@@ -50,8 +50,9 @@ def unit_key(c: Combatant) -> str:
 
 
 def give_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
-    """``amount`` Fear tokens to ``c`` and to the rest of its unit."""
-    return spread_fear(enc, evolve(c, fear=c.fear + amount), amount)
+    """``amount`` Fear tokens to ``c`` and to the rest of its unit (:func:`spread_fear`'s
+    one copy, written out: a forecast gives Fear after most attacks)."""
+    return enc.with_combatants(evolve(c, fear=c.fear + amount), *_rest_of_unit(enc, c, amount))
 
 
 def spread_fear(enc: Encounter, c: Combatant, amount: int) -> Encounter:
@@ -93,9 +94,11 @@ def unit_after_attack(
         pinned = shot and fear > morale and m.cover is not _NO_COVER and "pinned" not in marks
         minion = m.rank is _MINION or m.plays_as is _MINION
         panics = minion and fear - gained < 2 * morale <= fear and "panicked" not in marks
-        if (pinned or panics) and m.standing:  # news only once (the marks' test above)
+        if (pinned or panics) and not (m.out or m.unconscious):  # news only once (the marks)
             unit[i] = _pinned_or_panics(m, morale, pinned, panics, lines)
-    return enc.with_combatants(*unit), lines
+    if lines or spread:
+        return enc.with_combatants(*unit), lines
+    return enc.with_combatants(target), lines  # the rest of the unit as it was
 
 
 def _pinned_or_panics(
