@@ -20,6 +20,13 @@ class KeyBar(Widget):
     """
 
     COMPONENT_CLASSES = {"keybar--key", "keybar--description", "keybar--disabled"}
+    DEFAULT_CSS = """
+    KeyBar {
+        height: 1;
+    }
+    """
+    """One line wherever it is used (a plain widget would fill the screen); where it
+    sits and its colours are the app's styles'."""
 
     def __init__(self) -> None:
         super().__init__()
