@@ -89,7 +89,7 @@ def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[
         for foe in foes:
             command = Attack(mine.id, foe.id, state.id)
             cover = f", {foe.cover.label} cover" if foe.cover else ""
-            label = f"{foe.name} ({enc.band(mine.id, foe.id).label}{cover}) with {name}"
+            label = f"{foe.name} ({enc.band(mine, foe).label}{cover}) with {name}"
             try:
                 plan = plan_attack(enc, command, catalog)
             except RulesError as err:

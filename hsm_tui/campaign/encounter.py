@@ -249,12 +249,11 @@ class Encounter:
                 return band
         raise RulesError(f"no range band set between {a!r} and {b!r}")
 
-    def band(self, a: str, b: str) -> RangeBand:
+    def band(self, a: Combatant, b: Combatant) -> RangeBand:
         """R-COMBAT-2: the band between two combatants, always known."""
-        first, second = self.get(a), self.get(b)
-        if b in first.engaged:
+        if b.id in a.engaged:
             return _MELEE
-        return self.zone_band(first.zone, second.zone)
+        return self.zone_band(a.zone, b.zone)
 
     def in_melee_with(self, c: Combatant) -> tuple[Combatant, ...]:
         """The standing opponents ``c`` is engaged with: the fallen no longer fight, though

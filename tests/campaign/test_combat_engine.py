@@ -478,7 +478,7 @@ def test_r_other_5_moving_away_ends_melee_both_ways() -> None:
     s = duel(RAIDERS_FIRST, raiders_in="ridge")
     play(s, Attack(R1, K, "cutlass", style="agile"), 9, 9, 9)
     assert s.encounter.get(K).engaged == (R1,) and s.encounter.get(R1).engaged == (K,)
-    assert s.encounter.band(K, R1) is RangeBand.MELEE
+    assert s.encounter.band(s.encounter.get(K), s.encounter.get(R1)) is RangeBand.MELEE
     play(s, Move(R1, "trench"))
     assert s.encounter.get(K).engaged == () and s.encounter.get(R1).engaged == ()
 

@@ -161,8 +161,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
                 " (R-ATK-1)"
             )
     melee = weapon.kind == "melee"  # a thrown weapon uses Agile but is not melee (R-ATK-1)
-    # Encounter.band, from the two figures held (it would look both up again)
-    band = _MELEE if target.id in attacker.engaged else enc.zone_band(attacker.zone, target.zone)
+    band = enc.band(attacker, target)
     if melee and attacker.zone != target.zone:
         raise RulesError(
             f"{target.name} is {band.label} away: melee needs the same zone (Move first)"

@@ -119,7 +119,7 @@ def suppress_target(
 ) -> SuppressTarget:
     """``c`` as ``shooter``'s suppressive fire with ``weapon`` meets it (R-ATK-16)."""
     try:
-        band, reason = enc.band(shooter.id, c.id), ""
+        band, reason = enc.band(shooter, c), ""
     except RulesError as no_band:
         band, reason = None, str(no_band)
     if not c.standing or c.side == shooter.side:

@@ -24,7 +24,7 @@ def nearest_enemies(enc: Encounter, attacker: Combatant) -> list[Combatant]:
 
     def distance(c: Combatant) -> tuple[int, bool]:
         try:
-            band = int(enc.band(attacker.id, c.id))
+            band = int(enc.band(attacker, c))
         except RulesError:
             band = len(RangeBand)
         return band, c.zone != attacker.zone

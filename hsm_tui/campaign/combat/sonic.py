@@ -190,7 +190,7 @@ def _target(enc: Encounter, wielder: Combatant, weapon: Weapon, c: Combatant) ->
     if c.id == wielder.id or not c.standing:
         return SonicTarget(c, None, f"{c.name} is not a standing combatant the cone can hold")
     try:
-        band = enc.band(wielder.id, c.id)
+        band = enc.band(wielder, c)
         _ = c.rules_rank
     except RulesError as cannot:
         return SonicTarget(c, None, str(cannot))
