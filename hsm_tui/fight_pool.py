@@ -198,21 +198,15 @@ def play(
 def _run_in(
     pool: ProcessPoolExecutor | None, width: int, run: Callable[[Chunks | None], Forecast]
 ) -> Forecast:
-    """``run`` with its chunks played in ``pool``, or in this thread when there is none
-    or it cannot play them: the result is the same.
-    """
-    if pool is not None:
-        try:
-            return run(_chunks_in(pool, width))
-        except _Unfit:
-            discard(pool)
-    return run(None)
+    """``run`` with its chunks played in ``pool``, or in this thread when there is none."""
+    return run(None if pool is None else _chunks_in(pool, width))
 
 
 def _chunks_in(pool: ProcessPoolExecutor, width: int) -> Chunks:
     """Plays chunks in ``pool``, at most ``width`` at a time: a forecast stopped (a newer
     one replaced it) leaves no more than that to finish, as a worker cannot drop a chunk
-    it was handed.
+    it was handed. Where the pool fails, the chunks not yet handed back are played in this
+    thread: the same fights, and the progress goes on from where it was.
     """
     from .simulate import fights
 
@@ -220,13 +214,20 @@ def _chunks_in(pool: ProcessPoolExecutor, width: int) -> Chunks:
         spec: EncounterSpec, catalog: Catalog, seed: int, todo: list[range]
     ) -> Iterator[list[FightResult]]:
         handed: deque[Future[list[FightResult]]] = deque()
+        back = 0  # chunks handed back, in order
         try:
             for indices in todo:
                 handed.append(_submit(pool, fights, spec, catalog, seed, indices))
                 if len(handed) >= width:
                     yield _result(handed.popleft())
+                    back += 1
             while handed:
                 yield _result(handed.popleft())
+                back += 1
+        except _Unfit:
+            discard(pool)
+            for indices in todo[back:]:
+                yield fights(spec, catalog, seed, indices)
         finally:
             for future in handed:
                 future.cancel()
