@@ -4,8 +4,18 @@ and combatants leaving the encounter.
 
 from __future__ import annotations
 
-from hsm_tui.campaign.combat import ApplyDamage, RemoveCombatant
-from tests.campaign import edit, play, refused
+import random
+
+from hsm_tui.campaign.combat import (
+    ApplyDamage,
+    PendingCombatRerolls,
+    RemoveCombatant,
+    RollChart,
+    SpendCombatRerolls,
+)
+from hsm_tui.persistence import store
+from hsm_tui.session import Session
+from tests.campaign import edit, pack, play, refused
 from tests.campaign.test_combat_engine import R1, R2, K, duel
 
 
@@ -58,3 +68,37 @@ def test_removing_an_opponent_ends_the_engagement() -> None:
     edit(s, K, engaged=(R1,))
     s.apply(RemoveCombatant(R1))
     assert s.encounter.get(K).engaged == ()
+
+
+def test_r_wound_5_gm_damage_asks_a_hero_about_luck_on_the_grip_roll(tmp_path) -> None:
+    """R-TASK-6 (Luck re-rolls any roll) holds for a severe wound the GM applies or rolls
+    outside an attack as in one: the grip Stamina roll is asked about, then the chart goes
+    on; the question survives a save (no attack to resume after it)."""
+    s = duel()
+    edit(s, K, luck=1)
+    play(s, ApplyDamage(K, 19), 9, 2)  # 3 steps: severe; grip d10 9 fails
+    pending = s.pending
+    assert isinstance(pending, PendingCombatRerolls) and pending.attack is None
+    assert pending.question.startswith("Kestrel Vance's grip Stamina roll: d10 9")
+    play(s, SpendCombatRerolls(1, 0), 1, 10)  # the d10 again: 1; chart d10 10 + 1 = 11
+    title, lines = s.log[-1].title, s.log[-1].lines
+    assert title == "Kestrel Vance takes damage" and s.pending is None
+    assert lines[-4].endswith(": keeps hold of Assault Laser (R-WOUND-5)")
+    assert lines[-3] == "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11"
+    kestrel = s.encounter.get(K)
+    assert (kestrel.luck, kestrel.severe, kestrel.prone) == (0, 1, True)
+    assert not kestrel.weapon("assault-laser").dropped
+
+    chart = duel()
+    edit(chart, K, luck=1)
+    play(chart, RollChart(K, overflow=2), 9, 2)  # the GM's chart roll: the grip first
+    assert isinstance(chart.pending, PendingCombatRerolls)
+    chart.rng = random.Random(5)  # a real generator's state to save (not the scripted dice)
+    loaded = Session(content=pack())
+    store.load(loaded, store.save(chart, tmp_path / "grip.toml"))
+    assert loaded.pending == chart.pending
+    for session in (chart, loaded):
+        play(session, SpendCombatRerolls(0, 0), 3)  # kept: dropped; chart d10 3 + 2 = 5
+    assert loaded.encounter == chart.encounter and loaded.log == chart.log
+    assert chart.log[-1].title == "Kestrel Vance: Severe Wound"
+    assert chart.encounter.get(K).weapon("assault-laser").dropped

@@ -23,13 +23,17 @@ from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.chart import ChartScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen
+from hsm_tui.ui.screens.reroll_dialog import RerollDialog
 from hsm_tui.ui.widgets.stepper import Stepper
+from tests.campaign import edit
 
 SEED = 7
 KESTREL = "kestrel-vance-1"
 
 
-def _session(seed: int = SEED, *, heroes: bool = True) -> Session:
+def _session(seed: int = SEED, *, heroes: bool = True, luck: int = 0) -> Session:
+    """Kestrel with ``luck`` Luck: none by default, so her grip roll asks nothing and the
+    chart rolls at once (the question on F5 has its own test)."""
     session = Session(seed=seed)
     session.load_content()
     session.apply(AddZone("ridge"))
@@ -37,6 +41,7 @@ def _session(seed: int = SEED, *, heroes: bool = True) -> Session:
     if heroes:
         session.apply(AddCombatants("hero", "kestrel-vance", "heroes", "ridge"))
         session.apply(AddCombatants("sidekick", "veteran-guide", "heroes", "ridge"))
+        edit(session, KESTREL, luck=luck)
     return session
 
 
@@ -188,6 +193,32 @@ async def test_r_wound_5_roll_key_rolls_logs_and_highlights_the_result() -> None
         await pilot.press("u")  # undo on this screen too, the die with it
         await pilot.pause()
         assert app.session.encounter.get(KESTREL).severe == 0
+
+
+async def test_r_task_6_f5_asks_a_hero_with_luck_about_the_grip_roll_then_rolls() -> None:
+    """R-WOUND-5 with R-TASK-6 on F5: a failed grip roll asks about Luck in the re-roll
+    dialog; Esc leaves it waiting (r asks again), kept, the chart rolls."""
+    app = HsmApp(_session(luck=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RerollDialog)  # seed 7: the grip's d10 fails
+        assert app.session.encounter.get(KESTREL).chart == ()  # the chart waits for it
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "Waiting: Kestrel Vance's grip Stamina roll" in _text(app, "#chart-detail")
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("k")  # keeps the roll: drops the weapon; the chart is rolled
+        await pilot.pause()
+        if isinstance(app.screen, DecisionDialog):  # a 13
+            await pilot.press("1")
+            await pilot.pause()
+        kestrel = app.session.encounter.get(KESTREL)
+        assert app.session.pending is None and len(kestrel.chart) == 1
+        assert kestrel.weapon("assault-laser").dropped
+        assert app.session.log[-1].lines[-2].startswith("Severe Wound chart: d10 ")
 
 
 async def test_r_wound_5_a_13_asks_which_row_in_the_decision_dialog() -> None:

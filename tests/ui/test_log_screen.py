@@ -18,6 +18,7 @@ from hsm_tui.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.screens.log import LogScreen, export_path
+from tests.campaign import edit
 
 SEED = 7
 
@@ -35,6 +36,8 @@ def _session() -> Session:
         RollTask(task_tn([("Agility", 2), ("Senses", 2)]), Rank.HERO, label="Climb the ridge"),
         RollChart("kestrel-vance-1", 3),
     ):
+        if isinstance(command, RollChart):  # Luck spent: the grip roll asks nothing
+            edit(session, "kestrel-vance-1", luck=0)
         session.apply(command)
     return session
 

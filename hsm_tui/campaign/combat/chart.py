@@ -48,21 +48,6 @@ GRIP = "Stamina"
 """The grip roll's label in the log (R-WOUND-5)."""
 
 
-def severe_wound(
-    target: Combatant, overflow: int, rng: random.Random, cat: Catalog
-) -> tuple[Combatant, list[str], Pending | None]:
-    """R-WOUND-5 and §7: Prone, a Stamina roll to keep hold of the weapon in hand, then
-    d10 + overflow + 2 × earlier severe wounds (the weapon in hand: :func:`held_weapon`).
-    """
-    grip: list[str] = []
-    rolled = grip_roll(target, rng)
-    if rolled is not None:
-        target, line = grip_result(target, *rolled, cat)
-        grip.append(line)
-    target, lines, pending = chart_roll(target, overflow, rng, cat)
-    return target, [*grip, *lines], pending
-
-
 def grip_roll(target: Combatant, rng: random.Random) -> tuple[PoolRoll, str] | None:
     """R-WOUND-5: the Stamina roll to keep hold of the weapon in hand, and its line (None:
     nothing in hand)."""

@@ -21,7 +21,7 @@ from ...rules.secret import secret
 from ...rules.tasks import PoolRoll
 from ..conditions import trait_roll, with_condition
 from ..encounter import Combatant, Encounter, evolve
-from .chart import GRIP, apply_chart_row, chart_roll, grip_result, grip_roll, severe_wound
+from .chart import GRIP, apply_chart_row, chart_roll, grip_result, grip_roll
 from .commands import AnswerDive, ApplyDamage, ChooseChartRow, Location, Reaction, RollChart
 from .fear import fear_line, give_fear, spread_fear, unit_after_attack, unit_of
 from .outcome import (
@@ -286,29 +286,30 @@ def _hit_tail(
         if ask is not None:
             return target, ask
         target, lines[-1] = _limb_result(target, roll, line)
-    return _severe_tail(target, tail, rest, rng, cat, lines)
+    return _severe_tail(target, tail, rest, rng, cat, lines, _title(target))
 
 
 def _severe_tail(
     target: Combatant,
     tail: HitTail,
-    rest: AttackState,
+    rest: AttackState | None,
     rng: random.Random,
     cat: Catalog,
     lines: list[Line],
+    title: str,
     grip: tuple[PoolRoll, str] | None = None,
 ) -> tuple[Combatant, Pending | None]:
     """R-WOUND-5 on a severe wound: the grip roll (``grip`` when made and re-rolled), which
-    may pause for re-rolls, then the chart, which may pause for the GM's pick."""
+    may pause for re-rolls (R-TASK-6: a Hero's Luck serves any roll, an attack's or not),
+    then the chart, which may pause for the GM's pick; then the ``rest`` of the attack
+    (None: damage from outside one), logged under ``title``."""
     if not tail.severe:
         return target, None
     if grip is None:
         grip = grip_roll(target, rng)
         if grip is not None:
             roll, line = grip
-            ask = ask_rerolls(
-                target, roll, 0, RollStage.GRIP, rest, roll.target, _title(target), tail=tail
-            )
+            ask = ask_rerolls(target, roll, 0, RollStage.GRIP, rest, roll.target, title, tail=tail)
             if ask is not None:
                 lines.append(line)
                 return target, ask
@@ -324,22 +325,24 @@ def _severe_tail(
 
 def hit_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outcome:
     """The hit a Hero's limb or grip roll paused, gone on with the roll as it stands,
-    then the rest of the attack."""
+    then the rest of the attack (none after damage from outside one)."""
     pending, roll = answer.pending, answer.roll
     lines: list[Line] = [*answer.lines]
     tail, rest, target = pending.tail, pending.attack, answer.roller
-    assert tail is not None and rest is not None  # a limb or grip roll's question
+    assert tail is not None  # a limb or grip roll's question
     label = LIMB if pending.stage is RollStage.LIMB else GRIP
     line = f"{label} roll: {roll.explain(not target.player)}"
     if pending.stage is RollStage.LIMB:
         target, line = _limb_result(target, roll, line)
         lines.append(line)
-        target, paused = _severe_tail(target, tail, rest, rng, cat, lines)
+        target, paused = _severe_tail(target, tail, rest, rng, cat, lines, pending.title)
     else:
-        target, paused = _severe_tail(target, tail, rest, rng, cat, lines, (roll, line))
+        target, paused = _severe_tail(
+            target, tail, rest, rng, cat, lines, pending.title, (roll, line)
+        )
     enc = answer.enc.with_combatant(target)
-    if paused is not None:
-        return Outcome(enc, (LogLines(_title(target), tuple(lines)),), paused)
+    if paused is not None or rest is None:
+        return Outcome(enc, (LogLines(pending.title, tuple(lines)),), paused)
     return resolve(enc, rest, rng, cat, Step.DAMAGE, lines, first=tail.next_hit)
 
 
@@ -389,14 +392,10 @@ def choose_chart_row(
 def apply_damage(enc: Encounter, cmd: ApplyDamage, rng: random.Random, cat: Catalog) -> Outcome:
     """Damage the GM rolled outside an attack, then the chart if it is a severe wound."""
     c, result, line = outside_damage(enc.get(cmd.combatant), cmd.damage, cmd.nonlethal)
-    lines = [line]
-    pending = None
-    if result.severe:
-        c, chart_lines, pending = severe_wound(c, result.overflow, rng, cat)
-        lines += chart_lines
-    return Outcome(
-        enc.with_combatant(c), (LogLines(f"{c.name} takes damage", tuple(lines)),), pending
-    )
+    lines: list[Line] = [line]
+    if not result.severe:
+        return Outcome(enc.with_combatant(c), (LogLines(f"{c.name} takes damage", (line,)),))
+    return _severe_outside(enc, c, result.overflow, rng, cat, lines, f"{c.name} takes damage")
 
 
 def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog) -> Outcome:
@@ -411,7 +410,20 @@ def roll_chart(enc: Encounter, cmd: RollChart, rng: random.Random, cat: Catalog)
     if not cat.chart:
         raise RulesError("no Severe Wound chart in the loaded packs")
     c = evolve(c, wounds=max(c.wounds, SEVERELY))  # a chart roll is a severe wound (R-WOUND-1)
-    c, lines, pending = severe_wound(c, cmd.overflow, rng, cat)
-    return Outcome(
-        enc.with_combatant(c), (LogLines(f"{c.name}: Severe Wound", tuple(lines)),), pending
-    )
+    return _severe_outside(enc, c, cmd.overflow, rng, cat, [], f"{c.name}: Severe Wound")
+
+
+def _severe_outside(
+    enc: Encounter,
+    c: Combatant,
+    overflow: int,
+    rng: random.Random,
+    cat: Catalog,
+    lines: list[Line],
+    title: str,
+) -> Outcome:
+    """R-WOUND-5 and §7 for a severe wound from outside an attack (the GM's damage, a
+    chart roll): Prone, the grip roll (a Hero's re-rolls asked), then the chart."""
+    tail = HitTail(severe=True, overflow=overflow, next_hit=1)
+    c, pending = _severe_tail(c, tail, None, rng, cat, lines, title)
+    return Outcome(enc.with_combatant(c), (LogLines(title, tuple(lines)),), pending)

@@ -163,15 +163,26 @@ class SessionScreen(FollowsSession, Screen[None]):
         """A dialog's answer: its command, or None when the GM backed out (Esc)."""
         return command is not None and self._apply(command)
 
-    def ask_chart_pick(self, reopen: str) -> None:
-        """The §7 erratum's 13 waits for the GM's pick: ask it in the decision dialog; Esc
-        leaves it waiting (``reopen`` asks again).
+    def ask_severe_wound(self, reopen: str) -> None:
+        """What a severe wound dealt outside an attack waits on: a Hero's re-rolls on the
+        grip roll (R-TASK-6), then the §7 erratum's pick on a 13; Esc leaves it waiting
+        (``reopen`` asks again).
         """
-        from ...campaign.combat import PendingChartChoice
+        from ...campaign.combat import PendingChartChoice, PendingCombatRerolls
+        from .combat_dialogs import pending_dialog
 
         pending = self.session.pending
         if isinstance(pending, PendingChartChoice):
             self.choose("Severe Wound chart: 13", pending.question, pending.options, reopen)
+        elif isinstance(pending, PendingCombatRerolls):
+            dialog, command_of = pending_dialog(pending, reopen)
+
+            def answer(value: object) -> None:
+                command = command_of(value)
+                if command is not None and self._apply(command):
+                    self.ask_severe_wound(reopen)  # the chart may land on a 13 next
+
+            self.app.push_screen(dialog, answer)
 
     def action_undo(self) -> None:
         self._history(self.table.undo, "Undone")

@@ -208,7 +208,7 @@ class CampaignScreen(SessionScreen):
 
         def hurt(command: ApplyDamage | None) -> None:
             if self.apply_answer(command):
-                self.ask_chart_pick("F5 r")
+                self.ask_severe_wound("F5 r")
 
         session = self.session  # the Hero as the engine will take the damage (issue 19 #3)
         hero = _party().wounded_as(

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from ...campaign.combat import PendingChartChoice, RollChart, chart_odds
+from ...campaign.combat import PendingChartChoice, PendingCombatRerolls, RollChart, chart_odds
 from ...campaign.encounter import Combatant
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
@@ -213,7 +213,7 @@ class ChartScreen(SessionScreen):
         detail = self.query_one("#chart-detail", Static)
         pending = self.session.pending
         lines = []
-        if isinstance(pending, PendingChartChoice):
+        if isinstance(pending, PendingChartChoice | PendingCombatRerolls):
             lines.append(f"Waiting: {pending.question} (r answers)")
         table = self.query_one("#chart-table", DataTable)
         chart = {row.id: row for row in self.session.catalog.chart}
@@ -250,13 +250,14 @@ class ChartScreen(SessionScreen):
         self.query_one("#chart-overflow", Stepper).action_step(delta)
 
     def action_roll(self) -> None:
-        """Roll for the chosen Hero, or answer the 13 still waiting."""
-        if isinstance(self.session.pending, PendingChartChoice):
-            self.ask_chart_pick("r")
+        """Roll for the chosen Hero, or answer the grip roll's re-rolls or the 13 still
+        waiting."""
+        if isinstance(self.session.pending, PendingChartChoice | PendingCombatRerolls):
+            self.ask_severe_wound("r")
             return
         hero = self.hero()
         if hero is None:
             self.notify("No Hero to roll for: add one to the party (F8 a)", severity="warning")
             return
         if self._apply(RollChart(hero.id, self.overflow)):
-            self.ask_chart_pick("r")
+            self.ask_severe_wound("r")

@@ -214,10 +214,10 @@ def sonic_dialog(
 
 
 def pending_dialog(
-    pending: Decision,
+    pending: Decision, reopen: str = "o"
 ) -> tuple[ModalScreen[Any], Callable[[Any], Command | None]]:
     """The dialog that answers ``pending``, and how its answer becomes a command (None:
-    the GM closed it and the decision still waits).
+    the GM closed it and the decision still waits; ``reopen`` asks again).
     """
     if isinstance(pending, PendingRerolls | PendingCombatRerolls):  # R-TASK-6: any split
         spend = SpendRerolls if isinstance(pending, PendingRerolls) else SpendCombatRerolls
@@ -230,6 +230,6 @@ def pending_dialog(
         def split(chosen: tuple[int, int] | None) -> Command | None:
             return None if chosen is None else spend(*chosen)
 
-        return RerollDialog(pending, purse=purse, reopen="o"), split
+        return RerollDialog(pending, purse=purse, reopen=reopen), split
     title = TITLES.get(type(pending).__name__, "Decision")
-    return DecisionDialog(title, pending.question, pending.options, reopen="o"), lambda c: c
+    return DecisionDialog(title, pending.question, pending.options, reopen=reopen), lambda c: c
