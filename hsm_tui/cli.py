@@ -7,6 +7,7 @@ exit codes are fixed. Bad input exits 2 with one line ``hsm: error: …`` on std
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import random
@@ -461,7 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout points at nothing now: Python's own flush at exit would fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         if args.command in (None, "play", "serve"):
-            print("hsm: error: the terminal's output closed (broken pipe)", file=sys.stderr)
+            with contextlib.suppress(OSError):  # the terminal may be gone with it
+                print("hsm: error: the terminal's output closed (broken pipe)", file=sys.stderr)
         return 1
 
 

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from ...campaign.combat import Option
+    from ...campaign.combat import Option, PendingChartChoice, PendingCombatRerolls
     from ...session import Command, Event, LogEntry, SeatedSession, Session
 
 
@@ -163,18 +163,30 @@ class SessionScreen(FollowsSession, Screen[None]):
         """A dialog's answer: its command, or None when the GM backed out (Esc)."""
         return command is not None and self._apply(command)
 
-    def ask_severe_wound(self, reopen: str) -> None:
-        """What a severe wound dealt outside an attack waits on: a Hero's re-rolls on the
-        grip roll (R-TASK-6), then the §7 erratum's pick on a 13; Esc leaves it waiting
-        (``reopen`` asks again).
-        """
+    def severe_wound_question(self) -> PendingChartChoice | PendingCombatRerolls | None:
+        """What a severe wound waits on, if the session waits on one: a Hero's re-rolls on
+        the grip roll (R-TASK-6, R-WOUND-5) or the §7 erratum's pick on a 13."""
         from ...campaign.combat import PendingChartChoice, PendingCombatRerolls
-        from .combat_dialogs import pending_dialog
+        from ...campaign.combat.outcome import RollStage
 
         pending = self.session.pending
+        if isinstance(pending, PendingChartChoice) or (
+            isinstance(pending, PendingCombatRerolls) and pending.stage is RollStage.GRIP
+        ):
+            return pending
+        return None
+
+    def ask_severe_wound(self, reopen: str) -> None:
+        """Ask :meth:`severe_wound_question` in its dialog: the re-rolls first, then the
+        chart's pick; Esc leaves it waiting (``reopen`` asks again).
+        """
+        from ...campaign.combat import PendingChartChoice
+        from .combat_dialogs import pending_dialog
+
+        pending = self.severe_wound_question()
         if isinstance(pending, PendingChartChoice):
             self.choose("Severe Wound chart: 13", pending.question, pending.options, reopen)
-        elif isinstance(pending, PendingCombatRerolls):
+        elif pending is not None:
             dialog, command_of = pending_dialog(pending, reopen)
 
             def answer(value: object) -> None:

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from ...campaign.combat import PendingChartChoice, PendingCombatRerolls, RollChart, chart_odds
+from ...campaign.combat import RollChart, chart_odds
 from ...campaign.encounter import Combatant
 from ...rules.combat import severe_wound_modifier
 from ...rules.odds import percent
@@ -211,10 +211,10 @@ class ChartScreen(SessionScreen):
 
     def _draw_detail(self) -> None:
         detail = self.query_one("#chart-detail", Static)
-        pending = self.session.pending
+        waiting = self.severe_wound_question()
         lines = []
-        if isinstance(pending, PendingChartChoice | PendingCombatRerolls):
-            lines.append(f"Waiting: {pending.question} (r answers)")
+        if waiting is not None:
+            lines.append(f"Waiting: {waiting.question} (r answers)")
         table = self.query_one("#chart-table", DataTable)
         chart = {row.id: row for row in self.session.catalog.chart}
         if not chart:
@@ -252,7 +252,7 @@ class ChartScreen(SessionScreen):
     def action_roll(self) -> None:
         """Roll for the chosen Hero, or answer the grip roll's re-rolls or the 13 still
         waiting."""
-        if isinstance(self.session.pending, PendingChartChoice | PendingCombatRerolls):
+        if self.severe_wound_question() is not None:
             self.ask_severe_wound("r")
             return
         hero = self.hero()
