@@ -272,7 +272,7 @@ class Encounter:
 
     def members(self, actor: str) -> tuple[Combatant, ...]:
         """Combatants acting on ``actor``'s turn (a group, or one combatant)."""
-        # ``group`` and ``standing`` inlined: a forecast asks this a few hundred times a fight
+        # ``whole_group`` and ``standing`` inlined: a forecast asks this a few hundred times a fight
         pick = self._groups.get(actor)
         if pick is None:
             return ()
@@ -282,7 +282,7 @@ class Encounter:
                 return tuple([c for c in group if not (c.out or c.unconscious)])
         return group
 
-    def group(self, actor: str) -> tuple[Combatant, ...]:
+    def whole_group(self, actor: str) -> tuple[Combatant, ...]:
         """Everyone in ``actor``'s turn, standing or not, in table order (by the index)."""
         pick = self._groups.get(actor)
         return () if pick is None else pick(self.combatants)

@@ -40,7 +40,7 @@ def _rest_of_unit(enc: Encounter, c: Combatant, fear: int = 0) -> list[Combatant
     if c.rank is not _MINION:  # a Sidekick acts alone, whatever rules it plays by
         return []
     cid = c.id  # ``standing`` inlined below, as in Encounter.members
-    rest = [m for m in enc.group(c.group) if not (m.out or m.unconscious) and m.id != cid]
+    rest = [m for m in enc.whole_group(c.group) if not (m.out or m.unconscious) and m.id != cid]
     return [evolve(m, fear=m.fear + fear) for m in rest] if fear else rest
 
 

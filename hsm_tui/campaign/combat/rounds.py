@@ -96,7 +96,7 @@ def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     its Health marker (§7 row 15).
     """
     lines = []
-    for c in enc.group(actor):
+    for c in enc.whole_group(actor):
         c, line = bleed_out(c)
         if line:
             enc, lines = enc.with_combatant(c), [*lines, line]

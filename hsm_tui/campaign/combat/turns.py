@@ -23,7 +23,7 @@ def actor_name(enc: Encounter, actor: str, *, tally: bool = False) -> str:
     members; all of them once none stands). With ``tally`` a group counts every member
     and shows how many stand when some are down: ``Pirate raider ×2/3`` (initiative list).
     """
-    everyone = enc.group(actor)
+    everyone = enc.whole_group(actor)
     if len(everyone) == 1:  # a lone combatant, standing or not: each turn's title asks
         return everyone[0].name
     standing = [c for c in everyone if not (c.out or c.unconscious)]  # as Encounter.members
