@@ -180,6 +180,29 @@ def test_without_the_resource_tracker_the_fights_are_played_in_this_thread(
     assert fight_pool.play(spec, catalog, RUNS, 4) == forecast(spec, catalog, RUNS, 4)
 
 
+@pytest.mark.parametrize(
+    "refusal",
+    [NotImplementedError("This Python lacks a working sem_open"), OSError("no processes")],
+    ids=["no sem_open", "no process allowed"],
+)
+def test_a_system_refusing_a_pool_leaves_the_fights_to_this_thread(
+    example: tuple[EncounterSpec, Catalog],
+    own_shared_pool: None,
+    monkeypatch: pytest.MonkeyPatch,
+    refusal: Exception,
+) -> None:
+    """``ProcessPoolExecutor`` raises NotImplementedError where the system has no working
+    semaphores (its own check); the app then plays in its own thread, the same forecast."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise refusal
+
+    spec, catalog = example
+    monkeypatch.setattr(fight_pool, "ProcessPoolExecutor", refused)
+    assert fight_pool.new_pool(2) is None and fight_pool.shared() is None
+    assert fight_pool.play(spec, catalog, RUNS, 4, jobs=2) == forecast(spec, catalog, RUNS, 4)
+
+
 def test_hsm_simulate_with_its_own_pool_matches_one_worker(
     example: tuple[EncounterSpec, Catalog],
 ) -> None:
