@@ -84,14 +84,14 @@ def fight(
         for member in enc.members(enc.turn.actor):  # type: ignore[union-attr]
             enc = count.take(enc, _act(enc, member.id, catalog, rng, odds, count))
         enc = count.take(enc, _apply(enc, _END_TURN, rng, catalog))  # Luck
-    standing = {c.side for c in enc.combatants if not (c.out or c.unconscious)}
+    standing = {c.side for c in enc.combatants if c.standing}
     result = FightResult(
         next(iter(standing)) if len(standing) == 1 else None,
         min(enc.round, MAX_ROUNDS),
         count.wounds,
     )
-    for c in enc.combatants:  # ``standing`` inlined here and in _standing: 18 figures a fight
-        result.out[c.side] = result.out.get(c.side, 0) + (c.out or c.unconscious)
+    for c in enc.combatants:
+        result.out[c.side] = result.out.get(c.side, 0) + (not c.standing)
     return result
 
 
@@ -125,7 +125,7 @@ def _standing(enc: Encounter) -> dict[str, int]:
     """How many stand on each side."""
     standing = dict.fromkeys((c.side for c in enc.combatants), 0)
     for c in enc.combatants:
-        standing[c.side] += not (c.out or c.unconscious)
+        standing[c.side] += c.standing
     return standing
 
 
@@ -220,9 +220,7 @@ def _act(
     if best is None:
         return _close_in(enc, me, catalog, rng)
     turn: Turn = enc.turn  # type: ignore[assignment]  # under way: the fight's loop
-    # an attack the engine would refuse (before any die) is not worth planning: only a
-    # figure with markers or a failed roll is asked
-    if (me.conditions or turn.restricted) and condition_refusal(turn, me, "attack"):
+    if condition_refusal(turn, me, "attack"):  # refused before any die: not worth planning
         return enc
     return _apply(enc, _attack(me.id, best[0], best[1]), rng, catalog)
 
@@ -249,7 +247,7 @@ def _best_attack(
     best, best_p = None, -1.0  # -1: impossible (see _chance)
     here, weapons = me.zone, me.weapons
     for (melee, zone), target_id in firsts.items():  # every target there gets the same chance
-        band = _MELEE if melee else enc.zone_band(here, zone)  # enc.band's reading
+        band = enc.band_from(melee, here, zone)
         near = zone == here
         for state in weapons:  # one loop over places and weapons: ~75 places a fight
             key = (me.id, state.id, state.charges, band, near)
@@ -305,7 +303,7 @@ def _luck_policy(pending: PendingCombatRerolls) -> SpendCombatRerolls:
     return _spend(*suggest_split(pending.roll, count)) if count else _spend(0, 0)
 
 
-_NO_COVER, _MELEE, _MINION = Cover.NONE, RangeBand.MELEE, Rank.MINION  # see encounter's _SIDEKICK
+_NO_COVER, _MINION = Cover.NONE, Rank.MINION  # see encounter's _SIDEKICK
 _END_TURN, _DIVE, _STAY = EndTurn(), AnswerDive("light"), AnswerDive("none")
 _attack, _spend = lru_cache(4096)(Attack), lru_cache(256)(SpendCombatRerolls)
 """The policy's commands and answers, each made once (the few fixed ones) or kept once

@@ -251,9 +251,13 @@ class Encounter:
 
     def band(self, a: Combatant, b: Combatant) -> RangeBand:
         """R-COMBAT-2: the band between two combatants, always known."""
-        if b.id in a.engaged:
-            return _MELEE
-        return self.zone_band(a.zone, b.zone)
+        return self.band_from(b.id in a.engaged, a.zone, b.zone)
+
+    def band_from(self, engaged: bool, here: str, there: str) -> RangeBand:
+        """:meth:`band` from what it reads of the two: engaged (Melee), or their zones'
+        band. The forecast's policy prices places, each standing for the figures there.
+        """
+        return _MELEE if engaged else self.zone_band(here, there)
 
     def in_melee_with(self, c: Combatant) -> tuple[Combatant, ...]:
         """The standing opponents ``c`` is engaged with: the fallen no longer fight, though
@@ -328,14 +332,14 @@ class Encounter:
         fields = self.__dict__ | also
         if len(fields) != len(self.__dict__):
             _no_such_field(self, also)
-        new = _new(Encounter)  # as _copied, without its call: ~230 copies a fight
+        new = _new(Encounter)  # evolve without its checks: the indexes are handed on
         _set_fields(new, fields)
         return new
 
     def with_turn(self, turn: Turn | None) -> Encounter:
         """The encounter with ``turn`` in place: every action spent, Aim or Wild attack
         marks the turn, a few dozen times a fight in a forecast."""
-        return _copied(self.__dict__ | {"turn": turn})
+        return self.with_combatants(turn=turn)
 
     def with_band(self, a: str, b: str, band: RangeBand) -> Encounter:
         a, b = self.zone_named(a), self.zone_named(b)
@@ -355,15 +359,6 @@ def _picker(places: list[int]) -> _Pick:
     if last - first + 1 == len(places):
         return itemgetter(slice(first, last + 1))
     return itemgetter(*places)  # two or more places: a tuple
-
-
-def _copied(fields: dict[str, Any]) -> Encounter:
-    """An encounter of ``fields`` (another's, some changed) without :func:`evolve`'s
-    checks: its indexes are handed on, as no changed field is one they are worked out
-    from (the callers see to it)."""
-    new = _new(Encounter)
-    _set_fields(new, fields)
-    return new
 
 
 _set_fields = fields_setter(Encounter)

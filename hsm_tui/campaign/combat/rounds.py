@@ -47,12 +47,12 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     """
     if enc.active:
         raise RulesError("combat is already under way")
-    # read per combatant: Enum members as plain names, ``standing`` inlined
+    # read per combatant: Enum members as plain names
     undecided = [c for c in enc.combatants if c.rank is _SIDEKICK and c.plays_as is None]
     if undecided:
         c = undecided[0]
         return Outcome(enc, (), PendingSidekick(c.id, f"Does {c.name} play as a Hero or a Minion?"))
-    sides = {c.side for c in enc.combatants if not (c.out or c.unconscious)}
+    sides = {c.side for c in enc.combatants if c.standing}
     if len(sides) < 2:
         raise RulesError("combat needs standing combatants on at least two sides")
     bonus: dict[str, int] = {}
@@ -62,7 +62,7 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
     surprise = tuple(dict.fromkeys(enc.get(cid).group for cid in cmd.surprise))
     rolls, seen, wound = [], set(), {}
     for c in enc.combatants:
-        if c.group in seen or c.out or c.unconscious:
+        if c.group in seen or not c.standing:
             continue
         seen.add(c.group)
         wound[c.group] = wound_marker(c)

@@ -104,10 +104,8 @@ def spend_action(
         raise RulesError(f"it is not {actor.name}'s turn")
     if actor.out or actor.unconscious:  # ``standing`` inlined: every action asks
         raise RulesError(f"{actor.name} cannot act (taken out or unconscious)")
-    # refused only for a figure with markers or a failed roll: most ask no further
-    if (actor.conditions or turn.restricted) and (
-        refused := condition_refusal(turn, actor, action)
-    ):
+    refused = condition_refusal(turn, actor, action)
+    if refused:
         raise RulesError(refused)
     if (actor.id, action) in turn.used:
         raise RulesError(f"{actor.name} already took {action} this turn: no action twice (R-ACT-1)")
@@ -136,8 +134,8 @@ def condition_refusal(turn: Turn, actor: Combatant, action: str) -> str:
     asks it before an attack is planned: a Panicked figure's attack is refused some 17
     times a fight, and planning it first cost 3% of the forecast.
     """
-    if action in ("move", "run", "hide"):
-        return ""
+    if not (actor.conditions or turn.restricted) or action in ("move", "run", "hide"):
+        return ""  # most figures acting hold no markers and failed no roll
     if "panicked" in actor.conditions:
         return f"{actor.name} is Panicked: only Move, Run or Hide (§8)"
     if actor.id in turn.restricted:
