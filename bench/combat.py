@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from table import record  # bench/table.py: issue 22's rows
 
-from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
@@ -47,12 +46,13 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.campaign.freeflow import RollTask
-from hsm_tui.encounter_file import read_encounter
+from hsm_tui.forecast import fight_pool
+from hsm_tui.forecast.simulate import forecast
 from hsm_tui.packs import load
 from hsm_tui.persistence import autosave, store
+from hsm_tui.persistence.encounter_file import read_encounter
 from hsm_tui.rules import Modifier, Rank, RulesError, TargetNumber
-from hsm_tui.session import Session
-from hsm_tui.simulate import forecast
+from hsm_tui.table.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 HEROES = ("kestrel-vance", "oyelaran-sefu", "mireille-ashdown", "roan-maddox")

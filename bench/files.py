@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import pack
 from tests.test_campaign_safety import after_kill, kill_mid_save
 

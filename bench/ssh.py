@@ -209,9 +209,9 @@ def rss_kib() -> tuple[int, str]:
 
 async def serve(kind: str) -> None:
     """The server process: one JSON request a line on stdin, one JSON answer a line."""
-    from hsm_tui.seats import Role, Seat
     from hsm_tui.share.players import SeatEntry
     from hsm_tui.share.server import TableServer
+    from hsm_tui.table.seats import Role, Seat
 
     out = os.fdopen(os.dup(1), "w", buffering=1)  # each app swaps sys.stdout while it runs
 

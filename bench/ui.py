@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import textual
 from table import record  # bench/table.py: issue 22's rows
 
-from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, StartCombat
-from hsm_tui.encounter_file import encounter_commands, read_encounter
+from hsm_tui.forecast import fight_pool
 from hsm_tui.packs import content_dirs, load
-from hsm_tui.session import Batch, Session
+from hsm_tui.persistence.encounter_file import encounter_commands, read_encounter
+from hsm_tui.table.session import Batch, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.encounter_builder import EncounterBuilderScreen

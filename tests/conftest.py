@@ -1,5 +1,5 @@
 """Shared by every test: a GM's own ``HSM_SAVES`` must not steer where tests write, and
-the start-up cache (``hsm_tui/dataclass_code.py``) is the run's own, not the user's."""
+the cache folder (the packs as last loaded) is the run's own, not the user's."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def _a_cache_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iter
 def _forecast_workers_can_start() -> Iterator[None]:
     """As ``hsm`` does before its app takes stderr (``fight_pool.before_apps``), so that
     the apps the tests run play forecasts in worker processes, as the GM's does."""
-    from hsm_tui import fight_pool
+    from hsm_tui.forecast import fight_pool
 
     fight_pool.before_apps()
     yield

@@ -14,7 +14,7 @@ import pytest
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import autosave, store
 from hsm_tui.persistence.autosave import Autosaver
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 
 
 class ByHand:

@@ -20,7 +20,7 @@ from hsm_tui.campaign.party import AddHero, NewAdventure
 from hsm_tui.cli import main
 from hsm_tui.persistence import store
 from hsm_tui.rules import Rank
-from hsm_tui.session import RollTask, Session
+from hsm_tui.table.session import RollTask, Session
 from tests.campaign import pack
 from tests.test_persistence import TN, duel
 

@@ -15,7 +15,7 @@ import tomli_w
 
 from hsm_tui.persistence import lock, store
 from hsm_tui.persistence.store import CampaignFileError
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 
 DEAD = 999_999_999
 

@@ -26,8 +26,8 @@ from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import atomic, autosave, store, versions
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.session import Session
-from hsm_tui.views import TITLED
+from hsm_tui.table.session import Session
+from hsm_tui.table.views import TITLED
 from tests.campaign import pack, refused
 from tests.test_persistence import as_played, duel, everything
 
@@ -231,7 +231,7 @@ import sys, time
 from pathlib import Path
 from hsm_tui.campaign.party import AddHero, RemoveHero
 from hsm_tui.persistence import autosave, store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import pack
 
 session = Session(seed=1, content=pack())
@@ -499,7 +499,7 @@ RIVAL_SAVER = """
 import sys
 from pathlib import Path
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import pack
 
 path, me = Path(sys.argv[1]), sys.argv[2]

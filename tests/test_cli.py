@@ -290,7 +290,7 @@ def test_play_opens_a_campaign_file(tmp_path, monkeypatch):
     from hsm_tui.campaign.party import AddHero
     from hsm_tui.cli import main
     from hsm_tui.persistence import store
-    from hsm_tui.session import Session
+    from hsm_tui.table.session import Session
     from hsm_tui.ui.app import HsmApp
 
     saved = Session(seed=4)
@@ -311,7 +311,7 @@ def test_play_finds_a_bare_campaign_name_in_the_saves_folder_and_refuses_seed(
 ):
     from hsm_tui.cli import main
     from hsm_tui.persistence import store
-    from hsm_tui.session import Session
+    from hsm_tui.table.session import Session
     from hsm_tui.ui.app import HsmApp
 
     monkeypatch.setenv("HSM_SAVES", str(tmp_path))

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from hsm_tui.campaign.combat import ClearEncounter, EndCombat, EndTurn, StartCombat, log_step
-from hsm_tui.encounter_file import encounter_commands, read_encounter
-from hsm_tui.logbook import SET_UP_TITLE, fights, to_markdown
-from hsm_tui.session import Batch, Session
-from hsm_tui.state import LogEntry
+from hsm_tui.persistence.encounter_file import encounter_commands, read_encounter
+from hsm_tui.table.logbook import SET_UP_TITLE, fights, to_markdown
+from hsm_tui.table.session import Batch, Session
+from hsm_tui.table.state import LogEntry
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import EXAMPLE
 

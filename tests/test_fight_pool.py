@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui import fight_pool
-from hsm_tui.encounter_file import EncounterSpec, read_encounter
+from hsm_tui.forecast import fight_pool
+from hsm_tui.forecast.simulate import forecast
 from hsm_tui.packs import Catalog, content_dirs, load
+from hsm_tui.persistence.encounter_file import EncounterSpec, read_encounter
 from hsm_tui.rules import errors
-from hsm_tui.simulate import forecast
 
 EXAMPLE = Path("content/encounters/dig-site-ambush.toml")
 RUNS = 120  # three chunks of CHUNK fights, the last one short

@@ -36,7 +36,14 @@ def ui_modules_after_import(module: str, walk: bool = False) -> list[str]:
 
 @pytest.mark.parametrize(
     "package",
-    ["hsm_tui.rules", "hsm_tui.packs", "hsm_tui.persistence", "hsm_tui.campaign"],
+    [
+        "hsm_tui.rules",
+        "hsm_tui.packs",
+        "hsm_tui.persistence",
+        "hsm_tui.campaign",
+        "hsm_tui.table",
+        "hsm_tui.forecast",
+    ],
 )
 def test_every_engine_module_imports_without_textual_or_rich(package: str):
     assert ui_modules_after_import(package, walk=True) == []
@@ -45,11 +52,11 @@ def test_every_engine_module_imports_without_textual_or_rich(package: str):
 @pytest.mark.parametrize(
     "module",
     [
-        "hsm_tui.session",
-        "hsm_tui.simulate",
-        "hsm_tui.encounter_file",
-        "hsm_tui.fight_pool",
-        "hsm_tui.logbook",
+        "hsm_tui.table.session",
+        "hsm_tui.forecast.simulate",
+        "hsm_tui.persistence.encounter_file",
+        "hsm_tui.forecast.fight_pool",
+        "hsm_tui.table.logbook",
         "hsm_tui.share",
         "hsm_tui.share.players",
         "hsm_tui.share.hostkey",
@@ -86,7 +93,8 @@ def test_starting_the_app_loads_no_engine_before_the_first_frame():
     starts: neither may load the rules engine, which waits until the first frame is out
     (a ``hsm campaign`` parser once pulled it in, 28 ms on every start)."""
     code = (
-        "import sys; from hsm_tui.cli import build_parser; build_parser();"
+        "import sys; from hsm_tui.cli.command import build_parser;"
+        "build_parser().parse_args(['play']);"
         "from hsm_tui.persistence.errors import CampaignFileError;"
         "print(sorted(m for m in sys.modules if m.startswith('hsm_tui.campaign.')))"
     )

@@ -19,8 +19,8 @@ from hsm_tui.persistence import lines, snapshot, store
 from hsm_tui.persistence.codec import DataError
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.session import OpenEntry, RollTask, Session
-from hsm_tui.state import LogEntry
+from hsm_tui.table.session import OpenEntry, RollTask, Session
+from hsm_tui.table.state import LogEntry
 from tests.campaign import pack
 from tests.campaign import test_scripted_fight as scripted
 from tests.test_persistence import SAVED_AT, everything

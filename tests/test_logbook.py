@@ -1,4 +1,4 @@
-"""The log as a Markdown story and log search (hsm_tui.logbook).
+"""The log as a Markdown story and log search (hsm_tui.table.logbook).
 
 The structure checks parse the export with markdown-it (CommonMark plus the GitHub
 table and strikethrough rules Textual's Markdown widget also uses), so "cannot break
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from hsm_tui.logbook import escape, search, to_markdown
-from hsm_tui.session import LogEntry
+from hsm_tui.table.logbook import escape, search, to_markdown
+from hsm_tui.table.session import LogEntry
 
 PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 

@@ -10,7 +10,7 @@ from hsm_tui.campaign.combat import AddCombatants, AddZone
 from hsm_tui.campaign.party import AddHero, AddToRoster
 from hsm_tui.packs import load
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 
 
 def test_a_save_naming_entries_the_packs_lost_opens_and_names_each(tmp_path: Path) -> None:

@@ -26,8 +26,8 @@ import pytest
 from hsm_tui.campaign.combat import PendingCombatRerolls, PendingDive, SpendCombatRerolls
 from hsm_tui.persistence import snapshot, store
 from hsm_tui.rules import RulesError
-from hsm_tui.session import Session
-from hsm_tui.state import LogEntry
+from hsm_tui.table.session import Session
+from hsm_tui.table.state import LogEntry
 from tests.campaign import pack
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pre-split-campaign.toml"

@@ -25,8 +25,16 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.rules.errors import NotPermitted
-from hsm_tui.seats import GM_SEAT, Role, Seat, answered_by, refusal, stamped
-from hsm_tui.session import Batch, Command, Event, RollTask, SeatedSession, Session, SpendRerolls
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import GM_SEAT, Role, Seat, answered_by, refusal, stamped
+from hsm_tui.table.session import (
+    Batch,
+    Command,
+    Event,
+    RollTask,
+    Session,
+    SpendRerolls,
+)
 from tests.campaign import Scripted, play, refused, state
 from tests.campaign.test_combat_engine import R1, RAIDERS_FIRST, K, duel
 
@@ -37,7 +45,7 @@ TN = task_tn([("Agility", 3), ("Senses", 2)])
 
 
 def seated(session: Session, seat: Seat = KARA) -> SeatedSession:
-    return session.seated(seat)
+    return SeatedSession(session, seat)
 
 
 def test_a_seat_has_one_issuer_fixed_by_its_role_and_user() -> None:
@@ -162,7 +170,7 @@ def test_views_hear_numbered_events_and_a_failing_view_is_dropped_alone(
 
     s.subscribe(broken)
     s.subscribe(heard.append)
-    with caplog.at_level(logging.ERROR, logger="hsm_tui.session"):
+    with caplog.at_level(logging.ERROR, logger="hsm_tui.table.session"):
         s.apply(TakeAction(K, "aim"))  # the change stands although a view failed
     s.undo()
     assert [(e.seq > 0, e.change, e.waiting_for) for e in heard] == [

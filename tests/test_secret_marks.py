@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-import hsm_tui.simulate as sim
+import hsm_tui.forecast.simulate as sim
 from hsm_tui.campaign.combat import Outcome
-from hsm_tui.encounter_file import read_encounter
+from hsm_tui.persistence.encounter_file import read_encounter
 from hsm_tui.rules.secret import redact
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 
 EXAMPLE = Path(__file__).parent.parent / "content" / "encounters" / "dig-site-ambush.toml"
 NUMBER = re.compile(r"(Defense|Health|Stamina|Morale|Strength|Initiative|TN) [−-]?\d")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hsm_tui.rules import Rank, RulesError, task_tn
-from hsm_tui.session import RollTask, Session, SpendRerolls
+from hsm_tui.table.session import RollTask, Session, SpendRerolls
 
 TN = task_tn([("Agility", 3), ("Senses", 2)])
 
@@ -124,7 +124,7 @@ def test_every_command_the_session_handles_is_a_command_a_campaign_file_can_hold
     import typing
 
     from hsm_tui.campaign.combat import ANSWERS, HANDLERS
-    from hsm_tui.session import Command
+    from hsm_tui.table.session import Command
 
     members = set(typing.get_args(Command))
     assert set(HANDLERS) | set(ANSWERS) <= members

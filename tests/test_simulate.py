@@ -13,9 +13,9 @@ import pytest
 
 from hsm_tui.campaign.combat import HANDLERS, AddCombatants, AddZone
 from hsm_tui.campaign.encounter import Combatant, Encounter
+from hsm_tui.forecast.simulate import wound_steps
 from hsm_tui.packs import Catalog, content_dirs, load
 from hsm_tui.rules import Rank
-from hsm_tui.simulate import wound_steps
 
 EXAMPLE = "content/encounters/dig-site-ambush.toml"
 

@@ -29,10 +29,11 @@ from hsm_tui.campaign.party import AddHero, AddToRoster, Campaign, SetScene
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
 from hsm_tui.rules.secret import END, SPLIT, START
-from hsm_tui.seats import GM_SEAT, Role, Seat
-from hsm_tui.session import Session
-from hsm_tui.state import LogEntry, OpenEntry, UndoneEntry
-from hsm_tui.views import GM_ONLY, OPEN, TITLED, keeps_secrets, view_for
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import GM_SEAT, Role, Seat
+from hsm_tui.table.session import Session
+from hsm_tui.table.state import LogEntry, OpenEntry, UndoneEntry
+from hsm_tui.table.views import GM_ONLY, OPEN, TITLED, keeps_secrets, view_for
 from tests.campaign import pack, play
 from tests.campaign.test_combat_engine import R1, duel
 
@@ -173,7 +174,7 @@ def test_no_gm_only_fact_reaches_a_player_in_any_fight(seed: int, picks: list[in
     Defense TN line, or a GM-only entry.
     """
     s = ambush(seed)
-    s.seated(KARA)  # her questions are hers: the projection may hold one (not a secret's)
+    SeatedSession(s, KARA)  # her questions are hers: the projection may hold one (not a secret's)
     s.apply(SetPools(K, luck=2))
     rng = random.Random(seed)
     for pick in picks:
@@ -256,10 +257,10 @@ def test_a_roll_the_gm_hides_before_rolling_is_the_gms_alone() -> None:
     """Issue 21: the GM marks a roll hidden (F2 h) before rolling: no player sees its
     entry, and its re-roll question is the GM's even when the roller is a player's hero."""
     from hsm_tui.rules import Rank, task_tn
-    from hsm_tui.session import RollTask
+    from hsm_tui.table.session import RollTask
 
     s = ambush()
-    s.seated(KARA)
+    SeatedSession(s, KARA)
     s.apply(SetPools(K, luck=2))
     secret = RollTask(task_tn([("Senses", 1)], difficulties=[3]), Rank.HERO, "Spot", who=K)
     s.apply(replace(secret, hidden=True))
@@ -272,12 +273,12 @@ def test_a_roll_the_gm_hides_before_rolling_is_the_gms_alone() -> None:
 def test_only_the_gm_rolls_in_secret() -> None:
     from hsm_tui.rules import Rank, task_tn
     from hsm_tui.rules.errors import NotPermitted
-    from hsm_tui.session import RollTask
+    from hsm_tui.table.session import RollTask
 
     s = duel()
     task = RollTask(task_tn([("Senses", 2)]), Rank.HERO, who=K, hidden=True)
     try:
-        s.seated(KARA).apply(task)
+        SeatedSession(s, KARA).apply(task)
     except NotPermitted as refused:
         assert "only the GM hides a roll" in str(refused)
     else:

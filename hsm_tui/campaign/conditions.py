@@ -168,7 +168,7 @@ def nausea(c: Combatant, rng: random.Random) -> tuple[int, str]:
 def nausea_roll(stamina: int, rng: random.Random, hide: bool = False) -> tuple[int, str]:
     """§8 Nauseated: "Every time the character rolls a Task, it also rolls a single d10
     against Stamina (-1)": the TN's change (0 or −1) and the log note (``hide``: the
-    Stamina is the GM's, issue 21).
+    Stamina is the GM's).
     """
     d10, limit = rng.randint(1, 10), stamina - 1
     if d10 <= limit:

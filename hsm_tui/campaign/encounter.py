@@ -123,7 +123,7 @@ class Combatant:
     clues: int = 0
     entry: str = ""  # the pack entry it was made from
     lose_why: tuple[str, ...] = ()  # the cause of each lost action: "wound" or "dive"
-    hidden: bool = False  # not yet revealed to the players (a hidden ambush, issue 21)
+    hidden: bool = False  # not yet revealed to the players (a hidden ambush)
 
     @property
     def rules_rank(self) -> Rank:

@@ -151,7 +151,7 @@ class Purse:
     clues: int = 0
     conditions: tuple[str, ...] = ()
     stamina: int = 0
-    player: bool = False  # a player's hero: else the TN and odds are the GM's (issue 21)
+    player: bool = False  # a player's hero: else the TN and odds are the GM's
 
 
 class Afflicted(Marked, Protocol):
@@ -258,7 +258,7 @@ def _afflicted_roll(
     roll the re-rolls then serve.
     """
     tn, (nauseated, fatigued) = cmd.tn, _afflictions(purse)
-    gms = not purse.player  # its Stamina and TN are the GM's (issue 21)
+    gms = not purse.player  # its Stamina and TN are the GM's
     if nauseated:
         sick, note = nausea_roll(purse.stamina, rng, gms)
         tn = tn.plus(Modifier("nausea", sick)) if sick else tn

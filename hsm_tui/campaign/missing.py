@@ -1,4 +1,4 @@
-"""What a campaign names that the loaded packs no longer have (issue 20: packs changed
+"""What a campaign names that the loaded packs no longer have (packs changed
 since the save). Nothing is dropped: each stays as saved, with a placeholder where it
 is shown (a roster line "(missing)", a sheet's weapon "not in the loaded packs"), and
 opening the campaign says which, so the GM can put the pack back or replace them.

@@ -1,12 +1,12 @@
-"""The packs as last loaded, kept for the next start (issue 22): loading them (TOML
+"""The packs as last loaded, kept for the next start: loading them (TOML
 parse, checks, the line index) is ~7 ms of the app's start, and they seldom change.
 
 A kept load is used only when everything the load reads is as it was: the folders asked
 for, the working folder (problems name files relative to it), each pack folder found
 and the bytes of every ``.toml`` file in it, and the code that reads them (the sizes and
-times of ``packs/``, ``rules/`` and ``safe_read.py``). Anything else, or a kept file that
-cannot be read, loads afresh. It lives beside the dataclass cache
-(:func:`hsm_tui.cache.cache_dir`); only the last load is kept.
+times of ``packs/``, ``rules/`` and ``persistence/safe_read.py``). Anything else, or a
+kept file that cannot be read, loads afresh. It lives in the cache folder
+(:func:`hsm_tui.persistence.cache.cache_dir`); only the last load is kept.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cache import cache_dir
-from ..safe_read import read_regular
+from ..persistence.cache import cache_dir
+from ..persistence.safe_read import read_regular
 from .loader import FILE_LIMIT, LoadResult, discover, load, real_path
 
 FILE = "packs.pickle"
 _CODE = Path(__file__).resolve().parents[1]
 """The package: the code a load runs is its ``packs/``, ``rules/`` and ``safe_read.py``."""
+_SAFE_READ = _CODE / "persistence" / "safe_read.py"
 
 
 def load_kept(dirs: Sequence[str | Path]) -> LoadResult:
@@ -64,7 +65,7 @@ def _key(dirs: Sequence[str | Path]) -> tuple[Any, ...] | None:
         sources = [*(_CODE / "packs").glob("*.py"), *(_CODE / "rules").glob("*.py")]
         code = sorted(
             (str(path), stat.st_mtime_ns, stat.st_size)
-            for path in [*sources, _CODE / "safe_read.py"]
+            for path in [*sources, _SAFE_READ]
             for stat in [path.stat()]
         )
     except OSError:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..safe_read import MB, read_regular
+from ..persistence.safe_read import MB, read_regular
 from .fields import EntryReader, Field, did_you_mean, kebab_id, list_of, text
 from .model import Catalog, Character, PackInfo, SevereWound, Source, Weapon
 from .problems import Code, Problem, Severity

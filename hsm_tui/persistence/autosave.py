@@ -22,7 +22,7 @@ from . import store
 from .snapshot import SessionData, session_data
 
 if TYPE_CHECKING:
-    from ..session import Session
+    from ..table.session import Session
 
 FOLDER = ".autosave"
 UNNAMED = "unnamed-"

@@ -24,7 +24,7 @@ import json.scanner
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..state import Command, LogEntry
+from ..table.state import Command, LogEntry
 from . import codec
 
 

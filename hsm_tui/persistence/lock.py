@@ -19,8 +19,8 @@ from pathlib import Path
 
 import tomli_w
 
-from ..safe_read import read_regular
 from .atomic import replace_file, running
+from .safe_read import read_regular
 
 LIMIT = 4096
 

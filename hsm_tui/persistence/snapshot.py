@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
-from ..state import Command, Snapshot
+from ..table.state import Command, Snapshot
 from . import codec, lines
 
 

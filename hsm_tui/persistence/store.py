@@ -24,18 +24,17 @@ from typing import TYPE_CHECKING, Any
 
 import tomli_w
 
-from .. import collector
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
-from ..safe_read import MB, read_head, read_regular
-from . import lock, versions
+from . import collector, lock, versions
 from .atomic import FileId, clean_stale, file_id, folder_held, keep_copy, replace_file
 from .codec import DataError, from_data, parse_toml
 from .errors import CampaignFileError
 from .lines import Block
+from .safe_read import MB, read_head, read_regular
 
 if TYPE_CHECKING:
-    from ..session import Session
+    from ..table.session import Session
 
 FORMAT = "hsm-tui campaign"
 VERSION = versions.VERSION

@@ -1,7 +1,7 @@
 """Characters as plain, frozen data: ranks, traits, derived traits, combat ratings.
 
-Everything here is a value object so that campaign state can round-trip through TOML
-later; nothing holds behaviour beyond the arithmetic the rulebook defines.
+Everything here is a value object so that campaign state can round-trip through TOML;
+nothing holds behaviour beyond the arithmetic the rulebook defines.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The GM's numbers inside a log line (issue 21): a Minion's Defense, Health or Morale,
+"""The GM's numbers inside a log line: a Minion's Defense, Health or Morale,
 the TN and odds of a roll the GM makes. The engine wraps each as it writes the line, so
 one entry serves every seat: the GM reads it whole, a player reads it with each secret
 replaced by what the player may know ("hidden", or nothing).

@@ -1,4 +1,4 @@
-"""The SSH-shared session (issue 21): the players file (:mod:`.players`), the host key
+"""The SSH-shared session: the players file (:mod:`.players`), the host key
 (:mod:`.hostkey`), and the server of ``hsm serve`` (:mod:`.server`) running each
 client's app through :mod:`.driver` on its :mod:`.terminal`. Only this package imports
 asyncssh. The players file, the host key and the terminal load without Textual; the

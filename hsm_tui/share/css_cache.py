@@ -1,5 +1,5 @@
-"""One parse of the CSS for every app that ``hsm serve`` runs (issue 21: memory and first
-frame per player), and for the one app ``hsm`` runs (issue 22: Textual parses every
+"""One parse of the CSS for every app that ``hsm serve`` runs (memory and first
+frame per player), and for the one app ``hsm`` runs (Textual parses every
 source again at each of the theme's steps as it starts, three times with the same
 variables, ~7 ms of the first frame).
 

@@ -1,4 +1,4 @@
-"""A Textual app on one SSH client's terminal (issue 21): :class:`ChannelDriver` writes
+"""A Textual app on one SSH client's terminal: :class:`ChannelDriver` writes
 the app's frames to an asyncssh channel and turns the bytes the client types into
 Textual events. Many apps share the server's one loop, so the driver has no thread, no
 signal handler and no tty, and nothing it does can reach the process's own terminal.

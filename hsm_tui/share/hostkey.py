@@ -1,4 +1,4 @@
-"""The server's SSH host key (issue 21): made once and kept, so players' clients see the
+"""The server's SSH host key: made once and kept, so players' clients see the
 same server every session and can warn them if another one answers in its place.
 """
 

@@ -1,4 +1,4 @@
-"""The players file of an SSH-shared session (issue 21, a fixed contract): who may join
+"""The players file of an SSH-shared session (a fixed contract): who may join
 the GM's game, in which seat, with which keys.
 
 ```toml
@@ -29,7 +29,7 @@ import tomli_w
 from ..packs.toml_lines import LineIndex
 from ..persistence.atomic import keep_copy, replace_file
 from ..persistence.codec import parse_toml
-from ..seats import Role, Seat
+from ..table.seats import Role, Seat
 
 MAX_BYTES = 1 << 20
 """A players file is a few lines per seat: anything past a MiB is not one."""

@@ -1,4 +1,4 @@
-"""``hsm serve`` (issue 21 §4, a fixed contract): one Session, one process, one asyncio
+"""``hsm serve`` (a fixed contract): one Session, one process, one asyncio
 loop for the GM's own app in this terminal and an SSH server whose every connection
 gets an app built for its seat (the GM's app for a ``gm`` seat, else the player's).
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 import sys
@@ -30,8 +29,9 @@ from textual.app import App
 
 from ..persistence import store
 from ..persistence.autosave import Autosaver
-from ..seats import Role, Seat
-from ..session import Session
+from ..table.seated import SeatedSession
+from ..table.seats import Role, Seat
+from ..table.session import Session
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
@@ -134,9 +134,6 @@ class Table:
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
         """The GM's app for a ``gm`` seat; the player's app (their view only) for others,
         told how many entries they missed since they left."""
-        # what is seated for the evening (packs, the session, the other apps) is frozen
-        # out of the collector: a full collection walked it all, 100+ ms mid-change
-        gc.freeze()
         if seat.role is Role.GM:
             from ..ui.app import HsmApp
 
@@ -145,7 +142,7 @@ class Table:
             return app
         from ..ui.player.app import PlayerApp
 
-        table = self.session.seated(seat)
+        table = SeatedSession(self.session, seat)
         last = self._seen.get(seat.user)
         missed = 0 if last is None else sum(e.seq > last for e in table.view().log)
 
@@ -232,7 +229,7 @@ class Headless:
 
 def autosaver(session: Session) -> Autosaver:
     """With no app of the GM's here (``--headless``), the server autosaves the session
-    as the GM's app would (issue 20): a crash or a kill loses a second of play at most.
+    as the GM's app would: a crash or a kill loses a second of play at most.
     """
     saver = Autosaver(Headless(session, asyncio.get_running_loop()))
     session.subscribe(saver.changed)
@@ -299,7 +296,7 @@ def run_serve(options: ServeOptions) -> int:
             level=logging.INFO,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         )
-    from .. import fight_pool
+    from ..forecast import fight_pool
 
     fight_pool.before_apps()  # while stderr is still the terminal's (the apps take it)
     try:

@@ -1,4 +1,4 @@
-"""The SSH server of ``hsm serve`` (issue 21 §4–6): each player's terminal gets its own
+"""The SSH server of ``hsm serve``: each player's terminal gets its own
 Textual app, all on one loop beside the GM's, all over one Session.
 
 What it lets in: public-key logins only, a key opening the seat of the players file
@@ -26,7 +26,7 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
-from ..seats import Seat
+from ..table.seats import Seat
 from . import css_cache
 from .driver import run_app
 from .players import SeatEntry

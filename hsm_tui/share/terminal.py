@@ -1,16 +1,13 @@
-"""What the server knows of one SSH client's terminal (issue 21): its channel, its type,
+"""What the server knows of one SSH client's terminal: its channel, its type,
 its size (bounded, whatever the client claims) and environment, and the input that
 arrives before its app's driver is up. Shared by the client's SSH session, which feeds
-it, and the app's :class:`~.driver.ChannelDriver`, which reads it.
+it, and the app's :class:`~hsm_tui.share.driver.ChannelDriver`, which reads it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from .driver import ChannelDriver
+from typing import Protocol
 
 MIN_SIZE = (20, 10)
 MAX_SIZE = (500, 200)
@@ -28,6 +25,15 @@ class Channel(Protocol):
     def get_write_buffer_size(self) -> int: ...
     def pause_reading(self) -> None: ...
     def resume_reading(self) -> None: ...
+
+
+class Receiver(Protocol):
+    """What the terminal hands on to its app's driver: the client's keys, a new size, and
+    the server's request that the app leave."""
+
+    def receive(self, data: bytes) -> None: ...
+    def resize(self) -> None: ...
+    def quit(self) -> None: ...
 
 
 def bounded(cols: int, rows: int) -> tuple[int, int]:
@@ -59,7 +65,7 @@ class ClientTerminal:
         """The channel is gone: output is dropped, the app is on its way out."""
         self.quitting = False
         """The server asked the app to leave (it may still draw its last frame)."""
-        self.driver: ChannelDriver | None = None
+        self.driver: Receiver | None = None
         self.on_drop: Callable[[], None] = lambda: None
         """Called once when the client is dropped for not reading: closes its connection."""
         self._early = bytearray()
@@ -88,7 +94,7 @@ class ClientTerminal:
         if self.driver is not None:
             self.driver.quit()
 
-    def attach(self, driver: ChannelDriver) -> bytes:
+    def attach(self, driver: Receiver) -> bytes:
         """Hand the terminal to ``driver``; returns what the client typed until now."""
         self.driver = driver
         early, self._early = bytes(self._early), bytearray()

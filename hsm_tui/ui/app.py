@@ -15,14 +15,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from .. import dataclass_code
 from .commands import ScreenActions
 from .screens import SessionReady
 
 if TYPE_CHECKING:
     from ..packs import LoadResult
-    from ..seats import Seat
-    from ..session import SeatedSession, Session
+    from ..table.seated import SeatedSession
+    from ..table.seats import Seat
+    from ..table.session import Session
     from .autosave import AppAutosaver
     from .screens.seats_dialog import Sharing
 
@@ -161,7 +161,7 @@ class HsmApp(App[None]):
         (~50 ms) then loads after the first frame, which the home screen draws without it.
         """
         if self._session is None:
-            from ..session import Session
+            from ..table.session import Session
 
             self._session = Session() if self._seed is None else Session(seed=self._seed)
         return self._session
@@ -170,9 +170,10 @@ class HsmApp(App[None]):
     def table(self) -> SeatedSession:
         """This app's handle on the session: it stamps :attr:`seat` on every command."""
         if self._table is None:
-            from ..seats import GM_SEAT
+            from ..table.seated import SeatedSession
+            from ..table.seats import GM_SEAT
 
-            self._table = self.session.seated(self.seat or GM_SEAT)
+            self._table = SeatedSession(self.session, self.seat or GM_SEAT)
         return self._table
 
     @property
@@ -195,7 +196,6 @@ class HsmApp(App[None]):
             self._announce_content()
         finally:
             _keep_what_start_built()
-        dataclass_code.save()  # the engine is in: a start after this one need not compile
         self.screen.post_message(SessionReady())
         if self.guard:  # after home shows the party (~5 ms sooner); each autosave is whole
             self.call_after_refresh(self._guard_files)
@@ -315,12 +315,12 @@ def run_app(
     session = None
     if campaign is not None:
         from ..persistence import store
-        from ..session import Session
+        from ..table.session import Session
 
         session = Session() if seed is None else Session(seed=seed)
         session.load_content(content or ())
         store.load(session, store.find(campaign))
-    from .. import fight_pool
+    from ..forecast import fight_pool
     from ..share import css_cache
 
     fight_pool.before_apps()  # while stderr is still the terminal's

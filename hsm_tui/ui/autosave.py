@@ -19,13 +19,13 @@ from .campaign_lock import claim
 from .screens.decision_dialog import DecisionDialog
 
 if TYPE_CHECKING:
-    from .app import HsmApp
+    from .file_host import FileHost
 
 
 class AppAutosaver(Autosaver):
     """The GM's app's autosave, which also offers an autosave to recover."""
 
-    def __init__(self, app: HsmApp) -> None:
+    def __init__(self, app: FileHost) -> None:
         super().__init__(app)
         self.app = app
 

@@ -13,10 +13,10 @@ from ..persistence import lock
 from .screens.decision_dialog import DecisionDialog
 
 if TYPE_CHECKING:
-    from .app import HsmApp
+    from .file_host import FileHost
 
 
-def claim(app: HsmApp, path: Path) -> None:
+def claim(app: FileHost, path: Path) -> None:
     """Hold ``path`` for this app (letting go of the one held before); if another
     hsm-tui holds it, ask: read-only (also on Esc) or take over.
     """
@@ -31,7 +31,7 @@ def claim(app: HsmApp, path: Path) -> None:
         app.locked = path
 
 
-def _ask(app: HsmApp, path: Path, held: lock.Locked) -> None:
+def _ask(app: FileHost, path: Path, held: lock.Locked) -> None:
     app.read_only = path
     options = [
         Option("r", "read-only: S saves under another name", "read"),
@@ -49,7 +49,7 @@ def _ask(app: HsmApp, path: Path, held: lock.Locked) -> None:
     app.push_screen(DecisionDialog("Campaign in use", f"{held}.", options), answered)
 
 
-def let_go(app: HsmApp) -> None:
+def let_go(app: FileHost) -> None:
     """Release the campaign this app holds (another opened, a new one, quitting)."""
     if app.locked is not None:
         lock.release(app.locked)

@@ -2,7 +2,7 @@
 open one of the recent campaigns, start a new one, and the question before any of them
 would lose unsaved changes. Home's S / O / C keys, the palette and quit come here.
 
-The file work itself is ``hsm_tui/store.py``; a file that cannot be written or read
+The file work itself is :mod:`hsm_tui.persistence.store`; a file that cannot be written or read
 is a notification naming the file and what is wrong, and the session is left as it was.
 """
 
@@ -23,12 +23,12 @@ from .screens.picker import PickerScreen
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from .app import HsmApp
+    from .file_host import FileHost
 
 Then = Callable[[], None]
 
 
-def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
+def save(app: FileHost, then: Then | None = None, *, ask: bool = False) -> None:
     """Save to the session's file; the first time (or ``ask``: save as) ask the name."""
     session = app.session
     if app.read_only is not None and session.file is not None and not ask:
@@ -59,7 +59,7 @@ def save(app: HsmApp, then: Then | None = None, *, ask: bool = False) -> None:
     app.push_screen(NameDialog(title, name, str(folder)), named)
 
 
-def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) -> None:
+def _write(app: FileHost, path: Path, then: Then | None, name: str | None = None) -> None:
     """Write the file, renaming the campaign first when ``name`` is new; a failed write
     gives the old name back, so nothing changed but the message.
     """
@@ -84,7 +84,7 @@ def _write(app: HsmApp, path: Path, then: Then | None, name: str | None = None) 
 
 
 def keep_or_lose(
-    app: HsmApp,
+    app: FileHost,
     title: str,
     then: Then,
     lose: tuple[str, str] = ("d", "go on and lose the unsaved changes"),
@@ -109,12 +109,12 @@ def keep_or_lose(
     app.push_screen(DecisionDialog(title, question, [first, lose_option]), answered)
 
 
-def open_recent(app: HsmApp) -> None:
+def open_recent(app: FileHost) -> None:
     """Pick a saved campaign (newest first) and open it, asking first if needed."""
     keep_or_lose(app, "Open a campaign", lambda: _pick(app))
 
 
-def _pick(app: HsmApp) -> None:
+def _pick(app: FileHost) -> None:
     folder = store.saves_folder()
     entries = store.recent(folder)
     if not entries:
@@ -142,7 +142,7 @@ def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
     )
 
 
-def _offer_or_load(app: HsmApp, path: Path) -> None:
+def _offer_or_load(app: FileHost, path: Path) -> None:
     """Open ``path``, first offering its autosave when that holds play the file does not."""
     auto = autosave.path_for(path, "")
     if app.autosaver is not None and autosave.newer(auto):
@@ -151,7 +151,7 @@ def _offer_or_load(app: HsmApp, path: Path) -> None:
     _load(app, path)
 
 
-def _load(app: HsmApp, path: Path) -> None:
+def _load(app: FileHost, path: Path) -> None:
     try:
         answer = store.load(app.session, path)
     except store.CampaignFileError as err:
@@ -164,7 +164,7 @@ def _load(app: HsmApp, path: Path) -> None:
     app.notify(f"Opened {app.session.campaign.name} from {path}: {answer}", title="Campaign")
 
 
-def new_campaign(app: HsmApp) -> None:
+def new_campaign(app: FileHost) -> None:
     """A fresh campaign (the packs stay loaded), asking first if needed."""
 
     def fresh() -> None:

@@ -18,7 +18,7 @@ import pytest
 from hsm_tui import packs
 from hsm_tui.campaign.encounter import Combatant
 from hsm_tui.rules import RulesError
-from hsm_tui.session import Command, Session
+from hsm_tui.table.session import Command, Session
 from tests.scripted import ScriptedRNG
 
 PACK_DIR = Path(__file__).resolve().parents[2] / "content" / "relic-worlds"

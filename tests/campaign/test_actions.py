@@ -17,7 +17,7 @@ from hsm_tui.campaign.combat import (
     TakeAction,
 )
 from hsm_tui.rules import RulesError
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import edit, pack
 
 

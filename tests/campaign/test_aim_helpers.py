@@ -24,7 +24,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import RangeBand
-from hsm_tui.session import Batch
+from hsm_tui.table.session import Batch
 from tests.campaign import charges, edit, play, refused, set_charges
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel
 

@@ -18,7 +18,7 @@ from hsm_tui.campaign.combat import (
     SetPools,
     group_attack,
 )
-from hsm_tui.session import Batch, Session
+from hsm_tui.table.session import Batch, Session
 from tests.campaign import edit, play, refused, state
 from tests.campaign.test_combat_engine import R1, R2, RAIDERS_FIRST, K, duel
 

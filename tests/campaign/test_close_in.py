@@ -15,7 +15,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.rules import RangeBand, RulesError
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import new_session
 
 RAIDER = "pirate-raider-1"

@@ -44,7 +44,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import WeaponState
 from hsm_tui.rules import Cover, RangeBand, Rank, task_tn
-from hsm_tui.session import RollTask, Session
+from hsm_tui.table.session import RollTask, Session
 from tests.campaign import (
     Scripted,
     charges,

@@ -49,7 +49,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.conditions import CONDITIONS
 from hsm_tui.rules import Rank, RulesError
-from hsm_tui.session import Command, Session
+from hsm_tui.table.session import Command, Session
 from tests.campaign import pack, state
 
 SEED = 11

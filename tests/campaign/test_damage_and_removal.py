@@ -14,7 +14,7 @@ from hsm_tui.campaign.combat import (
     SpendCombatRerolls,
 )
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import edit, pack, play, refused
 from tests.campaign.test_combat_engine import R1, R2, K, duel
 

@@ -44,7 +44,7 @@ from hsm_tui.persistence import codec, store
 from hsm_tui.rules import Cover
 from hsm_tui.rules.combat import severely_wounded
 from hsm_tui.rules.errors import DecisionPending, NotPermitted
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from tests.campaign import edit, pack, play, refused
 from tests.campaign.test_combat_engine import R1, K, duel, to_raiders
 

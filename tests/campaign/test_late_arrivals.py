@@ -31,7 +31,7 @@ def test_r_init_1_a_late_group_gets_a_turn() -> None:
 
 def test_adding_before_combat_rolls_nothing() -> None:
     from hsm_tui.campaign.combat import AddZone
-    from hsm_tui.session import Session
+    from hsm_tui.table.session import Session
     from tests.campaign import pack
 
     session = Session(seed=1, content=pack())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hsm_tui.campaign.combat import Attack, EndCombat, EndTurn, SetCondition, plan_attack
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.session import RollTask
+from hsm_tui.table.session import RollTask
 from tests.campaign import play, refused
 from tests.campaign.test_combat_engine import R1, K, duel, to_raiders
 

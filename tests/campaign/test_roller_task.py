@@ -8,7 +8,7 @@ from dataclasses import replace
 from hsm_tui.campaign.freeflow import own_task
 from hsm_tui.campaign.party import AddHero, rollers
 from hsm_tui.rules import Rank, Trait
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 
 
 def test_r_task_1_a_rollers_task_counts_its_wounds_conditions_and_talent() -> None:

@@ -47,7 +47,7 @@ from hsm_tui.campaign.combat import (
     StartCombat,
 )
 from hsm_tui.campaign.encounter import Encounter
-from hsm_tui.session import Command, Session
+from hsm_tui.table.session import Command, Session
 from tests.campaign import State, pack, state
 
 SEED = 4

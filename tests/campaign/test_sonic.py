@@ -33,8 +33,9 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, Rank, task_odds
 from hsm_tui.rules.errors import NotPermitted
-from hsm_tui.seats import Role, Seat
-from hsm_tui.session import Session
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 from tests.campaign import Scripted, charges, edit, new_session, pack, play, refused, set_charges
 from tests.campaign.test_combat_engine import last, left
 
@@ -224,9 +225,9 @@ def test_sonic_relik_the_player_of_its_hero_fires_it_and_no_other_player() -> No
     ansel = Seat(Role.PLAYER, "ana", hero="cult-defector")
     other = Seat(Role.PLAYER, "otto", hero="roan-maddox")
     with pytest.raises(NotPermitted, match="otto plays roan-maddox"):
-        s.seated(other).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
+        SeatedSession(s, other).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
     s.rng = Scripted(1)  # type: ignore[assignment]
-    s.seated(ansel).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
+    SeatedSession(s, ansel).apply(SonicBlast(W, RELIK, 1, 0, (R1,)))
     assert s.history[-1].issuer == "player:ana" and charges(s, W, RELIK) == 9
 
 

@@ -18,9 +18,9 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from hsm_tui.seats import Role, Seat
 from hsm_tui.share.players import SeatEntry
 from hsm_tui.share.server import Connection, TableServer
+from hsm_tui.table.seats import Role, Seat
 
 USERS = {"gm": Role.GM, "kara": Role.PLAYER, "wes": Role.WATCHER}
 
@@ -185,7 +185,7 @@ async def serve(
     async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: int):
         """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
         Probe for every other seat)."""
-        from hsm_tui.session import Session
+        from hsm_tui.table.session import Session
         from hsm_tui.ui.app import HsmApp
 
         def make_app(seat: Seat, connection: Connection) -> App[Any]:

@@ -18,8 +18,9 @@ import asyncssh
 
 from hsm_tui.campaign.combat import EndTurn
 from hsm_tui.persistence import autosave, store
-from hsm_tui.seats import Role, Seat
-from hsm_tui.session import Session
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp, release
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from tests.share.conftest import joined, until
@@ -66,7 +67,7 @@ async def test_killed_mid_fight_recovered_and_continued_nothing_differs(
     campaign = store.save(fight(), tmp_path / "dig.toml")
     await asyncio.to_thread(_served_then_killed, campaign, tmp_path, user_keys["kara"])
     never_killed = fight()
-    never_killed.seated(KARA).apply(EndTurn())  # what Kara's n sent
+    SeatedSession(never_killed, KARA).apply(EndTurn())  # what Kara's n sent
     opened = Session()
     opened.load_content()
     store.load(opened, campaign)  # as hsm play opens it: the file holds the fight's start

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui.seats import Role, Seat
 from hsm_tui.share.players import (
     PlayersFileError,
     add_key,
@@ -19,6 +18,7 @@ from hsm_tui.share.players import (
     read_players,
     write_players,
 )
+from hsm_tui.table.seats import Role, Seat
 
 
 def key(n: int, kind: str = "ssh-ed25519") -> str:

@@ -12,9 +12,9 @@ import random
 import asyncssh
 import pytest
 
-from hsm_tui.seats import Role
 from hsm_tui.share.driver import LEAVE
 from hsm_tui.share.server import INTERACTIVE_ONLY, Connection
+from hsm_tui.table.seats import Role
 from hsm_tui.ui.app import HsmApp
 
 from .conftest import Probe, Table, seat_entries, until

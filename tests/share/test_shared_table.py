@@ -25,8 +25,8 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.party import SetScene
 from hsm_tui.persistence import autosave, store
-from hsm_tui.session import Session
 from hsm_tui.share.serve import Table as Game
+from hsm_tui.table.session import Session
 from tests.share.conftest import Table, joined, until
 
 SECRET_NOTE = "the zealots wait behind the relic"

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Markdown
 
 from hsm_tui.campaign.party import AddHero, GrantClues
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import PLACES, HsmApp
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.help import HelpScreen

@@ -12,11 +12,11 @@ from dataclasses import replace
 import pytest
 
 from hsm_tui.campaign.combat import plan_attack
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
+from hsm_tui.table.views import unhurt, wound_word
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.widgets import attack_panel
 from hsm_tui.ui.widgets.attack_panel import AttackPanel, target_wounds
-from hsm_tui.views import unhurt, wound_word
 from tests.test_views import ambush
 
 

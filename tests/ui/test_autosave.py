@@ -14,7 +14,7 @@ import pytest
 
 from hsm_tui.campaign.party import AddHero, GrantClues
 from hsm_tui.persistence import autosave, store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from hsm_tui.campaign.combat import ApplyDamage
 from hsm_tui.persistence.store import load, save
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.chart import ChartScreen
 from hsm_tui.ui.widgets.stepper import Stepper

@@ -15,7 +15,7 @@ from textual.widgets import OptionList, Static
 from hsm_tui.campaign.combat import PendingCombatRerolls
 from hsm_tui.campaign.party import AddHero, GrantClues
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

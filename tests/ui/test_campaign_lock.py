@@ -12,7 +12,7 @@ import pytest
 
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import lock, store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.screens.name_dialog import NameDialog

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hsm_tui.campaign.party import AddHero
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.notes_dialog import NotesDialog

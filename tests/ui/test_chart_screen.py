@@ -18,7 +18,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.packs import Catalog
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.session import RollTask, Session
+from hsm_tui.table.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.chart import ChartScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

@@ -23,7 +23,7 @@ from rich.color import ColorType
 from textual.pilot import Pilot
 
 from hsm_tui.campaign.combat import SetCondition
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 
 SEED = 7

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 
 from hsm_tui.campaign.combat import PendingCombatRerolls, PendingDive
 from hsm_tui.rules import Cover, Rank
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.board_dialog import BoardScreen
 from hsm_tui.ui.screens.combat import CombatScreen

@@ -12,8 +12,8 @@ from hsm_tui.campaign.combat import (
     RemoveCombatant,
 )
 from hsm_tui.campaign.party import PARTY, AddHero, rollers
-from hsm_tui.seat_choices import same_roller
-from hsm_tui.session import Session
+from hsm_tui.table.seat_choices import same_roller
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.task_roller import TaskRollerScreen

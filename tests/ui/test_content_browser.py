@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import OptionList, Static
 
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.content_browser import TABS as KINDS
 from hsm_tui.ui.screens.content_browser import ContentBrowserScreen

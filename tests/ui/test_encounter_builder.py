@@ -12,7 +12,6 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from hsm_tui import fight_pool
 from hsm_tui.campaign.combat import (
     HANDLERS,
     AddCombatants,
@@ -25,10 +24,11 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero, AddToRoster
-from hsm_tui.encounter_file import encounter_commands, encounter_spec
+from hsm_tui.forecast import fight_pool
+from hsm_tui.forecast.simulate import Forecast
+from hsm_tui.persistence.encounter_file import encounter_commands, encounter_spec
 from hsm_tui.rules import Cover, RangeBand, Rank
-from hsm_tui.session import Batch, Session
-from hsm_tui.simulate import Forecast
+from hsm_tui.table.session import Batch, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

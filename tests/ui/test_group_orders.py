@@ -16,8 +16,8 @@ BOARDERS = ("pirate-boarder-1", "pirate-boarder-2", "pirate-boarder-3")
 
 
 def test_for_group_gives_each_standing_member_in_the_zone_the_order() -> None:
-    from hsm_tui.encounter_file import encounter_commands, read_encounter
-    from hsm_tui.session import Session
+    from hsm_tui.persistence.encounter_file import encounter_commands, read_encounter
+    from hsm_tui.table.session import Session
     from hsm_tui.ui.screens.combat import EXAMPLE
 
     session = Session(seed=7)
@@ -103,7 +103,7 @@ async def test_builder_g_during_the_fight_marks_the_zones_before_the_pick() -> N
     """F7 while the fight is on: cover still goes for the whole group, a zone shows the
     engine's ✗ (a Move takes a combatant there) instead of being refused after the pick.
     """
-    from hsm_tui.seat_choices import place_options
+    from hsm_tui.table.seat_choices import place_options
 
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from textual import events
 
 from hsm_tui.packs import LoadResult
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 
 SEED = 7

@@ -14,7 +14,7 @@ from textual.widgets import Input, Static
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, RollChart, SetBand
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.session import RollTask, Session
+from hsm_tui.table.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.screens.log import LogScreen, export_path

@@ -11,7 +11,7 @@ from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 
 from hsm_tui.campaign.party import AddHero
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import PLACES, HsmApp
 from hsm_tui.ui.screens.picker import PickerScreen
 

@@ -6,8 +6,9 @@ the bell rings for the player's turn; below 80×24 a "please enlarge" view.
 from __future__ import annotations
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, SetCover, StartCombat
-from hsm_tui.seats import Role, Seat
-from hsm_tui.session import Session
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 from hsm_tui.ui.player.app import PlayerApp, TooSmallScreen
 
 KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")
@@ -38,7 +39,7 @@ def screen_text(app: PlayerApp) -> str:
 
 async def test_r_atk_1_a_player_attacks_from_the_engines_menu_and_it_is_their_seats() -> None:
     session = _session(seed=0)  # Kestrel acts first
-    app = PlayerApp(session.seated(KARA))
+    app = PlayerApp(SeatedSession(session, KARA))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)
@@ -62,7 +63,7 @@ async def test_r_atk_1_a_player_attacks_from_the_engines_menu_and_it_is_their_se
 async def test_a_players_screen_shows_no_hidden_combatant_nor_minion_numbers() -> None:
     session = _session(seed=0)
     hidden = next(c for c in session.encounter.combatants if c.hidden)
-    app = PlayerApp(session.seated(KARA))
+    app = PlayerApp(SeatedSession(session, KARA))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         text = screen_text(app)
@@ -72,7 +73,7 @@ async def test_a_players_screen_shows_no_hidden_combatant_nor_minion_numbers() -
 
 async def test_a_watcher_sees_the_fight_and_is_refused_a_turn() -> None:
     session = _session(seed=0)
-    app = PlayerApp(session.seated(WES))
+    app = PlayerApp(SeatedSession(session, WES))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("n")
@@ -85,7 +86,7 @@ async def test_a_watcher_sees_the_fight_and_is_refused_a_turn() -> None:
 async def test_the_bell_rings_when_the_players_turn_starts() -> None:
     session = _session(seed=3)  # the raiders act first
     assert session.encounter.turn.actor != "kestrel-vance-1"
-    app = PlayerApp(session.seated(KARA))
+    app = PlayerApp(SeatedSession(session, KARA))
     rings: list[int] = []
     app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
@@ -100,7 +101,7 @@ async def test_the_bell_rings_when_the_players_turn_starts() -> None:
 
 
 async def test_below_80x24_a_player_is_asked_to_enlarge_the_window() -> None:
-    app = PlayerApp(_session().seated(KARA))
+    app = PlayerApp(SeatedSession(_session(), KARA))
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause()
         await pilot.pause()  # the table, then the request to enlarge over it
@@ -113,7 +114,7 @@ async def test_below_80x24_a_player_is_asked_to_enlarge_the_window() -> None:
 
 async def test_since_you_left_lists_the_entries_missed() -> None:
     session = _session()
-    app = PlayerApp(session.seated(KARA), missed=2)
+    app = PlayerApp(SeatedSession(session, KARA), missed=2)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         titles = [n.title for n in app._notifications]
@@ -122,7 +123,7 @@ async def test_since_you_left_lists_the_entries_missed() -> None:
 
 async def test_r_task_1_a_player_rolls_their_own_heros_task_with_exact_odds() -> None:
     session = _session(seed=3)
-    app = PlayerApp(session.seated(KARA))
+    app = PlayerApp(SeatedSession(session, KARA))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("t")
@@ -138,7 +139,7 @@ async def test_r_task_1_a_player_rolls_their_own_heros_task_with_exact_odds() ->
 
 async def test_an_undone_entry_reads_struck_through_on_a_players_screen() -> None:
     session = _session(seed=0, hidden=False)
-    app = PlayerApp(session.seated(KARA))
+    app = PlayerApp(SeatedSession(session, KARA))
     async with app.run_test(size=(80, 24)) as pilot:
         session.apply(SetCover("kestrel-vance-1", "heavy"))
         session.undo()  # the GM takes it back
@@ -150,7 +151,7 @@ async def test_an_undone_entry_reads_struck_through_on_a_players_screen() -> Non
 async def test_f1_opens_the_players_own_help() -> None:
     from hsm_tui.ui.screens.help import HelpScreen
 
-    app = PlayerApp(_session().seated(KARA))
+    app = PlayerApp(SeatedSession(_session(), KARA))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("f1")

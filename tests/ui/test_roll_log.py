@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from hsm_tui.session import LogEntry
+from hsm_tui.table.session import LogEntry
 from hsm_tui.ui.widgets.roll_log import RollLog
 
 LONG = "with 1 re-roll(s): success 91.0% (91/100) · ★ Fortune 26.4% · ✗ Misfortune 6.9%"

@@ -5,8 +5,8 @@ seat's, and the Session's seat policy refuses what the seat may not do, on scree
 from __future__ import annotations
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, StartCombat
-from hsm_tui.seats import Role, Seat
-from hsm_tui.session import Session
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 
 KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")

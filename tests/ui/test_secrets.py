@@ -10,9 +10,10 @@ from textual.widgets import OptionList
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, AnswerDive, Attack, SetBand
 from hsm_tui.campaign.party import SetScene
-from hsm_tui.seats import Role, Seat
-from hsm_tui.session import Session
 from hsm_tui.share.players import SeatEntry
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
+from hsm_tui.table.views import GM_ONLY, OPEN, PUBLIC
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
@@ -21,7 +22,6 @@ from hsm_tui.ui.screens.log import LogScreen
 from hsm_tui.ui.widgets.combatants import CombatantTable
 from hsm_tui.ui.widgets.keybar import KeyBar
 from hsm_tui.ui.widgets.pack_picker import PackPicker
-from hsm_tui.views import GM_ONLY, OPEN, PUBLIC
 from tests.campaign import play
 from tests.campaign.test_combat_engine import R1, K, duel
 from tests.ui.test_encounter_builder import _rows

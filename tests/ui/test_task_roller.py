@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hsm_tui.rules import Rank, Trait
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.screens.reroll_dialog import RerollDialog
@@ -585,7 +585,7 @@ async def test_a_refused_opposed_or_group_roll_keeps_what_the_gm_set_up() -> Non
     dropped. The refusal now says why and side A (and a group's rollers) stay held.
     """
     from hsm_tui.rules import task_tn
-    from hsm_tui.session import RollTask, SpendRerolls
+    from hsm_tui.table.session import RollTask, SpendRerolls
 
     app = _app()
     session = app.session
@@ -606,8 +606,8 @@ async def test_a_refused_opposed_or_group_roll_keeps_what_the_gm_set_up() -> Non
 
 async def test_h_rolls_in_secret_for_the_gm_alone() -> None:
     """Issue 21: F2 h marks the next rolls hidden; the entry is GM-only and says so."""
+    from hsm_tui.table.views import GM_ONLY
     from hsm_tui.ui.app import HsmApp
-    from hsm_tui.views import GM_ONLY
 
     app = HsmApp(seed=3)
     async with app.run_test(size=(80, 24)) as pilot:

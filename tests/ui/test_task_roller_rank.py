@@ -11,7 +11,7 @@ from __future__ import annotations
 from hsm_tui.campaign.combat import AddCombatants, AddZone
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.rules import Rank, Trait
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
 from hsm_tui.ui.widgets.stepper import Stepper

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hsm_tui.campaign.combat import AddZone
 from hsm_tui.persistence import store
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 
 

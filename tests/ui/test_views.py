@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from hsm_tui.session import Session
+from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.widgets.combatants import CombatantTable

@@ -135,7 +135,7 @@ def _break_free(
     mine, theirs = rng.randint(1, 10), rng.randint(1, 10)
     me = mine + c.traits[Trait.STRENGTH] + bonus
     them = theirs + 2 * strength
-    gms = not all(h.player for h in holders)  # a Minion's traits are the GM's (issue 21)
+    gms = not all(h.player for h in holders)  # a Minion's traits are the GM's
     own = secret(c.traits[Trait.STRENGTH], not c.player)
     line = f"d10 {mine} + Strength {own}" + (f" {bonus:+d}" if bonus else "")
     line += f" = {secret(me, not c.player)} vs grappler d10 {theirs}"

@@ -107,7 +107,7 @@ def attack(
     if style is _WILD:
         turn = current_turn(enc)
         enc = enc.with_turn(evolve(turn, wild=(*turn.wild, attacker.id)))
-    gms = not attacker.player  # a GM's roll: its TN and odds are the GM's (issue 21)
+    gms = not attacker.player  # a GM's roll: its TN and odds are the GM's
     lines += (partial(_tn_line, tn, gms), partial(_odds_line, tn.value, dice, rank, plan.free, gms))
     title = f"{attacker.name} attacks {target.name}"
     paused = AttackState(

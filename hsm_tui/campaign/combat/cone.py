@@ -104,7 +104,7 @@ class SuppressTarget:
         return f"{self.combatant.name}: {self.tn.terms()}"
 
     def rolled(self, droll: PoolRoll) -> str:
-        """The Defense roll's log line; a Minion's Defense is the GM's (issue 21)."""
+        """The Defense roll's log line; a Minion's Defense is the GM's."""
         gms = not self.combatant.player
         head = secret(f"{self.tn.terms()} → ", gms, "")
         return f"{self.combatant.name}: {head}{droll.explain(gms)}"

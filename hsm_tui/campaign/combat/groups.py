@@ -117,7 +117,7 @@ GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover, Place)
 
 def for_group(enc: Encounter, order: GroupOrder) -> tuple[GroupOrder, ...]:
     """The same order for every standing member of its combatant's group in its zone (a
-    Minion group moves or takes cover as one, issue 19 #12; a Batch of them is one undo
+    Minion group moves or takes cover as one; a Batch of them is one undo
     step and says why a member cannot); one combatant alone gets its own order back.
     """
     c = enc.get(order.combatant)

@@ -203,7 +203,7 @@ class Route:
     def place(self) -> str:
         """The zone and its band from the mover, for a menu: ``ruins (short)``. A spot on
         the way names a band already (to where it leads), so it reads ``ridge → ruins
-        (short), medium from here`` rather than a second bracket (issue 19 #5).
+        (short), medium from here`` rather than a second bracket.
         """
         band = self.band.label if self.band is not None else "no band set"
         if ON_THE_WAY in self.move.zone:

@@ -157,7 +157,7 @@ def _join_initiative(
         if slot <= index:
             index += 1
         when = "this round" if slot > index else "from next round"
-        gms = not c.player  # a Minion's Initiative is the GM's (issue 21)
+        gms = not c.player  # a Minion's Initiative is the GM's
         total = f"{secret(roll.rating, gms)} = {secret(roll.total, gms)}"
         lines.append(f"initiative d10 {roll.d10} + {total}: acts {when}")
     return evolve(enc, order=tuple(order), turn_index=index), tuple(lines)

@@ -188,7 +188,7 @@ def hit_line(
 
 
 def defense_line(defense: TargetNumber, roll: PoolRoll, gms: bool) -> str:
-    """The Defense roll's line, its TN the GM's for a Minion (issue 21); written when the
+    """The Defense roll's line, its TN the GM's for a Minion; written when the
     log is read (:class:`~.outcome.LogLines`).
     """
     return secret(f"{defense.terms()} → ", gms, "") + roll.explain(gms)

@@ -15,8 +15,9 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ...seated import Event, SeatedSession
-from ...views import TableView
+from ...table.seated import SeatedSession
+from ...table.session import Event
+from ...table.views import TableView
 from .table import TableScreen
 
 MIN_SIZE = (80, 24)

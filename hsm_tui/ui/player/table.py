@@ -1,5 +1,5 @@
 """The player's table: the fight as their seat may see it, their hero's turn, and every
-thing they may do, each a menu the engine has checked (:mod:`hsm_tui.seat_choices`).
+thing they may do, each a menu the engine has checked (:mod:`hsm_tui.table.seat_choices`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from textual.widgets import Static
 
 from ...campaign.combat import EndTurn, Option
 from ...rules.errors import RulesError
-from ...seat_choices import declare_options
-from ...views import TableView
+from ...table.seat_choices import declare_options
+from ...table.views import TableView
 from ..screens import FollowsSession
 from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
 from ..screens.decision_dialog import DecisionDialog
@@ -28,7 +28,7 @@ from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from ...state import Command
+    from ...table.state import Command
 
 RECENT = 12
 """Log entries the table keeps in its 6-line log pane (l shows them all): each kept

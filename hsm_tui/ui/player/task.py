@@ -15,7 +15,7 @@ from ...campaign.freeflow import affliction_line, own_task
 from ...campaign.party import Roller
 from ...rules import Rank
 from ...rules.tasks import difficulty_label
-from ...session import RollTask
+from ...table.session import RollTask
 from ..screens.help_text import HelpText
 from ..screens.task_roller import (
     DOUBLE,

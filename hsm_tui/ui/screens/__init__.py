@@ -13,7 +13,8 @@ from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ...campaign.combat import Option, PendingChartChoice, PendingCombatRerolls
-    from ...session import Command, Event, LogEntry, SeatedSession, Session
+    from ...table.seated import SeatedSession
+    from ...table.session import Command, Event, LogEntry, Session
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -56,12 +57,12 @@ class FollowsSession:
     def follow_session(self, refresh: Callable[[], None]) -> None:
         """Run ``refresh`` after every session change until this screen unmounts.
 
-        Run in this screen's own app: with two views of one session (and SSH later) a
-        change made in one app notifies all of them, and Textual's ``self.app`` is the
-        app in whose context code runs, so the other views refresh from their own
-        message queues rather than inside the issuing app, coalesced: however many
-        changes arrive before it runs, one refresh is pending per view. Screens of other
-        modes stay mounted but hidden; they refresh once when shown again.
+        Run in this screen's own app: with two views of one session (the GM's, a
+        player's over SSH) a change made in one app notifies all of them, and Textual's
+        ``self.app`` is the app in whose context code runs, so the other views refresh
+        from their own message queues rather than inside the issuing app, coalesced:
+        however many changes arrive before it runs, one refresh is pending per view.
+        Screens of other modes stay mounted but hidden; they refresh once when shown again.
         """
         own = self.app
         self._stale_refresh: Callable[[], None] | None = None
@@ -117,7 +118,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         """Where the question that blocks every other command is answered: it may have
         been asked on another screen, or its dialog closed with Esc.
         """
-        from ...session import PendingRerolls
+        from ...table.session import PendingRerolls
 
         pending = self.session.pending
         if pending is None:
@@ -128,7 +129,7 @@ class SessionScreen(FollowsSession, Screen[None]):
 
     @property
     def unsaved_mark(self) -> str:
-        """`` · unsaved`` while the campaign has changes not in its file (issue 19 #11: at
+        """`` · unsaved`` while the campaign has changes not in its file (at
         80×24 the title bar is folded away, so F4 and F7 show it in a panel's title too).
         """
         return f" · {self.unsaved_word}" if self.session.unsaved else ""

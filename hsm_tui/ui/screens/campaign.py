@@ -25,7 +25,7 @@ from .picker import PickerScreen
 
 if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
-    from ...session import Command
+    from ...table.session import Command
 
 _WAY = (
     "[b]F7[/] build an encounter",
@@ -41,7 +41,7 @@ START_HERE = "\n".join(_WAY)
 
 def start_here(fight_round: int) -> str:
     """The Go box; in a fight (a campaign saved mid-fight, opened again) its first two
-    lines, the encounter's, say where it goes on (issue 19 #16), ``fight_round`` 0 outside
+    lines, the encounter's, say where it goes on, ``fight_round`` 0 outside
     one.
     """
     if not fight_round:
@@ -122,7 +122,7 @@ class CampaignScreen(SessionScreen):
         self.refresh_from_session()
 
     def refresh_from_session(self) -> None:
-        from ...views import marker  # the engine, loaded with the session after 1st frame
+        from ...table.views import marker  # the engine, loaded with the session after 1st frame
 
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         file = self.session.file
@@ -210,7 +210,7 @@ class CampaignScreen(SessionScreen):
             if self.apply_answer(command):
                 self.ask_severe_wound("F5 r")
 
-        session = self.session  # the Hero as the engine will take the damage (issue 19 #3)
+        session = self.session  # the Hero as the engine will take the damage
         hero = _party().wounded_as(
             session.encounter, session.party_now(), entry, session.catalog
         )  # fmt: skip
@@ -231,7 +231,7 @@ class CampaignScreen(SessionScreen):
 
         def changed(commands: tuple[Command, ...] | None) -> None:
             if commands:
-                from ...session import Batch
+                from ...table.session import Batch
 
                 self._apply(Batch(commands))
 

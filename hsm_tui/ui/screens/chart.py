@@ -93,7 +93,7 @@ class ChartScreen(SessionScreen):
         self._open_on_wounded()
 
     def _open_on_wounded(self) -> None:
-        """F5 opens on the Hero just wounded (issue 19 #16); the GM's own pick stays until
+        """F5 opens on the Hero just wounded; the GM's own pick stays until
         another wound falls.
         """
         wounded = self.session.last_wounded()

@@ -33,10 +33,10 @@ from ...campaign.combat import (
 )
 from ...campaign.conditions import level
 from ...campaign.encounter import Combatant, Encounter
-from ...encounter_file import encounter_commands, read_encounter
 from ...packs.loader import SHIPPED
+from ...persistence.encounter_file import encounter_commands, read_encounter
 from ...rules import RulesError
-from ...session import Batch, Command
+from ...table.session import Batch, Command
 from ..widgets.attack_draft import AttackDraft
 from ..widgets.attack_panel import AttackPanel
 from ..widgets.combatants import CombatantTable
@@ -416,7 +416,7 @@ class CombatScreen(SessionScreen):
                 self.call_later(self._roll_task, actor.id)
 
     async def _roll_task(self, who: str) -> None:
-        """R-ACT-2 Task: the action is spent, F2 opens with the actor as Who (issue 19 #13)."""
+        """R-ACT-2 Task: the action is spent, F2 opens with the actor as Who."""
         await self.app.switch_mode("tasks")
         roller = self.app.screen
         if hasattr(roller, "choose_who"):  # the task roller loads lazily: no import here
@@ -463,13 +463,13 @@ class CombatScreen(SessionScreen):
             self._apply(SetCover(chosen.id, next_cover(chosen.cover).label))
 
     def action_group_orders(self) -> None:
-        """Issue 19 #12: cover or a move for the selected combatant's whole group."""
+        """Cover or a move for the selected combatant's whole group."""
         chosen = self._acting("give orders to")
         if chosen is not None:
             self.choose(*group_menu(self.enc, chosen))
 
     def action_reveal(self) -> None:
-        """Issue 21: the players now see the selected combatant's group (hidden from
+        """The players now see the selected combatant's group (hidden from
         them until now); the engine refuses one they see already.
         """
         chosen = self._acting("reveal")

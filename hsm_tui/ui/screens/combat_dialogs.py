@@ -36,8 +36,8 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Cover
-from ...seat_choices import declare_options, group_options, move_options
-from ...session import PendingRerolls, SpendRerolls
+from ...table.seat_choices import declare_options, group_options, move_options
+from ...table.session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog
@@ -45,7 +45,7 @@ from .sonic_dialog import SonicDialog
 from .suppress_dialog import SuppressDialog
 
 if TYPE_CHECKING:
-    from ...session import Command, Decision
+    from ...table.session import Command, Decision
 
 TITLES = {
     "PendingDive": "Dive for cover? (R-ATK-5)",
@@ -112,7 +112,7 @@ def detail_menu(actor: Combatant, command: TakeAction, catalog: Catalog) -> Menu
         ]
         question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
         return Menu("Break free (R-ATK-17)", question, options)
-    if command.action == "hide":  # issue 19 #4: into which cover (R-ATK-6)
+    if command.action == "hide":  # Into which cover (R-ATK-6)
         options = [
             Option(str(int(c)), f"{c.label} (+{int(c)} Defense)", replace(command, cover=c.label))
             for c in list(Cover)[1:]  # light, medium, heavy
@@ -166,7 +166,7 @@ def suppress_dialog(
 ) -> SuppressDialog | SonicDialog | str:
     """R-ATK-16: the aimed weapon if it can, else the first with a Suppression rating that
     may fire now, at the aimed target if any; a string says why the shooter cannot, before
-    a dialog offers the fire (issue 19 #10: the reason was cut off in its header). A cone
+    a dialog offers the fire. A cone
     weapon (the Sonic Relik) aimed, or the only kind carried, offers its own cone.
     """
     able = suppression_weapons(shooter, catalog)

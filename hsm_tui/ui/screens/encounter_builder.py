@@ -34,10 +34,10 @@ from ...campaign.combat import (
 from ...campaign.combat import Option as Choice
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.party import AddParty
-from ...encounter_file import EncounterSpec
+from ...forecast.simulate import Forecast
+from ...persistence.encounter_file import EncounterSpec
 from ...rules import Rank
-from ...seat_choices import cover_options, place_options
-from ...simulate import Forecast
+from ...table.seat_choices import cover_options, place_options
 from ..widgets.band_list import BandList
 from ..widgets.encounter_list import EncounterList, who_is_there
 from ..widgets.forecast_panel import ForecastPanel
@@ -293,7 +293,7 @@ class EncounterBuilderScreen(SessionScreen):
             picker.focus_list()  # ready for the next entry (/ or ↑ ↓)
 
     def action_hidden(self) -> None:
-        """Issue 21: the entries added from now on join hidden from the players (an
+        """The entries added from now on join hidden from the players (an
         ambush), until ``h`` again; F4 ``V`` reveals a group when it springs.
         """
         picker = self.query_one(PackPicker)
@@ -356,7 +356,7 @@ class EncounterBuilderScreen(SessionScreen):
             self._apply(SetCover(c.id, next_cover(c.cover).label))
 
     def action_group(self) -> None:
-        """Issue 19 #12: the highlighted combatant's whole group in one cover or one zone
+        """The highlighted combatant's whole group in one cover or one zone
         (one undo step).
         """
         c = self._chosen("place its group")

@@ -22,12 +22,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from ...campaign.combat import Option
-from ...logbook import fights, search, to_markdown
 from ...persistence.store import saves_folder
-from ...seat_choices import open_options
-from ...session import LogEntry
-from ...state import OpenEntry
-from ...views import keeps_secrets
+from ...table.logbook import fights, search, to_markdown
+from ...table.seat_choices import open_options
+from ...table.session import LogEntry
+from ...table.state import OpenEntry
+from ...table.views import keeps_secrets
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading, line_text
 from ..widgets.title_bar import TitleBar
@@ -186,7 +186,7 @@ class LogScreen(SessionScreen):
         self.query_one("#log-view").focus()
 
     def action_open_entry(self) -> None:
-        """Every seat now sees the entry in full (issue 21); ``u`` on another screen takes
+        """Every seat now sees the entry in full; ``u`` on another screen takes
         it back."""
         entry = self.secret
         if entry is None:
@@ -211,7 +211,7 @@ class LogScreen(SessionScreen):
         self._write(to_markdown(self.session.log, title), now, "session-log")
 
     def action_export_fight(self) -> None:
-        """Issue 19 #17: one fight only; with more than one in the log, which (newest: 1)."""
+        """One fight only; with more than one in the log, which (newest: 1)."""
         found = fights(self.session.log)
         if not found:
             self.notify("No fight in the log yet (F4 s starts one)", title="Export")

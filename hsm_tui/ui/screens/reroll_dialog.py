@@ -85,7 +85,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
         yield KeyBar()
 
     def _odds(self, d10: int, hero: int) -> str:
-        """What this split buys and, with pools, costs (the engine's summary, issue 19 #14)."""
+        """What this split buys and, with pools, costs (the engine's summary)."""
         return split_text(self.pending.roll, d10, hero, self.purse)
 
     def _split(self) -> tuple[int, int]:

@@ -24,8 +24,8 @@ from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
-from ...seat_choices import same_roller
-from ...session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
+from ...table.seat_choices import same_roller
+from ...table.session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper, focus_arrows
@@ -336,7 +336,7 @@ class TaskRollerScreen(SessionScreen):
         status.display = bool(lines)
 
     def choose_who(self, who: str) -> None:
-        """``who`` rolls next, its scores filled in (a Task action in combat, issue 19 #13)."""
+        """``who`` rolls next, its scores filled in (a Task action in combat)."""
         if any(r.who == who for r in self._rollers):
             self.query_one("#who", Stepper).value = who
 

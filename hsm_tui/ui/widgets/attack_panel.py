@@ -32,13 +32,13 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...packs.model import Catalog
 from ...rules import Rank, RulesError
-from ...views import unhurt
+from ...table.views import unhurt
 from .attack_draft import AttackDraft
 from .combatants import wound_text
 from .labels import fit
 
 if TYPE_CHECKING:
-    from ...session import Decision
+    from ...table.session import Decision
 
 OPTION_KEYS = "s k ± [ ] h T G R e D"
 """The attack-option keys, as the panel's hint shows them."""
@@ -61,7 +61,7 @@ def target_wounds(c: Combatant) -> str:
 
 def pools_text(c: Combatant) -> str:
     """`` · Luck 2 · Clues 1`` for a Hero, what its re-rolls can still spend (R-CHAR-9);
-    "" for whoever has no pools (issue 19 #15: F8 was the only place to read them).
+    "" for whoever has no pools.
     """
     try:
         return "" if pools_refusal(c) else f" · Luck {c.luck} · Clues {c.clues}"
@@ -281,7 +281,7 @@ class AttackPanel(Widget):
         """The engine's first preview line and the target's wounds; at a narrow panel
         the same facts with the target's name shortened (it is marked ◎ in the table),
         the wounds on a line of their own when the name would shrink past reading, so
-        the odds and the wounds stay in view (issue 19 #7).
+        the odds and the wounds stay in view.
         """
         width = self.content_size.width
         lines = [head + wounds]

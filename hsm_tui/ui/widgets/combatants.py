@@ -26,7 +26,7 @@ NARROW = {"Name": 14, "Side": 4, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 5, "Con
 COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cover.HEAVY: "heavy"}
 
 HIDDEN_MARK = "◌"
-"""After the name of a combatant hidden from the players (issue 21), in the builder too."""
+"""After the name of a combatant hidden from the players, in the builder too."""
 
 
 def wound_text(c: Combatant) -> str:
@@ -73,7 +73,7 @@ def condition_text(c: Combatant, in_melee: bool) -> str:
 
 def short_conditions(c: Combatant, in_melee: bool, width: int) -> str:
     """The marks in ``width`` cells, most pressing first, each in three letters, and
-    ``+N`` for those that do not fit (issue 19 #8: ``prone…`` hid a Pinned combatant).
+    ``+N`` for those that do not fit, so no condition is hidden behind an ellipsis.
     """
     marks = sorted(_marks(c, in_melee), key=lambda m: PRESSING.get(m.partition(":")[0], 99))
     shown: list[str] = []

@@ -19,12 +19,12 @@ from textual.message import Message
 from textual.widgets import ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ... import fight_pool
 from ...campaign.encounter import Encounter
-from ...encounter_file import EncounterSpec, encounter_spec
+from ...forecast import fight_pool
+from ...forecast.simulate import Forecast, NoReach, never_reach, nobody_reaches
 from ...packs import Catalog
+from ...persistence.encounter_file import EncounterSpec, encounter_spec
 from ...rules import Rank, RulesError
-from ...simulate import Forecast, NoReach, never_reach, nobody_reaches
 from .labels import fit
 
 FORECAST_RUNS = 200
@@ -183,7 +183,7 @@ class ForecastPanel(VerticalScroll):
     @work(thread=True, exclusive=True, group="forecast", exit_on_error=False)
     def _forecast(self, spec: EncounterSpec, catalog: Catalog, seed: int, run: int) -> None:
         """The fights, off the UI thread (in the worker processes where there are some:
-        :func:`hsm_tui.fight_pool.play`). It only posts messages (thread-safe, never
+        :func:`hsm_tui.forecast.fight_pool.play`). It only posts messages (thread-safe, never
         blocking), and stops at the next chunk of fights once cancelled (replaced by a
         newer forecast, or the app closing).
         """

@@ -1,4 +1,4 @@
-"""Short labels that keep their meaning in a narrow column (issue 19 #8): a side's tag
+"""Short labels that keep their meaning in a narrow column: a side's tag
 distinct from the other sides', a spot on the way that still says where it leads.
 
 An ellipsis hid what told two values apart (``her…``, ``ruins…`` for ``ruins → landing

@@ -131,7 +131,7 @@ class PackPicker(Vertical):
 
     hidden: var[bool] = var(False)
     """Entries join hidden from the players (the screen's ``h``), until ``h`` again: an
-    ambush they do not see yet (issue 21). The border title says so while it holds."""
+    ambush they do not see yet. The border title says so while it holds."""
 
     def watch_hidden(self, hidden: bool) -> None:
         self.border_title = f"Add hidden {HIDDEN_MARK} (Enter · h)" if hidden else "Add (Enter)"

@@ -32,9 +32,8 @@ class RangeBoard(Static):
 
     @staticmethod
     def render_board(enc: Encounter, zone: str | None, width: int | None = None) -> Text:
-        """Each band leads its line and each zone's name is shortened by meaning
-        (issue 19 #9): a long spot name never cuts off the band or who stands there.
-        """
+        """Each band leads its line and each zone's name is shortened by meaning:
+        a long spot name never cuts off the band or who stands there."""
         text = Text(no_wrap=True, overflow="ellipsis")
         if not enc.zones:
             text.append("No zones yet", style="dim")

@@ -12,9 +12,9 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...rules.secret import spans
-from ...session import LogEntry
-from ...state import UndoneEntry
-from ...views import GM_ONLY, OPEN, seen_by
+from ...table.session import LogEntry
+from ...table.state import UndoneEntry
+from ...table.views import GM_ONLY, OPEN, seen_by
 
 SEEN_BY = {GM_ONLY: "GM only", OPEN: "open"}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see

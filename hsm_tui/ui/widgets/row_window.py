@@ -1,4 +1,4 @@
-"""Which rows of a long table to draw when they do not all fit (issue 19 #7).
+"""Which rows of a long table to draw when they do not all fit.
 
 Scrolling to the selected row let the acting or targeted combatant scroll away at 80×24;
 a folded view keeps every row that matters on screen and draws each run of rows left

@@ -1,4 +1,4 @@
-"""Menus the engine has checked (issue 21): what a player's seat may do now, and the
+"""Menus the engine has checked: what a player's seat may do now, and the
 move menu the GM's screen shares. Screens show these options and never work out a rule
 themselves.
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .campaign.combat import (
+from ..campaign.combat import (
     Attack,
     DeclareActions,
     Option,
@@ -26,11 +26,11 @@ from .campaign.combat import (
     plan_attack,
     routes,
 )
-from .campaign.encounter import Combatant, Encounter
-from .campaign.party import PARTY, Roller
-from .packs import Catalog
-from .rules import Cover, Rank, RulesError
-from .rules.odds import percent
+from ..campaign.encounter import Combatant, Encounter
+from ..campaign.party import PARTY, Roller
+from ..packs import Catalog
+from ..rules import Cover, Rank, RulesError
+from ..rules.odds import percent
 from .seats import Role, Seat
 from .state import Batch, LogEntry, OpenEntry
 from .views import opening
@@ -127,8 +127,8 @@ def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tupl
 
 
 def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Each cover for the whole of ``chosen``'s group at once, one Batch each (issue 19
-    #12): the builder and the combat screen offer the same.
+    """Each cover for the whole of ``chosen``'s group at once, one Batch each:
+    the builder and the combat screen offer the same.
     """
     orders = [Batch(for_group(enc, SetCover(chosen.id, cover.label))) for cover in Cover]
     count = len(orders[0].commands)
@@ -139,7 +139,7 @@ def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
 
 
 def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Group orders (issue 19 #12): a cover, or a move, for ``chosen``'s whole group in one
+    """Group orders: a cover, or a move, for ``chosen``'s whole group in one
     pick, each one Batch (one undo step; a member the rules stop is skipped with the reason
     in the log); the moves carry the engine's ✗ for ``chosen`` before the pick.
     """
@@ -153,7 +153,7 @@ def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
 
 
 def place_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Set-up: each other zone for ``chosen``'s whole group (issue 19 #12), one Batch each,
+    """Set-up: each other zone for ``chosen``'s whole group, one Batch each,
     with the engine's ✗ when it cannot be placed there now (F7 while the fight is on).
     """
     letters = _keys(digits=False)
@@ -178,8 +178,8 @@ def declare_options() -> list[Option[DeclareActions]]:
 def open_options(
     log: tuple[LogEntry, ...], seq: int, seats: Sequence[Seat]
 ) -> list[Option[OpenEntry]]:
-    """Issue 21: the seats the GM may open entry ``seq`` to (F6 ``O``), each checked by
-    :func:`~hsm_tui.views.opening`: a seat it is open to already is marked ✗.
+    """The seats the GM may open entry ``seq`` to (F6 ``O``), each checked by
+    :func:`~hsm_tui.table.views.opening`: a seat it is open to already is marked ✗.
     """
     keys = _keys()
     options: list[Option[OpenEntry]] = []

@@ -1,6 +1,6 @@
 """The session log as a readable story: Markdown export and text search.
 
-Pure functions over :class:`~hsm_tui.session.LogEntry` values, so the same export
+Pure functions over :class:`~hsm_tui.table.session.LogEntry` values, so the same export
 serves the log screen, a CLI command or a shared view. Log text comes from packs and
 from whatever a GM typed, so every piece of it is escaped: a line can never become a
 heading, a list, a link or a code block and break the document around it.
@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from .rules.secret import plain
+from ..rules.secret import plain
 from .session import LogEntry
 
 #: Characters Markdown (CommonMark + GitHub tables/strikethrough) reads as inline markup.
@@ -47,7 +47,7 @@ def entry_markdown(entry: LogEntry) -> str:
 
 
 SET_UP_TITLE = "Encounter set up"
-"""The one entry an export makes of an encounter's set-up steps (issue 19 #17)."""
+"""The one entry an export makes of an encounter's set-up steps."""
 
 
 def setup_markdown(run: Sequence[LogEntry]) -> str:

@@ -1,4 +1,4 @@
-"""Who sits at a view of the session, and what each seat may do (issue 21: the SSH-shared
+"""Who sits at a view of the session, and what each seat may do (the SSH-shared
 session). One rule decides whether a seat may issue a command now: :func:`refusal`.
 
 A seat is fixed for a whole connection (by its SSH key, later), never chosen in the UI.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from .campaign.combat import (
+from ..campaign.combat import (
     AnswerDive,
     Attack,
     CloseIn,
@@ -27,9 +27,9 @@ from .campaign.combat import (
     Suppress,
     TakeAction,
 )
-from .campaign.encounter import Combatant, Encounter
-from .campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
-from .campaign.party import PARTY
+from ..campaign.encounter import Combatant, Encounter
+from ..campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
+from ..campaign.party import PARTY
 from .state import GM, Batch, Command, Decision
 
 

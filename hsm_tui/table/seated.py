@@ -1,6 +1,6 @@
-"""A view's hold on the one Session (issue 21): the events it hears, and the handle that
-sends its commands as its seat's. Many views (the GM's terminal, each SSH connection)
-share one Session, one process, one loop; none holds state the Session needs.
+"""A view's hold on the one Session: the handle that sends its commands as its seat's.
+Many views (the GM's terminal, each SSH connection) share one Session, one process, one
+loop; none holds state the Session needs.
 """
 
 from __future__ import annotations
@@ -9,39 +9,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .campaign.party import Roller, rollers
+from ..campaign.party import Roller, rollers
 from .seat_choices import attack_options, move_options
 from .seats import Seat, stamped
 
 if TYPE_CHECKING:
-    from .campaign.combat import Attack, Option
-    from .packs import Catalog
-    from .session import Session
+    from ..campaign.combat import Attack, Option
+    from ..packs import Catalog
+    from .session import Event, Session
     from .state import Command
     from .views import TableView
-
-
-@dataclass(frozen=True)
-class Event:
-    """What a view hears after a change: its sequence number, what changed (a command's
-    name, ``undo``, ``redo``, or "" for a whole new state), whose answer a waiting
-    decision needs, and the session to read.
-    """
-
-    seq: int
-    change: str
-    waiting_for: str
-    session: Session
 
 
 @dataclass(frozen=True)
 class SeatedSession:
     """A view's handle on the one Session, bound to the seat it serves: what it sends is
     stamped with that seat and checked by the seat policy; undo and redo are the GM's.
+    Making one seats it: the session then knows whose hero its issuer plays.
     """
 
     session: Session
     seat: Seat
+
+    def __post_init__(self) -> None:
+        self.session.take_seat(self.seat)
 
     def apply(self, command: Command) -> None:
         self.session.apply(stamped(command, self.seat))

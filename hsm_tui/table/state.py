@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .campaign.combat import (
+from ..campaign.combat import (
     AnswerDive,
     ChooseChartRow,
     CombatCommand,
@@ -20,15 +20,15 @@ from .campaign.combat import (
     PendingSidekick,
     SpendCombatRerolls,
 )
-from .campaign.encounter import Encounter
-from .campaign.freeflow import (
+from ..campaign.encounter import Encounter
+from ..campaign.freeflow import (
     PendingRerolls,
     RollGroup,
     RollOpposed,
     RollTask,
     SpendRerolls,
 )
-from .campaign.party import (
+from ..campaign.party import (
     AddParty,
     AddToRoster,
     Campaign,
@@ -36,7 +36,7 @@ from .campaign.party import (
     RemoveFromRoster,
     SetScene,
 )
-from .rules.secret import plain
+from ..rules.secret import plain
 
 GM = "gm"
 

@@ -1,4 +1,4 @@
-"""What each seat may see (issue 21, part 2): one pure projection of the session's state
+"""What each seat may see: one pure projection of the session's state
 for a seat, so a player's screens read only facts the player may know and a check
 forgotten in a screen cannot leak a secret.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 from dataclasses import astuple, dataclass, is_dataclass, replace
 
-from .campaign.combat import (
+from ..campaign.combat import (
     AddCombatants,
     ClearEncounter,
     RemoveCombatant,
@@ -25,13 +25,13 @@ from .campaign.combat import (
     StartCombat,
     actor_name,
 )
-from .campaign.encounter import Combatant, Encounter
-from .campaign.freeflow import RollGroup, RollOpposed, RollTask
-from .campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
-from .rules import Cover, Rank, RulesError
-from .rules.combat import severely_wounded
-from .rules.secret import START as MARKED
-from .rules.secret import redact
+from ..campaign.encounter import Combatant, Encounter
+from ..campaign.freeflow import RollGroup, RollOpposed, RollTask
+from ..campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
+from ..rules import Cover, Rank, RulesError
+from ..rules.combat import severely_wounded
+from ..rules.secret import START as MARKED
+from ..rules.secret import redact
 from .seats import Role, Seat
 from .state import GM, Command, Decision, LogEntry, UndoneEntry
 

@@ -1,7 +1,5 @@
-"""Where hsm keeps files between starts (issue 22): the compiled dataclass code
-(:mod:`hsm_tui.dataclass_code`) and the packs as last loaded (:mod:`hsm_tui.packs.kept`).
-Its own module so that both find it without importing each other.
-"""
+"""Where hsm keeps files between starts: the packs as last loaded
+(:mod:`hsm_tui.packs.kept`), so that a start with unchanged packs skips reading them."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """``hsm campaign new|check|list|export``: campaign files from outside the app.
 
-A **contract** (issue 20), like ``hsm odds``: the commands, options and exit codes are
+A **contract**, like ``hsm odds``: the commands, options and exit codes are
 fixed. ``check`` exits 0 when every file opens and 1 with one line per problem, each
 naming the file and the line or key at fault; it only reads (a file is never changed).
 Bad input (an unusable name, folder or file to export) raises :class:`UsageError`,
-which ``cli.main`` prints as one ``hsm: error: …`` line and exits 2.
+which ``hsm`` prints as one ``hsm: error: …`` line and exits 2.
 """
 
 from __future__ import annotations
@@ -16,15 +16,41 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .campaign.party import campaign_name
-from .campaign_args import UsageError
-from .logbook import escape, fights, to_markdown
-from .persistence import store, versions
-from .persistence.atomic import replace_file
-from .persistence.codec import DataError
-from .persistence.snapshot import read_steps, session_from
-from .rules.errors import RulesError
-from .state import LogEntry
+from ..campaign.party import campaign_name
+from ..persistence import store, versions
+from ..persistence.atomic import replace_file
+from ..persistence.codec import DataError
+from ..persistence.snapshot import read_steps, session_from
+from ..rules.errors import RulesError
+from ..table.logbook import escape, fights, to_markdown
+from ..table.state import LogEntry
+from .parser import UsageError
+
+
+def fill(campaign: argparse.ArgumentParser) -> None:
+    """``campaign``'s four commands and their arguments."""
+    commands = campaign.add_subparsers(
+        dest="campaign_command",
+        metavar="{new,check,list,export}",
+        required=True,
+        parser_class=type(campaign),
+    )
+    saves_help = "the saves folder (default: $HSM_SAVES, else the default saves folder)"
+    new = commands.add_parser("new", help="write a new, empty campaign: DIR/NAME.toml")
+    new.add_argument("name", metavar="NAME", help="the campaign's name (1 to 60 characters)")
+    new.add_argument("--saves", metavar="DIR", help=saves_help)
+    check = commands.add_parser("check", help="check campaign files (never changes them)")
+    check.add_argument("files", nargs="+", metavar="FILE", help="campaign files")
+    listing = commands.add_parser("list", help="the saved campaigns, newest first")
+    listing.add_argument("--saves", metavar="DIR", help=saves_help)
+    listing.add_argument("--json", action="store_true", help="print one JSON list")
+    export = commands.add_parser("export", help="the session log as a Markdown story")
+    export.add_argument("file", metavar="FILE", help="a campaign file")
+    export.add_argument("--markdown", action="store_true", help="Markdown (the default)")
+    export.add_argument("--out", metavar="PATH", help="write to PATH (default: stdout)")
+    export.add_argument(
+        "--fight", type=int, metavar="N", help="the log's Nth fight only: set-up, rounds, end"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +71,7 @@ def new(args: argparse.Namespace) -> int:
     file name, ``Lost Relics``, as the app would: ``lost-relics.toml``); exit 1 if the
     file already exists.
     """
-    from .session import Session
+    from ..table.session import Session
 
     stem = args.name.removesuffix(store.SUFFIX)
     try:
@@ -138,7 +164,7 @@ def export(args: argparse.Namespace) -> int:
         raise UsageError(found[0])
     data = store.read(path)
     log = session_from({k: v for k, v in data.items() if k not in store.META_KEYS}).now.log
-    if args.fight is not None:  # issue 19 #17: one fight only
+    if args.fight is not None:  # one fight only
         found_fights = fights(log)
         if not 1 <= args.fight <= len(found_fights):
             raise UsageError(f"{path} holds {len(found_fights)} fight(s), no fight {args.fight}")

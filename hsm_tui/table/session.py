@@ -18,9 +18,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import collector
-from .campaign import freeflow, party
-from .campaign.combat import (
+from ..campaign import freeflow, party
+from ..campaign.combat import (
     ANSWERS,
     HANDLERS,
     AddCombatants,
@@ -39,16 +38,22 @@ from .campaign.combat import (
     outside_fight,
     written,
 )
-from .campaign.encounter import Combatant, Encounter
-from .campaign.freeflow import PendingRerolls, Purse, RollGroup, RollOpposed, RollTask, SpendRerolls
-from .campaign.missing import missing_entries
-from .campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
-from .packs import Catalog, LoadResult, content_dirs
-from .packs.kept import load_kept
-from .persistence import snapshot
-from .rules import Rank, RulesError
-from .rules.errors import DecisionPending, NotPermitted
-from .seated import Event, SeatedSession
+from ..campaign.encounter import Combatant, Encounter
+from ..campaign.freeflow import (
+    PendingRerolls,
+    Purse,
+    RollGroup,
+    RollOpposed,
+    RollTask,
+    SpendRerolls,
+)
+from ..campaign.missing import missing_entries
+from ..campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
+from ..packs import Catalog, LoadResult, content_dirs
+from ..packs.kept import load_kept
+from ..persistence import collector, snapshot
+from ..rules import Rank, RulesError
+from ..rules.errors import DecisionPending, NotPermitted
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
     ACCEPTS,
@@ -77,9 +82,19 @@ LOG = logging.getLogger(__name__)
 
 
 def _only_the_gm(issuer: str, what: str) -> None:
-    """Replacing the whole campaign is the GM's alone (players will join over SSH)."""
+    """Replacing the whole campaign is the GM's alone, not a player's."""
     if issuer != GM:
         raise NotPermitted(f"{issuer!r} may not {what}: only the GM may")
+
+
+@dataclass(frozen=True)
+class Event:
+    """A change a view hears of: what changed ("" for a new state), whose answer waits."""
+
+    seq: int
+    change: str
+    waiting_for: str
+    session: Session
 
 
 @dataclass
@@ -190,13 +205,11 @@ class Session:
         return view_for(seat, enc, self.party_now(), log, waiting, self.pending, undone, table)
 
     # -- seats ---------------------------------------------------------------------
-    def seated(self, seat: Seat) -> SeatedSession:
-        """A view's handle on this session for ``seat``: it stamps the seat on every
-        command it sends, so a view cannot forget (or choose) whose command it is.
-        """
+    def take_seat(self, seat: Seat) -> None:
+        """Seat a player's view (:class:`~hsm_tui.table.seated.SeatedSession` does, when
+        it is made): the seat policy then knows whose hero that issuer plays."""
         if seat.role is not Role.GM:
             self.seats[seat.issuer] = seat
-        return SeatedSession(self, seat)
 
     def _seat_of(self, issuer: str) -> Seat:
         if issuer == GM:
@@ -208,7 +221,7 @@ class Session:
     # -- commands ----------------------------------------------------------------
     def apply(self, command: Command) -> None:
         """Apply ``command`` or refuse it with a RulesError, changing nothing. Its issuer's
-        seat must be allowed it (:func:`hsm_tui.seats.refusal`); the GM's always is.
+        seat must be allowed it (:func:`hsm_tui.table.seats.refusal`); the GM's always is.
         """
         seat = self._seat_of(command.issuer)
         why = refusal(seat, command, self.encounter, self.pending)
@@ -527,7 +540,7 @@ class Session:
         self._notify("redo")
         return command
 
-    # -- campaign files (plain data; hsm_tui/persistence/store.py does the file) ------------
+    # -- campaign files (plain data; persistence/store.py does the file) ---------------
     def to_data(self) -> dict[str, Any]:
         """The whole session as TOML-ready data: :meth:`frozen`, written out."""
         return snapshot.session_data(self.frozen())

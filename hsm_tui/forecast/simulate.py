@@ -1,5 +1,5 @@
-"""Encounter forecasts: play N fights of an encounter file (:mod:`hsm_tui.encounter_file`)
-with a simple policy and report the outcomes.
+"""Encounter forecasts: play N fights of an encounter file
+(:mod:`hsm_tui.persistence.encounter_file`) with a simple policy and report the outcomes.
 
 Both sides follow the same documented policy (:func:`_act`); fights are independent and
 seeded, so a forecast is reproducible. The engine's handlers are called directly: a
@@ -17,7 +17,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
-from .campaign.combat import (
+from ..campaign.combat import (
     HANDLERS,
     AnswerDive,
     Attack,
@@ -35,14 +35,14 @@ from .campaign.combat import (
     spend_combat_rerolls,
     weapon_style,
 )
-from .campaign.combat.turns import condition_refusal
-from .campaign.encounter import Combatant, Encounter, Turn, WeaponState
-from .encounter_file import EncounterSpec, prepare
-from .packs import Catalog, Weapon
+from ..campaign.combat.turns import condition_refusal
+from ..campaign.encounter import Combatant, Encounter, Turn, WeaponState
+from ..packs import Catalog, Weapon
+from ..persistence.encounter_file import EncounterSpec, prepare
+from ..rules import Cover, RangeBand, Rank, RulesError, attack_odds
+from ..rules.combat import attack_dice, range_penalty
+from ..rules.odds import suggest_split
 from .reach import NoReach, unreached, zone_bound
-from .rules import Cover, RangeBand, Rank, RulesError, attack_odds
-from .rules.combat import attack_dice, range_penalty
-from .rules.odds import suggest_split
 
 MAX_ROUNDS = 30
 
@@ -284,7 +284,7 @@ def _close_in(enc: Encounter, me: Combatant, catalog: Catalog, rng: random.Rando
 
 def never_reach(spec: EncounterSpec, catalog: Catalog) -> tuple[NoReach, ...]:
     """Each side of the file's encounter that can never hit another under the policy
-    (:func:`_act`), and why: :func:`hsm_tui.reach.unreached` on it before combat starts.
+    (:func:`_act`), and why: :func:`hsm_tui.forecast.reach.unreached` on it before combat starts.
     """
     return unreached(prepare(spec, catalog), catalog)
 
@@ -381,7 +381,7 @@ def forecast(
     play: Chunks | None = None,
 ) -> Forecast:
     """Play ``runs`` fights, CHUNK at a time, here or as ``play`` plays them (in worker
-    processes: :mod:`hsm_tui.fight_pool`); fight i uses Random(f"{seed}:{i}"), so the
+    processes: :mod:`hsm_tui.forecast.fight_pool`); fight i uses Random(f"{seed}:{i}"), so the
     result is the same wherever the fights are played, and any single fight can be
     replayed. ``progress`` may raise to stop: ``play`` is closed, its chunks dropped.
     """

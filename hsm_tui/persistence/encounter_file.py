@@ -1,7 +1,7 @@
 """The encounter file (TOML, documented in README.md): zones, the bands between them, and
 the combatants by pack id, count, side, zone, cover and a Sidekick's rules. Read and
 checked here; the combat screen loads it as set-up commands (``L``), the builder
-describes its encounter in it, and a forecast plays it (:mod:`hsm_tui.simulate`).
+describes its encounter in it, and a forecast plays it (:mod:`hsm_tui.forecast.simulate`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .campaign.combat import (
+from ..campaign.combat import (
     HANDLERS,
     AddCombatants,
     AddZone,
@@ -20,9 +20,9 @@ from .campaign.combat import (
     SetBand,
     SetCover,
 )
-from .campaign.encounter import Encounter
-from .packs import Catalog
-from .rules import Cover, Rank, RulesError
+from ..campaign.encounter import Encounter
+from ..packs import Catalog
+from ..rules import Cover, Rank, RulesError
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def encounter_spec(enc: Encounter, name: str = "Encounter builder") -> Encounter
 def prepare(spec: EncounterSpec, catalog: Catalog) -> Encounter:
     """The encounter the file describes, before combat starts. Set-up rolls nothing, so
     one is built per forecast and every fight starts from it
-    (:func:`hsm_tui.simulate.setup`).
+    (:func:`hsm_tui.forecast.simulate.setup`).
     """
     enc, rng = Encounter(zones=()), random.Random(0)
     for command in encounter_commands(spec, catalog):

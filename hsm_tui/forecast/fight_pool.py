@@ -25,8 +25,8 @@ from concurrent.futures import BrokenExecutor, CancelledError, Future, ProcessPo
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .encounter_file import EncounterSpec
-    from .packs import Catalog
+    from ..packs import Catalog
+    from ..persistence.encounter_file import EncounterSpec
     from .simulate import Chunks, FightResult, Forecast
 
 _lock = threading.Lock()
@@ -84,7 +84,7 @@ def new_pool(jobs: int) -> ProcessPoolExecutor | None:
         return None
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["__main__", "hsm_tui.simulate"])
+        context.set_forkserver_preload(["__main__", "hsm_tui.forecast.simulate"])
     else:  # Windows
         context = multiprocessing.get_context("spawn")
     try:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .campaign.combat import weapon_style
-from .campaign.encounter import Combatant, Encounter
-from .packs import Catalog, Weapon
-from .rules import RangeBand, RulesError, attack_odds
-from .rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
+from ..campaign.combat import weapon_style
+from ..campaign.encounter import Combatant, Encounter
+from ..packs import Catalog, Weapon
+from ..rules import RangeBand, RulesError, attack_odds
+from ..rules.combat import FIGHTING_STYLES, attack_dice, range_penalty
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class NoReach:
 
 def unreached(enc: Encounter, catalog: Catalog) -> tuple[NoReach, ...]:
     """Each side of ``enc`` that can never hit another side under the forecast's policy
-    (``hsm_tui.simulate._act``), so a forecast of zeros comes with its reason.
+    (``hsm_tui.forecast.simulate._act``), so a forecast of zeros comes with its reason.
 
     Generous on purpose, so "never" is true: a combatant may get to any zone joined to
     its own by bands of Short or less (the policy only closes in across such a band);
