@@ -1,5 +1,6 @@
 """Shared by every test: a GM's own ``HSM_SAVES`` must not steer where tests write, and
-the cache folder (the packs as last loaded) is the run's own, not the user's."""
+the data folder (saves outside a checkout) and the cache folder (the packs as last
+loaded) are the run's own, not the user's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,15 @@ import pytest
 @pytest.fixture(autouse=True)
 def _no_saves_folder_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HSM_SAVES", raising=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_data_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where saves go with no ``saves/`` here and no ``HSM_SAVES``: never the user's own."""
+    folder = tmp_path_factory.mktemp("data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -78,10 +78,11 @@ def test_new_keeps_a_plain_name_and_slugs_any_other(
     assert session.campaign.name == "Lost Relics!"
 
 
-def test_new_defaults_to_saves_in_the_working_folder(
+def test_new_defaults_to_a_saves_folder_in_the_working_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     monkeypatch.delenv("HSM_SAVES", raising=False)
     assert run(capsys, "campaign", "new", "x")[:2] == (0, "saves/x.toml\n")
     assert (tmp_path / "saves" / "x.toml").is_file()

@@ -60,6 +60,7 @@ def test_the_session_log_of_two_fights_cuts_into_two() -> None:
 
 async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     app = HsmApp(Session(seed=7))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4", "L", "s", "n", "f6", "X")
@@ -72,6 +73,7 @@ async def test_issue_19_17_shift_x_exports_the_fight_asked_for(tmp_path: Path, m
 
 async def test_issue_19_17_with_two_fights_shift_x_asks_which(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     app = HsmApp(_two_fights())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f6", "X")

@@ -35,7 +35,7 @@ def fill(campaign: argparse.ArgumentParser) -> None:
         required=True,
         parser_class=type(campaign),
     )
-    saves_help = "the saves folder (default: $HSM_SAVES, else the default saves folder)"
+    saves_help = "the saves folder (default: $HSM_SAVES, else ./saves, else the user data folder)"
     new = commands.add_parser("new", help="write a new, empty campaign: DIR/NAME.toml")
     new.add_argument("name", metavar="NAME", help="the campaign's name (1 to 60 characters)")
     new.add_argument("--saves", metavar="DIR", help=saves_help)

@@ -22,7 +22,13 @@ from .problems import Code, Problem, Severity
 from .schema import BUILDERS, ENTRY_FILES
 from .toml_lines import LineIndex
 
-SHIPPED = Path(__file__).resolve().parents[2] / "content"
+_PACKAGE = Path(__file__).resolve().parents[1]
+SHIPPED = next(
+    (p for p in (_PACKAGE / "content", _PACKAGE.parent / "content") if p.is_dir()),
+    _PACKAGE.parent / "content",
+)
+"""The shipped packs: inside the package when installed (the wheel puts them there), else
+``content/`` at the top of the checkout the code runs from."""
 ENV_VAR = "HSM_CONTENT_PATH"
 FILE_LIMIT = 8 * MB
 """The largest pack file read: a pack is text a person writes (the starter pack's

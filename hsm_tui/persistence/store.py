@@ -54,8 +54,19 @@ META_KEYS = TOP_KEYS[:4]
 
 
 def saves_folder() -> Path:
-    """Where campaigns are kept: ``HSM_SAVES``, else ``saves/`` in the working folder."""
-    return Path(os.environ.get("HSM_SAVES") or "saves")
+    """Where campaigns are kept: ``HSM_SAVES``; else ``saves/`` in the working folder when
+    there is one (a checkout has it, and so may a GM's campaign folder); else the user's
+    data folder (``~/.local/share/hsm-tui/saves`` on Linux), so that an installed ``hsm``
+    run from anywhere keeps its campaigns in one place.
+    """
+    if named := os.environ.get("HSM_SAVES"):
+        return Path(named)
+    here = Path("saves")
+    if here.is_dir():
+        return here
+    from platformdirs import user_data_path
+
+    return user_data_path("hsm-tui", appauthor=False) / "saves"
 
 
 def find(name: str) -> Path:

@@ -25,6 +25,7 @@ from hsm_tui.ui.screens.picker import PickerScreen
 def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Each test in its own ``saves/``, with a short autosave delay."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     monkeypatch.delenv("HSM_SAVES", raising=False)
     monkeypatch.setattr(autosave, "DELAY", 0.05)
     return tmp_path / "saves"

@@ -30,6 +30,7 @@ SEED = 7
 def saves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test saves into its own ``saves/`` (relative, so snapshots do not show tmp)."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     return tmp_path / "saves"
 
 
@@ -163,8 +164,12 @@ async def test_q_can_save_then_quit(saves) -> None:
     assert (saves / "evening-one.toml").is_file()
 
 
-async def test_a_save_that_cannot_be_written_says_why_and_keeps_the_session(saves) -> None:
+async def test_a_save_that_cannot_be_written_says_why_and_keeps_the_session(
+    saves, monkeypatch
+) -> None:
+    saves.rmdir()
     saves.write_text("a file where the folder should be")
+    monkeypatch.setenv("HSM_SAVES", "saves")  # named: a file there is not passed over
     app = HsmApp(_session("kestrel-vance"))
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await _keys(pilot, "S", *"Nowhere", "enter")

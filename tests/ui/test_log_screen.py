@@ -119,6 +119,7 @@ async def test_empty_log_says_so() -> None:
 
 async def test_export_writes_markdown_under_saves(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # hsm saves here, not in the data folder
     app = HsmApp(_session())
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
@@ -138,6 +139,7 @@ async def test_export_goes_beside_the_campaign_files_in_hsm_saves(
     tmp_path: Path, monkeypatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)  # HSM_SAVES wins over a saves/ here
     monkeypatch.setenv("HSM_SAVES", str(tmp_path / "campaigns"))
     app = HsmApp(_session())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -145,13 +147,13 @@ async def test_export_goes_beside_the_campaign_files_in_hsm_saves(
         await pilot.press("x")
         await pilot.pause()
     assert len(list((tmp_path / "campaigns").glob("session-log-*.md"))) == 1
-    assert not (tmp_path / "saves").exists()
+    assert not any((tmp_path / "saves").iterdir())
 
 
 async def test_export_into_an_unusable_folder_notifies_the_error(
     tmp_path: Path, monkeypatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HSM_SAVES", str(tmp_path / "saves"))
     (tmp_path / "saves").write_text("a file where the folder should be")
     app = HsmApp(_session())
     async with app.run_test(size=(80, 24)) as pilot:
