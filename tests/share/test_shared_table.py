@@ -241,3 +241,21 @@ async def test_the_gms_own_app_hears_who_joins_and_leaves(game) -> None:
 
 def _notices(app) -> str:
     return " | ".join(n.message for n in app._notifications)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_r_task_1_a_players_task_dialog_shows_every_field_and_the_odds(game, size) -> None:
+    """Over SSH, in the player's own app (whose styles are not the GM's): both traits,
+    the skill, the Talent, the difficulty and the exact odds, before Enter rolls."""
+    session = fight(seed=0)
+    table = await game(session)
+    kara = await table.join("kara", size)
+    await kara.shows("YOUR TURN")
+    kara.send(b"t")
+    await kara.shows("a task (R-TASK-1)")
+    for field in ("Trait 1", "Trait 2", "Skill", "Talent", "Difficulty", "Success"):
+        await kara.shows(field)
+    kara.send(b"\x1b[C")  # → on Trait 1: the odds follow the field
+    kara.send(b"\r")
+    await until(lambda: type(session.history[-1]).__name__ == "RollTask", lambda: kara.text)
+    assert session.history[-1].issuer == "player:kara"

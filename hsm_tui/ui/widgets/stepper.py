@@ -32,6 +32,17 @@ def focus_arrows(priority: bool = False) -> list[Binding]:
 class Stepper(Widget, can_focus=True):
     """``Label  ◂ choice ▸``; posts :class:`Stepper.Changed` when the choice changes."""
 
+    DEFAULT_CSS = """
+    Stepper {
+        height: 1;
+    }
+    Stepper:focus {
+        background: $boost;
+    }
+    """
+    """One line wherever it is used, the player's app too (whose styles are not the GM's):
+    a plain widget would fill its box and push the fields below it out of sight."""
+
     BINDINGS = [
         Binding("left,minus", "step(-1)", "Less", show=False, id="stepper.less"),
         Binding("right,plus,equals_sign", "step(1)", "More", show=False, id="stepper.more"),
