@@ -5,7 +5,6 @@ loaded) are the run's own, not the user's."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -16,21 +15,14 @@ def _no_saves_folder_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _a_data_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Where saves go with no ``saves/`` here and no ``HSM_SAVES``: never the user's own."""
-    folder = tmp_path_factory.mktemp("data")
+def _folders_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The data folder (saves with no ``saves/`` here and no ``HSM_SAVES``) and the cache
+    folder are the run's own; children the tests start (``hsm`` as a process) inherit them.
+    """
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_DATA_HOME", str(folder))
-        yield folder
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _a_cache_folder_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Children the tests start inherit it too (``hsm`` run as a process)."""
-    folder = tmp_path_factory.mktemp("cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HSM_CACHE_DIR", str(folder))
-        yield folder
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+        patch.setenv("HSM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")

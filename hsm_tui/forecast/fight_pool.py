@@ -91,7 +91,7 @@ def new_pool(jobs: int) -> ProcessPoolExecutor | None:
         return ProcessPoolExecutor(
             jobs, context, initializer=_in_the_background, initargs=(os.getpid(),)
         )
-    except (OSError, NotImplementedError):  # the standard library's "no sem_open here"
+    except (OSError, NotImplementedError):  # what multiprocessing raises without sem_open
         return None
 
 

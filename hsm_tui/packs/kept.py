@@ -25,7 +25,6 @@ from .loader import FILE_LIMIT, LoadResult, discover, load, real_path
 FILE = "packs.pickle"
 _CODE = Path(__file__).resolve().parents[1]
 """The package: the code a load runs is its ``packs/``, ``rules/`` and ``safe_read.py``."""
-_SAFE_READ = _CODE / "persistence" / "safe_read.py"
 
 
 def load_kept(dirs: Sequence[str | Path]) -> LoadResult:
@@ -65,7 +64,7 @@ def _key(dirs: Sequence[str | Path]) -> tuple[Any, ...] | None:
         sources = [*(_CODE / "packs").glob("*.py"), *(_CODE / "rules").glob("*.py")]
         code = sorted(
             (str(path), stat.st_mtime_ns, stat.st_size)
-            for path in [*sources, _SAFE_READ]
+            for path in [*sources, _CODE / "persistence" / "safe_read.py"]
             for stat in [path.stat()]
         )
     except OSError:

@@ -23,10 +23,8 @@ from .schema import BUILDERS, ENTRY_FILES
 from .toml_lines import LineIndex
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-SHIPPED = next(
-    (p for p in (_PACKAGE / "content", _PACKAGE.parent / "content") if p.is_dir()),
-    _PACKAGE.parent / "content",
-)
+_INSTALLED = _PACKAGE / "content"
+SHIPPED = _INSTALLED if _INSTALLED.is_dir() else _PACKAGE.parent / "content"
 """The shipped packs: inside the package when installed (the wheel puts them there), else
 ``content/`` at the top of the checkout the code runs from."""
 ENV_VAR = "HSM_CONTENT_PATH"

@@ -1,4 +1,4 @@
-"""The encounter file (TOML, documented in README.md): zones, the bands between them, and
+"""The encounter file (TOML, documented in docs/command-line.md): zones, the bands between them, and
 the combatants by pack id, count, side, zone, cover and a Sidekick's rules. Read and
 checked here; the combat screen loads it as set-up commands (``L``), the builder
 describes its encounter in it, and a forecast plays it (:mod:`hsm_tui.forecast.simulate`).

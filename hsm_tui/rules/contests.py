@@ -1,6 +1,6 @@
 """Opposed and group tasks: exact odds and how a pair or a group of task rolls resolves.
 
-The rulebook names neither, so the engine uses one reading, stated here and in README:
+The rulebook names neither, so the engine uses one reading, stated here and in docs/rules.md:
 
 - **Opposed** (two characters against each other, e.g. a chase or an arm-wrestle): both
   roll their task. One success against one failure wins. Both succeed: the larger margin

@@ -81,7 +81,7 @@ def open_table(options: ServeOptions) -> tuple[Session, Path, tuple[SeatEntry, .
     path = players_path(options, session)
     if not path.exists():
         raise ServeError(
-            f"no players file at {path}: write one (README, 'Sharing the table over SSH')"
+            f"no players file at {path}: write one (docs/shared-table.md, 'Write the players file')"
             " or name it with --players FILE"
         )
     party = [m.entry for m in session.campaign.party] or None

@@ -1,7 +1,7 @@
 """Who sits at a view of the session, and what each seat may do (the SSH-shared
 session). One rule decides whether a seat may issue a command now: :func:`refusal`.
 
-A seat is fixed for a whole connection (by its SSH key, later), never chosen in the UI.
+A seat is fixed for a whole connection (by its SSH key), never chosen in the UI.
 The GM may do everything. A player plays one hero: it rolls that hero's tasks, acts on
 that hero's turn, answers the decisions that wait for that hero and spends its Luck and
 Clues; everything else (set-up, Minions, damage, undo, files) is the GM's. A watcher sees

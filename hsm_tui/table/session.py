@@ -1,4 +1,4 @@
-"""The Session: the one object every view talks to (local screens now, SSH later).
+"""The Session: the one object every view talks to (the GM's screens, each SSH seat's).
 
 It owns the injected ``random.Random``, the log, the pending decision and the undo
 history. Views never change state themselves: they send a command to :meth:`apply`
@@ -125,7 +125,7 @@ class Session:
         self._saved = self._snapshot()
         self.seats: dict[str, Seat] = {}
         """The seats views sit at, by issuer: a command from any other issuer but the GM's
-        is refused (the players file and ``hsm serve`` will fill this)."""
+        is refused (:meth:`take_seat` fills this as each view is seated)."""
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
         self.undone: tuple[LogEntry, ...] = ()
@@ -199,7 +199,7 @@ class Session:
         return next((s.issuer for s in seats), GM)
 
     def view(self, seat: Seat) -> TableView:
-        """What ``seat`` may see now (hsm_tui/views.py): a player's screens read this."""
+        """What ``seat`` may see now (:mod:`hsm_tui.table.views`): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
         log, undone, table = self.log, self.undone, self._table_log
         return view_for(seat, enc, self.party_now(), log, waiting, self.pending, undone, table)

@@ -191,7 +191,7 @@ class HsmApp(App[None]):
         # One turn of the loop first: the screen's frame timer starts now, so the frame
         # with the party comes at its next tick, not a whole frame (16.7 ms) after it.
         await asyncio.sleep(0)
-        gc.disable()  # as from hsm's start (cli.main): none through the engine's load either
+        gc.disable()  # as from hsm's start (cli/play.py): none through the engine's load either
         try:
             self._announce_content()
         finally:
@@ -296,7 +296,7 @@ def _keep_what_start_built() -> None:
     """Exempt what is alive now (Textual, the parsed CSS, the first screen, the engine and
     the packs: all live as long as the app) from the cyclic collector, once per process,
     then collect again. Until now no collection ran (``hsm`` pauses it before Textual
-    loads, cli.main): each would walk all of that while the GM waits (~6 ms of the first
+    loads, cli/play.py): each would walk all of that while the GM waits (~6 ms of the first
     frame, ~10 ms more until home shows the party), and every full one later would again.
     Reference counting still frees those objects; only a cycle already garbage is kept (a
     few hundred objects; once, not per app: ``hsm serve`` starts an app per player).

@@ -3,7 +3,7 @@ to a die type and fires it in a direction. The sound fires as a cone. Everyone i
 cone who can hear must roll Stamina or take the die type of damage for each charge used."
 
 Worked out before any die rolls, with exact odds (:class:`SonicPlan`), then rolled from
-that plan (:func:`sonic_blast`). How the rule is read (README "How the rules are read"):
+that plan (:func:`sonic_blast`). How the rule is read (docs/rules.md, "How the rules are read"):
 - The blast is the wielder's Attack action (R-ACT-1) but no attack roll: the cone's
   Stamina rolls replace the to-hit and Defense rolls, so no Hero die of the wielder's
   calls the card's Special, Fortune or Misfortune (the GM plays them when it wants).
