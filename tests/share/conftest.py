@@ -18,9 +18,13 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, SetCover, StartCombat
+from hsm_tui.campaign.party import SetScene
 from hsm_tui.share.players import SeatEntry
+from hsm_tui.share.serve import Table as Game
 from hsm_tui.share.server import Connection, TableServer
 from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 
 USERS = {"gm": Role.GM, "kara": Role.PLAYER, "wes": Role.WATCHER}
 
@@ -185,7 +189,6 @@ async def serve(
     async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: int):
         """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
         Probe for every other seat)."""
-        from hsm_tui.table.session import Session
         from hsm_tui.ui.app import HsmApp
 
         def make_app(seat: Seat, connection: Connection) -> App[Any]:
@@ -217,3 +220,40 @@ async def serve(
 @pytest.fixture
 async def table(serve: Callable[..., Awaitable[Table]]) -> Table:
     return await serve()
+
+
+SECRET_NOTE = "the zealots wait behind the relic"
+HIDDEN_NAME = "Cultist zealot"
+
+
+def fight(seed: int = 0) -> Session:
+    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note."""
+    session = Session(seed=seed)
+    session.load_content()
+    for command in (
+        SetScene(SECRET_NOTE),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
+        AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
+        SetCover("pirate-raider-1", "light"),
+        StartCombat(),
+    ):
+        session.apply(command)
+    return session
+
+
+@pytest.fixture
+def game(serve):
+    """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
+
+    async def start(session: Session) -> Table:
+        game = Game(session)
+        table = await serve(game.make_app)
+        game.server = table.server  # as hsm serve does: the GM's app lists its seats
+        table.server_game = game
+        return table
+
+    return start

@@ -15,55 +15,10 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from hsm_tui.campaign.combat import (
-    AddCombatants,
-    AddZone,
-    Reveal,
-    SetBand,
-    SetCover,
-    StartCombat,
-)
-from hsm_tui.campaign.party import SetScene
+from hsm_tui.campaign.combat import Reveal, SetCover
 from hsm_tui.persistence import autosave, store
-from hsm_tui.share.serve import Table as Game
 from hsm_tui.table.session import Session
-from tests.share.conftest import Table, joined, until
-
-SECRET_NOTE = "the zealots wait behind the relic"
-HIDDEN_NAME = "Cultist zealot"
-
-
-def fight(seed: int = 0) -> Session:
-    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note."""
-    session = Session(seed=seed)
-    session.load_content()
-    for command in (
-        SetScene(SECRET_NOTE),
-        AddZone("ridge"),
-        AddZone("dig"),
-        SetBand("ridge", "dig", "short"),
-        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
-        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
-        AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
-        SetCover("pirate-raider-1", "light"),
-        StartCombat(),
-    ):
-        session.apply(command)
-    return session
-
-
-@pytest.fixture
-def game(serve):
-    """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
-
-    async def start(session: Session) -> Table:
-        game = Game(session)
-        table = await serve(game.make_app)
-        game.server = table.server  # as hsm serve does: the GM's app lists its seats
-        table.server_game = game
-        return table
-
-    return start
+from tests.share.conftest import HIDDEN_NAME, SECRET_NOTE, fight, joined, until
 
 
 async def test_a_players_screen_never_shows_what_only_the_gms_shows(game) -> None:

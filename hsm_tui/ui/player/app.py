@@ -10,7 +10,6 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
@@ -29,16 +28,15 @@ class TooSmallScreen(Screen[None]):
 
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; }
-    TooSmallScreen > Vertical { width: auto; height: auto; padding: 0 1; }
+    #too-small { width: auto; max-width: 100%; height: auto; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(
-                f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}:\n"
-                "the table is drawn for that size.",
-                id="too-small",
-            )
+        yield Static(
+            f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}: "
+            "the table is drawn for that size.",
+            id="too-small",
+        )
 
 
 class PlayerApp(App[None]):
