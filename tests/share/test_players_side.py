@@ -20,4 +20,3 @@ async def test_below_80x24_a_player_is_asked_to_enlarge_the_window(game, size) -
     await kara.shows("Please enlarge")
     kara.resize(80, 24)
     await kara.shows("YOUR TURN")
-
