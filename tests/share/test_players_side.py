@@ -4,9 +4,13 @@ group meets on its first evening, each seat's screen read as the player sees it.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from tests.share.conftest import fight
+from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
+from hsm_tui.table.session import Session
+from tests.share.conftest import fight, until
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -20,3 +24,54 @@ async def test_below_80x24_a_player_is_asked_to_enlarge_the_window(game, size) -
     await kara.shows("Please enlarge")
     kara.resize(80, 24)
     await kara.shows("YOUR TURN")
+
+
+def _history(session: Session) -> list[str]:
+    return [type(c).__name__ for c in session.history]
+
+
+async def _karas_reroll_question(game, session: Session):
+    """Kara rolls a task and fails it: her re-roll question opens on her screen."""
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    kara.send(b"t")
+    await kara.shows("a task (R-TASK-1)")
+    kara.send(b"\r\r")  # the roll, and an impatient second Enter in the same burst
+    await kara.shows("Re-rolls for")
+    return table, kara
+
+
+async def test_r_task_6_the_enter_that_rolls_never_also_answers_the_reroll_question(game):
+    session = fight(seed=0)
+    _table, kara = await _karas_reroll_question(game, session)
+    await asyncio.sleep(0.5)  # time for the second Enter to reach the dialog: it must not
+    assert isinstance(session.pending, PendingRerolls) and "Re-rolls for" in kara.text
+    assert _history(session)[-1] == "RollTask"  # the second Enter spent nothing
+    kara.send(b"k")  # a key typed once the question is on her screen answers it
+    await until(lambda: _history(session)[-1] == "SpendRerolls", lambda: kara.text)
+    assert session.history[-1].issuer == "player:kara"
+
+
+async def test_a_question_answered_for_the_player_closes_their_dialog(game) -> None:
+    session = fight(seed=0)
+    _table, kara = await _karas_reroll_question(game, session)
+    question = session.pending
+    session.apply(SpendRerolls(0, 0), answering=question)  # the GM answers for her
+    await kara.shows("That question no longer waits")
+    await until(lambda: "Re-rolls for" not in kara.text, lambda: kara.text)
+    kara.send(b"\r")  # her Enter now opens nothing, and answers nothing
+    await kara.shows("no question waits for you")
+    assert _history(session)[-2:] == ["RollTask", "SpendRerolls"]
+    assert session.history[-1].issuer == "gm"
+
+
+async def test_a_waiting_question_opens_again_when_the_player_comes_back(game) -> None:
+    session = fight(seed=0)
+    table, kara = await _karas_reroll_question(game, session)
+    table.conns[-1].abort()  # her network drops with the question open
+    await until(lambda: not table.server.connections, lambda: "still connected")
+    back = await table.join("kara")
+    await back.shows("Re-rolls for")  # asked again without a key
+    back.send(b"k")
+    await until(lambda: _history(session)[-1] == "SpendRerolls", lambda: back.text)

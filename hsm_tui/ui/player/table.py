@@ -28,7 +28,7 @@ from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from ...table.state import Command
+    from ...table.state import Command, Decision
 
 RECENT = 12
 """Log entries the table keeps in its 6-line log pane (l shows them all): each kept
@@ -131,6 +131,8 @@ class TableScreen(FollowsSession, Screen[None]):
         self.query_one("#player-log").border_title = "Log"
         self.follow_session(self.refresh_view)
         self.refresh_view()
+        if self.seat_view.decision is not None:  # back at the table: the question asks again
+            self.call_after_refresh(self.action_answer)
         if self.missed:
             log = self.seat_view.log[-self.missed :]
             titles = "\n".join(f"#{e.seq} {e.title}" for e in log[-5:])
@@ -158,11 +160,12 @@ class TableScreen(FollowsSession, Screen[None]):
             self.query_one(RollLog).show(view.log[-RECENT:])
 
     # -- what the player does -----------------------------------------------------------
-    def _send(self, command: Command | None) -> None:
+    def _send(self, command: Command | None, answering: Decision | None = None) -> None:
+        """Send ``command`` as this seat's (the answer to ``answering``, if it is one)."""
         if command is None:
             return
         try:
-            self.app.table.apply(command)  # type: ignore[attr-defined]
+            self.app.table.apply(command, answering)  # type: ignore[attr-defined]
         except RulesError as err:
             self.app.clear_notifications()
             self.notify(str(err), title="Refused", severity="error")
@@ -230,7 +233,7 @@ class TableScreen(FollowsSession, Screen[None]):
             self.notify("no question waits for you")
             return
         dialog, command_of = pending_dialog(decision)
-        self.app.push_screen(dialog, lambda answer: self._send(command_of(answer)))
+        self.app.push_screen(dialog, lambda answer: self._send(command_of(answer), decision))
 
     def action_sheet(self) -> None:
         from .sheet import PlayerSheet
