@@ -68,7 +68,7 @@ async def test_a_question_answered_for_the_player_closes_their_dialog(game) -> N
 
 async def test_a_waiting_question_opens_again_when_the_player_comes_back(game) -> None:
     session = fight(seed=0)
-    table, kara = await _karas_reroll_question(game, session)
+    table, _kara = await _karas_reroll_question(game, session)
     table.conns[-1].abort()  # her network drops with the question open
     await until(lambda: not table.server.connections, lambda: "still connected")
     back = await table.join("kara")
