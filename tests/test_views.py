@@ -203,6 +203,8 @@ def test_no_gm_only_fact_reaches_a_player_in_any_fight(seed: int, picks: list[in
         assert NOTE not in seen and "corporate-trooper" not in seen
         shown = view_for(seat, s.encounter, s.party_now(), s.log).log
         assert all(e.visibility != GM_ONLY for e in shown)
+        numbers = [e.seq for e in shown]  # no gap shows where a hidden entry stands
+        assert numbers == list(range(1, len(shown) + 1))
         for entry in shown:  # the GM's numbers about a Minion never reach a player
             assert not any(MARKS.intersection(line) for line in entry.lines)
             about = entry.title.startswith(minions)
@@ -244,6 +246,25 @@ def test_an_undone_entry_stays_struck_through_in_a_players_view() -> None:
         (cover.seq, cover.title, UndoneEntry),
         (cover.seq, s.log[-1].title, LogEntry),
     ]
+
+
+def test_each_seat_numbers_its_log_without_gaps() -> None:
+    """A hidden entry leaves no gap in a player's numbers (#2 → #6 told there were three);
+    an undone entry keeps the number of the entry that took its place."""
+    s = ambush()
+    s.apply(SetCover(K, "heavy"))
+    gm_only = [e.seq for e in s.log if e.visibility == GM_ONLY]
+    seen = s.view(KARA).log
+    assert gm_only and [e.seq for e in seen] == list(range(1, len(seen) + 1))
+    assert len(seen) == len(s.log) - len(gm_only)
+    s.apply(Reveal("xeno-hound-1"))  # the ambush is sprung: public from here on
+    s.apply(SetCover(K, "light"))
+    s.undo()
+    s.apply(SetCover(K, "medium"))
+    *_, struck, now = s.view(KARA).log
+    assert isinstance(struck, UndoneEntry) and "light" in struck.title
+    assert struck.seq == now.seq == len(s.view(KARA).log) - 1  # the undone one is extra
+    assert s.log[-1].seq > now.seq  # the GM's own number counts the hidden entries
 
 
 def test_an_undone_gm_only_entry_stays_the_gms() -> None:
@@ -313,8 +334,9 @@ def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
     s.apply(OpenEntry(hidden.seq, to=KARA.issuer))
     assert s.log[hidden.seq - 1].visibility == f"{GM_ONLY};{KARA.issuer}"
     assert s.log[-1].title == f"Opened #{hidden.seq} to player:kara: {hidden.title}"
-    assert any(e.seq == hidden.seq and e.lines == hidden.lines for e in s.view(KARA).log)
-    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title and e.lines == hidden.lines for e in s.view(KARA).log)
+    assert all(e.title != hidden.title for e in s.view(WATCHER).log)
+    assert all("Opened" not in e.title for e in (*s.view(KARA).log, *s.view(WATCHER).log))
     for to, why in ((KARA.issuer, "already open to player:kara"), ("gm", "keeps nothing")):
         try:
             s.apply(OpenEntry(hidden.seq, to=to))
@@ -323,10 +345,10 @@ def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
         else:
             raise AssertionError(f"opening to {to} again must be refused")
     s.apply(OpenEntry(hidden.seq))
-    assert any(e.seq == hidden.seq for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title for e in s.view(WATCHER).log)
     s.undo()
-    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
-    assert any(e.seq == hidden.seq for e in s.view(KARA).log)
+    assert all(e.title != hidden.title for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title for e in s.view(KARA).log)
 
 
 def test_an_entry_from_before_the_marks_shows_its_title_alone_until_opened() -> None:

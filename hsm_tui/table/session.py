@@ -65,6 +65,7 @@ from .state import (
 from .views import (
     KEPT_UNDONE,
     PUBLIC,
+    RECORD,
     TableLog,
     TableView,
     entry_visibility,
@@ -429,7 +430,8 @@ class Session(PartyHeroes):
         opened, now = opening(self.log, command.seq, command.to)
         self.log = tuple(replace(e, visibility=now) if e is opened else e for e in self.log)
         whom = command.to or "every seat"
-        self._add_log(command.issuer, f"Opened #{opened.seq} to {whom}: {opened.title}", ())
+        title = f"Opened #{opened.seq} to {whom}: {opened.title}"
+        self._add_log(command.issuer, title, (), RECORD)  # the seats see the entry itself
 
     def _add_log(
         self, issuer: str, title: str, lines: Iterable[str], seen: str = PUBLIC, step: Step = None

@@ -14,6 +14,7 @@ Minion's traits. A watcher sees what a player without a hero sees. The GM sees i
 
 from __future__ import annotations
 
+import bisect
 import operator
 from dataclasses import astuple, dataclass, is_dataclass, replace
 
@@ -44,6 +45,9 @@ OPEN = "open"
 TITLED = "title"
 """A public entry of a campaign saved before the engine marked the GM's numbers in its
 lines (file format 2 and older): the other seats read its title alone, as they did then."""
+RECORD = "record"
+"""The GM's record of the table itself (an entry opened to a seat): no seat reads it, and
+there is nothing in it to open. Its title names the GM's numbers, which no seat shares."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
 
@@ -246,7 +250,7 @@ def keeps_secrets(entry: LogEntry) -> bool:
     numbers in it): what the GM may open (F6 ``o``, :class:`OpenEntry`).
     """
     base = seen_by(entry.visibility)[0]
-    if base == OPEN:
+    if base in (OPEN, RECORD):
         return False
     if base == TITLED:
         return bool(entry.lines)
@@ -277,14 +281,21 @@ class TableLog:
     per change for all of them (twenty players, one projection) and, as the log grows,
     only for its new entries: a long campaign's change costs its own entries, not the
     whole log's.
+
+    Each seat numbers its log in its own sequence (1, 2, 3 … with no gap), so the numbers
+    never show where a hidden entry stands or how many there are.
     """
 
     def __init__(self) -> None:
         self.log: tuple[LogEntry, ...] = ()
-        self.seen: list[LogEntry | None] = []
+        self.seen: list[LogEntry | None] = []  # per entry of the log: as a seat reads it
         self.opened: dict[int, LogEntry] = {}  # index: an entry opened to some seats
+        self.shown: list[LogEntry] = []  # the seen entries, numbered in the seats' sequence
+        self.gm_seqs: list[int] = []  # each shown entry's number in the GM's log
+        self.counts: list[int] = [0]  # per index of the log: how many shown before it
 
-    def read(self, log: tuple[LogEntry, ...], issuer: str) -> tuple[LogEntry, ...]:
+    def read(self, log: tuple[LogEntry, ...], issuer: str) -> tuple[list[LogEntry], list[int]]:
+        """The entries ``issuer`` may read, numbered for that seat, and their GM numbers."""
         if log is not self.log:
             kept = len(self.log) if len(log) >= len(self.log) else 0
             if kept and not all(map(operator.is_, self.log, log[:kept])):
@@ -295,13 +306,32 @@ class TableLog:
                 kept + i: e for i, e in enumerate(log[kept:]) if SHOWN_TO in e.visibility
             }
             self.log = log
-        seen = self.seen
+            del self.counts[kept + 1 :]
+            del self.shown[self.counts[kept] :], self.gm_seqs[self.counts[kept] :]
+            _number(self.seen[kept:], self.shown, self.gm_seqs, self.counts)
         mine = [i for i, e in self.opened.items() if issuer in seen_by(e.visibility)[1]]
-        if mine:  # opened to this seat: whole, numbers and all
-            seen = list(seen)
-            for i in mine:
-                seen[i] = replace(self.log[i], lines=self.log[i].gm_lines)
-        return tuple(e for e in seen if e is not None)
+        if not mine:
+            return self.shown, self.gm_seqs
+        seen = list(self.seen)  # opened to this seat: whole, numbers and all
+        for i in mine:
+            seen[i] = replace(self.log[i], lines=self.log[i].gm_lines)
+        shown: list[LogEntry] = []
+        gm_seqs: list[int] = []
+        _number(seen, shown, gm_seqs, [])
+        return shown, gm_seqs
+
+
+def _number(
+    seen: list[LogEntry | None], shown: list[LogEntry], gm_seqs: list[int], counts: list[int]
+) -> None:
+    """Append the entries a seat reads of ``seen`` to ``shown``, each numbered next in the
+    seat's sequence; ``gm_seqs`` takes their GM numbers, ``counts`` the running count."""
+    for entry in seen:
+        if entry is not None:
+            number = len(shown) + 1
+            shown.append(entry if entry.seq == number else replace(entry, seq=number))
+            gm_seqs.append(entry.seq)
+        counts.append(len(shown))
 
 
 def _log_for(
@@ -311,12 +341,18 @@ def _log_for(
     took its number."""
     if seat.role is Role.GM:
         return log
-    shown = table.read(log, seat.issuer)
+    shown, gm_seqs = table.read(log, seat.issuer)
     if not undone:
-        return shown
-    struck = (_entry(UndoneEntry(*astuple(e))) for e in undone)
-    merged = [*shown, *(e for e in struck if e is not None)]
-    return tuple(sorted(merged, key=lambda e: (e.seq, not isinstance(e, UndoneEntry))))
+        return tuple(shown)
+    merged = list(shown)
+    for gm_seq, entry in sorted(
+        ((e.seq, struck) for e in undone if (struck := _entry(UndoneEntry(*astuple(e))))),
+        key=operator.itemgetter(0),
+        reverse=True,
+    ):  # where it stood: before the entry that took its place, with that entry's number
+        at = bisect.bisect_left(gm_seqs, gm_seq)
+        merged.insert(at, replace(entry, seq=at + 1))
+    return tuple(merged)
 
 
 def _entry(entry: LogEntry) -> LogEntry | None:
@@ -324,7 +360,7 @@ def _entry(entry: LogEntry) -> LogEntry | None:
     hidden, or not at all.
     """
     base = seen_by(entry.visibility)[0]
-    if base == GM_ONLY:
+    if base in (GM_ONLY, RECORD):
         return None
     if base == TITLED:
         return replace(entry, lines=())
