@@ -360,3 +360,22 @@ def test_an_entry_from_before_the_marks_shows_its_title_alone_until_opened() -> 
     assert keeps_secrets(old)
     opened = replace(old, visibility=f"{TITLED};{KARA.issuer}")
     assert view_for(KARA, Encounter(zones=()), Campaign(), (opened,)).log[0].lines == old.lines
+
+
+def test_r_init_1_the_players_read_the_initiative_without_the_hidden_group() -> None:
+    """A hidden group no longer hides the whole initiative entry, nor the next turn's
+    start after its own turn: the players read them without the hidden group's line
+    and without the ordinals that would tell them something came first."""
+    s = ambush()
+    initiative = next(e for e in s.view(KARA).log if e.title.startswith("Initiative"))
+    assert [line.split(":")[0] for line in initiative.lines] == [
+        "Mireille Ashdown",
+        "Kestrel Vance",
+        "Pirate raider ×2",
+    ]
+    gm_initiative = next(e for e in s.log if e.title.startswith("Initiative"))
+    assert gm_initiative.gm_lines[0].startswith("1. Feral xeno-hound ×3")  # the GM's whole
+    assert s.encounter.turn.actor == "xeno-hound@hounds"
+    s.apply(EndTurn())  # the hidden hounds' turn ends: Mireille's starts, for all to read
+    assert s.view(KARA).log[-1].title == "Round 1: Mireille Ashdown's turn"
+    assert "hound" not in text(s.view(KARA)).casefold()

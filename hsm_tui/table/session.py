@@ -63,11 +63,13 @@ from .state import (
     Step,
 )
 from .views import (
+    BY_ENTRY,
     KEPT_UNDONE,
     PUBLIC,
     RECORD,
     TableLog,
     TableView,
+    entry_seen,
     entry_visibility,
     gms_question,
     opening,
@@ -399,7 +401,12 @@ class Session(PartyHeroes):
         seen = entry_visibility(command, before, self.encounter, asked)
         step = log_step(command, before.active)
         for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines, seen, step)
+            shown, lines = (
+                entry_seen(entry.title, entry.lines, before, self.encounter)
+                if seen == BY_ENTRY
+                else (seen, entry.lines)
+            )
+            self._add_log(command.issuer, entry.title, lines, shown, step)
         self.pending = outcome.pending
 
     def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:

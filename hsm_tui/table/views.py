@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import operator
+import re
 from dataclasses import astuple, dataclass, is_dataclass, replace
 
 from ..campaign.combat import (
@@ -32,7 +33,7 @@ from ..campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoste
 from ..rules import Cover, Rank, RulesError
 from ..rules.combat import severely_wounded
 from ..rules.secret import START as MARKED
-from ..rules.secret import redact
+from ..rules.secret import plain, redact, secret
 from .seats import Role, Seat
 from .state import GM, Command, Decision, LogEntry, UndoneEntry
 
@@ -50,6 +51,11 @@ RECORD = "record"
 there is nothing in it to open. Its title names the GM's numbers, which no seat shares."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
+
+BY_ENTRY = "by entry"
+"""Not a visibility: :func:`entry_visibility`'s answer when each entry a command writes
+is judged on its own (:func:`entry_seen`): a fight's start or a turn passing while a
+hidden group is in it, whose entries are public but for the lines naming that group."""
 
 KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
@@ -81,13 +87,48 @@ def entry_visibility(
         hidden += [c for c in before.combatants if c.hidden]
     if not hidden:
         return PUBLIC
-    if isinstance(command, StartCombat | AddCombatants):
-        return GM_ONLY  # initiative lists every group; a hidden arrival is the news itself
+    if isinstance(command, AddCombatants):
+        return GM_ONLY  # a hidden arrival is the news itself
+    if isinstance(command, StartCombat):
+        return BY_ENTRY  # the initiative is public, but for the hidden groups' lines
     named = _words(command) | _words(pending)
-    turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
-    if any(c.id in named or c.group in turns for c in hidden):
+    if any(c.id in named for c in hidden):
         return GM_ONLY
+    turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
+    if any(c.group in turns for c in hidden):
+        return BY_ENTRY  # a hidden group's turn passing: the next turn's start is public
     return PUBLIC
+
+
+_ORDINAL = re.compile(r"^\d+\. ")
+
+
+def entry_seen(
+    title: str, lines: tuple[str, ...], before: Encounter, after: Encounter
+) -> tuple[str, tuple[str, ...]]:
+    """Who may see one entry of a :data:`BY_ENTRY` command, and its lines: the GM alone
+    when its title names a hidden combatant or group; else every seat, each line naming
+    one read by the GM alone, and the lines' ordinals too (a list's "2." would tell a
+    player that something came first).
+    """
+    names = {
+        name
+        for enc in (before, after)
+        for c in enc.combatants
+        if c.hidden
+        for name in (c.id, c.name, actor_name(enc, c.group))
+    }
+    if not names:
+        return PUBLIC, lines
+    hidden = re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+    if hidden.search(plain(title)):
+        return GM_ONLY, lines
+    kept = [
+        secret(plain(line), instead="") if hidden.search(plain(line)) else line for line in lines
+    ]
+    if len(kept) != sum(line == k for line, k in zip(lines, kept, strict=True)):
+        kept = [_ORDINAL.sub(lambda m: secret(m[0], instead=""), line) for line in kept]
+    return PUBLIC, tuple(kept)
 
 
 def gms_question(pending: Decision, enc: Encounter, log: tuple[LogEntry, ...]) -> bool:

@@ -75,3 +75,21 @@ async def test_a_waiting_question_opens_again_when_the_player_comes_back(game) -
     await back.shows("Re-rolls for")  # asked again without a key
     back.send(b"k")
     await until(lambda: _history(session)[-1] == "SpendRerolls", lambda: back.text)
+
+
+async def test_r_init_1_a_player_sees_the_initiative_order_without_hidden_groups(game) -> None:
+    session = fight(seed=0)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("Range bands")  # the party's pane is drawn, the order above the bands
+    pane = [line.split("││")[-1] for line in kara.text.splitlines() if "││" in line]
+    at = next(i for i, line in enumerate(pane) if "Initiative" in line)
+    assert [line.strip(" │") for line in pane[at + 1 : at + 3]] == [
+        "▶ Kestrel Vance",  # her turn, marked
+        "Pirate raider ×2",
+    ]
+    await kara.shows("Pirate raider ×2")
+    assert "Cultist" not in kara.text and "zealot" not in kara.text
+    kara.send(b"l")  # her log: the initiative entry, without the hidden group's line
+    await kara.shows("Initiative (R-INIT-1/2)")
+    assert "Cultist" not in kara.text

@@ -58,6 +58,11 @@ def _status(view: TableView) -> tuple[object, ...]:
     return (view.active, view.round, view.turn, view.left, view.waiting_for)
 
 
+def _aside(view: TableView) -> tuple[object, ...]:
+    """The facts :func:`party_text` reads."""
+    return (view.party, view.member, view.bands, view.active, view.order, view.turn)
+
+
 def fight_table(view: TableView) -> Table:
     """Everyone the seat may see: where they are and how they fare (never numbers)."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
@@ -74,7 +79,8 @@ def fight_table(view: TableView) -> Table:
 
 
 def party_text(view: TableView) -> Text:
-    """The party's Heroes with their wound markers, the seat's own first in bold."""
+    """The party's Heroes with their wound markers, the seat's own in bold; the
+    initiative order as this seat may see it (R-INIT-1), ▶ on whose turn it is."""
     text = Text()
     text.append("Party\n", style="bold underline")
     for m in view.party:
@@ -83,6 +89,11 @@ def party_text(view: TableView) -> Text:
         text.append(f"{m.name}: {state}\n", style="bold" if own else "")
     if view.member is not None:
         text.append(f"Luck {view.member.luck} · Clues {view.member.clues}\n")
+    if view.active and view.order:
+        text.append("Initiative\n", style="bold underline")
+        for name in view.order:
+            acting = name == view.turn
+            text.append(f"{'▶' if acting else ' '} {name}\n", style="bold" if acting else "")
     if view.bands:
         text.append("Range bands\n", style="bold underline")
         for a, b, band in view.bands:
@@ -152,9 +163,7 @@ class TableScreen(FollowsSession, Screen[None]):
             self.query_one("#status", Static).update(status_line(view))
         if last is None or last.combatants != view.combatants:
             self.query_one("#fight", Static).update(fight_table(view))
-        if last is None or (last.party, last.member, last.bands) != (
-            view.party, view.member, view.bands
-        ):  # fmt: skip
+        if last is None or _aside(last) != _aside(view):
             self.query_one("#party", Static).update(party_text(view))
         if last is None or last.log != view.log:
             self.query_one(RollLog).show(view.log[-RECENT:])
