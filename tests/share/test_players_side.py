@@ -93,3 +93,28 @@ async def test_r_init_1_a_player_sees_the_initiative_order_without_hidden_groups
     kara.send(b"l")  # her log: the initiative entry, without the hidden group's line
     await kara.shows("Initiative (R-INIT-1/2)")
     assert "Cultist" not in kara.text
+
+
+GM_KEYS = [(b"u", "u is the GM's key"), (b"\x1bOQ", "f2 is the GM's")]  # u, F2
+
+
+@pytest.mark.parametrize(("key", "says"), GM_KEYS)
+async def test_a_gm_key_on_a_players_screen_says_why_it_does_nothing(game, key, says) -> None:
+    table = await game(fight(seed=0))
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    kara.send(key)
+    await kara.shows("Not on your screen")
+    assert says in " ".join(line.strip(" ▌▐") for line in kara.text.splitlines())
+
+
+async def test_a_watchers_key_bar_offers_only_what_a_watcher_does(game) -> None:
+    session = fight(seed=0)
+    table = await game(session)
+    wes = await table.join("wes")
+    await wes.shows("Log")
+    bar = wes.text.splitlines()[-1]
+    assert "Help" in bar and "Attack" not in bar and "Move" not in bar
+    wes.send(b"a")
+    await wes.shows("wes is watching")
+    assert type(session.history[-1]).__name__ == "StartCombat"

@@ -15,9 +15,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...table.seated import SeatedSession
+from ...table.seats import Role
 from ...table.session import Event
 from ...table.views import TableView
-from .table import TableScreen
+from .table import TableScreen, WatchScreen
 
 MIN_SIZE = (80, 24)
 """The smallest terminal the player's screens are drawn for (the SSH worst case)."""
@@ -77,7 +78,8 @@ class PlayerApp(App[None]):
 
     def on_mount(self) -> None:
         self._mine = self._now_mine(self.seat_view)
-        self.push_screen(TableScreen(self.missed))
+        watching = self.table.seat.role is Role.WATCHER
+        self.push_screen((WatchScreen if watching else TableScreen)(self.missed))
         self._fit(self.size.width, self.size.height)
 
     def on_unmount(self) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ...campaign.combat import EndTurn, Option
 from ...rules.errors import RulesError
 from ...table.seat_choices import declare_options
+from ...table.seats import watching
 from ...table.views import TableView
 from ..screens import FollowsSession
 from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
@@ -29,6 +30,34 @@ from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
     from ...table.state import Command, Decision
+
+GM_KEYS = {
+    "u": "undo",
+    "y": "redo",
+    "S": "save the campaign",
+    "ctrl+s": "save the campaign",
+    "ctrl+o": "open a campaign",
+    "ctrl+p": "the command palette",
+    "ctrl+t": "the seats",
+    "E": "end the fight",
+    "V": "reveal a hidden combatant",
+    "h": "roll in secret",
+    **{f"f{n}": "the GM's screens" for n in range(2, 9)},
+}
+"""Keys the GM's app binds that a player's does not: each says why instead of nothing."""
+
+HERO_KEYS = "a,m,A,t,x,n,enter,o,v"
+"""A hero's keys, which a watcher's seat refuses with the engine's reason."""
+
+
+def refusals(keys: dict[str, str], why: str) -> list[Binding]:
+    """A hidden binding per key that says why it does nothing here (``why`` takes the
+    key and what it does elsewhere)."""
+    return [
+        Binding(key, f"refuse({why.format(key=key, does=does)!r})", show=False)
+        for key, does in keys.items()
+    ]
+
 
 RECENT = 12
 """Log entries the table keeps in its 6-line log pane (l shows them all): each kept
@@ -116,6 +145,7 @@ class TableScreen(FollowsSession, Screen[None]):
         Binding("v", "sheet", "Sheet", id="player.sheet"),
         Binding("l", "log", "Log", id="player.log"),
         Binding("f1,question_mark", "app.help", "Help", id="player.help"),
+        *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
     ]
     """The hero's turn, its questions, its sheet and the log: all a player does."""
 
@@ -254,3 +284,21 @@ class TableScreen(FollowsSession, Screen[None]):
         from .log import PlayerLog
 
         self.app.push_screen(PlayerLog())
+
+    def action_refuse(self, why: str) -> None:
+        self.app.clear_notifications()
+        self.notify(why, title="Not on your screen", severity="error")
+
+    def action_watching(self) -> None:
+        self.action_refuse(watching(self.app.table.seat))  # type: ignore[attr-defined]
+
+
+class WatchScreen(TableScreen, inherit_bindings=False):
+    """The table as a watcher reads it: the log and help, and nothing to do."""
+
+    BINDINGS = [
+        Binding("l", "log", "Log", id="watch.log"),
+        Binding("f1,question_mark", "app.help", "Help", id="watch.help"),
+        *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
+        Binding(HERO_KEYS, "watching", show=False),
+    ]
