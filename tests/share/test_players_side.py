@@ -118,3 +118,16 @@ async def test_a_watchers_key_bar_offers_only_what_a_watcher_does(game) -> None:
     wes.send(b"a")
     await wes.shows("wes is watching")
     assert type(session.history[-1]).__name__ == "StartCombat"
+
+
+async def test_a_dialogs_key_bar_is_the_players_last_line_not_mid_screen(game) -> None:
+    table = await game(fight(seed=0))
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    bar = kara.text.splitlines()[-1]
+    assert all(key in bar for key in ("l Log", "Help", "q Leave"))  # kept at 80 columns
+    kara.send(b"v")
+    await kara.shows("pgdn Page down")
+    lines = kara.text.splitlines()
+    assert "pgdn Page down" in lines[-1]
+    assert sum("Help" in line for line in lines) == 1  # one key bar, the dialog's

@@ -137,17 +137,21 @@ class TableScreen(FollowsSession, Screen[None]):
     BINDINGS = [
         Binding("a", "attack", "Attack", id="player.attack"),
         Binding("m", "move", "Move", id="player.move"),
-        Binding("A", "act", "Actions", id="player.act"),
+        Binding("A", "act", "Act", id="player.act"),
         Binding("t", "task", "Task", id="player.task"),
-        Binding("x", "declare", "Declare", id="player.declare"),
-        Binding("n", "end_turn", "End turn", id="player.end-turn"),
-        Binding("enter,o", "answer", "Answer", id="player.answer"),
+        Binding("n", "end_turn", "End", id="player.end-turn"),
         Binding("v", "sheet", "Sheet", id="player.sheet"),
+        Binding("x", "declare", "Declare", id="player.declare"),
+        Binding("enter,o", "answer", "Answer", show=False, id="player.answer"),
         Binding("l", "log", "Log", id="player.log"),
         Binding("f1,question_mark", "app.help", "Help", id="player.help"),
         *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
     ]
-    """The hero's turn, its questions, its sheet and the log: all a player does."""
+    """The hero's turn, its questions, its sheet and the log: all a player does, the
+    most used first (the key bar drops what does not fit; the status line names Enter
+    when a question waits)."""
+    PINNED = frozenset({"player.log", "player.help", "player.quit"})
+    """Kept on the key bar at any width: the log, help and the way out."""
 
     def __init__(self, missed: int = 0) -> None:
         super().__init__()
@@ -296,6 +300,7 @@ class TableScreen(FollowsSession, Screen[None]):
 class WatchScreen(TableScreen, inherit_bindings=False):
     """The table as a watcher reads it: the log and help, and nothing to do."""
 
+    PINNED = frozenset({"watch.log", "watch.help", "player.quit"})
     BINDINGS = [
         Binding("l", "log", "Log", id="watch.log"),
         Binding("f1,question_mark", "app.help", "Help", id="watch.help"),
