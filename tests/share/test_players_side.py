@@ -5,12 +5,19 @@ group meets on its first evening, each seat's screen read as the player sees it.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from hsm_tui.campaign.combat import SetCover
 from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
+from hsm_tui.persistence import store
 from hsm_tui.table.session import Session
-from tests.share.conftest import fight, until
+from tests.share.conftest import fight, joined, until
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -131,3 +138,74 @@ async def test_a_dialogs_key_bar_is_the_players_last_line_not_mid_screen(game) -
     lines = kara.text.splitlines()
     assert "pgdn Page down" in lines[-1]
     assert sum("Help" in line for line in lines) == 1  # one key bar, the dialog's
+
+
+def test_the_players_are_told_the_gm_closed_the_table_and_the_campaign_is_saved(
+    tmp_path: Path, user_keys
+) -> None:
+    """hsm serve stops (SIGTERM): the campaign is saved once every app has stopped, and
+    each player reads why their connection closed."""
+    session = fight()
+    campaign = store.save(session, tmp_path / "dig.toml")
+    kara = user_keys["kara"].export_public_key().decode().strip()
+    (tmp_path / "players.toml").write_text(
+        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
+    )
+    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
+    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
+
+        async def visit() -> str:
+            async with joined(port, "kara", user_keys["kara"]) as client:
+                await client.shows("YOUR TURN")
+                client.send(b"n")  # her turn ends: something to save
+                await client.shows("turn: Pirate raider")
+                server.send_signal(signal.SIGTERM)
+                said = await asyncio.wait_for(client.process.stderr.read(), 30)
+                return said.decode()
+
+        said = asyncio.run(visit())
+        out, _ = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert "The GM closed the table: the campaign is saved." in said
+    assert f"saved to {campaign}" in out
+    assert not (tmp_path / "dig.toml.bak2").exists()  # saved once
+
+
+def test_a_save_the_gm_made_is_not_made_again_and_quit_without_saving_stands(
+    tmp_path: Path,
+) -> None:
+    from hsm_tui.share.serve import save_on_stop
+
+    session = fight()
+    path = store.save(session, tmp_path / "dig.toml")
+    written = path.read_bytes()
+    assert save_on_stop(session) == f"saved in {path}"  # saved in the quit dialog: once
+    assert not list(tmp_path.glob("*.bak*"))
+    session.apply(SetCover("pirate-raider-2", "heavy"))
+    assert save_on_stop(session, discard=True) == "not saved: the GM quit without saving"
+    assert path.read_bytes() == written
+
+
+async def test_quit_without_saving_is_the_apps_result() -> None:
+    from hsm_tui.ui.app import UNSAVED, HsmApp
+
+    session = fight()
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("q")  # quit without saving (q again)
+        await pilot.pause()
+    assert app.return_value == UNSAVED
+
+
+def test_the_players_file_is_not_listed_as_a_campaign(tmp_path: Path) -> None:
+    store.save(fight(), tmp_path / "dig.toml")
+    (tmp_path / store.PLAYERS_FILE).write_text('[[seat]]\nuser = "kara"\nrole = "watcher"\n')
+    listed = store.recent(tmp_path)
+    assert [entry.path.name for entry in listed] == ["dig.toml"]
