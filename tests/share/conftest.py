@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -20,6 +24,7 @@ from textual.widgets import Static
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, SetCover, StartCombat
 from hsm_tui.campaign.party import SetScene
+from hsm_tui.persistence import store
 from hsm_tui.share.players import SeatEntry
 from hsm_tui.share.serve import Table as Game
 from hsm_tui.share.server import Connection, TableServer
@@ -257,3 +262,31 @@ def game(serve):
         return table
 
     return start
+
+
+@contextlib.contextmanager
+def hsm_serve(
+    folder: Path, keys: dict[str, asyncssh.SSHKey], session: Session
+) -> Iterator[tuple[subprocess.Popen[str], Path, list[str]]]:
+    """A real ``hsm serve --headless`` process on ``session`` saved in ``folder`` (the
+    saves and config folders too), Kara's seat in its players file: the process, the
+    campaign file and the three lines it printed as it started (the port is the last's).
+    """
+    campaign = store.save(session, folder / "dig.toml")
+    kara = keys["kara"].export_public_key().decode().strip()
+    (folder / "players.toml").write_text(
+        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
+    )
+    env = {**os.environ, "HSM_CONFIG_DIR": str(folder / "config"), "HSM_SAVES": str(folder)}
+    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        yield server, campaign, [server.stdout.readline() for _ in range(3)]
+    finally:
+        server.kill()
+
+
+def port_of(started: list[str]) -> int:
+    """The port ``hsm serve`` said it listens on."""
+    return int(started[2].rsplit(":", 1)[1])

@@ -5,10 +5,7 @@ group meets on its first evening, each seat's screen read as the player sees it.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from hsm_tui.campaign.combat import SetCover
 from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
 from hsm_tui.persistence import store
 from hsm_tui.table.session import Session
-from tests.share.conftest import fight, joined, until
+from tests.share.conftest import fight, hsm_serve, joined, port_of, until
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -145,17 +142,8 @@ def test_the_players_are_told_the_gm_closed_the_table_and_the_campaign_is_saved(
 ) -> None:
     """hsm serve stops (SIGTERM): the campaign is saved once every app has stopped, and
     each player reads why their connection closed."""
-    session = fight()
-    campaign = store.save(session, tmp_path / "dig.toml")
-    kara = user_keys["kara"].export_public_key().decode().strip()
-    (tmp_path / "players.toml").write_text(
-        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
-    )
-    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
-    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
+    with hsm_serve(tmp_path, user_keys, fight()) as (server, campaign, started):
+        port = port_of(started)
 
         async def visit() -> str:
             async with joined(port, "kara", user_keys["kara"]) as client:
@@ -168,8 +156,6 @@ def test_the_players_are_told_the_gm_closed_the_table_and_the_campaign_is_saved(
 
         said = asyncio.run(visit())
         out, _ = server.communicate(timeout=30)
-    finally:
-        server.kill()
     assert "The GM closed the table: the campaign is saved." in said
     assert f"saved to {campaign}" in out
     assert not (tmp_path / "dig.toml.bak2").exists()  # saved once
