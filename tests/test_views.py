@@ -379,3 +379,30 @@ def test_r_init_1_the_players_read_the_initiative_without_the_hidden_group() -> 
     s.apply(EndTurn())  # the hidden hounds' turn ends: Mireille's starts, for all to read
     assert s.view(KARA).log[-1].title == "Round 1: Mireille Ashdown's turn"
     assert "hound" not in text(s.view(KARA)).casefold()
+
+
+def test_the_players_do_not_watch_an_encounter_being_built() -> None:
+    """Until the fight starts the set-up is the GM's: the players see their party, not the
+    foes, the zones or the set-up steps; the start shows them (hidden ones excepted)."""
+    s = Session(seed=2, content=pack())
+    for command in (
+        AddHero("kestrel-vance"),
+        AddZone("dig"),
+        AddZone("vault"),
+        SetBand("dig", "vault", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "dig", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "vault", count=2),
+    ):
+        s.apply(command)
+    building = s.view(KARA)
+    assert [c.name for c in building.combatants] == ["Kestrel Vance"]
+    assert building.zones == () and building.bands == ()
+    assert "vault" not in text(building) and "raider" not in text(building)
+    assert [e.title for e in building.log] == ["Kestrel Vance joins the party"]
+    s.apply(StartCombat())
+    fighting = s.view(KARA)
+    assert "Pirate raider 1" in [c.name for c in fighting.combatants]
+    assert fighting.zones == ("dig", "vault")
+    assert any("pirates in vault" in e.title for e in fighting.log)
+    s.undo()  # the start taken back: private again (what she read stays, struck through)
+    assert [c.name for c in s.view(KARA).combatants] == ["Kestrel Vance"]

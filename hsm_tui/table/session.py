@@ -63,16 +63,19 @@ from .state import (
     Step,
 )
 from .views import (
+    BUILDING,
     BY_ENTRY,
     KEPT_UNDONE,
     PUBLIC,
     RECORD,
     TableLog,
     TableView,
+    being_built,
     entry_seen,
     entry_visibility,
     gms_question,
     opening,
+    started,
     view_for,
 )
 
@@ -400,6 +403,10 @@ class Session(PartyHeroes):
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
         step = log_step(command, before.active)
+        if seen == PUBLIC and step == "setup" and being_built(before):
+            seen = BUILDING
+        elif isinstance(command, StartCombat) and self.encounter.active:
+            self.log = started(self.log)
         for entry in outcome.log:
             shown, lines = (
                 entry_seen(entry.title, entry.lines, before, self.encounter)

@@ -49,6 +49,9 @@ lines (file format 2 and older): the other seats read its title alone, as they d
 RECORD = "record"
 """The GM's record of the table itself (an entry opened to a seat): no seat reads it, and
 there is nothing in it to open. Its title names the GM's numbers, which no seat shares."""
+BUILDING = "building"
+"""A set-up step of an encounter never started: the GM's while it is built, every seat's
+once the fight starts (:func:`started`); the players do not watch the ambush being laid."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
 
@@ -129,6 +132,16 @@ def entry_seen(
     if len(kept) != sum(line == k for line, k in zip(lines, kept, strict=True)):
         kept = [_ORDINAL.sub(lambda m: secret(m[0], instead=""), line) for line in kept]
     return PUBLIC, tuple(kept)
+
+
+def being_built(enc: Encounter) -> bool:
+    """Whether ``enc`` is still being built: never started (a fight ended keeps its round)."""
+    return not enc.active and enc.round == 0
+
+
+def started(log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+    """The log as the fight starts: the set-up steps built in private are every seat's."""
+    return tuple(replace(e, visibility=PUBLIC) if e.visibility == BUILDING else e for e in log)
 
 
 def gms_question(pending: Decision, enc: Encounter, log: tuple[LogEntry, ...]) -> bool:
@@ -240,9 +253,14 @@ def view_for(
     the session's :class:`TableLog`, so its seats share one projection of the log.
     """
     gm = seat.role is Role.GM
-    shown = [c for c in enc.combatants if gm or not c.hidden]
-    acting = enc.turn.actor if enc.turn is not None else ""
     party = {m.entry for m in campaign.party}
+    private = not gm and being_built(enc)  # while it is built, the heroes alone are shown
+    shown = [
+        c
+        for c in enc.combatants
+        if gm or not (c.hidden or (private and not (c.player or c.entry in party)))
+    ]
+    acting = enc.turn.actor if enc.turn is not None else ""
     hidden_groups = {c.group for c in enc.combatants if c.hidden and not gm}
     order = tuple(actor_name(enc, r.actor) for r in enc.order if r.actor not in hidden_groups)
     mine = seat.combatant(enc)
@@ -256,8 +274,8 @@ def view_for(
         round=enc.round,
         turn="" if acting in hidden_groups or not acting else actor_name(enc, acting),
         waiting_for=waiting_for,
-        zones=enc.zones,
-        bands=tuple((a, b, band.label) for a, b, band in enc.bands),
+        zones=() if private else enc.zones,
+        bands=() if private else tuple((a, b, band.label) for a, b, band in enc.bands),
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
@@ -291,7 +309,7 @@ def keeps_secrets(entry: LogEntry) -> bool:
     numbers in it): what the GM may open (F6 ``o``, :class:`OpenEntry`).
     """
     base = seen_by(entry.visibility)[0]
-    if base in (OPEN, RECORD):
+    if base in (OPEN, RECORD, BUILDING):  # a set-up step opens by itself at the start
         return False
     if base == TITLED:
         return bool(entry.lines)
@@ -401,7 +419,7 @@ def _entry(entry: LogEntry) -> LogEntry | None:
     hidden, or not at all.
     """
     base = seen_by(entry.visibility)[0]
-    if base in (GM_ONLY, RECORD):
+    if base in (GM_ONLY, RECORD, BUILDING):
         return None
     if base == TITLED:
         return replace(entry, lines=())

@@ -231,8 +231,9 @@ SECRET_NOTE = "the zealots wait behind the relic"
 HIDDEN_NAME = "Cultist zealot"
 
 
-def fight(seed: int = 0) -> Session:
-    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note."""
+def fight(seed: int = 0, started: bool = True) -> Session:
+    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note;
+    the fight started (else the GM is still building it)."""
     session = Session(seed=seed)
     session.load_content()
     for command in (
@@ -244,7 +245,7 @@ def fight(seed: int = 0) -> Session:
         AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
         AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
         SetCover("pirate-raider-1", "light"),
-        StartCombat(),
+        *((StartCombat(),) if started else ()),
     ):
         session.apply(command)
     return session

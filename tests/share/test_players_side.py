@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui.campaign.combat import SetCover
+from hsm_tui.campaign.combat import SetCover, StartCombat
 from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
 from hsm_tui.persistence import store
 from hsm_tui.table.session import Session
-from tests.share.conftest import fight, hsm_serve, joined, port_of, until
+from tests.share.conftest import HIDDEN_NAME, fight, hsm_serve, joined, port_of, until
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -195,3 +195,15 @@ def test_the_players_file_is_not_listed_as_a_campaign(tmp_path: Path) -> None:
     (tmp_path / store.PLAYERS_FILE).write_text('[[seat]]\nuser = "kara"\nrole = "watcher"\n')
     listed = store.recent(tmp_path)
     assert [entry.path.name for entry in listed] == ["dig.toml"]
+
+
+async def test_the_players_do_not_watch_the_gm_build_the_encounter(game) -> None:
+    session = fight(started=False)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("No fight on")
+    await kara.shows("Kestrel Vance")
+    assert "Pirate raider" not in kara.text and "dig" not in kara.text
+    session.apply(StartCombat())
+    await kara.shows("Pirate raider")
+    assert HIDDEN_NAME not in kara.text
