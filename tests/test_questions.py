@@ -7,15 +7,16 @@ its dialog was opened for (R-TASK-6, R-ATK-5).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from hsm_tui.campaign.combat import AnswerDive, Attack, PendingDive
-from hsm_tui.campaign.freeflow import PendingRerolls
+from hsm_tui.campaign.freeflow import AskRoll, PendingRerolls
 from hsm_tui.campaign.party import AddHero
 from hsm_tui.persistence import store
-from hsm_tui.rules import Rank, task_tn
-from hsm_tui.rules.errors import DecisionPending, QuestionGone
+from hsm_tui.rules import Rank, RulesError, task_tn
+from hsm_tui.rules.errors import DecisionPending, NotPermitted, QuestionGone
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import RollTask, Session, SpendRerolls
@@ -122,3 +123,64 @@ def test_a_parked_question_is_kept_in_the_campaign_file(tmp_path) -> None:
     back.load_content()
     store.load(back, tmp_path / "c.toml")
     assert (back.pending, back.parked) == (s.pending, s.parked)
+
+
+# -- the GM asks a player for a roll ----------------------------------------------------------
+def asked_senses(s: Session, hidden: bool = False) -> RollTask:
+    """The GM asks Kestrel's player for Senses (doubled), Perception-like, difficulty 2."""
+    task = RollTask(task_tn([("Senses", 3), ("Senses", 3)], difficulties=[2]), Rank.HERO, "Spot")
+    s.apply(AskRoll((replace(task, who=K),), tn_hidden=hidden))
+    return s.asked[-1].task
+
+
+def test_r_task_1_the_gm_asks_a_player_for_a_roll_and_the_player_rolls_it() -> None:
+    s = duel()
+    kara = SeatedSession(s, KARA)
+    asked = asked_senses(s)
+    assert [a.task.who for a in s.view(KARA).asked] == [K]  # her screen offers it
+    assert s.view(Seat(Role.WATCHER, "wes")).asked == ()
+    assert "TN Senses 3 + Senses 3" in " ".join(s.view(KARA).log[-1].lines)
+    s.rng = random.Random(1)
+    kara.apply(replace(asked, issuer="player:kara"))
+    assert s.asked == () and s.log[-1].title == "Kestrel Vance: Spot (Hero)"
+    with pytest.raises(QuestionGone, match="no longer waits"):  # rolled once only
+        kara.apply(replace(asked, issuer="player:kara"))
+
+
+def test_an_asked_roll_with_the_difficulty_hidden_shows_the_player_no_tn() -> None:
+    s = duel()
+    kara = SeatedSession(s, KARA)
+    asked = asked_senses(s, hidden=True)
+    s.rng = random.Random(1)
+    kara.apply(replace(asked, issuer="player:kara"))
+    roll = s.view(KARA).log[-1]
+    seen = " ".join(roll.lines)
+    assert "TN hidden" in seen and "odds" not in seen and "d10" in seen  # the dice, not the TN
+    assert "TN Senses 3 + Senses 3" in " ".join(s.log[-1].gm_lines)  # the GM's whole
+
+
+def test_only_the_asked_roll_answers_the_request_and_only_the_gm_asks() -> None:
+    s = duel()
+    kara = SeatedSession(s, KARA)
+    asked = asked_senses(s)
+    easier = replace(asked, tn=task_tn([("Senses", 3), ("Senses", 3)]), issuer="player:kara")
+    with pytest.raises(RulesError, match="not the roll the GM asked for"):
+        kara.apply(easier)
+    with pytest.raises(NotPermitted):
+        kara.apply(AskRoll((replace(asked, asked=0),)))
+    with pytest.raises(RulesError, match="waiting already"):
+        asked_senses(s)
+
+
+def test_a_group_roll_asks_every_hero_and_holds_up_nothing() -> None:
+    s, _kara, question = karas_reroll_waits()  # a question waits: the GM may still ask
+    tn = task_tn([("Senses", 3), ("Senses", 3)])
+    tasks = (
+        RollTask(tn, Rank.HERO, "Listen", who=K),
+        RollTask(tn, Rank.HERO, "Listen", who=MIREILLE),
+    )
+    s.apply(AskRoll(tasks))
+    assert [a.task.who for a in s.asked] == [K, MIREILLE] and s.pending is question
+    assert [a.task.who for a in s.view(KARA).asked] == [K]
+    s.undo()
+    assert s.asked == ()

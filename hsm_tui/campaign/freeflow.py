@@ -73,6 +73,30 @@ class RollTask:
     who: str = ""  # a combatant id or "party:<hero id>": its Luck and Clues can pay too
     hidden: bool = False  # the GM rolls it in secret: its entry is the GM's alone
     issuer: str = GM
+    asked: int = 0  # the GM's request it answers (AskRoll), 0 for a roll of one's own
+    tn_hidden: bool = False  # asked with the difficulty kept: TN and odds are the GM's
+
+
+@dataclass(frozen=True)
+class AskRoll:
+    """The GM asks players for a roll (R-TASK-1): each task names its roller (``who``),
+    the traits, skill and difficulty the GM chose; ``tn_hidden`` keeps the difficulty, and
+    so the TN and the odds, from the players. A group roll asks several at once. Each task
+    waits for its player's ``RollTask`` (``asked``: the request's number) and holds up
+    nothing else at the table.
+    """
+
+    tasks: tuple[RollTask, ...]
+    tn_hidden: bool = False
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A roll the GM asked for, waiting for its player: its number and the task."""
+
+    number: int
+    task: RollTask
 
 
 def own_task(
@@ -225,7 +249,7 @@ def roll_one(cmd: RollTask, purse: Purse, rng: random.Random, seq: int) -> TaskO
     """
     if not 0 <= cmd.rerolls <= MAX_FREE_REROLLS:
         raise RulesError(f"free re-rolls are 0 to {MAX_FREE_REROLLS}, not {cmd.rerolls}")
-    before, gms = task_odds(cmd.tn.value, cmd.rank), not purse.player
+    before, gms = task_odds(cmd.tn.value, cmd.rank), not purse.player or cmd.tn_hidden
     lines = [
         secret(f"TN {cmd.tn.explain()}", gms, "TN hidden"),
         secret(f"odds {odds_line(before, cmd.rank)}", gms, ""),
@@ -258,7 +282,7 @@ def _afflicted_roll(
     roll the re-rolls then serve.
     """
     tn, (nauseated, fatigued) = cmd.tn, _afflictions(purse)
-    gms = not purse.player  # its Stamina and TN are the GM's
+    gms = not purse.player or cmd.tn_hidden  # its Stamina and TN are the GM's
     if nauseated:
         sick, note = nausea_roll(purse.stamina, rng, gms)
         tn = tn.plus(Modifier("nausea", sick)) if sick else tn

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..campaign import freeflow, party
+from ..campaign import party
 from ..campaign.combat import (
     ANSWERS,
     HANDLERS,
@@ -34,7 +34,8 @@ from ..campaign.combat import (
 )
 from ..campaign.encounter import Encounter
 from ..campaign.freeflow import (
-    PendingRerolls,
+    Asked,
+    AskRoll,
     RollGroup,
     RollOpposed,
     RollTask,
@@ -47,6 +48,7 @@ from ..packs.kept import load_kept
 from ..persistence import collector, snapshot
 from ..rules import RulesError
 from ..rules.errors import DecisionPending, NotPermitted, QuestionGone
+from .freeflowing import FreeFlowing
 from .heroes import PartyHeroes
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
@@ -99,7 +101,7 @@ class Event:
 
 
 @dataclass
-class Session(PartyHeroes):
+class Session(FreeFlowing, PartyHeroes):
     """Campaign-level state and the command pipeline."""
 
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
@@ -108,6 +110,8 @@ class Session(PartyHeroes):
     encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
     queue: tuple[Command, ...] = ()
     """Commands of a Batch waiting for the pending decision to be answered."""
+    asked: tuple[Asked, ...] = ()
+    """Rolls the GM asked players for (:class:`AskRoll`), each waiting for its roll."""
     parked: Decision | None = None
     """A seat's question set aside while another seat's free-flowing roll runs
     (:data:`~hsm_tui.table.state.PARKS`); it waits again once that roll is settled."""
@@ -206,7 +210,8 @@ class Session(PartyHeroes):
         """What ``seat`` may see now (:mod:`hsm_tui.table.views`): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
         log, undone, table = self.log, self.undone, self._table_log
-        return view_for(seat, enc, self.party_now(), log, waiting, self.pending, undone, table)
+        campaign, pending, asked = self.party_now(), self.pending, self.asked
+        return view_for(seat, enc, campaign, log, waiting, pending, undone, table, asked)
 
     # -- seats ---------------------------------------------------------------------
     def take_seat(self, seat: Seat) -> None:
@@ -279,6 +284,8 @@ class Session(PartyHeroes):
             return
         if isinstance(command, OpenEntry):
             self._open_entry(command)
+        elif isinstance(command, AskRoll):
+            self._ask(command)
         elif isinstance(command, AddParty):
             self._add_party(command)
         elif isinstance(command, CampaignCommand):
@@ -416,30 +423,6 @@ class Session(PartyHeroes):
             self._add_log(command.issuer, entry.title, lines, shown, step)
         self.pending = outcome.pending
 
-    def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:
-        """Free-flowing rolls, through the handlers in campaign/freeflow.py."""
-        pending = self.pending
-        if isinstance(command, SpendRerolls):
-            if not isinstance(pending, PendingRerolls):
-                raise RulesError("there is no roll waiting for re-rolls")
-            outcome = freeflow.reroll_one(command, pending, self._purse(pending.who), self.rng)
-            who = pending.who
-        elif isinstance(command, RollTask):
-            who = command.who
-            outcome = freeflow.roll_one(command, self._purse(who), self.rng, len(self.log) + 1)
-        else:
-            who, outcome = "", freeflow.roll_contest(command, self.rng)
-        if any(outcome.paid):
-            self._pay(who, *outcome.paid)
-        for entry in outcome.log:  # a roll the GM hid (F2 h) is the GM's alone
-            self._add_log(command.issuer, entry.title, entry.lines, entry_visibility(command))
-        if outcome.note and isinstance(pending, PendingRerolls):
-            self.log = tuple(
-                replace(e, lines=(*e.lines, outcome.note)) if e.seq == pending.log_seq else e
-                for e in self.log
-            )
-        self.pending = outcome.pending
-
     def _open_entry(self, command: OpenEntry) -> None:
         opened, now = opening(self.log, command.seq, command.to)
         self.log = tuple(replace(e, visibility=now) if e is opened else e for e in self.log)
@@ -464,12 +447,14 @@ class Session(PartyHeroes):
             self.campaign,
             self.rng.getstate(),
             self.parked,
+            self.asked,
         )
 
     def _restore(self, snap: Snapshot) -> None:
         self.rng.setstate(snap.rng_state)
         self.log, self.pending, self.encounter = snap.log, snap.pending, snap.encounter
         self.queue, self.campaign, self.parked = snap.queue, snap.campaign, snap.parked
+        self.asked = snap.asked
 
     @property
     def history(self) -> list[Command]:

@@ -22,6 +22,8 @@ from ..campaign.combat import (
 )
 from ..campaign.encounter import Encounter
 from ..campaign.freeflow import (
+    Asked,
+    AskRoll,
     PendingRerolls,
     RollGroup,
     RollOpposed,
@@ -100,6 +102,7 @@ class OpenEntry:
 
 Command = (
     OpenEntry
+    | AskRoll
     | RollTask
     | SpendRerolls
     | RollOpposed
@@ -122,8 +125,9 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry)
-"""Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll)
+"""Taken even while a decision waits: the GM's notes and lists, and a request for a roll,
+change no roll or fight."""
 
 PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
 """Rolls taken while another seat's question waits: the question is set aside until the
@@ -142,3 +146,5 @@ class Snapshot:
     rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
     parked: Decision | None = None
     """A seat's question set aside while another seat's roll runs (``Session.parked``)."""
+    asked: tuple[Asked, ...] = ()
+    """Rolls the GM asked for that their players have not rolled yet (``Session.asked``)."""

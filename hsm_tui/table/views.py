@@ -28,7 +28,7 @@ from ..campaign.combat import (
     actor_name,
 )
 from ..campaign.encounter import Combatant, Encounter
-from ..campaign.freeflow import RollGroup, RollOpposed, RollTask
+from ..campaign.freeflow import Asked, RollGroup, RollOpposed, RollTask
 from ..campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoster, SetScene
 from ..rules import Cover, Rank, RulesError
 from ..rules.combat import severely_wounded
@@ -215,6 +215,7 @@ class TableView:
     scene: str = ""  # the GM's scene notes (the GM's view only)
     decision: Decision | None = None  # the question waiting for this seat's answer
     left: int | None = None  # actions the seat's hero has left; None: not its turn
+    asked: tuple[Asked, ...] = ()  # rolls the GM asked of this seat's hero (the GM: all)
 
 
 def unhurt(c: Combatant) -> bool:
@@ -247,6 +248,7 @@ def view_for(
     pending: Decision | None = None,
     undone: tuple[LogEntry, ...] = (),
     table: TableLog | None = None,
+    asked: tuple[Asked, ...] = (),
 ) -> TableView:
     """What ``seat`` may see of this state (see the module's docstring); the waiting
     decision only when it is this seat's to answer (the GM may answer any). ``table``:
@@ -285,6 +287,7 @@ def view_for(
         scene=campaign.scene if gm else "",
         decision=pending if gm or (waiting_for == seat.issuer and waiting_for != "") else None,
         left=enc.turn.left(mine.id) if mine and enc.turn and mine.group == acting else None,
+        asked=tuple(a for a in asked if gm or seat.plays(enc, a.task.who)),
     )
 
 
