@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+from hsm_tui.campaign.freeflow import PendingRerolls
 from hsm_tui.campaign.party import AddHero, GrantClues
 from hsm_tui.rules import Rank, task_tn
-from hsm_tui.table.session import PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
+from hsm_tui.table.session import RollGroup, RollOpposed, RollTask, SpendRerolls
 from tests.campaign import new_session, play, refused
 
 TN = task_tn([("Agility", 3), ("Senses", 2)])  # 5

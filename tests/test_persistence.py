@@ -50,12 +50,13 @@ from hsm_tui.campaign.combat import (
     TakeAction,
 )
 from hsm_tui.campaign.encounter import Encounter
+from hsm_tui.campaign.freeflow import PendingRerolls
 from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, SetScene
 from hsm_tui.cli import campaign as campaigns
 from hsm_tui.persistence import codec, lines, store
 from hsm_tui.persistence.store import CampaignFileError, SavedCampaign
 from hsm_tui.rules import Rank, RulesError, task_tn
-from hsm_tui.table.session import Batch, Command, PendingRerolls, RollTask, Session, SpendRerolls
+from hsm_tui.table.session import Batch, Command, RollTask, Session, SpendRerolls
 from hsm_tui.table.state import LogEntry
 from tests.campaign import PACK_DIR, pack, refused, state
 from tests.campaign import test_scripted_fight as scripted

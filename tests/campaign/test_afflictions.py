@@ -8,9 +8,10 @@ from fractions import Fraction
 
 from hsm_tui.campaign.combat import AddZone, ClearEncounter, SetCondition
 from hsm_tui.campaign.conditions import afflicted_success
+from hsm_tui.campaign.freeflow import PendingRerolls
 from hsm_tui.campaign.party import AddHero, AddParty, rollers
 from hsm_tui.rules import Rank, task_odds, task_tn
-from hsm_tui.table.session import PendingRerolls, RollTask
+from hsm_tui.table.session import RollTask
 from tests.campaign import edit, new_session, play, refused
 from tests.campaign.test_combat_engine import K, duel
 

@@ -120,7 +120,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         """Where the question that blocks every other command is answered: it may have
         been asked on another screen, or its dialog closed with Esc.
         """
-        from ...table.session import PendingRerolls
+        from ...campaign.freeflow import PendingRerolls
 
         pending = self.session.pending
         if pending is None:

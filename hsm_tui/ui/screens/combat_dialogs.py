@@ -34,10 +34,10 @@ from ...campaign.combat import (
     suppression_weapons,
 )
 from ...campaign.encounter import Combatant, Encounter
+from ...campaign.freeflow import PendingRerolls, SpendRerolls
 from ...packs.model import Catalog
 from ...rules import Cover
 from ...table.seat_choices import declare_options, group_options, move_options
-from ...table.session import PendingRerolls, SpendRerolls
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
 from .reroll_dialog import RerollDialog

@@ -18,14 +18,14 @@ from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
 from ...campaign.encounter import Encounter
-from ...campaign.freeflow import MAX_GROUP, affliction_line
+from ...campaign.freeflow import MAX_GROUP, PendingRerolls, affliction_line
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
 from ...table.seat_choices import same_roller
-from ...table.session import Command, PendingRerolls, RollGroup, RollOpposed, RollTask, SpendRerolls
+from ...table.session import Command, RollGroup, RollOpposed, RollTask, SpendRerolls
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import RollLog
 from ..widgets.stepper import Stepper, focus_arrows
