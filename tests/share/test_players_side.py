@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hsm_tui.campaign.combat import SetCover, StartCombat
-from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
+from hsm_tui.campaign.freeflow import AskRoll, PendingRerolls, RollTask, SpendRerolls
 from hsm_tui.persistence import store
+from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import Session
 from tests.share.conftest import HIDDEN_NAME, fight, hsm_serve, joined, port_of, until
 
@@ -207,3 +209,31 @@ async def test_the_players_do_not_watch_the_gm_build_the_encounter(game) -> None
     session.apply(StartCombat())
     await kara.shows("Pirate raider")
     assert HIDDEN_NAME not in kara.text
+
+
+def _ask_kestrel(session: Session, hidden: bool) -> None:
+    """The GM asks Kara's hero for Senses (doubled) at difficulty 2."""
+    task = RollTask(task_tn([("Senses", 3), ("Senses", 3)], difficulties=[2]), Rank.HERO)
+    session.apply(AskRoll((replace(task, label="Senses", who="kestrel-vance-1"),), hidden))
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+async def test_r_task_1_the_gm_asks_for_a_roll_and_the_player_rolls_it(game, hidden) -> None:
+    session = fight(seed=3)  # the raiders' turn: her roll is asked outside her turn
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("turn: Pirate raider")
+    _ask_kestrel(session, hidden)
+    await kara.shows("the GM asks you to roll Senses")
+    kara.send(b"t")
+    await kara.shows("The GM asks Kestrel Vance to roll: Senses")
+    if hidden:
+        await kara.shows("TN hidden")
+        assert "Success" not in kara.text and "TN 4" not in kara.text
+    else:
+        await kara.shows("TN 4")  # Senses 3 doubled, difficulty 2
+        await kara.shows("Success")
+    kara.send(b"\r")
+    await until(lambda: session.asked == (), lambda: kara.text)
+    rolled = session.history[-1]
+    assert rolled.issuer == "player:kara" and rolled.asked and rolled.tn_hidden is hidden

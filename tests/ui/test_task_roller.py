@@ -619,3 +619,23 @@ async def test_h_rolls_in_secret_for_the_gm_alone() -> None:
         await pilot.press("r")
         await pilot.pause()
     assert app.session.log[-1].visibility == GM_ONLY
+
+
+async def test_r_task_1_p_asks_the_heros_player_and_h_keeps_the_difficulty() -> None:
+    """F2 p: the task set here is asked of the roller's player; with h its TN is hidden;
+    the status names whom the GM waits for; P asks every Hero (a group roll)."""
+    app = _party_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.session.asked == ()  # nobody picked: nobody to ask
+        await _focus(pilot, "who")
+        await pilot.press("right", "h", "p")  # Kestrel Vance, hidden, asked
+        await pilot.pause()
+        (ask,) = app.session.asked
+        assert ask.task.who == "party:kestrel-vance" and ask.task.tn_hidden
+        assert "Asked: Kestrel Vance rolls Agility + Senses" in _status_text(app)
+        await pilot.press("u", "P")  # taken back; then everyone rolls the same traits
+        await pilot.pause()
+        assert [a.task.who for a in app.session.asked] == ["party:kestrel-vance"]
+        assert app.session.log[-1].title == "The GM asks for a roll: Agility + Senses"

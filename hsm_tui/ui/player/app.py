@@ -64,7 +64,7 @@ class PlayerApp(App[None]):
         self._on_leave = on_leave
         self._heard_seq = -1  # the last change heard: the view is worked out once per change
         self._view: tuple[int, TableView] | None = None
-        self._mine = (False, False)  # (its turn, a decision waits for it) at the last event
+        self._mine = (False, False, False)  # its turn, its question, a roll asked of it
         self._unsubscribe = table.subscribe(self._heard)
 
     @property
@@ -88,12 +88,13 @@ class PlayerApp(App[None]):
             log = self.seat_view.log
             self._on_leave(log[-1].seq if log else 0)
 
-    def _now_mine(self, view: TableView) -> tuple[bool, bool]:
-        return view.left is not None, view.decision is not None
+    def _now_mine(self, view: TableView) -> tuple[bool, bool, bool]:
+        return view.left is not None, view.decision is not None, bool(view.asked)
 
     def _heard(self, event: Event) -> None:
-        """Ring the player's bell when their turn starts or a question waits for them
-        (a view schedules nothing heavier here: the screens follow on their own).
+        """Ring the player's bell when their turn starts, a question waits for them or the
+        GM asks them for a roll (a view schedules nothing heavier here: the screens follow
+        on their own).
         """
         self._heard_seq = event.seq
         if not self.is_running:

@@ -75,6 +75,9 @@ def status_line(view: TableView) -> Text:
         text.append(f" · turn: {view.turn or '—'}")
         if view.left is not None:
             text.append(f" · YOUR TURN: {view.left} action(s) left", style="bold reverse")
+    if view.asked:
+        label = view.asked[0].task.label
+        text.append(f" · the GM asks you to roll {label}: t rolls it", style="bold reverse")
     if view.waiting_for == you:
         text.append(" · a question waits for you: Enter answers it", style="bold reverse")
     elif view.waiting_for:
@@ -84,7 +87,7 @@ def status_line(view: TableView) -> Text:
 
 def _status(view: TableView) -> tuple[object, ...]:
     """The facts :func:`status_line` reads."""
-    return (view.active, view.round, view.turn, view.left, view.waiting_for)
+    return (view.active, view.round, view.turn, view.left, view.waiting_for, view.asked)
 
 
 def _aside(view: TableView) -> tuple[object, ...]:
@@ -256,13 +259,16 @@ class TableScreen(FollowsSession, Screen[None]):
         self.app.push_screen(DecisionDialog(*menu), then)
 
     def action_task(self) -> None:
-        from .task import PlayerTask
+        """The roll the GM asked for, if one waits; else a task of the player's own."""
+        from .task import AskedRoll, PlayerTask
 
         roller = self.app.table.roller()  # type: ignore[attr-defined]
         if roller is None:
             self.notify("your seat has no hero to roll for", severity="warning")
             return
-        self.app.push_screen(PlayerTask(roller), self._send)
+        asked = self.seat_view.asked
+        dialog = AskedRoll(roller, asked[0]) if asked else PlayerTask(roller)
+        self.app.push_screen(dialog, self._send)
 
     def action_declare(self) -> None:
         self._menu("Declare actions (R-ACT-3)", "How many actions this turn?", declare_options())

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from ...campaign.freeflow import affliction_line, own_task
+from ...campaign.freeflow import Asked, affliction_line, own_task
 from ...campaign.party import Roller
 from ...rules import Rank
 from ...rules.tasks import difficulty_label
@@ -26,6 +26,44 @@ from ..screens.task_roller import (
 )
 from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper, focus_arrows
+
+
+class AskedRoll(ModalScreen[RollTask | None]):
+    """A roll the GM asked for: the task as the GM set it, its exact odds (or "TN
+    hidden" when the GM keeps the difficulty), the player's Luck and Clues; Enter rolls."""
+
+    CSS_PATH = "../styles/dialogs.tcss"
+    HELP = HelpText(__name__)
+    BINDINGS = [
+        Binding("enter,r", "roll", "Roll", id="asked.roll"),
+        Binding("escape", "dismiss(None)", "Later", id="asked.later"),
+        Binding("f1,question_mark", "app.help", "Help", id="asked.help"),
+    ]
+
+    def __init__(self, roller: Roller, asked: Asked) -> None:
+        super().__init__()
+        self.roller = roller
+        self.asked = asked
+
+    def compose(self) -> ComposeResult:
+        task = self.asked.task
+        lines = [f"[b]The GM asks {escape(self.roller.name)} to roll: {escape(task.label)}[/b]", ""]
+        if task.tn_hidden:
+            lines.append("TN hidden: the GM keeps the difficulty")
+        else:
+            lines += [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
+            lines += odds_table(task.tn.value, task.rank, task.rerolls + self._paid)
+        lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
+        with Vertical(id="player-task-box"):
+            yield Static("\n".join(lines), id="asked-roll")
+        yield KeyBar()
+
+    @property
+    def _paid(self) -> int:
+        return self.roller.luck + self.roller.clues
+
+    def action_roll(self) -> None:
+        self.dismiss(self.asked.task)
 
 
 class PlayerTask(ModalScreen[RollTask | None]):

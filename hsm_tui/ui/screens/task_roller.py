@@ -7,6 +7,7 @@ by the rules engine on every change, and rolling is one command to the session.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,7 @@ from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
 from ...campaign.encounter import Encounter
-from ...campaign.freeflow import MAX_GROUP, PendingRerolls, affliction_line
+from ...campaign.freeflow import MAX_GROUP, AskRoll, PendingRerolls, affliction_line, own_task
 from ...campaign.party import Roller, rollers
 from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
@@ -49,6 +50,13 @@ ANY_TALENT = [("no", ""), ("yes", "relevant")]
 
 Skill = tuple[str, int] | None
 """The Skill field's value: the skill's name and number as the TN names them, or none."""
+
+
+def _own_skill(roller: Roller, skill: Skill) -> Skill:
+    """The roller's own rating in ``skill`` (by name), or none: a group roll's skill."""
+    if skill is None:
+        return None
+    return next(((n.title(), v) for n, v in roller.skills if n.title() == skill[0]), None)
 
 
 def _numbers(low: int, high: int, signed: bool = True) -> list[tuple[str, int]]:
@@ -119,6 +127,8 @@ class TaskRollerScreen(SessionScreen):
         Binding("n", "need", "Group needs", show=False, id="task.need"),
         Binding("escape", "drop_held", "Drop held", show=False, id="task.drop"),
         Binding("h", "secret", "Hidden roll", show=False, id="task.hidden"),
+        Binding("p", "ask", "Ask player", id="task.ask"),
+        Binding("P", "ask_group", "Ask every Hero", show=False, id="task.ask-group"),
         Binding("u,ctrl+z", "undo", "Undo", id="task.undo"),
         Binding("y,ctrl+y", "redo", "Redo", id="task.redo"),
         *focus_arrows(),
@@ -326,6 +336,9 @@ class TaskRollerScreen(SessionScreen):
         lines = self._held_lines()
         if self.secret:
             lines.append("[b]Hidden roll[/b]: only the GM sees it (h rolls openly again)")
+        for ask in self.session.asked:  # waiting for a player: the GM sees who holds one
+            name = escape(self.session.pools(ask.task.who)[0])
+            lines.append(f"[b]Asked[/b]: {name} rolls {escape(ask.task.label)} (u takes it back)")
         pending = self.session.pending
         if isinstance(pending, PendingRerolls):
             d10, hero = pending.suggested
@@ -361,6 +374,35 @@ class TaskRollerScreen(SessionScreen):
     def action_roll(self) -> None:
         if not self._rules_asked(self.action_roll):
             self._apply(self.task())
+
+    def _asked_label(self) -> str:
+        return " + ".join(t.value.title() for t in self._traits()) or "Task"
+
+    def action_ask(self) -> None:
+        """Ask the roller's player to roll this task on their own screen (with ``h``, the
+        difficulty, so the TN and the odds, stay the GM's)."""
+        if self.roller is None:
+            self.notify("Pick who rolls (Who): the roll is asked of that hero's player")
+            return
+        task = replace(self.task(self._asked_label()), hidden=False)
+        self._apply(AskRoll((task,), tn_hidden=self.secret))
+
+    def action_ask_group(self) -> None:
+        """A group roll asked of every Hero (everyone rolls Senses): each rolls the traits
+        and difficulty set here with their own scores, and their own rating in the skill."""
+        heroes = [r for r in self._rollers if r.rank is Rank.HERO]
+        if not heroes:
+            self.notify("No Hero to ask: add the party's heroes first")
+            return
+        skill, difficulty = self._field("skill"), self._field("difficulty")
+        tasks = tuple(
+            replace(
+                own_task(r, self._traits(), _own_skill(r, skill), "", difficulty),
+                label=self._asked_label(),
+            )
+            for r in heroes
+        )
+        self._apply(AskRoll(tasks, tn_hidden=self.secret))
 
     def _rules_asked(self, then: Callable[[], None]) -> bool:
         """R-CHAR-8: the first time mechanics touch a Sidekick the GM picks Hero or Minion
