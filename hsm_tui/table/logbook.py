@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from ..rules.secret import plain
-from .session import LogEntry
+from .state import LogEntry, UndoneEntry
 
 #: Characters Markdown (CommonMark + GitHub tables/strikethrough) reads as inline markup.
 _INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
@@ -77,6 +77,11 @@ def to_markdown(entries: Sequence[LogEntry], title: str) -> str:
     intro = f"{count} log entr{'y' if count == 1 else 'ies'}." if count else "The log is empty."
     blocks = [f"# {escape(title) or 'Session log'}", intro, *_blocks(entries)]
     return "\n\n".join(blocks) + "\n"
+
+
+def as_read(entries: Sequence[LogEntry]) -> tuple[LogEntry, ...]:
+    """A seat's log for a recap: the entries it reads, not those the GM took back."""
+    return tuple(e for e in entries if not isinstance(e, UndoneEntry))
 
 
 def fights(entries: Sequence[LogEntry]) -> list[tuple[LogEntry, ...]]:

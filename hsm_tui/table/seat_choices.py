@@ -31,7 +31,7 @@ from ..campaign.party import PARTY, Roller
 from ..packs import Catalog
 from ..rules import Cover, Rank, RulesError
 from ..rules.odds import percent
-from .seats import Role, Seat
+from .seats import TABLE_SEAT, Role, Seat
 from .state import Batch, LogEntry, OpenEntry
 from .views import opening
 
@@ -173,6 +173,19 @@ def declare_options() -> list[Option[DeclareActions]]:
         Option(str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n))
         for n in DECLARE
     ]
+
+
+def export_options(seats: Sequence[Seat]) -> list[Option[Seat]]:
+    """Whose reading of the log the GM may export for the group's recap (F6 ``p``): what
+    every seat reads, then each player's seat (with what was opened to it)."""
+    keys = _keys()
+    options = [Option(next(keys), "as every seat reads it (the public log)", TABLE_SEAT)]
+    options += [
+        Option(next(keys), f"as {seat.user} reads it", seat)
+        for seat in seats
+        if seat.role is Role.PLAYER
+    ]
+    return options
 
 
 def open_options(

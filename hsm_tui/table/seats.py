@@ -72,6 +72,9 @@ class Seat:
         return any(c.id == who and c.entry == self.hero for c in enc.combatants)
 
 
+TABLE_SEAT = Seat(Role.WATCHER, "table")
+"""What every seat reads (a watcher's view): the players' recap of the log."""
+
 GM_SEAT = Seat(Role.GM, GM)
 """The GM at the local terminal: the seat of every command that names no other."""
 

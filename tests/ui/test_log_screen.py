@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
 from hsm_tui.campaign.combat import AddCombatants, AddZone, RollChart, SetBand
+from hsm_tui.campaign.party import SetScene
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import RollTask, Session
 from hsm_tui.ui.app import HsmApp
@@ -230,3 +231,23 @@ def test_an_export_is_named_once_never_over_another(tmp_path: Path) -> None:
         export_path(now, tmp_path / "later", "fight-1-log").name == "fight-1-log-20261126-063005.md"
     )
     assert export_path(now, first).parent == first  # a file where the folder should be
+
+
+async def test_p_exports_the_log_as_the_players_read_it(tmp_path: Path, monkeypatch) -> None:
+    """The group's recap: no GM-only entry, no GM number (the GM's roll reads "TN hidden"),
+    each entry numbered as the players number it, and no seed to replay the dice with."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "saves").mkdir(exist_ok=True)
+    session = _session()
+    session.apply(SetScene("the raiders wait in the camp"))  # the GM's notes
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("p")  # not shared: the one reading there is, every seat's
+        await pilot.pause()
+    (export,) = (tmp_path / "saves").glob("players-log-table-*.md")
+    text = export.read_text(encoding="utf-8")
+    assert "the log as the table reads it" in text and "seed" not in text
+    assert "raiders wait" not in text and "Scene notes" not in text
+    assert "TN hidden" in text and "TN Agility 2 + Senses 2 = 4" not in text
+    assert "## #1 " in text and "## #2 " in text  # its own numbers, from 1

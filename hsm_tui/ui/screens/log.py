@@ -23,8 +23,9 @@ from textual.widgets import Input, Static
 
 from ...campaign.combat import Option
 from ...persistence.store import saves_folder
-from ...table.logbook import fights, search, to_markdown
-from ...table.seat_choices import open_options
+from ...table.logbook import as_read, fights, search, to_markdown
+from ...table.seat_choices import export_options, open_options
+from ...table.seats import Role, Seat
 from ...table.session import LogEntry
 from ...table.state import OpenEntry
 from ...table.views import keeps_secrets
@@ -84,6 +85,14 @@ class LogScreen(SessionScreen):
             show=False,
             id="log.export-fight",
             tooltip="One fight only: its set-up, rounds and end (asks which)",
+        ),
+        Binding(
+            "p",
+            "export_players",
+            "Players' export",
+            show=False,
+            id="log.export-players",
+            tooltip="The log as the players read it (no GM numbers), for the group's recap",
         ),
         Binding(
             "o",
@@ -209,6 +218,23 @@ class LogScreen(SessionScreen):
         now = datetime.now()
         title = f"Session log {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
         self._write(to_markdown(self.session.log, title), now, "session-log")
+
+    def action_export_players(self) -> None:
+        """The log as a seat reads it: every seat's public log, or one player's."""
+        sharing = self.app.sharing
+        options = export_options([held.seat for held in sharing.seats] if sharing else [])
+        if len(options) == 1:
+            self._export_as(options[0].command)
+            return
+        dialog = DecisionDialog("Players' export", "The log as whom reads it?", options)
+        self.app.push_screen(dialog, lambda seat: None if seat is None else self._export_as(seat))
+
+    def _export_as(self, seat: Seat) -> None:
+        now = datetime.now()
+        who = "the table" if seat.role is Role.WATCHER else seat.user
+        log = as_read(self.session.view(seat).log)
+        title = f"{self.session.campaign.name}: the log as {who} reads it, {now:%Y-%m-%d %H:%M}"
+        self._write(to_markdown(log, title), now, f"players-log-{seat.user}")
 
     def action_export_fight(self) -> None:
         """One fight only; with more than one in the log, which (newest: 1)."""
