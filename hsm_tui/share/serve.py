@@ -18,7 +18,7 @@ import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -32,6 +32,7 @@ from ..persistence.autosave import Autosaver
 from ..table.seated import SeatedSession
 from ..table.seats import Role, Seat
 from ..table.session import Session
+from .limits import Limits
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class ServeOptions:
     headless: bool = False
     max_seats: int = 8
     content: Sequence[str] = ()
+    limits: Limits = field(default_factory=Limits)
 
 
 def players_path(options: ServeOptions, session: Session) -> Path:
@@ -185,7 +187,9 @@ async def serve(options: ServeOptions) -> int:
     except HostKeyError as err:
         raise ServeError(str(err)) from None
     table = Table(session, players)
-    server = table.server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
+    server = table.server = TableServer(
+        seats, table.make_app, key, max_seats=options.max_seats, limits=options.limits
+    )
     try:
         await server.start(options.host, options.port)
     except OSError as err:

@@ -29,6 +29,7 @@ from textual.app import App
 from ..table.seats import Seat
 from . import css_cache
 from .driver import run_app
+from .limits import Limits
 from .players import SeatEntry
 from .terminal import ClientTerminal, bounded
 
@@ -90,11 +91,13 @@ class TableServer:
         *,
         max_seats: int = 8,
         per_user: int = 2,
+        limits: Limits | None = None,
     ) -> None:
         self._make_app = make_app
         self._host_key = host_key
         self.max_seats = max_seats
         self.per_user = per_user
+        self.limits = limits or Limits()
         self.host = ""
         self.port = 0
         self._keys: dict[str, tuple[Seat, frozenset[bytes]]] = {}
@@ -266,6 +269,8 @@ class _Gate(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._seats: dict[str, Seat] = {}
         self._peer = "?"
+        self._tries = 0
+        self._asked: tuple[str, bytes] | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -290,10 +295,29 @@ class _Gate(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        seat = self._server._seat(username, key.public_data)
-        if seat is not None:
-            self._seats[username] = seat  # kept: the players file may change meanwhile
-        return seat is not None
+        """A key opens ``username``'s seat, if it is one of theirs and tries are left; a
+        client asks about a key and then signs with it, which is one try, not two. The
+        try that leaves none closes the connection (no key could open a seat after it).
+        """
+        asked = (username, key.public_data)
+        signing = asked == self._asked  # the signed half of the try just accepted
+        self._asked = None
+        if not signing:
+            self._tries += 1
+        most = self._server.limits.max_auth_tries
+        seat = self._server._seat(*asked) if self._tries <= most else None
+        if seat is None:
+            if self._tries >= most and self._conn is not None:
+                log.info("%s: %d keys opened no seat; disconnected", self._peer, self._tries)
+                self._conn.disconnect(
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    "too many authentication attempts",
+                )
+            return False
+        self._seats[username] = seat  # kept: the players file may change meanwhile
+        if not signing:
+            self._asked = asked
+        return True
 
     def session_requested(self) -> _TableSession | bool:
         assert self._conn is not None

@@ -128,7 +128,7 @@ class Table:
         self, user: str, key: asyncssh.SSHKey | None = None, **options: Any
     ) -> asyncssh.SSHClientConnection:
         if "password" not in options:
-            options["client_keys"] = [key or self.keys[user]]
+            options.setdefault("client_keys", [key or self.keys[user]])
         conn = await asyncssh.connect(
             self.server.host,
             self.server.port,

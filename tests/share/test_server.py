@@ -60,6 +60,18 @@ async def test_a_key_opens_no_other_seat_and_no_unknown_user(table: Table):
     assert table.built == []
 
 
+@pytest.mark.parametrize(("wrong", "in_"), [(5, True), (6, False), (7, False)])
+async def test_at_most_six_keys_are_tried_on_one_connection(table: Table, wrong: int, in_: bool):
+    others = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(wrong)]
+    keys = [*others, table.keys["kara"]]
+    if in_:
+        await table.connect("kara", client_keys=keys)
+        return
+    with pytest.raises(asyncssh.PermissionDenied, match="too many authentication attempts"):
+        await table.connect("kara", client_keys=keys)
+    await table.connect("kara")  # a new connection has its own tries
+
+
 async def test_passwords_are_refused(table: Table):
     with pytest.raises(asyncssh.PermissionDenied):
         await table.connect("kara", password="kara", client_keys=None)
