@@ -27,7 +27,7 @@ import asyncssh
 from textual.app import App
 
 from ..table.seats import Seat
-from . import css_cache
+from . import algorithms, css_cache
 from .driver import run_app
 from .limits import Limits
 from .players import SeatEntry
@@ -122,6 +122,10 @@ class TableServer:
             host,
             port,
             server_host_keys=[self._host_key],
+            kex_algs=list(algorithms.KEX),
+            encryption_algs=list(algorithms.CIPHERS),
+            mac_algs=list(algorithms.MACS),
+            signature_algs=list(algorithms.SIGNATURES),
             public_key_auth=True,
             **dict.fromkeys(OFF, False),
             gss_host=None,
@@ -281,6 +285,9 @@ class _Gate(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._server._ssh.discard(self._conn)
+        if isinstance(exc, asyncssh.KeyExchangeFailed):
+            why = "an old client? see docs/shared-table.md#security"
+            log.warning("%s refused: no algorithm in common (%s); %s", self._peer, exc.reason, why)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always ask for a key: whether a user exists is not told

@@ -72,6 +72,35 @@ async def test_at_most_six_keys_are_tried_on_one_connection(table: Table, wrong:
     await table.connect("kara")  # a new connection has its own tries
 
 
+@pytest.mark.parametrize(
+    ("old", "named"),
+    [
+        ({"kex_algs": ["diffie-hellman-group14-sha1", "diffie-hellman-group1-sha1"]}, "group14"),
+        ({"encryption_algs": ["aes128-ctr"], "mac_algs": ["hmac-sha1", "hmac-md5"]}, "hmac-md5"),
+        ({"encryption_algs": ["aes128-cbc", "3des-cbc"]}, "3des-cbc"),
+        ({"server_host_key_algs": ["ssh-rsa"]}, "host key"),
+    ],
+    ids=["sha1-kex", "sha1-md5-mac", "cbc-cipher", "rsa-sha1-host-key"],
+)
+async def test_a_client_with_only_old_algorithms_is_refused_with_a_log_line(
+    table: Table, caplog: pytest.LogCaptureFixture, old: dict[str, list[str]], named: str
+):
+    with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
+        with pytest.raises(asyncssh.KeyExchangeFailed):
+            await table.connect("kara", **old)
+        await until(lambda: "no algorithm in common" in caplog.text, lambda: caplog.text)
+    assert "127.0.0.1:" in caplog.text and named in caplog.text
+
+
+async def test_modern_clients_agree_on_modern_algorithms(table: Table, user_keys):
+    rsa = asyncssh.generate_private_key("ssh-rsa", key_size=2048)
+    table.server.set_seats(seat_entries({**user_keys, "kara": rsa}))
+    conn = await table.connect("kara", rsa)  # an RSA key signs with SHA-2, and gets in
+    assert conn.get_extra_info("send_cipher") == "chacha20-poly1305@openssh.com"
+    ctr = await table.connect("kara", rsa, encryption_algs=["aes128-ctr"])
+    assert ctr.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
+
+
 async def test_passwords_are_refused(table: Table):
     with pytest.raises(asyncssh.PermissionDenied):
         await table.connect("kara", password="kara", client_keys=None)
