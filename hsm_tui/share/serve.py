@@ -13,7 +13,6 @@ is saved: to its own file, or, never saved yet, to a new file in the saves folde
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import sys
@@ -290,16 +289,14 @@ def run_serve(options: ServeOptions) -> int:
     goes wrong with a connection is logged to ``serve.log`` in the config folder: the
     terminal belongs to the GM's app, and a client never sees a traceback.
     """
-    from .hostkey import config_dir
+    from .hostkey import private_config_dir
+    from .servelog import log_to
 
-    folder = config_dir()
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        logging.basicConfig(
-            filename=folder / "serve.log",
-            level=logging.INFO,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
+    folder, notes = private_config_dir()
+    notes += log_to(folder) if folder.is_dir() else []
+    for note in notes:
+        log.warning("%s", note)
+        print(f"hsm: warning: {note}", file=sys.stderr)
     from ..forecast import fight_pool
 
     fight_pool.before_apps()  # while stderr is still the terminal's (the apps take it)

@@ -8,19 +8,32 @@ import asyncio
 import contextlib
 import os
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
 import pytest
 
 
+@dataclass
+class Served:
+    """A running ``hsm serve``: its port, its config folder, what it said on stderr (once
+    it has stopped)."""
+
+    port: int
+    config: Path
+    stderr: str = ""
+
+
 @contextlib.contextmanager
-def served(tmp_path: Path, key: asyncssh.SSHKey, *flags: str) -> Iterator[int]:
-    """``hsm serve --headless`` with no campaign and Kara's watcher seat, on a free port
-    (yielded); stopped with SIGTERM after, and it must stop cleanly.
+def served(tmp_path: Path, key: asyncssh.SSHKey, *flags: str) -> Iterator[Served]:
+    """``hsm serve --headless`` with no campaign and Kara's watcher seat, on a free port,
+    its config folder ``tmp_path/config``; stopped with SIGTERM after, and it must stop
+    cleanly.
     """
     public = key.export_public_key().decode().strip()
     (tmp_path / "players.toml").write_text(
@@ -28,13 +41,16 @@ def served(tmp_path: Path, key: asyncssh.SSHKey, *flags: str) -> Iterator[int]:
     )
     env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
     command = [sys.executable, "-m", "hsm_tui", "serve", "--headless", "--port", "0", *flags]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
-        yield port
+        run = Served(port, tmp_path / "config")
+        yield run
         server.send_signal(signal.SIGTERM)
-        server.communicate(timeout=30)
-        assert server.returncode == 0
+        run.stderr = server.communicate(timeout=30)[1]
+        assert server.returncode == 0, run.stderr
     finally:
         server.kill()
 
@@ -51,7 +67,42 @@ async def login(port: int, keys: list[asyncssh.SSHKey]) -> None:
 def test_max_auth_tries_is_the_gms_to_set(tmp_path: Path, user_keys) -> None:
     wrong = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
     right = user_keys["kara"]
-    with served(tmp_path, right, "--max-auth-tries", "2") as port:
-        asyncio.run(login(port, [wrong[0], right]))
+    with served(tmp_path, right, "--max-auth-tries", "2") as run:
+        asyncio.run(login(run.port, [wrong[0], right]))
         with pytest.raises(asyncssh.PermissionDenied, match="too many authentication attempts"):
-            asyncio.run(login(port, [*wrong, right]))
+            asyncio.run(login(run.port, [*wrong, right]))
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_config_folder_key_and_log_are_the_gms_alone(tmp_path: Path, user_keys) -> None:
+    with served(tmp_path, user_keys["kara"]) as run:
+        asyncio.run(login(run.port, [user_keys["kara"]]))
+        files = run.config / "ssh_host_ed25519_key", run.config / "serve.log"
+        assert (mode(run.config), mode(files[0]), mode(files[1])) == (0o700, 0o600, 0o600)
+    assert files[1].stat().st_size > 0  # the log is written, not only made
+    assert run.stderr == ""
+
+
+def test_files_open_to_others_are_closed_and_the_gm_told(tmp_path: Path, user_keys) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    config.chmod(0o755)
+    (config / "serve.log").write_text("")
+    (config / "serve.log").chmod(0o644)
+    kara = user_keys["kara"]
+    with served(tmp_path, kara) as first:
+        asyncio.run(login(first.port, [kara]))
+        assert (mode(config), mode(config / "serve.log")) == (0o700, 0o600)
+        (config / "ssh_host_ed25519_key").chmod(0o640)
+    assert first.stderr.splitlines() == [
+        f"hsm: warning: {config} was open to others (755): now 700",
+        f"hsm: warning: {config}/serve.log was open to others (644): now 600",
+    ]
+    with served(tmp_path, kara) as again:
+        asyncio.run(login(again.port, [kara]))
+    assert again.stderr.splitlines() == [
+        f"hsm: warning: {config}/ssh_host_ed25519_key was open to others (640): now 600"
+    ]
