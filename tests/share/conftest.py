@@ -102,6 +102,43 @@ class Client:
         await asyncio.wait_for(self.process.wait_closed(), timeout)
 
 
+OLD_CLIENT = {
+    "kex": "diffie-hellman-group14-sha1,diffie-hellman-group1-sha1",
+    "host_key": "ssh-rsa,ssh-dss",
+    "cipher": "aes128-cbc,3des-cbc",
+    "mac": "hmac-sha1,hmac-md5",
+}
+"""What an SSH client of 2010 offers: SHA-1 and MD5 throughout, CBC ciphers."""
+NEW_CLIENT = {
+    "kex": "curve25519-sha256",
+    "host_key": "ssh-ed25519",
+    "cipher": "aes128-ctr",
+    "mac": "hmac-sha2-256-etm@openssh.com",
+}
+
+
+async def offer(port: int, **offered: str) -> bytes:
+    """Open a TCP connection, say hello as an SSH client and offer ``offered``'s
+    algorithms (of each kind not named, :data:`NEW_CLIENT`'s); returns all the server
+    sends until it closes. Unlike an asyncssh client, which drops the connection the
+    moment it sees no common algorithm, this one waits for the server's answer, as
+    OpenSSH's does: the server then always tells why.
+    """
+    algs = {**NEW_CLIENT, **offered}
+    lists = [algs["kex"], algs["host_key"], algs["cipher"], algs["cipher"], algs["mac"]]
+    lists += [algs["mac"], "none", "none", "", ""]
+    payload = b"\x14" + bytes(16)
+    payload += b"".join(len(n).to_bytes(4, "big") + n.encode() for n in lists) + bytes(5)
+    pad = 8 - (5 + len(payload)) % 8 + 8
+    packet = (1 + len(payload) + pad).to_bytes(4, "big") + bytes([pad]) + payload + bytes(pad)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"SSH-2.0-OpenSSH_5.3\r\n" + packet)
+    try:
+        return await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
+
+
 @contextlib.asynccontextmanager
 async def joined(
     port: int, user: str, key: asyncssh.SSHKey, size: tuple[int, int] = (80, 24)

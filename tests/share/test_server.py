@@ -17,7 +17,7 @@ from hsm_tui.share.server import INTERACTIVE_ONLY, Connection
 from hsm_tui.table.seats import Role
 from hsm_tui.ui.app import HsmApp
 
-from .conftest import Probe, Table, seat_entries, until
+from .conftest import OLD_CLIENT, Probe, Table, offer, seat_entries, until
 
 
 async def test_a_key_opens_the_seat_its_user_name_names(table: Table):
@@ -73,22 +73,40 @@ async def test_at_most_six_keys_are_tried_on_one_connection(table: Table, wrong:
 
 
 @pytest.mark.parametrize(
-    ("old", "named"),
+    ("old", "offered", "named"),
     [
-        ({"kex_algs": ["diffie-hellman-group14-sha1", "diffie-hellman-group1-sha1"]}, "group14"),
-        ({"encryption_algs": ["aes128-ctr"], "mac_algs": ["hmac-sha1", "hmac-md5"]}, "hmac-md5"),
-        ({"encryption_algs": ["aes128-cbc", "3des-cbc"]}, "3des-cbc"),
-        ({"server_host_key_algs": ["ssh-rsa"]}, "host key"),
+        (
+            {"kex_algs": ["diffie-hellman-group14-sha1", "diffie-hellman-group1-sha1"]},
+            {"kex": OLD_CLIENT["kex"]},
+            "No matching key exchange algorithm",
+        ),
+        (
+            {"encryption_algs": ["aes128-ctr"], "mac_algs": ["hmac-sha1", "hmac-md5"]},
+            {"mac": OLD_CLIENT["mac"]},
+            "No matching MAC algorithm",
+        ),
+        (
+            {"encryption_algs": ["aes128-cbc", "3des-cbc"]},
+            {"cipher": OLD_CLIENT["cipher"]},
+            "No matching encryption algorithm",
+        ),
+        ({"server_host_key_algs": ["ssh-rsa"]}, {"host_key": "ssh-rsa"}, "server host key"),
     ],
     ids=["sha1-kex", "sha1-md5-mac", "cbc-cipher", "rsa-sha1-host-key"],
 )
 async def test_a_client_with_only_old_algorithms_is_refused_with_a_log_line(
-    table: Table, caplog: pytest.LogCaptureFixture, old: dict[str, list[str]], named: str
+    table: Table,
+    caplog: pytest.LogCaptureFixture,
+    old: dict[str, list[str]],
+    offered: dict[str, str],
+    named: str,
 ):
+    with pytest.raises((asyncssh.KeyExchangeFailed, asyncssh.ConnectionLost)):
+        await table.connect("kara", **old)
     with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
-        with pytest.raises(asyncssh.KeyExchangeFailed):
-            await table.connect("kara", **old)
+        said = await offer(table.server.port, **offered)
         await until(lambda: "no algorithm in common" in caplog.text, lambda: caplog.text)
+    assert named.encode() in said  # the server's disconnect tells the client why
     assert "127.0.0.1:" in caplog.text and named in caplog.text
 
 
