@@ -18,13 +18,30 @@ def fill(serve: argparse.ArgumentParser) -> None:
     from ..share.limits import Limits
 
     limit = serve.add_argument_group("limits (docs/shared-table.md, Security)")
-    number = int_at_least(1, 64)
-    limit.add_argument(
-        "--max-auth-tries",
-        type=number,
-        default=Limits.max_auth_tries,
-        help="keys a login may try (%(default)s)",
-    )
+    number, seconds = int_at_least(1, 64), int_at_least(1, 3600)
+    for flag, kind, metavar, default, text in (
+        ("--max-auth-tries", number, "N", Limits.max_auth_tries, "keys a login may try"),
+        ("--max-startups", _startups, "S:R:F", Limits.max_startups, "connections logging in"),
+        ("--per-source-max-startups", number, "N", Limits.per_source, "the same, per address"),
+        ("--login-grace-time", seconds, "SECONDS", Limits.login_grace, "to log in"),
+        ("--unused-connection-timeout", seconds, "SECONDS", Limits.unused_timeout, "no session"),
+        ("--max-sessions", number, "N", Limits.max_sessions, "sessions per connection"),
+        ("--fd-reserve", int_at_least(8, 4096), "N", Limits.fd_reserve, "descriptors kept free"),
+    ):
+        shown = ":".join(map(str, default)) if isinstance(default, tuple) else f"{default:g}"
+        limit.add_argument(
+            flag, type=kind, metavar=metavar, default=default, help=f"{text} ({shown})"
+        )
+
+
+def _startups(text: str) -> tuple[int, int, int]:
+    """``--max-startups``'s type: sshd's ``START:RATE:FULL``."""
+    from ..share.limits import startups
+
+    try:
+        return startups(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
     from ..share.limits import Limits
     from ..share.serve import ServeOptions, run_serve
 
-    limits = Limits(max_auth_tries=args.max_auth_tries)
+    limits = Limits(
+        args.max_auth_tries, args.max_startups, args.per_source_max_startups,
+        args.login_grace_time, args.unused_connection_timeout, args.max_sessions,
+        args.fd_reserve,
+    )  # fmt: skip
     options = ServeOptions(
         args.campaign, args.host, args.port, args.players, args.headless,
         args.max_seats, tuple(args.content), limits,

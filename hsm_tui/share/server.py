@@ -1,7 +1,8 @@
 """The SSH server of ``hsm serve``: each player's terminal gets its own
 Textual app, all on one loop beside the GM's, all over one Session.
 
-What it lets in: public-key logins only, a key opening the seat of the players file
+What it lets in: connections its :class:`~hsm_tui.share.door.Door` admits, public-key
+logins only (``limits.max_auth_tries`` keys a connection), a key opening the seat of the players file
 entry that lists it under the user name the client logs in as; then one interactive
 session with a PTY, up to ``max_seats`` at once and ``per_user`` for one user. What it
 refuses: passwords and keyboard-interactive, commands (``ssh host cmd``), subsystems
@@ -28,6 +29,7 @@ from textual.app import App
 
 from ..table.seats import Seat
 from . import algorithms, css_cache
+from .door import Door
 from .driver import run_app
 from .limits import Limits
 from .players import SeatEntry
@@ -98,6 +100,8 @@ class TableServer:
         self.max_seats = max_seats
         self.per_user = per_user
         self.limits = limits or Limits()
+        self.door = Door(self.limits)
+        """Who may come in (the door's limits, its count of connections)."""
         self.host = ""
         self.port = 0
         self._keys: dict[str, tuple[Seat, frozenset[bytes]]] = {}
@@ -133,12 +137,13 @@ class TableServer:
             allow_pty=True,
             line_editor=False,  # the app reads raw keys: no line editing, no echo
             encoding=None,  # bytes both ways: the driver decodes and encodes
-            login_timeout=30,
+            login_timeout=self.limits.login_grace,
             keepalive_interval=30,  # a vanished client is noticed within ~2 minutes
             keepalive_count_max=3,
         )
         address = self._listener.get_addresses()[0]
         self.host, self.port = str(address[0]), int(address[1])
+        self.door.open()
 
     @property
     def connections(self) -> tuple[Connection, ...]:
@@ -278,19 +283,27 @@ class _Gate(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
-        self._server._ssh.add(conn)
         host, port = conn.get_extra_info("peername", ("?", 0))[:2]
         self._peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+        if not self._server.door.admit(conn, str(host), self._peer):
+            conn.abort()  # before the SSH banner: as sshd past MaxStartups
+            return
+        self._server._ssh.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._server._ssh.discard(self._conn)
+            self._server.door.left(self._conn)
         if isinstance(exc, asyncssh.KeyExchangeFailed):
             why = "an old client? see docs/shared-table.md#security"
             log.warning("%s refused: no algorithm in common (%s); %s", self._peer, exc.reason, why)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always ask for a key: whether a user exists is not told
+
+    def auth_completed(self) -> None:
+        assert self._conn is not None
+        self._server.door.logged_in(self._conn)
 
     def password_auth_supported(self) -> bool:
         return False
@@ -329,7 +342,7 @@ class _Gate(asyncssh.SSHServer):
     def session_requested(self) -> _TableSession | bool:
         assert self._conn is not None
         seat = self._seats.get(self._conn.get_extra_info("username"))
-        if seat is None:
+        if seat is None or not self._server.door.session_opened(self._conn):
             return False
         return _TableSession(self._server, seat, self._peer, self._conn)
 
@@ -399,5 +412,6 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True  # the client closed its input: the app goes on until it leaves
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._server.door.session_closed(self._conn)
         if self._terminal is not None:
             self._terminal.lost()

@@ -219,7 +219,7 @@ async def serve(
     """
     tables: list[Table] = []
 
-    async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: int):
+    async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: Any):
         """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
         Probe for every other seat)."""
         from hsm_tui.table.session import Session

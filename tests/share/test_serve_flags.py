@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import signal
 import stat
 import subprocess
@@ -19,7 +20,12 @@ from typing import Any
 import asyncssh
 import pytest
 
+from hsm_tui.persistence import store
+
 from .conftest import OLD_CLIENT, offer, until
+from .test_shared_table import fight
+
+NOFILE = resource.RLIMIT_NOFILE
 
 
 @dataclass
@@ -29,14 +35,18 @@ class Served:
 
     port: int
     config: Path
+    pid: int
+    stdout: str = ""
     stderr: str = ""
 
 
 @contextlib.contextmanager
-def served(tmp_path: Path, key: asyncssh.SSHKey, *flags: str) -> Iterator[Served]:
-    """``hsm serve --headless`` with no campaign and Kara's watcher seat, on a free port,
-    its config folder ``tmp_path/config``; stopped with SIGTERM after, and it must stop
-    cleanly.
+def served(
+    tmp_path: Path, key: asyncssh.SSHKey, *flags: str, nofile: int | None = None
+) -> Iterator[Served]:
+    """``hsm serve --headless`` with Kara's watcher seat on a free port, its config folder
+    ``tmp_path/config``, under ``ulimit -n nofile`` if given; stopped with SIGTERM after,
+    and it must stop cleanly.
     """
     public = key.export_public_key().decode().strip()
     (tmp_path / "players.toml").write_text(
@@ -44,15 +54,17 @@ def served(tmp_path: Path, key: asyncssh.SSHKey, *flags: str) -> Iterator[Served
     )
     env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
     command = [sys.executable, "-m", "hsm_tui", "serve", "--headless", "--port", "0", *flags]
+    limit = None if nofile is None else lambda: resource.setrlimit(NOFILE, (nofile, nofile))
     server = subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=limit,
+    )  # fmt: skip
     try:
         port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
-        run = Served(port, tmp_path / "config")
+        run = Served(port, tmp_path / "config", server.pid)
         yield run
         server.send_signal(signal.SIGTERM)
-        run.stderr = server.communicate(timeout=30)[1]
+        run.stdout, run.stderr = server.communicate(timeout=30)
         assert server.returncode == 0, run.stderr
     finally:
         server.kill()
@@ -111,3 +123,35 @@ def test_files_open_to_others_are_closed_and_the_gm_told(tmp_path: Path, user_ke
     assert again.stderr.splitlines() == [
         f"hsm: warning: {config}/ssh_host_ed25519_key was open to others (640): now 600"
     ]
+
+
+async def knock(port: int, count: int) -> tuple[list[asyncio.StreamWriter], int]:
+    """Open ``count`` silent connections; the ones let in (each greeted with the SSH
+    banner) and how many were turned away (closed with no word)."""
+    kept, turned = [], 0
+    for _ in range(count):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        if (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-"):
+            kept.append(writer)
+        else:
+            turned += 1
+            writer.close()
+    return kept, turned
+
+
+def test_under_a_low_ulimit_connections_leave_the_reserve_free(tmp_path: Path, user_keys):
+    campaign = store.save(fight(), tmp_path / "dig.toml")
+    flags = ["--fd-reserve", "80", "--per-source-max-startups", "64", "--max-startups", "64"]
+    with served(tmp_path, user_keys["kara"], str(campaign), *flags, nofile=128) as run:
+
+        async def flood() -> None:
+            kept, turned = await knock(run.port, 120)
+            held = len(os.listdir(f"/proc/{run.pid}/fd"))
+            assert kept and turned and held <= 128 - 80
+            for writer in kept:
+                writer.close()
+
+        asyncio.run(flood())
+    assert f"saved to {campaign}" in run.stdout
+    log = (run.config / "serve.log").read_text()
+    assert "turned away: no descriptors to spare" in log and "Too many open files" not in log
