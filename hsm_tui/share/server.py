@@ -2,8 +2,8 @@
 Textual app, all on one loop beside the GM's, all over one Session.
 
 What it lets in: connections its :class:`~hsm_tui.share.door.Door` admits, public-key
-logins only (``limits.max_auth_tries`` keys a connection), a key opening the seat of the players file
-entry that lists it under the user name the client logs in as; then one interactive
+logins only (``limits.max_auth_tries`` keys a connection), a key opening the seat of the
+players file entry that lists it under the user name the client logs in as; then one interactive
 session with a PTY, up to ``max_seats`` at once and ``per_user`` for one user. What it
 refuses: passwords and keyboard-interactive, commands (``ssh host cmd``), subsystems
 (sftp, scp), every kind of forwarding (port, agent, X11, tun), a session without a PTY.
