@@ -363,7 +363,6 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._term: tuple[str, tuple[int, int]] | None = None
         self._command = False
         self._terminal: ClientTerminal | None = None
-        self._table: _Table | None = None
 
     def connection_made(self, chan: Any) -> None:
         self._chan = chan
@@ -393,7 +392,8 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         terminal = ClientTerminal(self._chan, term, size, self._chan.get_environment())
         terminal.on_drop = self._conn.abort
         self._terminal = terminal
-        self._table = self._server._sit(self._seat, self._peer, terminal)
+        table = self._server._sit(self._seat, self._peer, terminal)
+        terminal.on_resize = lambda: self._server._resized(table)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self._terminal is not None:
@@ -405,8 +405,6 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self._term = (self._term[0], bounded(width, height))
             return
         self._terminal.resized(width, height)
-        if self._table is not None:
-            self._server._resized(self._table)
 
     def eof_received(self) -> bool:
         return True  # the client closed its input: the app goes on until it leaves

@@ -36,6 +36,7 @@ class Probe(App[None], inherit_bindings=False):
         super().__init__()
         self.seat = seat
         self.last = ""
+        self.resizes = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="line")
@@ -49,6 +50,7 @@ class Probe(App[None], inherit_bindings=False):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
+        self.resizes += 1
         self.show(event.size)  # before App's own handler has stored it as self.size
 
     def on_key(self, event: events.Key) -> None:
@@ -79,9 +81,10 @@ class Client:
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        while data := await self.process.stdout.read(1 << 16):
-            self.raw += data
-            self._stream.feed(data)
+        with contextlib.suppress(asyncssh.ConnectionLost, OSError):  # dropped by the server
+            while data := await self.process.stdout.read(1 << 16):
+                self.raw += data
+                self._stream.feed(data)
 
     @property
     def text(self) -> str:
