@@ -28,7 +28,9 @@ the whole screen on the loop every seat shares, and dragging a window sends doze
 
 RESIZE_FLOOD, FLOOD_SECONDS = 120, 3
 """Window changes in one second that no hand sends, and the seconds in a row of them after
-which the client is dropped: it is a flood, and each request still costs the server."""
+which the client is dropped; as many as all those seconds' within one second drop it at
+once. Each request still costs the server its decryption and parsing, whatever the app
+is spared: a client sending them flat out takes the loop from every seat."""
 
 
 class Channel(Protocol):
@@ -131,7 +133,7 @@ class ClientTerminal:
             self._flood_seconds = self._flood_seconds + 1 if whole else 0
             self._resizes, self._resizes_since = 0, now
         self._resizes += 1
-        return self._flood_seconds >= FLOOD_SECONDS
+        return self._flood_seconds >= FLOOD_SECONDS or self._resizes > RESIZE_FLOOD * FLOOD_SECONDS
 
     def lost(self) -> None:
         """The channel closed: the app exits and writes nothing more."""

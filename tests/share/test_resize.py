@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from hsm_tui.share.terminal import FLOOD_SECONDS, RESIZE_EVERY
+from hsm_tui.share.terminal import FLOOD_SECONDS, RESIZE_EVERY, RESIZE_FLOOD
 
 from .conftest import Probe, Table, until
 
@@ -24,7 +24,7 @@ async def test_a_burst_of_window_changes_is_a_few_re_layouts_the_last_size_wins(
     [(_, _, probe)] = table.built
     assert isinstance(probe, Probe)
     before, began = probe.resizes, time.monotonic()
-    for n in range(2000):
+    for n in range(RESIZE_FLOOD * FLOOD_SECONDS - 1):  # with the last: as many as may come at once
         kara.process.change_terminal_size(20 + n % 300, 10 + n % 150)
     kara.resize(123, 45)
     await kara.shows("size 123x45")
@@ -34,22 +34,30 @@ async def test_a_burst_of_window_changes_is_a_few_re_layouts_the_last_size_wins(
     assert 1 <= len(heard) - 1 <= most  # once for kara's coming, then per re-layout
 
 
+@pytest.mark.parametrize(
+    ("rate", "within"),
+    [(2 * RESIZE_FLOOD, (FLOOD_SECONDS - 1, FLOOD_SECONDS + 2)), (20_000, (0, 1))],
+    ids=["twice-the-flood-rate", "flat-out"],
+)
 async def test_a_client_that_keeps_flooding_window_changes_is_dropped(
-    table: Table, caplog: pytest.LogCaptureFixture
+    table: Table, caplog: pytest.LogCaptureFixture, rate: int, within: tuple[float, float]
 ):
     kara, wes = await table.join("kara"), await table.join("wes")
     await kara.shows("seat kara")
     await wes.shows("seat wes")
     with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
-        end = time.monotonic() + FLOOD_SECONDS + 3
-        n = 0
+        began = time.monotonic()
+        end = began + FLOOD_SECONDS + 3
+        sent = 0
         closed = asyncio.ensure_future(kara.conn.wait_closed())
         while not closed.done() and time.monotonic() < end:
-            for _ in range(50):
-                n += 1
-                kara.process.change_terminal_size(20 + n % 300, 10 + n % 150)
-            await asyncio.sleep(0.01)
+            due = min(int((time.monotonic() - began) * rate), sent + 50)  # ``rate`` a second
+            for k in range(sent, due):
+                kara.process.change_terminal_size(20 + k % 300, 10 + k % 150)
+            sent = max(sent, due)
+            await asyncio.sleep(0.005)
         await asyncio.wait_for(closed, 5)  # dropped: its connection closed by the server
+    assert within[0] <= time.monotonic() - began <= within[1]
     assert "dropping a client that sends window changes flat out" in caplog.text
     await until(lambda: len(table.server.connections) == 1, lambda: "kara still seated")
     wes.send(b"w")
