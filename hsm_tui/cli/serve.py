@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import fields
 
 from .parser import int_at_least
 
@@ -19,18 +20,20 @@ def fill(serve: argparse.ArgumentParser) -> None:
 
     limit = serve.add_argument_group("limits (docs/shared-table.md, Security)")
     number, seconds = int_at_least(1, 64), int_at_least(1, 3600)
-    for flag, kind, metavar, default, text in (
-        ("--max-auth-tries", number, "N", Limits.max_auth_tries, "keys a login may try"),
-        ("--max-startups", _startups, "S:R:F", Limits.max_startups, "connections logging in"),
-        ("--per-source-max-startups", number, "N", Limits.per_source, "the same, per address"),
-        ("--login-grace-time", seconds, "SECONDS", Limits.login_grace, "to log in"),
-        ("--unused-connection-timeout", seconds, "SECONDS", Limits.unused_timeout, "no session"),
-        ("--max-sessions", number, "N", Limits.max_sessions, "sessions per connection"),
-        ("--fd-reserve", int_at_least(8, 4096), "N", Limits.fd_reserve, "descriptors kept free"),
+    for flag, field, kind, metavar, text in (
+        ("--max-auth-tries", "max_auth_tries", number, "N", "keys a login may try"),
+        ("--max-startups", "max_startups", _startups, "S:R:F", "connections logging in"),
+        ("--per-source-max-startups", "per_source", number, "N", "the same, per address"),
+        ("--login-grace-time", "login_grace", seconds, "SECONDS", "to log in"),
+        ("--unused-connection-timeout", "unused_timeout", seconds, "SECONDS", "no session"),
+        ("--max-sessions", "max_sessions", number, "N", "sessions per connection"),
+        ("--flood-penalty", "flood_penalty", seconds, "SECONDS", "a flooder waits"),
+        ("--fd-reserve", "fd_reserve", int_at_least(8, 4096), "N", "descriptors kept free"),
     ):
+        default = getattr(Limits, field)
         shown = ":".join(map(str, default)) if isinstance(default, tuple) else f"{default:g}"
         limit.add_argument(
-            flag, type=kind, metavar=metavar, default=default, help=f"{text} ({shown})"
+            flag, dest=field, type=kind, metavar=metavar, default=default, help=f"{text} ({shown})"
         )
 
 
@@ -49,11 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from ..share.limits import Limits
     from ..share.serve import ServeOptions, run_serve
 
-    limits = Limits(
-        args.max_auth_tries, args.max_startups, args.per_source_max_startups,
-        args.login_grace_time, args.unused_connection_timeout, args.max_sessions,
-        args.fd_reserve,
-    )  # fmt: skip
+    limits = Limits(**{field.name: getattr(args, field.name) for field in fields(Limits)})
     options = ServeOptions(
         args.campaign, args.host, args.port, args.players, args.headless,
         args.max_seats, tuple(args.content), limits,

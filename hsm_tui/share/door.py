@@ -1,7 +1,7 @@
 """The door of ``hsm serve``: which TCP connections may try to log in, how many sessions a
 logged-in one may open, and how long it may stay without one (sshd's ``MaxStartups``,
-``PerSourceMaxStartups``, ``MaxSessions``, ``UnusedConnectionTimeout``), within the file
-descriptors the process may spare for connections.
+``PerSourceMaxStartups``, ``MaxSessions``, ``UnusedConnectionTimeout``,
+``PerSourcePenalties``), within the file descriptors the process may spare for them.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ class Door:
         self._rng = rng or random.Random()
         self._visits: dict[asyncssh.SSHServerConnection, _Visit] = {}
         self._waiting: Counter[str] = Counter()  # host → connections not logged in yet
+        self._penalties: dict[str, float] = {}  # host → turned away until (loop time)
         self.room: int | None = None
         """Connections the descriptors leave room for (None: no limit known)."""
 
@@ -53,7 +54,10 @@ class Door:
     def admit(self, conn: asyncssh.SSHServerConnection, host: str, peer: str) -> bool:
         """Whether ``conn`` from ``host`` may try to log in; if not, the log says why."""
         waiting = self._waiting.total()
-        if self.room is not None and len(self._visits) >= self.room:
+        penalty = self._penalties.get(host, 0.0) - asyncio.get_running_loop().time()
+        if penalty > 0:
+            why = f"{host} flooded; turned away {penalty:.0f} s more (--flood-penalty)"
+        elif self.room is not None and len(self._visits) >= self.room:
             why = f"no descriptors to spare ({len(self._visits)} connections, --fd-reserve)"
         elif self._waiting[host] >= self.limits.per_source:
             why = f"{self._waiting[host]} from {host} logging in (--per-source-max-startups)"
@@ -93,6 +97,14 @@ class Door:
             visit.sessions -= 1
             if not visit.sessions:
                 self._wait(conn, visit)
+
+    def penalise(self, conn: asyncssh.SSHServerConnection) -> None:
+        """``conn`` flooded: its address is turned away for ``flood_penalty`` seconds."""
+        visit = self._visits.get(conn)
+        if visit is not None:
+            now = asyncio.get_running_loop().time()
+            self._penalties = {h: t for h, t in self._penalties.items() if t > now}
+            self._penalties[visit.host] = now + self.limits.flood_penalty
 
     def left(self, conn: asyncssh.SSHServerConnection) -> None:
         """``conn`` closed, however it went."""

@@ -28,6 +28,10 @@ class Limits:
     (``UnusedConnectionTimeout``): else it would hold a descriptor for good."""
     max_sessions: int = 4
     """Sessions open at once on one connection (``MaxSessions``); a seat needs one."""
+    flood_penalty: float = 30.0
+    """Seconds an address that flooded (a seat dropped for it) is turned away
+    (``PerSourcePenalties``): else it logs in again at once, and a login and its first
+    frame cost the server far more than the requests it was dropped for."""
     fd_reserve: int = 64
     """File descriptors kept free of connections, so that the autosave, the GM's save and
     the log never fail for lack of one (new connections are turned away first)."""

@@ -391,6 +391,7 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         term, size = self._term
         terminal = ClientTerminal(self._chan, term, size, self._chan.get_environment())
         terminal.on_drop = self._conn.abort
+        terminal.on_flood = lambda: self._server.door.penalise(self._conn)
         self._terminal = terminal
         table = self._server._sit(self._seat, self._peer, terminal)
         terminal.on_resize = lambda: self._server._resized(table)

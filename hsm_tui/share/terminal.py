@@ -84,6 +84,8 @@ class ClientTerminal:
         self.on_drop: Callable[[], None] = lambda: None
         """Called once when the client is dropped (for not reading, for flooding): closes
         its connection."""
+        self.on_flood: Callable[[], None] = lambda: None
+        """Called when the client is dropped for flooding, before :attr:`on_drop`."""
         self.on_resize: Callable[[], None] | None = None
         """Called with each window change that reaches the app (the GM's list of seats)."""
         self._early = bytearray()
@@ -110,6 +112,7 @@ class ClientTerminal:
         now = loop.time()
         if self._flooding(now):
             log.warning("dropping a client that sends window changes flat out")
+            self.on_flood()
             self.dropped()
         elif self._resize is None:
             delay = max(RESIZE_FRAME, self._resize_next - now)
@@ -156,7 +159,7 @@ class ClientTerminal:
         return early
 
     def dropped(self) -> None:
-        """The client stopped reading: close its connection, once."""
+        """The client stopped reading, or floods: close its connection, once."""
         if not self.closed:
             self.lost()
             self.on_drop()

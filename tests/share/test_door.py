@@ -17,6 +17,7 @@ import pytest
 
 from hsm_tui.share.door import Door
 from hsm_tui.share.limits import Limits, refusal_chance, startups
+from hsm_tui.share.terminal import FLOOD_SECONDS, RESIZE_FLOOD
 
 from .conftest import Table, until
 
@@ -120,4 +121,18 @@ async def test_connections_leave_the_descriptor_reserve_alone(serve, caplog):
             assert await turned_away(table)
     assert "turned away: no descriptors to spare (2 connections, --fd-reserve)" in caplog.text
     await until(lambda: not table.server._ssh, lambda: "the silent ones still held")
+    assert not await turned_away(table)
+
+
+async def test_an_address_that_flooded_is_turned_away_for_a_while(serve, caplog):
+    table = await serve(limits=Limits(flood_penalty=1))
+    kara = await table.join("kara")
+    await kara.shows("seat kara")
+    with caplog.at_level(logging.INFO, logger="hsm_tui.share"):
+        for n in range(RESIZE_FLOOD * FLOOD_SECONDS + 1):  # more than may come at once
+            kara.process.change_terminal_size(20 + n % 300, 10 + n % 150)
+        await asyncio.wait_for(kara.conn.wait_closed(), 5)
+        assert await turned_away(table)
+    assert "turned away: 127.0.0.1 flooded; turned away " in caplog.text
+    await asyncio.sleep(1)
     assert not await turned_away(table)

@@ -21,6 +21,7 @@ import asyncssh
 import pytest
 
 from hsm_tui.persistence import store
+from hsm_tui.share.limits import Limits
 
 from .conftest import OLD_CLIENT, offer, until
 from .test_shared_table import fight
@@ -155,3 +156,18 @@ def test_under_a_low_ulimit_connections_leave_the_reserve_free(tmp_path: Path, u
     assert f"saved to {campaign}" in run.stdout
     log = (run.config / "serve.log").read_text()
     assert "turned away: no descriptors to spare" in log and "Too many open files" not in log
+
+
+def test_every_limit_flag_reaches_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hsm_tui.cli import serve as command
+    from hsm_tui.cli.command import build_parser
+
+    given: list[Limits] = []
+    monkeypatch.setattr("hsm_tui.share.serve.run_serve", lambda o: given.append(o.limits) or 0)
+    flags = "--max-auth-tries 2 --max-startups 3:50:9 --per-source-max-startups 4"
+    flags += " --login-grace-time 11 --unused-connection-timeout 12 --max-sessions 1"
+    flags += " --flood-penalty 13 --fd-reserve 99"
+    assert command.run(build_parser().parse_args(["serve", *flags.split()])) == 0
+    assert given == [Limits(2, (3, 50, 9), 4, 11, 12, 1, 13, 99)]
+    command.run(build_parser().parse_args(["serve"]))
+    assert given[1] == Limits()
