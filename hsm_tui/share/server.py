@@ -237,6 +237,7 @@ class TableServer:
             )
         finally:
             del self._tables[connection.id]
+            css_cache.forget_gone_apps()
             self._left[connection.seat.user] = time.time()
             log.info("%s left (connection %d)", connection.seat.user, connection.id)
             if not terminal.closed:
