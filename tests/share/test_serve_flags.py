@@ -140,6 +140,7 @@ async def knock(port: int, count: int) -> tuple[list[asyncio.StreamWriter], int]
     return kept, turned
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
 def test_under_a_low_ulimit_connections_leave_the_reserve_free(tmp_path: Path, user_keys):
     campaign = store.save(fight(), tmp_path / "dig.toml")
     flags = ["--fd-reserve", "80", "--per-source-max-startups", "64", "--max-startups", "64"]
