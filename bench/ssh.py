@@ -1,13 +1,14 @@
-"""SSH-shared table figures (issue 21): a player's first frame, a GM change reaching 20
-players, and the server memory each extra player costs, beside the same figures for a
-bare Textual hello-world served the same way.
+"""SSH-shared table figures: a player's first frame, a GM change reaching 20 players,
+the server memory each extra player costs and what 30 reconnects leave behind, and a GM
+seat's key to screen with and without a resize flood, beside the same figures for a bare
+Textual hello-world served the same way.
 
-Run: ``.venv/bin/python bench/ssh.py`` (about 45 s; ``--quick``, about 20 s, for fewer
+Run: ``.venv/bin/python bench/ssh.py`` (about 2 minutes; ``--quick``, about 1, for fewer
 runs; ``--profile`` adds the hsm server's cProfile during the GM changes). Prints a table;
 never fails on timing. Targets, for hsm (hello-world is the floor Textual and asyncssh
 set; hsm / hello is the ratio): first frame ≤ 150 ms median; a GM change on each of 20
 players' screens within 100 ms median and 150 ms p90; ≤ 1 MB of server memory per extra
-player.
+player; ≤ 2 MB kept after 30 reconnects; a flood adds at most a frame to the GM's p95.
 
 The server runs in a process of its own, as ``hsm serve`` does: one asyncio loop for the
 TableServer on 127.0.0.1 (port 0), an app per SSH connection, and the GM's own app,
