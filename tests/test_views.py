@@ -203,6 +203,8 @@ def test_no_gm_only_fact_reaches_a_player_in_any_fight(seed: int, picks: list[in
         assert NOTE not in seen and "corporate-trooper" not in seen
         shown = view_for(seat, s.encounter, s.party_now(), s.log).log
         assert all(e.visibility != GM_ONLY for e in shown)
+        numbers = [e.seq for e in shown]  # no gap shows where a hidden entry stands
+        assert numbers == list(range(1, len(shown) + 1))
         for entry in shown:  # the GM's numbers about a Minion never reach a player
             assert not any(MARKS.intersection(line) for line in entry.lines)
             about = entry.title.startswith(minions)
@@ -244,6 +246,25 @@ def test_an_undone_entry_stays_struck_through_in_a_players_view() -> None:
         (cover.seq, cover.title, UndoneEntry),
         (cover.seq, s.log[-1].title, LogEntry),
     ]
+
+
+def test_each_seat_numbers_its_log_without_gaps() -> None:
+    """A hidden entry leaves no gap in a player's numbers (#2 → #6 told there were three);
+    an undone entry keeps the number of the entry that took its place."""
+    s = ambush()
+    s.apply(SetCover(K, "heavy"))
+    gm_only = [e.seq for e in s.log if e.visibility == GM_ONLY]
+    seen = s.view(KARA).log
+    assert gm_only and [e.seq for e in seen] == list(range(1, len(seen) + 1))
+    assert len(seen) == len(s.log) - len(gm_only)
+    s.apply(Reveal("xeno-hound-1"))  # the ambush is sprung: public from here on
+    s.apply(SetCover(K, "light"))
+    s.undo()
+    s.apply(SetCover(K, "medium"))
+    *_, struck, now = s.view(KARA).log
+    assert isinstance(struck, UndoneEntry) and "light" in struck.title
+    assert struck.seq == now.seq == len(s.view(KARA).log) - 1  # the undone one is extra
+    assert s.log[-1].seq > now.seq  # the GM's own number counts the hidden entries
 
 
 def test_an_undone_gm_only_entry_stays_the_gms() -> None:
@@ -313,8 +334,9 @@ def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
     s.apply(OpenEntry(hidden.seq, to=KARA.issuer))
     assert s.log[hidden.seq - 1].visibility == f"{GM_ONLY};{KARA.issuer}"
     assert s.log[-1].title == f"Opened #{hidden.seq} to player:kara: {hidden.title}"
-    assert any(e.seq == hidden.seq and e.lines == hidden.lines for e in s.view(KARA).log)
-    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title and e.lines == hidden.lines for e in s.view(KARA).log)
+    assert all(e.title != hidden.title for e in s.view(WATCHER).log)
+    assert all("Opened" not in e.title for e in (*s.view(KARA).log, *s.view(WATCHER).log))
     for to, why in ((KARA.issuer, "already open to player:kara"), ("gm", "keeps nothing")):
         try:
             s.apply(OpenEntry(hidden.seq, to=to))
@@ -323,10 +345,10 @@ def test_the_gm_opens_an_entry_to_one_seat_only() -> None:
         else:
             raise AssertionError(f"opening to {to} again must be refused")
     s.apply(OpenEntry(hidden.seq))
-    assert any(e.seq == hidden.seq for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title for e in s.view(WATCHER).log)
     s.undo()
-    assert all(e.seq != hidden.seq for e in s.view(WATCHER).log)
-    assert any(e.seq == hidden.seq for e in s.view(KARA).log)
+    assert all(e.title != hidden.title for e in s.view(WATCHER).log)
+    assert any(e.title == hidden.title for e in s.view(KARA).log)
 
 
 def test_an_entry_from_before_the_marks_shows_its_title_alone_until_opened() -> None:
@@ -338,3 +360,49 @@ def test_an_entry_from_before_the_marks_shows_its_title_alone_until_opened() -> 
     assert keeps_secrets(old)
     opened = replace(old, visibility=f"{TITLED};{KARA.issuer}")
     assert view_for(KARA, Encounter(zones=()), Campaign(), (opened,)).log[0].lines == old.lines
+
+
+def test_r_init_1_the_players_read_the_initiative_without_the_hidden_group() -> None:
+    """A hidden group no longer hides the whole initiative entry, nor the next turn's
+    start after its own turn: the players read them without the hidden group's line
+    and without the ordinals that would tell them something came first."""
+    s = ambush()
+    initiative = next(e for e in s.view(KARA).log if e.title.startswith("Initiative"))
+    assert [line.split(":")[0] for line in initiative.lines] == [
+        "Mireille Ashdown",
+        "Kestrel Vance",
+        "Pirate raider ×2",
+    ]
+    gm_initiative = next(e for e in s.log if e.title.startswith("Initiative"))
+    assert gm_initiative.gm_lines[0].startswith("1. Feral xeno-hound ×3")  # the GM's whole
+    assert s.encounter.turn.actor == "xeno-hound@hounds"
+    s.apply(EndTurn())  # the hidden hounds' turn ends: Mireille's starts, for all to read
+    assert s.view(KARA).log[-1].title == "Round 1: Mireille Ashdown's turn"
+    assert "hound" not in text(s.view(KARA)).casefold()
+
+
+def test_the_players_do_not_watch_an_encounter_being_built() -> None:
+    """Until the fight starts the set-up is the GM's: the players see their party, not the
+    foes, the zones or the set-up steps; the start shows them (hidden ones excepted)."""
+    s = Session(seed=2, content=pack())
+    for command in (
+        AddHero("kestrel-vance"),
+        AddZone("dig"),
+        AddZone("vault"),
+        SetBand("dig", "vault", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "dig", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "vault", count=2),
+    ):
+        s.apply(command)
+    building = s.view(KARA)
+    assert [c.name for c in building.combatants] == ["Kestrel Vance"]
+    assert building.zones == () and building.bands == ()
+    assert "vault" not in text(building) and "raider" not in text(building)
+    assert [e.title for e in building.log] == ["Kestrel Vance joins the party"]
+    s.apply(StartCombat())
+    fighting = s.view(KARA)
+    assert "Pirate raider 1" in [c.name for c in fighting.combatants]
+    assert fighting.zones == ("dig", "vault")
+    assert any("pirates in vault" in e.title for e in fighting.log)
+    s.undo()  # the start taken back: private again (what she read stays, struck through)
+    assert [c.name for c in s.view(KARA).combatants] == ["Kestrel Vance"]

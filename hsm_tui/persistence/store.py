@@ -385,13 +385,19 @@ class SavedCampaign:
     in_combat: bool
 
 
+PLAYERS_FILE = "players.toml"
+"""The shared table's seats and keys (``hsm serve``), kept beside the campaigns by
+default: a file of the saves folder that is not a campaign."""
+
+
 def recent(folder: Path | None = None) -> list[SavedCampaign | CampaignFileError]:
     """The campaign files in ``folder``, newest first; a file that cannot be read is
-    listed as its error (so the GM sees it, rather than it silently vanishing).
+    listed as its error (so the GM sees it, rather than it silently vanishing). The
+    players file is not a campaign and is not listed.
     """
     folder = folder or saves_folder()
     try:
-        paths = [p for p in folder.glob(f"*{SUFFIX}") if not p.is_dir()]
+        paths = [p for p in folder.glob(f"*{SUFFIX}") if p.name != PLAYERS_FILE and not p.is_dir()]
     except OSError:
         return []
     out: list[SavedCampaign | CampaignFileError] = []

@@ -48,6 +48,10 @@ class DecisionPending(RulesError):
     """
 
 
+class QuestionGone(RulesError):
+    """An answer to a question that no longer waits: a dialog outlived its question."""
+
+
 class NotPermitted(RulesError):
     """A command from someone who may not issue it (opening or replacing a campaign is
     the GM's alone): refused whatever the state of the game.

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PLAYERS_FILE = "players.toml"
-
 
 class ServeError(Exception):
     """Why ``hsm serve`` cannot start, in one line for ``hsm: error:``."""
@@ -66,8 +64,8 @@ def players_path(options: ServeOptions, session: Session) -> Path:
     if options.players:
         return Path(options.players)
     if session.file is not None:
-        return session.file.parent / PLAYERS_FILE
-    return store.saves_folder() / PLAYERS_FILE
+        return session.file.parent / store.PLAYERS_FILE
+    return store.saves_folder() / store.PLAYERS_FILE
 
 
 def open_table(options: ServeOptions) -> tuple[Session, Path, tuple[SeatEntry, ...]]:
@@ -153,15 +151,18 @@ class Table:
         return PlayerApp(table, missed=missed, on_leave=left)
 
 
-def save_on_stop(session: Session, saver: Autosaver | None = None) -> str:
+def save_on_stop(session: Session, saver: Autosaver | None = None, discard: bool = False) -> str:
     """Save the campaign as the server stops; the line to print about it. ``saver``'s
     autosave is brought up to date first and removed only once the save is written.
+    ``discard``: the GM quit the local app without saving; that choice stands.
     """
     if saver is not None:
         saver.write_now()
         saver.close()
-    if session.file is None and not session.unsaved:
-        return "nothing to save"
+    if not session.unsaved:
+        return f"saved in {session.file}" if session.file else "nothing to save"
+    if discard:
+        return "not saved: the GM quit without saving"
     path = session.file
     if path is None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -197,16 +198,25 @@ async def serve(options: ServeOptions) -> int:
     print(f"players file {players} ({len(seats)} seat(s))", flush=True)
     print(f"listening on {server.host}:{server.port}", flush=True)
     saver = autosaver(session) if options.headless else None
+    discard = False
+    said: list[str] = []
+
+    def farewell() -> str:
+        """Save once every app has stopped; what the players read as the table closes."""
+        said.append(save_on_stop(session, saver, discard))
+        kept = "the campaign is saved" if not session.unsaved else "the campaign was not saved"
+        return f"The GM closed the table: {kept}."
+
     try:
         if options.headless:
             await _until_signalled()
         else:
-            await _local_app(session, table)
+            discard = await _local_app(session, table)
     finally:
-        await server.close()
+        await server.close(farewell)
         # each app swapped sys.stdout while it ran; overlapping apps restore out of order
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        print(save_on_stop(session, saver), flush=True)
+        print(*said, flush=True)
     return 0
 
 
@@ -251,9 +261,10 @@ async def _until_signalled() -> None:
             loop.remove_signal_handler(sig)
 
 
-async def _local_app(session: Session, table: Table) -> None:
-    """The GM's own app in this terminal; the GM hears who comes and goes."""
-    from ..ui.app import HsmApp, release
+async def _local_app(session: Session, table: Table) -> bool:
+    """The GM's own app in this terminal; the GM hears who comes and goes. Whether the
+    GM quit it leaving changes unsaved (the quit dialog's "quit without saving")."""
+    from ..ui.app import UNSAVED, HsmApp, release
 
     app = HsmApp(session, guard=True)  # autosave and the campaign's lock, as hsm play
     app.sharing = table
@@ -263,6 +274,7 @@ async def _local_app(session: Session, table: Table) -> None:
     finally:
         unsubscribe()
         release(app)
+    return app.return_value == UNSAVED
 
 
 def announce_comings(app: App[Any], table: Table) -> Callable[[], None]:

@@ -115,6 +115,7 @@ class TableServer:
         self._listeners: list[Callable[[], None]] = []
         self._ids = itertools.count(1)
         self._closing = False
+        self._held: list[tuple[Any, int]] = []  # sessions ended by close(): (channel, code)
 
     async def start(self, host: str = "127.0.0.1", port: int = 2222) -> None:
         """Listen on ``host`` only (port 0: any free one); :attr:`host` and :attr:`port`
@@ -173,9 +174,11 @@ class TableServer:
         """When ``user`` last left the table (``time.time()``), None if never."""
         return self._left.get(user)
 
-    async def close(self) -> None:
+    async def close(self, farewell: Callable[[], str] | None = None) -> None:
         """Ask every app to exit (each restores its client's terminal), then close the
-        connections and the listener.
+        connections and the listener. ``farewell`` runs once every app has stopped (the
+        game can no longer change: the campaign is saved there); each client reads the
+        line it returns as the table closes.
         """
         self._closing = True
         if self._listener is not None:
@@ -189,6 +192,10 @@ class TableServer:
                 task.cancel()
             if late:
                 await asyncio.wait(late, timeout=EXIT_TIMEOUT)
+        line = farewell() if farewell is not None else ""
+        for channel, code in self._held:
+            _exit(channel, code, line)
+        self._held.clear()
         for conn in list(self._ssh):
             conn.close()
         for conn in list(self._ssh):
@@ -242,7 +249,10 @@ class TableServer:
             log.info("%s left (connection %d)", connection.seat.user, connection.id)
             if not terminal.closed:
                 terminal.closed = True
-                _exit(terminal.channel, code)
+                if self._closing:  # the table closes: its farewell comes once all stopped
+                    self._held.append((terminal.channel, code))
+                else:
+                    _exit(terminal.channel, code)
             self._changed()
 
     def _resized(self, table: _Table) -> None:

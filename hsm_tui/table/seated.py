@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..campaign.combat import Attack, Option
     from ..packs import Catalog
     from .session import Event, Session
-    from .state import Command
+    from .state import Command, Decision
     from .views import TableView
 
 
@@ -34,8 +34,9 @@ class SeatedSession:
     def __post_init__(self) -> None:
         self.session.take_seat(self.seat)
 
-    def apply(self, command: Command) -> None:
-        self.session.apply(stamped(command, self.seat))
+    def apply(self, command: Command, answering: Decision | None = None) -> None:
+        """Send ``command`` as this seat's; ``answering``: the question it answers."""
+        self.session.apply(stamped(command, self.seat), answering)
 
     def undo(self) -> Command:
         return self.session.undo(self.seat.issuer)

@@ -90,6 +90,13 @@ def answered_by(pending: Decision | None) -> str:
     return ""
 
 
+def watching(seat: Seat) -> str:
+    """Why a watcher's seat issues nothing ("" for any other seat)."""
+    if seat.role is not Role.WATCHER:
+        return ""
+    return f"{seat.user} is watching: a watcher's seat issues no commands"
+
+
 def refusal(seat: Seat, command: Command, enc: Encounter, pending: Decision | None) -> str:
     """Why ``seat`` may not issue ``command`` now, "" if it may (the rules themselves are
     the engine's to check after this).
@@ -97,7 +104,7 @@ def refusal(seat: Seat, command: Command, enc: Encounter, pending: Decision | No
     if seat.role is Role.GM:
         return ""
     if seat.role is Role.WATCHER:
-        return f"{seat.user} is watching: a watcher's seat issues no commands"
+        return watching(seat)
     if isinstance(command, Batch):
         return next((why for c in command.commands if (why := refusal(seat, c, enc, pending))), "")
     if isinstance(command, RollTask) and command.hidden:

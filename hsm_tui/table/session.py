@@ -23,42 +23,37 @@ from ..campaign.combat import (
     ANSWERS,
     HANDLERS,
     AddCombatants,
-    ApplyDamage,
-    ChooseChartRow,
     ClearEncounter,
     CombatCommand,
     EndCombat,
     Outcome,
-    PendingChartChoice,
     RemoveCombatant,
-    RollChart,
-    SetCondition,
     StartCombat,
     log_step,
-    outside_fight,
     written,
 )
-from ..campaign.encounter import Combatant, Encounter
+from ..campaign.encounter import Encounter
 from ..campaign.freeflow import (
     PendingRerolls,
-    Purse,
     RollGroup,
     RollOpposed,
     RollTask,
     SpendRerolls,
 )
 from ..campaign.missing import missing_entries
-from ..campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
+from ..campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
 from ..packs import Catalog, LoadResult, content_dirs
 from ..packs.kept import load_kept
 from ..persistence import collector, snapshot
-from ..rules import Rank, RulesError
-from ..rules.errors import DecisionPending, NotPermitted
+from ..rules import RulesError
+from ..rules.errors import DecisionPending, NotPermitted, QuestionGone
+from .heroes import PartyHeroes
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
     ACCEPTS,
     ANY_TIME,
     GM,
+    PARKS,
     Batch,
     Command,
     Decision,
@@ -68,13 +63,19 @@ from .state import (
     Step,
 )
 from .views import (
+    BUILDING,
+    BY_ENTRY,
     KEPT_UNDONE,
     PUBLIC,
+    RECORD,
     TableLog,
     TableView,
+    being_built,
+    entry_seen,
     entry_visibility,
     gms_question,
     opening,
+    started,
     view_for,
 )
 
@@ -98,7 +99,7 @@ class Event:
 
 
 @dataclass
-class Session:
+class Session(PartyHeroes):
     """Campaign-level state and the command pipeline."""
 
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
@@ -107,6 +108,9 @@ class Session:
     encounter: Encounter = field(default_factory=lambda: Encounter(zones=()))
     queue: tuple[Command, ...] = ()
     """Commands of a Batch waiting for the pending decision to be answered."""
+    parked: Decision | None = None
+    """A seat's question set aside while another seat's free-flowing roll runs
+    (:data:`~hsm_tui.table.state.PARKS`); it waits again once that roll is settled."""
     campaign: Campaign = field(default_factory=Campaign)
     """The party, roster and scene: what lasts between encounters."""
     content: LoadResult | None = None
@@ -219,11 +223,18 @@ class Session:
         return self.seats[issuer]
 
     # -- commands ----------------------------------------------------------------
-    def apply(self, command: Command) -> None:
+    def apply(self, command: Command, answering: Decision | None = None) -> None:
         """Apply ``command`` or refuse it with a RulesError, changing nothing. Its issuer's
         seat must be allowed it (:func:`hsm_tui.table.seats.refusal`); the GM's always is.
+        ``answering``: the question a dialog was opened for; its answer is refused once
+        that question no longer waits (answered at another seat, undone, replaced), so a
+        key never answers a question other than the one its dialog showed.
         """
         seat = self._seat_of(command.issuer)
+        if answering is not None and self.pending is not answering:
+            raise QuestionGone(
+                "that question no longer waits: it was answered at another seat or undone"
+            )
         why = refusal(seat, command, self.encounter, self.pending)
         if why:
             raise NotPermitted(why)
@@ -258,6 +269,8 @@ class Session:
         self._undo.append((before, command))
 
     def _dispatch(self, command: Command) -> None:
+        if self._parks(command):
+            self.parked, self.pending = self.pending, None
         pending = self.pending
         if pending is not None and not isinstance(command, (*ACCEPTS[type(pending)], *ANY_TIME)):
             raise DecisionPending(f"answer the pending question first: {pending.question}")
@@ -286,9 +299,26 @@ class Session:
             self._freeflow(command)
         else:
             self._combat(command)
+        if self.pending is None and self.parked is not None:
+            self.pending, self.parked = self.parked, None
         if self.pending is None and self.queue:
             queued, self.queue = self.queue, ()
             self._run_queued(queued)
+
+    def _parks(self, command: Command) -> bool:
+        """Whether ``command`` sets the waiting question aside: a free-flowing roll by
+        anyone but the seat the question waits for (that seat's own new roll lets its
+        first stand, as :data:`ACCEPTS` says). One question is parked at a time.
+        """
+        if not isinstance(command, PARKS) or self.pending is None:
+            return False
+        if self.waiting_for == command.issuer:
+            return False
+        if self.parked is not None:
+            raise DecisionPending(
+                f"two questions already wait; answer one first: {self.pending.question}"
+            )
+        return True
 
     def _batch(self, batch: Batch) -> None:
         if not batch.commands:
@@ -350,27 +380,6 @@ class Session:
             return answer[1](enc, command, self.pending, self.rng, self.catalog)
         raise RulesError("nothing is waiting for that answer")
 
-    def _outside_encounter(self, command: CombatCommand) -> str | None:
-        """The ``party:<hero id>`` a wound or condition is for, when that Hero is not in the
-        encounter (a fall in free-flowing play, the chart rolled from F5, Fatigued).
-        """
-        if isinstance(command, RollChart | ApplyDamage | SetCondition):
-            who = command.combatant
-        elif isinstance(command, ChooseChartRow) and isinstance(self.pending, PendingChartChoice):
-            who = self.pending.target
-        else:
-            return None
-        return who if who.startswith(PARTY) else None
-
-    def _on_party_hero(self, command: CombatCommand, who: str) -> Outcome:
-        if who.removeprefix(PARTY) in party.in_encounter(self.encounter):
-            raise RulesError("that Hero is in the encounter: roll for its combatant there")
-        outside_fight(command)  # what a Hero outside the fight cannot take
-        hero = party.stand_in(self.campaign, who, self.catalog)
-        outcome = self._handle(Encounter(zones=(), combatants=(hero,)), command)
-        self.campaign = party.from_stand_in(self.campaign, outcome.encounter.get(who))
-        return replace(outcome, encounter=self.encounter)
-
     def _combat(self, command: CombatCommand) -> None:
         before, asked = self.encounter, self.pending
         who = self._outside_encounter(command)
@@ -394,60 +403,18 @@ class Session:
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
         step = log_step(command, before.active)
+        if seen == PUBLIC and step == "setup" and being_built(before):
+            seen = BUILDING
+        elif isinstance(command, StartCombat) and self.encounter.active:
+            self.log = started(self.log)
         for entry in outcome.log:
-            self._add_log(command.issuer, entry.title, entry.lines, seen, step)
-        self.pending = outcome.pending
-
-    def party_now(self) -> Campaign:
-        """The campaign with its Heroes as they are now: those in the encounter as the
-        fight has left them so far (what ending it would hand back).
-        """
-        return party.carried_out(self.campaign, self.encounter)
-
-    def chart_heroes(self) -> tuple[Combatant, ...]:
-        """Who rolls on the Severe Wound chart now: the encounter's Heroes and Sidekicks
-        playing as Heroes (R-WOUND-2), then party Heroes outside it (``party:<hero id>``).
-        """
-        enc = self.encounter.combatants
-        fighting = tuple(c for c in enc if Rank.HERO in (c.rank, c.plays_as) and not c.out)
-        present = party.in_encounter(self.encounter)
-        heroes = self.catalog.kind("hero")
-        outside = tuple(
-            party.stand_in(self.campaign, PARTY + m.entry, self.catalog)
-            for m in self.campaign.party
-            if m.entry not in present and m.entry in heroes and not m.dead
-        )
-        return fighting + outside
-
-    def last_wounded(self) -> str | None:
-        """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
-        states = [*(snap for snap, _ in self._undo), self._snapshot()]
-        return party.last_wounded([(s.encounter, s.campaign) for s in states])
-
-    def pools(self, who: str) -> tuple[str, int, int]:
-        """Name, Luck and Clues of a roller: a combatant id or ``party:<hero id>``."""
-        purse = self._purse(who)
-        return purse.name, purse.luck, purse.clues
-
-    def _pay(self, who: str, luck: int, clues: int) -> None:
-        if who.startswith(PARTY):
-            entry = who.removeprefix(PARTY)
-
-            def spend(campaign: Campaign) -> Campaign:
-                m = campaign.member(entry)
-                return campaign.with_member(replace(m, luck=m.luck - luck, clues=m.clues - clues))
-
-            self.campaign, self.encounter = party.through_encounter(
-                self.campaign, self.encounter, spend
+            shown, lines = (
+                entry_seen(entry.title, entry.lines, before, self.encounter)
+                if seen == BY_ENTRY
+                else (seen, entry.lines)
             )
-        else:
-            c = self.encounter.get(who)
-            changed = replace(c, luck=c.luck - luck, clues=c.clues - clues)
-            self.encounter = self.encounter.with_combatant(changed)
-
-    def _purse(self, who: str) -> Purse:
-        """A roller as it is now (a party Hero in the fight as the fight left it)."""
-        return freeflow.purse(who, self.party_now(), self.encounter, self.catalog)
+            self._add_log(command.issuer, entry.title, lines, shown, step)
+        self.pending = outcome.pending
 
     def _freeflow(self, command: RollTask | RollOpposed | RollGroup | SpendRerolls) -> None:
         """Free-flowing rolls, through the handlers in campaign/freeflow.py."""
@@ -477,7 +444,8 @@ class Session:
         opened, now = opening(self.log, command.seq, command.to)
         self.log = tuple(replace(e, visibility=now) if e is opened else e for e in self.log)
         whom = command.to or "every seat"
-        self._add_log(command.issuer, f"Opened #{opened.seq} to {whom}: {opened.title}", ())
+        title = f"Opened #{opened.seq} to {whom}: {opened.title}"
+        self._add_log(command.issuer, title, (), RECORD)  # the seats see the entry itself
 
     def _add_log(
         self, issuer: str, title: str, lines: Iterable[str], seen: str = PUBLIC, step: Step = None
@@ -489,13 +457,19 @@ class Session:
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
         return Snapshot(
-            self.log, self.pending, self.encounter, self.queue, self.campaign, self.rng.getstate()
+            self.log,
+            self.pending,
+            self.encounter,
+            self.queue,
+            self.campaign,
+            self.rng.getstate(),
+            self.parked,
         )
 
     def _restore(self, snap: Snapshot) -> None:
         self.rng.setstate(snap.rng_state)
         self.log, self.pending, self.encounter = snap.log, snap.pending, snap.encounter
-        self.queue, self.campaign = snap.queue, snap.campaign
+        self.queue, self.campaign, self.parked = snap.queue, snap.campaign, snap.parked
 
     @property
     def history(self) -> list[Command]:

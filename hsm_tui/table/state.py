@@ -125,6 +125,10 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry)
 """Taken even while a decision waits: the GM's notes and lists change no roll or fight."""
 
+PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
+"""Rolls taken while another seat's question waits: the question is set aside until the
+roll is settled, so one away player never holds up the table's free-flowing play."""
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -136,3 +140,5 @@ class Snapshot:
     queue: tuple[Command, ...] = ()
     campaign: Campaign = field(default_factory=Campaign)
     rng_state: Any = None  # random.Random.getstate(); campaign files write it apart
+    parked: Decision | None = None
+    """A seat's question set aside while another seat's roll runs (``Session.parked``)."""

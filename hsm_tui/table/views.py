@@ -14,7 +14,9 @@ Minion's traits. A watcher sees what a player without a hero sees. The GM sees i
 
 from __future__ import annotations
 
+import bisect
 import operator
+import re
 from dataclasses import astuple, dataclass, is_dataclass, replace
 
 from ..campaign.combat import (
@@ -31,7 +33,7 @@ from ..campaign.party import AddToRoster, Campaign, PartyMember, RemoveFromRoste
 from ..rules import Cover, Rank, RulesError
 from ..rules.combat import severely_wounded
 from ..rules.secret import START as MARKED
-from ..rules.secret import redact
+from ..rules.secret import plain, redact, secret
 from .seats import Role, Seat
 from .state import GM, Command, Decision, LogEntry, UndoneEntry
 
@@ -44,8 +46,19 @@ OPEN = "open"
 TITLED = "title"
 """A public entry of a campaign saved before the engine marked the GM's numbers in its
 lines (file format 2 and older): the other seats read its title alone, as they did then."""
+RECORD = "record"
+"""The GM's record of the table itself (an entry opened to a seat): no seat reads it, and
+there is nothing in it to open. Its title names the GM's numbers, which no seat shares."""
+BUILDING = "building"
+"""A set-up step of an encounter never started: the GM's while it is built, every seat's
+once the fight starts (:func:`started`); the players do not watch the ambush being laid."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
+
+BY_ENTRY = "by entry"
+"""Not a visibility: :func:`entry_visibility`'s answer when each entry a command writes
+is judged on its own (:func:`entry_seen`): a fight's start or a turn passing while a
+hidden group is in it, whose entries are public but for the lines naming that group."""
 
 KEPT_UNDONE = 20
 """Undone entries the players' views keep: the recent ones, which a player may have read."""
@@ -77,13 +90,58 @@ def entry_visibility(
         hidden += [c for c in before.combatants if c.hidden]
     if not hidden:
         return PUBLIC
-    if isinstance(command, StartCombat | AddCombatants):
-        return GM_ONLY  # initiative lists every group; a hidden arrival is the news itself
+    if isinstance(command, AddCombatants):
+        return GM_ONLY  # a hidden arrival is the news itself
+    if isinstance(command, StartCombat):
+        return BY_ENTRY  # the initiative is public, but for the hidden groups' lines
     named = _words(command) | _words(pending)
-    turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
-    if any(c.id in named or c.group in turns for c in hidden):
+    if any(c.id in named for c in hidden):
         return GM_ONLY
+    turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
+    if any(c.group in turns for c in hidden):
+        return BY_ENTRY  # a hidden group's turn passing: the next turn's start is public
     return PUBLIC
+
+
+_ORDINAL = re.compile(r"^\d+\. ")
+
+
+def entry_seen(
+    title: str, lines: tuple[str, ...], before: Encounter, after: Encounter
+) -> tuple[str, tuple[str, ...]]:
+    """Who may see one entry of a :data:`BY_ENTRY` command, and its lines: the GM alone
+    when its title names a hidden combatant or group; else every seat, each line naming
+    one read by the GM alone, and the lines' ordinals too (a list's "2." would tell a
+    player that something came first).
+    """
+    names = {
+        name
+        for enc in (before, after)
+        for c in enc.combatants
+        if c.hidden
+        for name in (c.id, c.name, actor_name(enc, c.group))
+    }
+    if not names:
+        return PUBLIC, lines
+    hidden = re.compile("|".join(map(re.escape, sorted(names, key=len, reverse=True))))
+    if hidden.search(plain(title)):
+        return GM_ONLY, lines
+    kept = [
+        secret(plain(line), instead="") if hidden.search(plain(line)) else line for line in lines
+    ]
+    if len(kept) != sum(line == k for line, k in zip(lines, kept, strict=True)):
+        kept = [_ORDINAL.sub(lambda m: secret(m[0], instead=""), line) for line in kept]
+    return PUBLIC, tuple(kept)
+
+
+def being_built(enc: Encounter) -> bool:
+    """Whether ``enc`` is still being built: never started (a fight ended keeps its round)."""
+    return not enc.active and enc.round == 0
+
+
+def started(log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
+    """The log as the fight starts: the set-up steps built in private are every seat's."""
+    return tuple(replace(e, visibility=PUBLIC) if e.visibility == BUILDING else e for e in log)
 
 
 def gms_question(pending: Decision, enc: Encounter, log: tuple[LogEntry, ...]) -> bool:
@@ -195,9 +253,14 @@ def view_for(
     the session's :class:`TableLog`, so its seats share one projection of the log.
     """
     gm = seat.role is Role.GM
-    shown = [c for c in enc.combatants if gm or not c.hidden]
-    acting = enc.turn.actor if enc.turn is not None else ""
     party = {m.entry for m in campaign.party}
+    private = not gm and being_built(enc)  # while it is built, the heroes alone are shown
+    shown = [
+        c
+        for c in enc.combatants
+        if gm or not (c.hidden or (private and not (c.player or c.entry in party)))
+    ]
+    acting = enc.turn.actor if enc.turn is not None else ""
     hidden_groups = {c.group for c in enc.combatants if c.hidden and not gm}
     order = tuple(actor_name(enc, r.actor) for r in enc.order if r.actor not in hidden_groups)
     mine = seat.combatant(enc)
@@ -211,8 +274,8 @@ def view_for(
         round=enc.round,
         turn="" if acting in hidden_groups or not acting else actor_name(enc, acting),
         waiting_for=waiting_for,
-        zones=enc.zones,
-        bands=tuple((a, b, band.label) for a, b, band in enc.bands),
+        zones=() if private else enc.zones,
+        bands=() if private else tuple((a, b, band.label) for a, b, band in enc.bands),
         order=order,
         combatants=tuple(_seen(c, gm or c.entry in party, c.group == acting) for c in shown),
         party=tuple(SeenMember(m.entry, m.name, marker(m.wounds), m.dead) for m in campaign.party),
@@ -246,7 +309,7 @@ def keeps_secrets(entry: LogEntry) -> bool:
     numbers in it): what the GM may open (F6 ``o``, :class:`OpenEntry`).
     """
     base = seen_by(entry.visibility)[0]
-    if base == OPEN:
+    if base in (OPEN, RECORD, BUILDING):  # a set-up step opens by itself at the start
         return False
     if base == TITLED:
         return bool(entry.lines)
@@ -277,14 +340,21 @@ class TableLog:
     per change for all of them (twenty players, one projection) and, as the log grows,
     only for its new entries: a long campaign's change costs its own entries, not the
     whole log's.
+
+    Each seat numbers its log in its own sequence (1, 2, 3 … with no gap), so the numbers
+    never show where a hidden entry stands or how many there are.
     """
 
     def __init__(self) -> None:
         self.log: tuple[LogEntry, ...] = ()
-        self.seen: list[LogEntry | None] = []
+        self.seen: list[LogEntry | None] = []  # per entry of the log: as a seat reads it
         self.opened: dict[int, LogEntry] = {}  # index: an entry opened to some seats
+        self.shown: list[LogEntry] = []  # the seen entries, numbered in the seats' sequence
+        self.gm_seqs: list[int] = []  # each shown entry's number in the GM's log
+        self.counts: list[int] = [0]  # per index of the log: how many shown before it
 
-    def read(self, log: tuple[LogEntry, ...], issuer: str) -> tuple[LogEntry, ...]:
+    def read(self, log: tuple[LogEntry, ...], issuer: str) -> tuple[list[LogEntry], list[int]]:
+        """The entries ``issuer`` may read, numbered for that seat, and their GM numbers."""
         if log is not self.log:
             kept = len(self.log) if len(log) >= len(self.log) else 0
             if kept and not all(map(operator.is_, self.log, log[:kept])):
@@ -295,13 +365,32 @@ class TableLog:
                 kept + i: e for i, e in enumerate(log[kept:]) if SHOWN_TO in e.visibility
             }
             self.log = log
-        seen = self.seen
+            del self.counts[kept + 1 :]
+            del self.shown[self.counts[kept] :], self.gm_seqs[self.counts[kept] :]
+            _number(self.seen[kept:], self.shown, self.gm_seqs, self.counts)
         mine = [i for i, e in self.opened.items() if issuer in seen_by(e.visibility)[1]]
-        if mine:  # opened to this seat: whole, numbers and all
-            seen = list(seen)
-            for i in mine:
-                seen[i] = replace(self.log[i], lines=self.log[i].gm_lines)
-        return tuple(e for e in seen if e is not None)
+        if not mine:
+            return self.shown, self.gm_seqs
+        seen = list(self.seen)  # opened to this seat: whole, numbers and all
+        for i in mine:
+            seen[i] = replace(self.log[i], lines=self.log[i].gm_lines)
+        shown: list[LogEntry] = []
+        gm_seqs: list[int] = []
+        _number(seen, shown, gm_seqs, [])
+        return shown, gm_seqs
+
+
+def _number(
+    seen: list[LogEntry | None], shown: list[LogEntry], gm_seqs: list[int], counts: list[int]
+) -> None:
+    """Append the entries a seat reads of ``seen`` to ``shown``, each numbered next in the
+    seat's sequence; ``gm_seqs`` takes their GM numbers, ``counts`` the running count."""
+    for entry in seen:
+        if entry is not None:
+            number = len(shown) + 1
+            shown.append(entry if entry.seq == number else replace(entry, seq=number))
+            gm_seqs.append(entry.seq)
+        counts.append(len(shown))
 
 
 def _log_for(
@@ -311,12 +400,18 @@ def _log_for(
     took its number."""
     if seat.role is Role.GM:
         return log
-    shown = table.read(log, seat.issuer)
+    shown, gm_seqs = table.read(log, seat.issuer)
     if not undone:
-        return shown
-    struck = (_entry(UndoneEntry(*astuple(e))) for e in undone)
-    merged = [*shown, *(e for e in struck if e is not None)]
-    return tuple(sorted(merged, key=lambda e: (e.seq, not isinstance(e, UndoneEntry))))
+        return tuple(shown)
+    merged = list(shown)
+    for gm_seq, entry in sorted(
+        ((e.seq, struck) for e in undone if (struck := _entry(UndoneEntry(*astuple(e))))),
+        key=operator.itemgetter(0),
+        reverse=True,
+    ):  # where it stood: before the entry that took its place, with that entry's number
+        at = bisect.bisect_left(gm_seqs, gm_seq)
+        merged.insert(at, replace(entry, seq=at + 1))
+    return tuple(merged)
 
 
 def _entry(entry: LogEntry) -> LogEntry | None:
@@ -324,7 +419,7 @@ def _entry(entry: LogEntry) -> LogEntry | None:
     hidden, or not at all.
     """
     base = seen_by(entry.visibility)[0]
-    if base == GM_ONLY:
+    if base in (GM_ONLY, RECORD, BUILDING):
         return None
     if base == TITLED:
         return replace(entry, lines=())

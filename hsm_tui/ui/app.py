@@ -94,7 +94,11 @@ CAMPAIGN_FILE_COMMANDS = (
 """In the palette on every screen: a file is never more than ctrl+p away."""
 
 
-class HsmApp(App[None]):
+UNSAVED = "unsaved"
+"""The app's result when the GM quit leaving changes unsaved, by choice."""
+
+
+class HsmApp(App[str | None]):
     """The GM's app; every screen reads and commands ``self.session``."""
 
     CSS_PATH = Path(__file__).parent / "styles" / "app.tcss"  # absolute: subclasses live elsewhere
@@ -235,13 +239,18 @@ class HsmApp(App[None]):
         open_help(self, SCREENS_HELP)
 
     async def action_quit(self) -> None:
-        """Quit at once when nothing is unsaved; otherwise offer to save first."""
+        """Quit at once when nothing is unsaved; otherwise offer to save first. The app's
+        result says whether the GM chose to leave changes unsaved (``hsm serve`` then
+        does not save them behind the GM's back)."""
         if not self.has_session:
             self.exit()
             return
         from .files import keep_or_lose
 
-        keep_or_lose(self, "Quit hsm-tui?", self.exit, ("q", "quit without saving (q again)"))
+        def leave() -> None:
+            self.exit(UNSAVED if self.session.unsaved else None)
+
+        keep_or_lose(self, "Quit hsm-tui?", leave, ("q", "quit without saving (q again)"))
 
     def action_seats(self) -> None:
         """Who sits at the shared table (``hsm serve``): seats and connections."""

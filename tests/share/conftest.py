@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -18,9 +22,14 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, SetCover, StartCombat
+from hsm_tui.campaign.party import SetScene
+from hsm_tui.persistence import store
 from hsm_tui.share.players import SeatEntry
+from hsm_tui.share.serve import Table as Game
 from hsm_tui.share.server import Connection, TableServer
 from hsm_tui.table.seats import Role, Seat
+from hsm_tui.table.session import Session
 
 USERS = {"gm": Role.GM, "kara": Role.PLAYER, "wes": Role.WATCHER}
 
@@ -225,7 +234,6 @@ async def serve(
     async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: Any):
         """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
         Probe for every other seat)."""
-        from hsm_tui.table.session import Session
         from hsm_tui.ui.app import HsmApp
 
         def make_app(seat: Seat, connection: Connection) -> App[Any]:
@@ -257,3 +265,69 @@ async def serve(
 @pytest.fixture
 async def table(serve: Callable[..., Awaitable[Table]]) -> Table:
     return await serve()
+
+
+SECRET_NOTE = "the zealots wait behind the relic"
+HIDDEN_NAME = "Cultist zealot"
+
+
+def fight(seed: int = 0, started: bool = True) -> Session:
+    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note;
+    the fight started (else the GM is still building it)."""
+    session = Session(seed=seed)
+    session.load_content()
+    for command in (
+        SetScene(SECRET_NOTE),
+        AddZone("ridge"),
+        AddZone("dig"),
+        SetBand("ridge", "dig", "short"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
+        AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
+        SetCover("pirate-raider-1", "light"),
+        *((StartCombat(),) if started else ()),
+    ):
+        session.apply(command)
+    return session
+
+
+@pytest.fixture
+def game(serve):
+    """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
+
+    async def start(session: Session) -> Table:
+        game = Game(session)
+        table = await serve(game.make_app)
+        game.server = table.server  # as hsm serve does: the GM's app lists its seats
+        table.server_game = game
+        return table
+
+    return start
+
+
+@contextlib.contextmanager
+def hsm_serve(
+    folder: Path, keys: dict[str, asyncssh.SSHKey], session: Session
+) -> Iterator[tuple[subprocess.Popen[str], Path, list[str]]]:
+    """A real ``hsm serve --headless`` process on ``session`` saved in ``folder`` (the
+    saves and config folders too), Kara's seat in its players file: the process, the
+    campaign file and the three lines it printed as it started (the port is the last's).
+    """
+    campaign = store.save(session, folder / "dig.toml")
+    kara = keys["kara"].export_public_key().decode().strip()
+    (folder / "players.toml").write_text(
+        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
+    )
+    env = {**os.environ, "HSM_CONFIG_DIR": str(folder / "config"), "HSM_SAVES": str(folder)}
+    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        yield server, campaign, [server.stdout.readline() for _ in range(3)]
+    finally:
+        server.kill()
+
+
+def port_of(started: list[str]) -> int:
+    """The port ``hsm serve`` said it listens on."""
+    return int(started[2].rsplit(":", 1)[1])

@@ -23,8 +23,7 @@ from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp, release
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
-from tests.share.conftest import joined, until
-from tests.share.test_shared_table import fight
+from tests.share.conftest import fight, joined, until
 
 KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")
 

@@ -154,7 +154,7 @@ def test_under_a_low_ulimit_connections_leave_the_reserve_free(tmp_path: Path, u
                 writer.close()
 
         asyncio.run(flood())
-    assert f"saved to {campaign}" in run.stdout
+    assert f"saved in {campaign}" in run.stdout
     log = (run.config / "serve.log").read_text()
     assert "turned away: no descriptors to spare" in log and "Too many open files" not in log
 

@@ -6,6 +6,7 @@ attacks from their screen as their seat; a dropped player loses nothing.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -15,55 +16,10 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from hsm_tui.campaign.combat import (
-    AddCombatants,
-    AddZone,
-    Reveal,
-    SetBand,
-    SetCover,
-    StartCombat,
-)
-from hsm_tui.campaign.party import SetScene
+from hsm_tui.campaign.combat import Reveal, SetCover
 from hsm_tui.persistence import autosave, store
-from hsm_tui.share.serve import Table as Game
 from hsm_tui.table.session import Session
-from tests.share.conftest import Table, joined, until
-
-SECRET_NOTE = "the zealots wait behind the relic"
-HIDDEN_NAME = "Cultist zealot"
-
-
-def fight(seed: int = 0) -> Session:
-    """Kestrel (Kara's hero) and two raiders in sight; zealots hidden in ambush; a note."""
-    session = Session(seed=seed)
-    session.load_content()
-    for command in (
-        SetScene(SECRET_NOTE),
-        AddZone("ridge"),
-        AddZone("dig"),
-        SetBand("ridge", "dig", "short"),
-        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
-        AddCombatants("minion", "pirate-raider", "pirates", "dig", count=2),
-        AddCombatants("minion", "cultist-zealot", "cult", "ridge", count=2, hidden=True),
-        SetCover("pirate-raider-1", "light"),
-        StartCombat(),
-    ):
-        session.apply(command)
-    return session
-
-
-@pytest.fixture
-def game(serve):
-    """The game's own server: the GM's HsmApp and the player's PlayerApp on one Session."""
-
-    async def start(session: Session) -> Table:
-        game = Game(session)
-        table = await serve(game.make_app)
-        game.server = table.server  # as hsm serve does: the GM's app lists its seats
-        table.server_game = game
-        return table
-
-    return start
+from tests.share.conftest import HIDDEN_NAME, SECRET_NOTE, fight, hsm_serve, joined, port_of, until
 
 
 async def test_a_players_screen_never_shows_what_only_the_gms_shows(game) -> None:
@@ -134,19 +90,10 @@ async def test_the_gm_sees_who_sits_at_the_table(game) -> None:
 
 def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, user_keys) -> None:
     session = fight()
-    campaign = store.save(session, tmp_path / "dig.toml")
-    kara = user_keys["kara"].export_public_key().decode().strip()
-    (tmp_path / "players.toml").write_text(
-        f'[[seat]]\nuser = "kara"\nrole = "player"\nhero = "kestrel-vance"\nkeys = ["{kara}"]\n'
-    )
-    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
-    command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
-    try:
-        lines = [server.stdout.readline() for _ in range(3)]
+    with hsm_serve(tmp_path, user_keys, session) as (server, campaign, lines):
         assert lines[0].startswith("host key fingerprint SHA256:")
         assert lines[2].startswith("listening on 127.0.0.1:")
-        port = int(lines[2].rsplit(":", 1)[1])
+        port = port_of(lines)
 
         async def visit() -> str:
             async with joined(port, "kara", user_keys["kara"]) as client:
@@ -159,15 +106,11 @@ def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, 
                     await asyncio.sleep(0.05)
                 return seen
 
-        import asyncio
-
         auto = autosave.path_for(campaign, "")
         assert "Kestrel" in asyncio.run(visit())
         assert auto.exists() and autosave.newer(auto)  # headless: the server autosaved
         server.send_signal(signal.SIGTERM)
         out, _ = server.communicate(timeout=30)
-    finally:
-        server.kill()
     assert server.returncode == 0
     assert f"saved to {campaign}" in out
     assert not auto.exists()  # saved on stop: the autosave is gone

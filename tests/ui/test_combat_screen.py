@@ -384,3 +384,24 @@ async def test_e_with_a_question_waiting_says_so_instead_of_asking() -> None:
         await _keys(pilot, "a", "enter", "escape", "E")
         assert isinstance(app.screen, CombatScreen)  # no "end combat?" offer to refuse
         assert "answer the pending question first" in _errors(app)[-1]
+
+
+async def test_r_task_6_the_gms_dialog_closes_when_its_question_is_answered_elsewhere() -> None:
+    """A player (or undo) answered the question the GM's dialog shows: the dialog closes,
+    and the GM's next key answers neither it nor the question that follows (R-ATK-5)."""
+    from hsm_tui.campaign.combat import SpendCombatRerolls
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "a", "enter")
+        asked = app.session.pending
+        assert isinstance(app.screen, RerollDialog) and app.screen.answers is asked
+        app.session.apply(SpendCombatRerolls(0, 0), answering=asked)  # kept, at another seat
+        await pilot.pause()
+        assert isinstance(app.screen, CombatScreen)
+        assert any("no longer waits" in n.message for n in app._notifications)
+        dive = app.session.pending
+        assert isinstance(dive, PendingDive)
+        await _keys(pilot, "1")
+        assert app.session.pending is dive

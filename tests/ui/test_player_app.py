@@ -106,7 +106,7 @@ async def test_below_80x24_a_player_is_asked_to_enlarge_the_window() -> None:
         await pilot.pause()
         await pilot.pause()  # the table, then the request to enlarge over it
         assert isinstance(app.screen, TooSmallScreen)
-        assert "Please enlarge" in str(app.screen.query_one("#too-small").render())
+        assert "Please enlarge" in screen_text(app)  # painted, not only composed
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not isinstance(app.screen, TooSmallScreen)

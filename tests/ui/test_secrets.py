@@ -13,7 +13,7 @@ from hsm_tui.campaign.party import SetScene
 from hsm_tui.share.players import SeatEntry
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import Session
-from hsm_tui.table.views import GM_ONLY, OPEN, PUBLIC
+from hsm_tui.table.views import BUILDING, GM_ONLY, OPEN, PUBLIC
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
@@ -147,9 +147,9 @@ async def test_o_opens_the_newest_gm_only_entry_shown_to_every_seat() -> None:
         await _keys(pilot, "f6")
         assert isinstance(app.screen, LogScreen)
         log = app.session.log
-        assert [e.visibility for e in log] == [PUBLIC] * 4 + [GM_ONLY] * 2
+        assert [e.visibility for e in log] == [BUILDING] * 4 + [GM_ONLY] * 2
         body = _body(app)
-        assert "#4 1 × Kestrel Vance join" in body
+        assert "#4 1 × Kestrel Vance join" in body  # set-up: the players' once it starts
         assert "#5 [GM only] 3 × Pirate raider join pirates in ruins" in body
         assert "#6 [GM only] Scene notes updated" in body
         assert "o Open to all" in _keybar(app)

@@ -10,15 +10,15 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
 from ...table.seated import SeatedSession
+from ...table.seats import Role
 from ...table.session import Event
 from ...table.views import TableView
-from .table import TableScreen
+from .table import TableScreen, WatchScreen
 
 MIN_SIZE = (80, 24)
 """The smallest terminal the player's screens are drawn for (the SSH worst case)."""
@@ -29,16 +29,15 @@ class TooSmallScreen(Screen[None]):
 
     DEFAULT_CSS = """
     TooSmallScreen { align: center middle; }
-    TooSmallScreen > Vertical { width: auto; height: auto; padding: 0 1; }
+    #too-small { width: auto; max-width: 100%; height: auto; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(
-                f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}:\n"
-                "the table is drawn for that size.",
-                id="too-small",
-            )
+        yield Static(
+            f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}: "
+            "the table is drawn for that size.",
+            id="too-small",
+        )
 
 
 class PlayerApp(App[None]):
@@ -79,7 +78,8 @@ class PlayerApp(App[None]):
 
     def on_mount(self) -> None:
         self._mine = self._now_mine(self.seat_view)
-        self.push_screen(TableScreen(self.missed))
+        watching = self.table.seat.role is Role.WATCHER
+        self.push_screen((WatchScreen if watching else TableScreen)(self.missed))
         self._fit(self.size.width, self.size.height)
 
     def on_unmount(self) -> None:

@@ -19,8 +19,11 @@ class PlayerSheet(FollowsSession, ModalScreen[None]):
     HELP = HelpText(__name__)
     BINDINGS = [
         Binding("escape,v", "dismiss(None)", "Close", id="player-sheet.close"),
+        Binding("pageup", "page(-1)", "Page up", id="player-sheet.page-up"),
+        Binding("pagedown", "page(1)", "Page down", id="player-sheet.page-down"),
         Binding("f1,question_mark", "app.help", "Help", id="player-sheet.help"),
     ]
+    """The sheet is taller than an 80×24 terminal: PgUp and PgDn scroll it."""
 
     def compose(self) -> ComposeResult:
         return sheet_layout()
@@ -41,3 +44,10 @@ class PlayerSheet(FollowsSession, ModalScreen[None]):
         else:
             left.append_text(Text("not your turn\n", style="dim"))
         show_sheet(self, hero, left, self.app.table.catalog)  # type: ignore[attr-defined]
+
+    def action_page(self, pages: int) -> None:
+        body = self.query_one("#sheet-body")
+        if pages > 0:
+            body.scroll_page_down(animate=False)
+        else:
+            body.scroll_page_up(animate=False)

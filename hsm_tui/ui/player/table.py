@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ...campaign.combat import EndTurn, Option
 from ...rules.errors import RulesError
 from ...table.seat_choices import declare_options
+from ...table.seats import watching
 from ...table.views import TableView
 from ..screens import FollowsSession
 from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
@@ -28,7 +29,35 @@ from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
-    from ...table.state import Command
+    from ...table.state import Command, Decision
+
+GM_KEYS = {
+    "u": "undo",
+    "y": "redo",
+    "S": "save the campaign",
+    "ctrl+s": "save the campaign",
+    "ctrl+o": "open a campaign",
+    "ctrl+p": "the command palette",
+    "ctrl+t": "the seats",
+    "E": "end the fight",
+    "V": "reveal a hidden combatant",
+    "h": "roll in secret",
+    **{f"f{n}": "the GM's screens" for n in range(2, 9)},
+}
+"""Keys the GM's app binds that a player's does not: each says why instead of nothing."""
+
+HERO_KEYS = "a,m,A,t,x,n,enter,o,v"
+"""A hero's keys, which a watcher's seat refuses with the engine's reason."""
+
+
+def refusals(keys: dict[str, str], why: str) -> list[Binding]:
+    """A hidden binding per key that says why it does nothing here (``why`` takes the
+    key and what it does elsewhere)."""
+    return [
+        Binding(key, f"refuse({why.format(key=key, does=does)!r})", show=False)
+        for key, does in keys.items()
+    ]
+
 
 RECENT = 12
 """Log entries the table keeps in its 6-line log pane (l shows them all): each kept
@@ -58,6 +87,11 @@ def _status(view: TableView) -> tuple[object, ...]:
     return (view.active, view.round, view.turn, view.left, view.waiting_for)
 
 
+def _aside(view: TableView) -> tuple[object, ...]:
+    """The facts :func:`party_text` reads."""
+    return (view.party, view.member, view.bands, view.active, view.order, view.turn)
+
+
 def fight_table(view: TableView) -> Table:
     """Everyone the seat may see: where they are and how they fare (never numbers)."""
     table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
@@ -74,7 +108,8 @@ def fight_table(view: TableView) -> Table:
 
 
 def party_text(view: TableView) -> Text:
-    """The party's Heroes with their wound markers, the seat's own first in bold."""
+    """The party's Heroes with their wound markers, the seat's own in bold; the
+    initiative order as this seat may see it (R-INIT-1), ▶ on whose turn it is."""
     text = Text()
     text.append("Party\n", style="bold underline")
     for m in view.party:
@@ -83,6 +118,11 @@ def party_text(view: TableView) -> Text:
         text.append(f"{m.name}: {state}\n", style="bold" if own else "")
     if view.member is not None:
         text.append(f"Luck {view.member.luck} · Clues {view.member.clues}\n")
+    if view.active and view.order:
+        text.append("Initiative\n", style="bold underline")
+        for name in view.order:
+            acting = name == view.turn
+            text.append(f"{'▶' if acting else ' '} {name}\n", style="bold" if acting else "")
     if view.bands:
         text.append("Range bands\n", style="bold underline")
         for a, b, band in view.bands:
@@ -97,16 +137,21 @@ class TableScreen(FollowsSession, Screen[None]):
     BINDINGS = [
         Binding("a", "attack", "Attack", id="player.attack"),
         Binding("m", "move", "Move", id="player.move"),
-        Binding("A", "act", "Actions", id="player.act"),
+        Binding("A", "act", "Act", id="player.act"),
         Binding("t", "task", "Task", id="player.task"),
-        Binding("x", "declare", "Declare", id="player.declare"),
-        Binding("n", "end_turn", "End turn", id="player.end-turn"),
-        Binding("enter,o", "answer", "Answer", id="player.answer"),
+        Binding("n", "end_turn", "End", id="player.end-turn"),
         Binding("v", "sheet", "Sheet", id="player.sheet"),
+        Binding("x", "declare", "Declare", id="player.declare"),
+        Binding("enter,o", "answer", "Answer", show=False, id="player.answer"),
         Binding("l", "log", "Log", id="player.log"),
         Binding("f1,question_mark", "app.help", "Help", id="player.help"),
+        *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
     ]
-    """The hero's turn, its questions, its sheet and the log: all a player does."""
+    """The hero's turn, its questions, its sheet and the log: all a player does, the
+    most used first (the key bar drops what does not fit; the status line names Enter
+    when a question waits)."""
+    PINNED = frozenset({"player.log", "player.help", "player.quit"})
+    """Kept on the key bar at any width: the log, help and the way out."""
 
     def __init__(self, missed: int = 0) -> None:
         super().__init__()
@@ -131,6 +176,8 @@ class TableScreen(FollowsSession, Screen[None]):
         self.query_one("#player-log").border_title = "Log"
         self.follow_session(self.refresh_view)
         self.refresh_view()
+        if self.seat_view.decision is not None:  # back at the table: the question asks again
+            self.call_after_refresh(self.action_answer)
         if self.missed:
             log = self.seat_view.log[-self.missed :]
             titles = "\n".join(f"#{e.seq} {e.title}" for e in log[-5:])
@@ -150,19 +197,18 @@ class TableScreen(FollowsSession, Screen[None]):
             self.query_one("#status", Static).update(status_line(view))
         if last is None or last.combatants != view.combatants:
             self.query_one("#fight", Static).update(fight_table(view))
-        if last is None or (last.party, last.member, last.bands) != (
-            view.party, view.member, view.bands
-        ):  # fmt: skip
+        if last is None or _aside(last) != _aside(view):
             self.query_one("#party", Static).update(party_text(view))
         if last is None or last.log != view.log:
             self.query_one(RollLog).show(view.log[-RECENT:])
 
     # -- what the player does -----------------------------------------------------------
-    def _send(self, command: Command | None) -> None:
+    def _send(self, command: Command | None, answering: Decision | None = None) -> None:
+        """Send ``command`` as this seat's (the answer to ``answering``, if it is one)."""
         if command is None:
             return
         try:
-            self.app.table.apply(command)  # type: ignore[attr-defined]
+            self.app.table.apply(command, answering)  # type: ignore[attr-defined]
         except RulesError as err:
             self.app.clear_notifications()
             self.notify(str(err), title="Refused", severity="error")
@@ -230,7 +276,7 @@ class TableScreen(FollowsSession, Screen[None]):
             self.notify("no question waits for you")
             return
         dialog, command_of = pending_dialog(decision)
-        self.app.push_screen(dialog, lambda answer: self._send(command_of(answer)))
+        self.app.push_screen(dialog, lambda answer: self._send(command_of(answer), decision))
 
     def action_sheet(self) -> None:
         from .sheet import PlayerSheet
@@ -242,3 +288,22 @@ class TableScreen(FollowsSession, Screen[None]):
         from .log import PlayerLog
 
         self.app.push_screen(PlayerLog())
+
+    def action_refuse(self, why: str) -> None:
+        self.app.clear_notifications()
+        self.notify(why, title="Not on your screen", severity="error")
+
+    def action_watching(self) -> None:
+        self.action_refuse(watching(self.app.table.seat))  # type: ignore[attr-defined]
+
+
+class WatchScreen(TableScreen, inherit_bindings=False):
+    """The table as a watcher reads it: the log and help, and nothing to do."""
+
+    PINNED = frozenset({"watch.log", "watch.help", "player.quit"})
+    BINDINGS = [
+        Binding("l", "log", "Log", id="watch.log"),
+        Binding("f1,question_mark", "app.help", "Help", id="watch.help"),
+        *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
+        Binding(HERO_KEYS, "watching", show=False),
+    ]

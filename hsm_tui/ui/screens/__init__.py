@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ...campaign.combat import Option, PendingChartChoice, PendingCombatRerolls
     from ...table.seated import SeatedSession
     from ...table.session import Command, Event, LogEntry, Session
+    from ...table.state import Decision
 
 
 def set_border_titles(screen: Screen, titles: dict[str, str]) -> None:
@@ -100,12 +101,13 @@ class SessionScreen(FollowsSession, Screen[None]):
     notification (never a crash), and ``u``/``y`` undo and redo with the dice.
     """
 
-    def _apply(self, command: Command) -> bool:
+    def _apply(self, command: Command, answering: Decision | None = None) -> bool:
+        """Send ``command`` (the answer to ``answering``, a waiting question)."""
         # the engine loads after the first frame
         from ...rules.errors import DecisionPending, RulesError
 
         try:
-            self.table.apply(command)
+            self.table.apply(command, answering)
         except RulesError as err:
             where = self._where_to_answer() if isinstance(err, DecisionPending) else ""
             self.app.clear_notifications()  # one refusal at a time: a stack hid the screen
@@ -152,17 +154,23 @@ class SessionScreen(FollowsSession, Screen[None]):
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""
 
     def choose(
-        self, title: str, question: str, options: Sequence[Option], reopen: str = ""
+        self,
+        title: str,
+        question: str,
+        options: Sequence[Option],
+        reopen: str = "",
+        answers: Decision | None = None,
     ) -> None:
-        """A menu on the decision dialog: the option picked is applied (Esc picks none)."""
+        """A menu on the decision dialog: the option picked is applied (Esc picks none);
+        ``answers``: the waiting question it answers, if it answers one."""
         from .decision_dialog import DecisionDialog
 
-        dialog = DecisionDialog(title, question, options, reopen=reopen)
-        self.app.push_screen(dialog, self.apply_answer)
+        dialog = DecisionDialog(title, question, options, reopen=reopen, answers=answers)
+        self.app.push_screen(dialog, lambda command: self.apply_answer(command, answers))
 
-    def apply_answer(self, command: Command | None) -> bool:
+    def apply_answer(self, command: Command | None, answering: Decision | None = None) -> bool:
         """A dialog's answer: its command, or None when the GM backed out (Esc)."""
-        return command is not None and self._apply(command)
+        return command is not None and self._apply(command, answering)
 
     def severe_wound_question(self) -> PendingChartChoice | PendingCombatRerolls | None:
         """What a severe wound waits on, if the session waits on one: a Hero's re-rolls on
@@ -186,13 +194,14 @@ class SessionScreen(FollowsSession, Screen[None]):
 
         pending = self.severe_wound_question()
         if isinstance(pending, PendingChartChoice):
-            self.choose("Severe Wound chart: 13", pending.question, pending.options, reopen)
+            title = "Severe Wound chart: 13"
+            self.choose(title, pending.question, pending.options, reopen, answers=pending)
         elif pending is not None:
             dialog, command_of = pending_dialog(pending, reopen)
 
             def answer(value: object) -> None:
                 command = command_of(value)
-                if command is not None and self._apply(command):
+                if command is not None and self._apply(command, pending):
                     self.ask_severe_wound(reopen)  # the chart may land on a 13 next
 
             self.app.push_screen(dialog, answer)

@@ -214,9 +214,10 @@ class CombatScreen(SessionScreen):
             self._asking = False
             command = command_of(value)
             if command is None:
-                self.notify("The decision is still waiting: Enter or o answers it")
+                if self.session.pending is pending:
+                    self.notify("The decision is still waiting: Enter or o answers it")
                 return
-            self._apply(command)  # the engine goes on by itself (e.g. starts combat, R-CHAR-8)
+            self._apply(command, pending)  # the engine goes on (e.g. starts combat, R-CHAR-8)
 
         self.app.push_screen(dialog, answer)
 

@@ -232,4 +232,7 @@ def pending_dialog(
 
         return RerollDialog(pending, purse=purse, reopen=reopen), split
     title = TITLES.get(type(pending).__name__, "Decision")
-    return DecisionDialog(title, pending.question, pending.options, reopen=reopen), lambda c: c
+    dialog = DecisionDialog(
+        title, pending.question, pending.options, reopen=reopen, answers=pending
+    )
+    return dialog, lambda c: c

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option as ListOption
 from ...campaign.combat import Option
 from ..widgets.keybar import KeyBar
 from .help_text import HelpText
+from .question import AnswersQuestion
 
 
 def bind_escape(screen: Screen, reopen: str) -> None:
@@ -33,7 +34,7 @@ def bind_escape(screen: Screen, reopen: str) -> None:
     screen._bindings.bind("escape", "dismiss(None)", label)
 
 
-class DecisionDialog(ModalScreen[Any]):
+class DecisionDialog(AnswersQuestion, ModalScreen[Any]):
     """Pick an option by its key, or highlight it and press Enter."""
 
     CSS_PATH = "../styles/combat.tcss"
@@ -46,11 +47,19 @@ class DecisionDialog(ModalScreen[Any]):
     """Esc (bound in ``__init__``) leaves a decision pending; so are the options' keys."""
 
     def __init__(
-        self, title: str, question: str, options: Sequence[Option[Any]], *, reopen: str = ""
+        self,
+        title: str,
+        question: str,
+        options: Sequence[Option[Any]],
+        *,
+        reopen: str = "",
+        answers: object = None,
     ) -> None:
-        """``reopen``: the key that brings a waiting decision back, named on Esc."""
+        """``reopen``: the key that brings a waiting decision back, named on Esc;
+        ``answers``: the session's decision it answers (:class:`AnswersQuestion`)."""
         super().__init__()
         bind_escape(self, reopen)
+        self.answers = answers
         self.title_text = title
         self.question = question
         self.options = tuple(options)

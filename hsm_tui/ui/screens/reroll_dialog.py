@@ -18,6 +18,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper, focus_arrows
 from .decision_dialog import bind_escape
 from .help_text import HelpText
+from .question import AnswersQuestion
 
 
 class Rerolls(Protocol):
@@ -38,7 +39,7 @@ class Rerolls(Protocol):
     def title(self) -> str: ...
 
 
-class RerollDialog(ModalScreen[tuple[int, int] | None]):
+class RerollDialog(AnswersQuestion, ModalScreen[tuple[int, int] | None]):
     """Pick how many d10 and Hero-die re-rolls to spend; starts at the best split."""
 
     CSS_PATH = "../styles/tasks.tcss"
@@ -62,6 +63,7 @@ class RerollDialog(ModalScreen[tuple[int, int] | None]):
         """
         super().__init__()
         self.pending = pending
+        self.answers = pending
         self.purse = purse
         bind_escape(self, reopen)
 

@@ -467,8 +467,9 @@ class TaskRollerScreen(SessionScreen):
 
     def action_keep(self) -> None:
         """Keep the roll as it fell: the waiting re-roll question ends, nothing is spent."""
-        if isinstance(self.session.pending, PendingRerolls):
-            self._apply(SpendRerolls(0, 0))
+        pending = self.session.pending
+        if isinstance(pending, PendingRerolls):
+            self._apply(SpendRerolls(0, 0), pending)
         else:
             self.notify("No roll is waiting for re-rolls: k keeps one that is")
 
@@ -483,7 +484,7 @@ class TaskRollerScreen(SessionScreen):
 
         def answer(split: tuple[int, int] | None) -> None:
             if split is not None:
-                self._apply(SpendRerolls(*split))
+                self._apply(SpendRerolls(*split), pending)
 
         _, luck, clues = self.session.pools(pending.who)
         self.app.push_screen(RerollDialog(pending, purse=(pending.free, luck, clues)), answer)

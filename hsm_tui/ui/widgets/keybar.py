@@ -22,11 +22,27 @@ class KeyBar(Widget):
     COMPONENT_CLASSES = {"keybar--key", "keybar--description", "keybar--disabled"}
     DEFAULT_CSS = """
     KeyBar {
+        dock: bottom;
         height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyBar > .keybar--key {
+        color: $footer-key-foreground;
+        background: $footer-key-background;
+        text-style: bold;
+    }
+    KeyBar > .keybar--description {
+        color: $footer-description-foreground;
+        background: $footer-description-background;
+    }
+    KeyBar > .keybar--disabled {
+        text-style: dim;
     }
     """
-    """One line wherever it is used (a plain widget would fill the screen); where it
-    sits and its colours are the app's styles'."""
+    """One line at the bottom of its screen, in any app (the GM's and a player's over
+    SSH, whose styles differ): a plain widget would fill the screen, and a dialog's key
+    bar drew mid-screen in the player's app when these lived in the GM's styles."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -40,11 +56,13 @@ class KeyBar(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        """The whole keys that fit, in binding order, with help and the command palette
-        kept at the right end at any width; disabled keys are dimmed. Built when painted,
+        """The whole keys that fit, in binding order, with help, the command palette and
+        the keys a screen pins (its ``PINNED`` binding ids) kept at the right end at any
+        width; disabled keys are dimmed. Built when painted,
         at the width laid out, so the first frame shows them and a resize redraws them.
         """
         active = self.screen.active_bindings
+        pins = getattr(self.screen, "PINNED", frozenset())
         palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         pinned: list[tuple[Binding, bool]] = []
         keys: list[tuple[Binding, bool]] = []
@@ -52,7 +70,8 @@ class KeyBar(Widget):
         for _node, binding, enabled, _tooltip in active.values():
             if binding.show and binding.action not in actions:
                 actions.add(binding.action)
-                (pinned if binding.action == "help" else keys).append((binding, enabled))
+                pin = binding.action == "help" or binding.id in pins
+                (pinned if pin else keys).append((binding, enabled))
         if palette is not None and self.app.ENABLE_COMMAND_PALETTE:  # shown though show=False
             pinned.append((palette[1], palette[2]))
         room = self.size.width - sum(map(self._width, pinned))

@@ -14,9 +14,9 @@ from textual.widget import Widget
 from ...rules.secret import spans
 from ...table.session import LogEntry
 from ...table.state import UndoneEntry
-from ...table.views import GM_ONLY, OPEN, seen_by
+from ...table.views import GM_ONLY, OPEN, RECORD, seen_by
 
-SEEN_BY = {GM_ONLY: "GM only", OPEN: "open"}
+SEEN_BY = {GM_ONLY: "GM only", OPEN: "open", RECORD: "GM only"}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
 nothing of it) or opened to every seat (F6 ``o``), and the seats it was opened to (F6
 ``O``). A public entry reads as it always did.

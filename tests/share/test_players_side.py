@@ -1,0 +1,209 @@
+"""The players' side of the shared table, through a real SSH client and pyte: what a
+group meets on its first evening, each seat's screen read as the player sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import pytest
+
+from hsm_tui.campaign.combat import SetCover, StartCombat
+from hsm_tui.campaign.freeflow import PendingRerolls, SpendRerolls
+from hsm_tui.persistence import store
+from hsm_tui.table.session import Session
+from tests.share.conftest import HIDDEN_NAME, fight, hsm_serve, joined, port_of, until
+
+
+@pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
+async def test_below_80x24_a_player_is_asked_to_enlarge_the_window(game, size) -> None:
+    """Item 5 of the first evening: the request is drawn (a 0×0 PTY is taken as 20×10),
+    and the table comes back when the window grows."""
+    table = await game(fight())
+    kara = await table.join("kara", size)
+    if 0 in size:  # the server draws 20×10; let the emulator hold what it draws
+        kara.screen.resize(10, 20)
+    await kara.shows("Please enlarge")
+    kara.resize(80, 24)
+    await kara.shows("YOUR TURN")
+
+
+def _history(session: Session) -> list[str]:
+    return [type(c).__name__ for c in session.history]
+
+
+async def _karas_reroll_question(game, session: Session):
+    """Kara rolls a task and fails it: her re-roll question opens on her screen."""
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    kara.send(b"t")
+    await kara.shows("a task (R-TASK-1)")
+    kara.send(b"\r\r")  # the roll, and an impatient second Enter in the same burst
+    await kara.shows("Re-rolls for")
+    return table, kara
+
+
+async def test_r_task_6_the_enter_that_rolls_never_also_answers_the_reroll_question(game):
+    session = fight(seed=0)
+    _table, kara = await _karas_reroll_question(game, session)
+    await asyncio.sleep(0.5)  # time for the second Enter to reach the dialog: it must not
+    assert isinstance(session.pending, PendingRerolls) and "Re-rolls for" in kara.text
+    assert _history(session)[-1] == "RollTask"  # the second Enter spent nothing
+    kara.send(b"k")  # a key typed once the question is on her screen answers it
+    await until(lambda: _history(session)[-1] == "SpendRerolls", lambda: kara.text)
+    assert session.history[-1].issuer == "player:kara"
+
+
+async def test_a_question_answered_for_the_player_closes_their_dialog(game) -> None:
+    session = fight(seed=0)
+    _table, kara = await _karas_reroll_question(game, session)
+    question = session.pending
+    session.apply(SpendRerolls(0, 0), answering=question)  # the GM answers for her
+    await kara.shows("That question no longer waits")
+    await until(lambda: "Re-rolls for" not in kara.text, lambda: kara.text)
+    kara.send(b"\r")  # her Enter now opens nothing, and answers nothing
+    await kara.shows("no question waits for you")
+    assert _history(session)[-2:] == ["RollTask", "SpendRerolls"]
+    assert session.history[-1].issuer == "gm"
+
+
+async def test_a_waiting_question_opens_again_when_the_player_comes_back(game) -> None:
+    session = fight(seed=0)
+    table, _kara = await _karas_reroll_question(game, session)
+    table.conns[-1].abort()  # her network drops with the question open
+    await until(lambda: not table.server.connections, lambda: "still connected")
+    back = await table.join("kara")
+    await back.shows("Re-rolls for")  # asked again without a key
+    back.send(b"k")
+    await until(lambda: _history(session)[-1] == "SpendRerolls", lambda: back.text)
+
+
+async def test_r_init_1_a_player_sees_the_initiative_order_without_hidden_groups(game) -> None:
+    session = fight(seed=0)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("Range bands")  # the party's pane is drawn, the order above the bands
+    pane = [line.split("││")[-1] for line in kara.text.splitlines() if "││" in line]
+    at = next(i for i, line in enumerate(pane) if "Initiative" in line)
+    assert [line.strip(" │") for line in pane[at + 1 : at + 3]] == [
+        "▶ Kestrel Vance",  # her turn, marked
+        "Pirate raider ×2",
+    ]
+    await kara.shows("Pirate raider ×2")
+    assert "Cultist" not in kara.text and "zealot" not in kara.text
+    kara.send(b"l")  # her log: the initiative entry, without the hidden group's line
+    await kara.shows("Initiative (R-INIT-1/2)")
+    assert "Cultist" not in kara.text
+
+
+GM_KEYS = [(b"u", "u is the GM's key"), (b"\x1bOQ", "f2 is the GM's")]  # u, F2
+
+
+@pytest.mark.parametrize(("key", "says"), GM_KEYS)
+async def test_a_gm_key_on_a_players_screen_says_why_it_does_nothing(game, key, says) -> None:
+    table = await game(fight(seed=0))
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    kara.send(key)
+    await kara.shows("Not on your screen")
+    assert says in " ".join(line.strip(" ▌▐") for line in kara.text.splitlines())
+
+
+async def test_a_watchers_key_bar_offers_only_what_a_watcher_does(game) -> None:
+    session = fight(seed=0)
+    table = await game(session)
+    wes = await table.join("wes")
+    await wes.shows("Log")
+    bar = wes.text.splitlines()[-1]
+    assert "Help" in bar and "Attack" not in bar and "Move" not in bar
+    wes.send(b"a")
+    await wes.shows("wes is watching")
+    assert type(session.history[-1]).__name__ == "StartCombat"
+
+
+async def test_a_dialogs_key_bar_is_the_players_last_line_not_mid_screen(game) -> None:
+    table = await game(fight(seed=0))
+    kara = await table.join("kara")
+    await kara.shows("YOUR TURN")
+    bar = kara.text.splitlines()[-1]
+    assert all(key in bar for key in ("l Log", "Help", "q Leave"))  # kept at 80 columns
+    kara.send(b"v")
+    await kara.shows("pgdn Page down")
+    lines = kara.text.splitlines()
+    assert "pgdn Page down" in lines[-1]
+    assert sum("Help" in line for line in lines) == 1  # one key bar, the dialog's
+
+
+def test_the_players_are_told_the_gm_closed_the_table_and_the_campaign_is_saved(
+    tmp_path: Path, user_keys
+) -> None:
+    """hsm serve stops (SIGTERM): the campaign is saved once every app has stopped, and
+    each player reads why their connection closed."""
+    with hsm_serve(tmp_path, user_keys, fight()) as (server, campaign, started):
+        port = port_of(started)
+
+        async def visit() -> str:
+            async with joined(port, "kara", user_keys["kara"]) as client:
+                await client.shows("YOUR TURN")
+                client.send(b"n")  # her turn ends: something to save
+                await client.shows("turn: Pirate raider")
+                server.send_signal(signal.SIGTERM)
+                said = await asyncio.wait_for(client.process.stderr.read(), 30)
+                return said.decode()
+
+        said = asyncio.run(visit())
+        out, _ = server.communicate(timeout=30)
+    assert "The GM closed the table: the campaign is saved." in said
+    assert f"saved to {campaign}" in out
+    assert not (tmp_path / "dig.toml.bak2").exists()  # saved once
+
+
+def test_a_save_the_gm_made_is_not_made_again_and_quit_without_saving_stands(
+    tmp_path: Path,
+) -> None:
+    from hsm_tui.share.serve import save_on_stop
+
+    session = fight()
+    path = store.save(session, tmp_path / "dig.toml")
+    written = path.read_bytes()
+    assert save_on_stop(session) == f"saved in {path}"  # saved in the quit dialog: once
+    assert not list(tmp_path.glob("*.bak*"))
+    session.apply(SetCover("pirate-raider-2", "heavy"))
+    assert save_on_stop(session, discard=True) == "not saved: the GM quit without saving"
+    assert path.read_bytes() == written
+
+
+async def test_quit_without_saving_is_the_apps_result() -> None:
+    from hsm_tui.ui.app import UNSAVED, HsmApp
+
+    session = fight()
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("q")  # quit without saving (q again)
+        await pilot.pause()
+    assert app.return_value == UNSAVED
+
+
+def test_the_players_file_is_not_listed_as_a_campaign(tmp_path: Path) -> None:
+    store.save(fight(), tmp_path / "dig.toml")
+    (tmp_path / store.PLAYERS_FILE).write_text('[[seat]]\nuser = "kara"\nrole = "watcher"\n')
+    listed = store.recent(tmp_path)
+    assert [entry.path.name for entry in listed] == ["dig.toml"]
+
+
+async def test_the_players_do_not_watch_the_gm_build_the_encounter(game) -> None:
+    session = fight(started=False)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("No fight on")
+    await kara.shows("Kestrel Vance")
+    assert "Pirate raider" not in kara.text and "dig" not in kara.text
+    session.apply(StartCombat())
+    await kara.shows("Pirate raider")
+    assert HIDDEN_NAME not in kara.text
