@@ -1,13 +1,14 @@
-"""SSH-shared table figures (issue 21): a player's first frame, a GM change reaching 20
-players, and the server memory each extra player costs, beside the same figures for a
-bare Textual hello-world served the same way.
+"""SSH-shared table figures: a player's first frame, a GM change reaching 20 players,
+the server memory each extra player costs and what 30 reconnects leave behind, and a GM
+seat's key to screen with and without a resize flood, beside the same figures for a bare
+Textual hello-world served the same way.
 
-Run: ``.venv/bin/python bench/ssh.py`` (about 45 s; ``--quick``, about 20 s, for fewer
+Run: ``.venv/bin/python bench/ssh.py`` (about 2 minutes; ``--quick``, about 1, for fewer
 runs; ``--profile`` adds the hsm server's cProfile during the GM changes). Prints a table;
 never fails on timing. Targets, for hsm (hello-world is the floor Textual and asyncssh
 set; hsm / hello is the ratio): first frame ≤ 150 ms median; a GM change on each of 20
 players' screens within 100 ms median and 150 ms p90; ≤ 1 MB of server memory per extra
-player.
+player; ≤ 2 MB kept after 30 reconnects; a flood adds at most a frame to the GM's p95.
 
 The server runs in a process of its own, as ``hsm serve`` does: one asyncio loop for the
 TableServer on 127.0.0.1 (port 0), an app per SSH connection, and the GM's own app,
@@ -34,6 +35,15 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   change first): median and p90; then the last of the 20 to see each change (median over
   the changes), and the server's own time in ``session.apply`` (the GM's screen redraws
   inside it, the players' are scheduled on their own queues).
+- RSS growth over 30 reconnects: the server's VmRSS (as below) after a player's login,
+  first frame and logout 30 times over, minus before them (after the first-frame runs,
+  so warm); target ≤ 2 MB.
+- GM key → screen p95, idle and under a resize flood: a ``gm`` seat's client opens the
+  command palette (ctrl+p) and types 20 letters, each timed from its send until the
+  palette's input shows it; then again while a watcher's client sends window changes
+  flat out (50 per turn of this loop), trying to log in again at once each time the
+  server drops it for flooding. Target: the flood adds no more than a frame (16.7 ms)
+  to the idle p95.
 - memory per extra player: the server process's VmRSS (``/proc/self/status``, after
   ``gc.collect()`` and a quiet half second) with 21 players connected minus with 1, over
   20; players join one by one, each waiting for its first frame. RSS rather than
@@ -46,10 +56,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import gc
 import io
 import json
+import logging
 import os
 import platform
 import pstats
@@ -82,6 +94,9 @@ TIMEOUT = 10.0
 FIRST_TARGET_MS = 150.0
 CHANGE_TARGET_MS = (100.0, 150.0)  # median, p90
 MEMORY_TARGET_MB = 1.0
+RECONNECTS, RECONNECT_TARGET_MB = 30, 2.0
+KEYS, FRAME_MS = "abcdefghijklmnopqrst", 1000 / 60
+"""Letters the GM types into the palette, one timed sample each; the flood's allowance."""
 
 COVERS = ("light", "heavy")
 """Pirate raider 1 starts in light cover; change n puts it in ``COVERS[n % 2]``."""
@@ -222,7 +237,11 @@ async def serve(kind: str) -> None:
     requests = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(requests), sys.stdin)
     keys: dict[str, str] = json.loads(await requests.readline())["keys"]
-    seats = [SeatEntry(Seat(Role.PLAYER, u, "kestrel-vance"), (k,)) for u, k in keys.items()]
+    roles = {"gm": Role.GM, "flood": Role.WATCHER}
+    seats = [
+        SeatEntry(Seat(roles.get(u, Role.PLAYER), u, "" if u in roles else "kestrel-vance"), (k,))
+        for u, k in keys.items()
+    ]
     game = GAMES[kind]()
     host_key = asyncssh.generate_private_key("ssh-ed25519")
     server = TableServer(
@@ -292,12 +311,16 @@ class Player:
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        while data := await self.process.stdout.read(1 << 16):
-            self.chunks.append((time.monotonic(), data))
+        with contextlib.suppress(asyncssh.ConnectionLost, OSError):  # dropped by the server
+            while data := await self.process.stdout.read(1 << 16):
+                self.chunks.append((time.monotonic(), data))
 
     @property
     def last(self) -> float:
         return self.chunks[-1][0] if self.chunks else 0.0
+
+    def send(self, data: bytes) -> None:
+        self.process.stdin.write(data)
 
     @property
     def text(self) -> str:
@@ -355,6 +378,47 @@ async def shown(players: Sequence[Player], pattern: str, since: float) -> list[f
             found = [p.scan(regex, since) for p in players]
             if now > end or None not in found:
                 return found
+
+
+async def typed(gm: Player) -> list[float]:
+    """Open the palette on ``gm``'s screen, type :data:`KEYS` one at a time, each timed
+    until the palette shows it; close it again. Seconds per key."""
+    gm.send(b"\x10")  # ctrl+p
+    if (await shown([gm], "Search for commands", time.monotonic() - TIMEOUT))[0] is None:
+        raise RuntimeError("the GM's command palette never opened")
+    times = []
+    for n in range(len(KEYS)):
+        sent = time.monotonic()
+        gm.send(KEYS[n].encode())
+        (seen,) = await shown([gm], re.escape(KEYS[: n + 1]), sent)
+        if seen is not None:
+            times.append(seen - sent)
+    gm.send(b"\x1b")
+    await asyncio.sleep(0.5)  # the lone Esc waits out the escape delay
+    return times
+
+
+async def flood(port: int, key: asyncssh.SSHKey, stop: asyncio.Event) -> tuple[int, int]:
+    """Window changes flat out from the ``flood`` seat until ``stop``, trying to log in
+    again at once whenever dropped; how many were sent, how many times it was dropped."""
+    sent = dropped = 0
+    logging.getLogger("asyncio").setLevel(logging.ERROR)  # "socket.send() raised": dropped
+    while not stop.is_set():
+        try:
+            player, _, _ = await join(port, "flood", key)
+        except (asyncssh.Error, OSError):  # turned away (the flooder's penalty)
+            await asyncio.sleep(0.01)
+            continue
+        closed = asyncio.ensure_future(player.conn.wait_closed())
+        while not (stop.is_set() or closed.done()):
+            for _ in range(50):
+                sent += 1
+                player.process.change_terminal_size(20 + sent % 300, 10 + sent % 150)
+            await asyncio.sleep(0)
+        dropped += closed.done()
+        player.conn.close()
+        await closed
+    return sent, dropped
 
 
 class Server:
@@ -418,6 +482,12 @@ class Figures:
     """Per change, the time until the last of the players saw it."""
     apply: list[float] = field(default_factory=list)
     missed: int = 0
+    keys: list[float] = field(default_factory=list)
+    """The GM's key → screen, idle."""
+    flooded: list[float] = field(default_factory=list)
+    """The same under a resize flood."""
+    flood: tuple[int, int] = (0, 0)
+    """Window changes sent, and how often the flooder was dropped."""
     rss: dict[str, int] = field(default_factory=dict)
     rss_kind: str = ""
     profile: str = ""
@@ -426,7 +496,7 @@ class Figures:
 async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
     game = GAMES[kind]
     users = [f"p{i:02d}" for i in range(PLAYERS + 1)]
-    keys = {user: asyncssh.generate_private_key("ssh-ed25519") for user in users}
+    keys = {user: asyncssh.generate_private_key("ssh-ed25519") for user in [*users, "gm", "flood"]}
     figures = Figures()
     server = await Server.start(kind, keys)
     try:
@@ -469,6 +539,24 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
             figures.opened.append(after_open)
             await player.close()
             await server.seated(0)
+
+        figures.rss["before"] = (await server.ask(op="rss"))["rss"][0]
+        for _ in range(RECONNECTS):
+            player, _, _ = await seat(users[0])
+            await player.close()
+            await server.seated(0)
+        figures.rss["after"] = (await server.ask(op="rss"))["rss"][0]
+
+        gm, _, _ = await join(server.port, "gm", keys["gm"])
+        await shown([gm], ".", 0.0)  # its first frame, whatever it shows
+        figures.keys = await typed(gm)
+        stop = asyncio.Event()
+        flooding = asyncio.create_task(flood(server.port, keys["flood"], stop))
+        await asyncio.sleep(0.5)
+        figures.flooded = await typed(gm)
+        stop.set()
+        figures.flood = await flooding
+        await gm.close()
     finally:
         await server.stop()
     return figures
@@ -482,6 +570,10 @@ def _percentile(values: Sequence[float], q: float) -> float:
 
 def _per_extra_mb(figures: Figures) -> float:
     return (figures.rss[str(PLAYERS + 1)] - figures.rss["1"]) / PLAYERS / 1024
+
+
+def _growth_mb(figures: Figures) -> float:
+    return (figures.rss["after"] - figures.rss["before"]) / 1024
 
 
 def _value(value: float, unit: str) -> str:
@@ -508,6 +600,11 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
          "ms", "", None),
         (f"memory per extra player ({hsm.rss_kind})", *map(_per_extra_mb, (hsm, hello)),
          "MB", f"≤ {MEMORY_TARGET_MB:.0f} MB", MEMORY_TARGET_MB),
+        (f"RSS growth over {RECONNECTS} reconnects", *map(_growth_mb, (hsm, hello)),
+         "MB", f"≤ {RECONNECT_TARGET_MB:.0f} MB", RECONNECT_TARGET_MB),
+        ("GM key → screen p95, idle", *(ms(f.keys, 0.95) for f in (hsm, hello)), "ms", "", None),
+        ("GM key → screen p95, resize flood", *(ms(f.flooded, 0.95) for f in (hsm, hello)),
+         "ms", "≤ +1 frame", ms(hsm.keys, 0.95) + FRAME_MS),
     ]  # fmt: skip
     print(
         f"\n{'figure (80×24 clients)':<42}{'hsm':>10}{'hello':>10}{'hsm/hello':>11}"
@@ -529,6 +626,11 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
             f" {rss[str(PLAYERS + 1)] / 1024:.1f} MB with {PLAYERS + 1};"
             f" {len(figures.change)} change samples ({changes} changes × {PLAYERS} players)"
             + (f", {figures.missed} never shown" if figures.missed else "")
+        )
+        print(
+            f"{name} flood: {figures.flood[0]} window changes sent, the flooder dropped"
+            f" {figures.flood[1]} times; GM keys timed {len(figures.keys)} idle,"
+            f" {len(figures.flooded)} flooded (of {len(KEYS)} each)"
         )
 
 

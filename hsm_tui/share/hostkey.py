@@ -1,10 +1,12 @@
 """The server's SSH host key: made once and kept, so players' clients see the
-same server every session and can warn them if another one answers in its place.
+same server every session and can warn them if another one answers in its place; and the
+config folder it is kept in, with ``serve.log``, both for the GM's eyes only.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import asyncssh
@@ -26,6 +28,39 @@ def config_dir() -> Path:
         return Path(folder)
     base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
     return Path(base) / "hsm-tui"
+
+
+def private_config_dir() -> tuple[Path, list[str]]:
+    """The config folder, made 0700, or one already there taken to 0700, with the host
+    key in it taken to 0600; and what was changed or could not be, one line each (the
+    key and ``serve.log`` name who plays from where: not for other users' eyes).
+    """
+    folder = config_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        return folder, [f"cannot make the config folder {folder}: {err.strerror or err}"]
+    notes = [keep_private(folder, 0o700), keep_private(folder / KEY_FILE, 0o600)]
+    return folder, [note for note in notes if note]
+
+
+def keep_private(path: Path, mode: int) -> str:
+    """Take ``path`` (if there) to ``mode`` when others may read or write it: "" when it
+    was private already, else the line that says what was done or why it could not be.
+    """
+    try:
+        was = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return ""
+    except OSError as err:
+        return f"cannot check who may read {path}: {err.strerror or err}"
+    if not was & 0o077:
+        return ""
+    try:
+        path.chmod(mode)
+    except OSError as err:
+        return f"{path} is open to others ({was:o}) and cannot be changed: {err.strerror or err}"
+    return f"{path} was open to others ({was:o}): now {mode:o}"
 
 
 def host_key_path() -> Path:

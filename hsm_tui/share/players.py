@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import tomli_w
 
 from ..packs.toml_lines import LineIndex
@@ -214,18 +215,24 @@ def _seat(
 
 def key_problem(line: Any) -> str:
     """Why ``line`` is not an OpenSSH public key line (``type base64 [comment]``), "" if
-    it is one: its type is known and the key inside names the same type.
+    it is one: its type is known, the key inside names the same type and is whole (a line
+    cut short would open no seat, and nobody would be told why).
     """
     if not isinstance(line, str):
         return f"expected a public key line, not {line!r}"
     parts = line.split()
     if len(parts) < 2 or parts[0] not in KEY_TYPES:
         return f"expected 'TYPE KEY [comment]' with TYPE one of {', '.join(KEY_TYPES[:3])} …"
+    named = f"the key {' '.join(parts[2:])!r}" if parts[2:] else "the key (no comment)"
     try:
         blob = base64.b64decode(parts[1], validate=True)
     except (binascii.Error, ValueError):
-        return "the key is not base64"
+        return f"{named} is not base64"
     size = int.from_bytes(blob[:4], "big")
     if blob[4 : 4 + size] != parts[0].encode():
-        return f"the key inside is not a {parts[0]} key (a damaged or mixed-up line)"
+        return f"{named} is not a {parts[0]} key inside (a damaged or mixed-up line)"
+    try:
+        asyncssh.import_public_key(f"{parts[0]} {parts[1]}")
+    except (asyncssh.KeyImportError, ValueError):
+        return f"{named} is damaged (cut short or changed): copy the whole line of its .pub again"
     return ""

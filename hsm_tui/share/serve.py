@@ -13,12 +13,11 @@ is saved: to its own file, or, never saved yet, to a new file in the saves folde
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -32,6 +31,7 @@ from ..persistence.autosave import Autosaver
 from ..table.seated import SeatedSession
 from ..table.seats import Role, Seat
 from ..table.session import Session
+from .limits import Limits
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ class ServeOptions:
     headless: bool = False
     max_seats: int = 8
     content: Sequence[str] = ()
+    limits: Limits = field(default_factory=Limits)
 
 
 def players_path(options: ServeOptions, session: Session) -> Path:
@@ -186,7 +187,9 @@ async def serve(options: ServeOptions) -> int:
     except HostKeyError as err:
         raise ServeError(str(err)) from None
     table = Table(session, players)
-    server = table.server = TableServer(seats, table.make_app, key, max_seats=options.max_seats)
+    server = table.server = TableServer(
+        seats, table.make_app, key, max_seats=options.max_seats, limits=options.limits
+    )
     try:
         await server.start(options.host, options.port)
     except OSError as err:
@@ -298,16 +301,14 @@ def run_serve(options: ServeOptions) -> int:
     goes wrong with a connection is logged to ``serve.log`` in the config folder: the
     terminal belongs to the GM's app, and a client never sees a traceback.
     """
-    from .hostkey import config_dir
+    from .hostkey import private_config_dir
+    from .servelog import log_to
 
-    folder = config_dir()
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        logging.basicConfig(
-            filename=folder / "serve.log",
-            level=logging.INFO,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
+    folder, notes = private_config_dir()
+    notes += log_to(folder) if folder.is_dir() else []
+    for note in notes:
+        log.warning("%s", note)
+        print(f"hsm: warning: {note}", file=sys.stderr)
     from ..forecast import fight_pool
 
     fight_pool.before_apps()  # while stderr is still the terminal's (the apps take it)

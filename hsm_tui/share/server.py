@@ -1,8 +1,9 @@
 """The SSH server of ``hsm serve``: each player's terminal gets its own
 Textual app, all on one loop beside the GM's, all over one Session.
 
-What it lets in: public-key logins only, a key opening the seat of the players file
-entry that lists it under the user name the client logs in as; then one interactive
+What it lets in: connections its :class:`~hsm_tui.share.door.Door` admits, public-key
+logins only (``limits.max_auth_tries`` keys a connection), a key opening the seat of the
+players file entry that lists it under the user name the client logs in as; then one interactive
 session with a PTY, up to ``max_seats`` at once and ``per_user`` for one user. What it
 refuses: passwords and keyboard-interactive, commands (``ssh host cmd``), subsystems
 (sftp, scp), every kind of forwarding (port, agent, X11, tun), a session without a PTY.
@@ -27,8 +28,10 @@ import asyncssh
 from textual.app import App
 
 from ..table.seats import Seat
-from . import css_cache
+from . import algorithms, css_cache
+from .door import Door
 from .driver import run_app
+from .limits import Limits
 from .players import SeatEntry
 from .terminal import ClientTerminal, bounded
 
@@ -90,11 +93,15 @@ class TableServer:
         *,
         max_seats: int = 8,
         per_user: int = 2,
+        limits: Limits | None = None,
     ) -> None:
         self._make_app = make_app
         self._host_key = host_key
         self.max_seats = max_seats
         self.per_user = per_user
+        self.limits = limits or Limits()
+        self.door = Door(self.limits)
+        """Who may come in (the door's limits, its count of connections)."""
         self.host = ""
         self.port = 0
         self._keys: dict[str, tuple[Seat, frozenset[bytes]]] = {}
@@ -120,6 +127,10 @@ class TableServer:
             host,
             port,
             server_host_keys=[self._host_key],
+            kex_algs=list(algorithms.KEX),
+            encryption_algs=list(algorithms.CIPHERS),
+            mac_algs=list(algorithms.MACS),
+            signature_algs=list(algorithms.SIGNATURES),
             public_key_auth=True,
             **dict.fromkeys(OFF, False),
             gss_host=None,
@@ -127,12 +138,13 @@ class TableServer:
             allow_pty=True,
             line_editor=False,  # the app reads raw keys: no line editing, no echo
             encoding=None,  # bytes both ways: the driver decodes and encodes
-            login_timeout=30,
+            login_timeout=self.limits.login_grace,
             keepalive_interval=30,  # a vanished client is noticed within ~2 minutes
             keepalive_count_max=3,
         )
         address = self._listener.get_addresses()[0]
         self.host, self.port = str(address[0]), int(address[1])
+        self.door.open()
 
     @property
     def connections(self) -> tuple[Connection, ...]:
@@ -232,6 +244,7 @@ class TableServer:
             )
         finally:
             del self._tables[connection.id]
+            css_cache.forget_gone_apps()
             self._left[connection.seat.user] = time.time()
             log.info("%s left (connection %d)", connection.seat.user, connection.id)
             if not terminal.closed:
@@ -276,19 +289,32 @@ class _Gate(asyncssh.SSHServer):
         self._conn: asyncssh.SSHServerConnection | None = None
         self._seats: dict[str, Seat] = {}
         self._peer = "?"
+        self._tries = 0
+        self._asked: tuple[str, bytes] | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
-        self._server._ssh.add(conn)
         host, port = conn.get_extra_info("peername", ("?", 0))[:2]
         self._peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+        if not self._server.door.admit(conn, str(host), self._peer):
+            conn.abort()  # before the SSH banner: as sshd past MaxStartups
+            return
+        self._server._ssh.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
             self._server._ssh.discard(self._conn)
+            self._server.door.left(self._conn)
+        if isinstance(exc, asyncssh.KeyExchangeFailed):
+            why = "an old client? see docs/shared-table.md#security"
+            log.warning("%s refused: no algorithm in common (%s); %s", self._peer, exc.reason, why)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always ask for a key: whether a user exists is not told
+
+    def auth_completed(self) -> None:
+        assert self._conn is not None
+        self._server.door.logged_in(self._conn)
 
     def password_auth_supported(self) -> bool:
         return False
@@ -300,15 +326,34 @@ class _Gate(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        seat = self._server._seat(username, key.public_data)
-        if seat is not None:
-            self._seats[username] = seat  # kept: the players file may change meanwhile
-        return seat is not None
+        """A key opens ``username``'s seat, if it is one of theirs and tries are left; a
+        client asks about a key and then signs with it, which is one try, not two. The
+        try that leaves none closes the connection (no key could open a seat after it).
+        """
+        asked = (username, key.public_data)
+        signing = asked == self._asked  # the signed half of the try just accepted
+        self._asked = None
+        if not signing:
+            self._tries += 1
+        most = self._server.limits.max_auth_tries
+        seat = self._server._seat(*asked) if self._tries <= most else None
+        if seat is None:
+            if self._tries >= most and self._conn is not None:
+                log.info("%s: %d keys opened no seat; disconnected", self._peer, self._tries)
+                self._conn.disconnect(
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    "too many authentication attempts",
+                )
+            return False
+        self._seats[username] = seat  # kept: the players file may change meanwhile
+        if not signing:
+            self._asked = asked
+        return True
 
     def session_requested(self) -> _TableSession | bool:
         assert self._conn is not None
         seat = self._seats.get(self._conn.get_extra_info("username"))
-        if seat is None:
+        if seat is None or not self._server.door.session_opened(self._conn):
             return False
         return _TableSession(self._server, seat, self._peer, self._conn)
 
@@ -329,7 +374,6 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._term: tuple[str, tuple[int, int]] | None = None
         self._command = False
         self._terminal: ClientTerminal | None = None
-        self._table: _Table | None = None
 
     def connection_made(self, chan: Any) -> None:
         self._chan = chan
@@ -358,8 +402,10 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         term, size = self._term
         terminal = ClientTerminal(self._chan, term, size, self._chan.get_environment())
         terminal.on_drop = self._conn.abort
+        terminal.on_flood = lambda: self._server.door.penalise(self._conn)
         self._terminal = terminal
-        self._table = self._server._sit(self._seat, self._peer, terminal)
+        table = self._server._sit(self._seat, self._peer, terminal)
+        terminal.on_resize = lambda: self._server._resized(table)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self._terminal is not None:
@@ -371,12 +417,11 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self._term = (self._term[0], bounded(width, height))
             return
         self._terminal.resized(width, height)
-        if self._table is not None:
-            self._server._resized(self._table)
 
     def eof_received(self) -> bool:
         return True  # the client closed its input: the app goes on until it leaves
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._server.door.session_closed(self._conn)
         if self._terminal is not None:
             self._terminal.lost()

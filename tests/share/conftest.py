@@ -45,6 +45,7 @@ class Probe(App[None], inherit_bindings=False):
         super().__init__()
         self.seat = seat
         self.last = ""
+        self.resizes = 0
 
     def compose(self) -> ComposeResult:
         yield Static(id="line")
@@ -58,6 +59,7 @@ class Probe(App[None], inherit_bindings=False):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
+        self.resizes += 1
         self.show(event.size)  # before App's own handler has stored it as self.size
 
     def on_key(self, event: events.Key) -> None:
@@ -88,9 +90,10 @@ class Client:
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
-        while data := await self.process.stdout.read(1 << 16):
-            self.raw += data
-            self._stream.feed(data)
+        with contextlib.suppress(asyncssh.ConnectionLost, OSError):  # dropped by the server
+            while data := await self.process.stdout.read(1 << 16):
+                self.raw += data
+                self._stream.feed(data)
 
     @property
     def text(self) -> str:
@@ -109,6 +112,43 @@ class Client:
     async def ended(self, timeout: float = 10) -> None:
         await asyncio.wait_for(self._reader, timeout)
         await asyncio.wait_for(self.process.wait_closed(), timeout)
+
+
+OLD_CLIENT = {
+    "kex": "diffie-hellman-group14-sha1,diffie-hellman-group1-sha1",
+    "host_key": "ssh-rsa,ssh-dss",
+    "cipher": "aes128-cbc,3des-cbc",
+    "mac": "hmac-sha1,hmac-md5",
+}
+"""What an SSH client of 2010 offers: SHA-1 and MD5 throughout, CBC ciphers."""
+NEW_CLIENT = {
+    "kex": "curve25519-sha256",
+    "host_key": "ssh-ed25519",
+    "cipher": "aes128-ctr",
+    "mac": "hmac-sha2-256-etm@openssh.com",
+}
+
+
+async def offer(port: int, **offered: str) -> bytes:
+    """Open a TCP connection, say hello as an SSH client and offer ``offered``'s
+    algorithms (of each kind not named, :data:`NEW_CLIENT`'s); returns all the server
+    sends until it closes. Unlike an asyncssh client, which drops the connection the
+    moment it sees no common algorithm, this one waits for the server's answer, as
+    OpenSSH's does: the server then always tells why.
+    """
+    algs = {**NEW_CLIENT, **offered}
+    lists = [algs["kex"], algs["host_key"], algs["cipher"], algs["cipher"], algs["mac"]]
+    lists += [algs["mac"], "none", "none", "", ""]
+    payload = b"\x14" + bytes(16)
+    payload += b"".join(len(n).to_bytes(4, "big") + n.encode() for n in lists) + bytes(5)
+    pad = 8 - (5 + len(payload)) % 8 + 8
+    packet = (1 + len(payload) + pad).to_bytes(4, "big") + bytes([pad]) + payload + bytes(pad)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"SSH-2.0-OpenSSH_5.3\r\n" + packet)
+    try:
+        return await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
 
 
 @contextlib.asynccontextmanager
@@ -137,7 +177,7 @@ class Table:
         self, user: str, key: asyncssh.SSHKey | None = None, **options: Any
     ) -> asyncssh.SSHClientConnection:
         if "password" not in options:
-            options["client_keys"] = [key or self.keys[user]]
+            options.setdefault("client_keys", [key or self.keys[user]])
         conn = await asyncssh.connect(
             self.server.host,
             self.server.port,
@@ -191,7 +231,7 @@ async def serve(
     """
     tables: list[Table] = []
 
-    async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: int):
+    async def start(game: Callable[[Seat, Connection], App[Any]] | None = None, **limits: Any):
         """``game``: the app factory (default: the GM's HsmApp on a fresh Session, a
         Probe for every other seat)."""
         from hsm_tui.ui.app import HsmApp

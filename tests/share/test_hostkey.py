@@ -17,6 +17,7 @@ from hsm_tui.share.hostkey import (
     fingerprint,
     host_key_path,
     load_or_create_host_key,
+    private_config_dir,
 )
 
 
@@ -63,3 +64,36 @@ def test_the_fingerprint_is_openssh_s():
     key = asyncssh.generate_private_key("ssh-ed25519")
     digest = base64.b64encode(hashlib.sha256(key.public_data).digest()).decode().rstrip("=")
     assert fingerprint(key) == f"SHA256:{digest}"
+
+
+def test_the_config_folder_is_made_for_the_gm_alone(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    monkeypatch.setenv("HSM_CONFIG_DIR", str(tmp_path / "made" / "hsm"))
+    folder, notes = private_config_dir()
+    assert notes == [] and folder == tmp_path / "made" / "hsm"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_a_config_folder_and_key_open_to_others_are_closed_and_said(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    folder = tmp_path / "hsm"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    load_or_create_host_key(folder / "ssh_host_ed25519_key")
+    (folder / "ssh_host_ed25519_key").chmod(0o644)
+    monkeypatch.setenv("HSM_CONFIG_DIR", str(folder))
+    _, notes = private_config_dir()
+    assert notes == [
+        f"{folder} was open to others (755): now 700",
+        f"{folder}/ssh_host_ed25519_key was open to others (644): now 600",
+    ]
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "ssh_host_ed25519_key").stat().st_mode) == 0o600
+    assert private_config_dir()[1] == []  # said once: now it is private
+
+
+def test_a_config_folder_that_cannot_be_made_is_said(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("HSM_CONFIG_DIR", str(tmp_path / "file" / "hsm"))
+    _, notes = private_config_dir()
+    assert notes == [f"cannot make the config folder {tmp_path}/file/hsm: Not a directory"]

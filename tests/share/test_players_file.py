@@ -5,10 +5,12 @@ a bad file names the file, the line and the key at fault, and is refused whole.
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import re
 from pathlib import Path
 
+import asyncssh
 import pytest
 
 from hsm_tui.share.players import (
@@ -22,10 +24,27 @@ from hsm_tui.table.seats import Role, Seat
 
 
 def key(n: int, kind: str = "ssh-ed25519") -> str:
-    """A well-formed OpenSSH public key line (the key bytes are made up)."""
+    """A well-formed OpenSSH public key line: an Ed25519 key's 32 bytes made up from
+    ``n``, another kind's a real key made once for ``n``."""
+    if kind != "ssh-ed25519":
+        return f"{_real(n, kind)} user{n}@host"
     name = kind.encode()
     blob = len(name).to_bytes(4, "big") + name + (32).to_bytes(4, "big") + bytes([n]) * 32
     return f"{kind} {base64.b64encode(blob).decode()} user{n}@host"
+
+
+@functools.cache
+def _real(n: int, kind: str) -> str:
+    return " ".join(asyncssh.generate_private_key(kind).export_public_key().decode().split()[:2])
+
+
+def damaged(line: str, cut: int) -> str:
+    """``line`` with its key's last ``cut`` bytes cut off (still base64), or with junk
+    added for a negative ``cut``."""
+    kind, blob, *comment = line.split()
+    raw = base64.b64decode(blob)
+    raw = raw[:-cut] if cut > 0 else raw + b"\0" * -cut
+    return " ".join([kind, base64.b64encode(raw).decode(), *comment])
 
 
 GOOD = f"""
@@ -102,14 +121,31 @@ def test_every_problem_is_listed_not_just_the_first(tmp_path: Path) -> None:
     [
         ("ssh-ed25519", "expected 'TYPE KEY"),
         ("ssh-dss AAAA", "expected 'TYPE KEY"),
-        ("ssh-ed25519 not*base64", "not base64"),
+        ("ssh-ed25519 not*base64", "the key (no comment) is not base64"),
         (key(5, "ssh-rsa").replace("ssh-rsa ", "ssh-ed25519 ", 1), "not a ssh-ed25519 key"),
         (7, "expected a public key line"),
+        ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 kara@laptop", "the key 'kara@laptop' is damaged"),
+        (damaged(key(6), 3), "the key 'user6@host' is damaged"),
+        (damaged(key(6), -3), "the key 'user6@host' is damaged"),
+        (damaged(key(5, "ssh-rsa"), 9), "the key 'user5@host' is damaged"),
+        (damaged(key(7, "ecdsa-sha2-nistp256"), 1), "the key 'user7@host' is damaged"),
     ],
 )
 def test_a_key_line_is_checked_before_any_client_connects(line: object, why: str) -> None:
     assert why in key_problem(line)
-    assert key_problem(key(6)) == ""
+    for whole in (key(6), key(5, "ssh-rsa"), key(7, "ecdsa-sha2-nistp256")):
+        assert key_problem(whole) == ""
+
+
+def test_a_damaged_key_is_refused_with_its_file_line_and_comment(tmp_path: Path) -> None:
+    cut = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 kara@laptop"
+    path = write(tmp_path, GOOD.replace(f'"{key(2)}", ', f'"{key(2)}",\n  "{cut}",\n  '))
+    with pytest.raises(PlayersFileError) as refused:
+        read_players(path)
+    assert str(refused.value) == (
+        f"{path}:12: key seat[1].keys[1]: the key 'kara@laptop' is damaged (cut short or"
+        " changed): copy the whole line of its .pub again"
+    )
 
 
 @pytest.mark.parametrize(
@@ -165,7 +201,8 @@ def test_a_pasted_key_adds_a_seat_or_a_key_and_is_written_back(tmp_path: Path) -
         ("otto", "player", "", key(9), "a player's seat names the party hero"),
         ("otto", "captain", "", key(9), "expected one of gm, player, watcher"),
         ("Otto!", "watcher", "", key(9), "expected an SSH user name"),
-        ("otto", "watcher", "", "ssh-ed25519 not-base64", "the key is not base64"),
+        ("otto", "watcher", "", "ssh-ed25519 not-base64", "the key (no comment) is not base64"),
+        ("otto", "watcher", "", damaged(key(9), 4), "the key 'user9@host' is damaged"),
         ("otto", "watcher", "", key(2), "opens 'kara''s seat already"),
     ],
 )

@@ -17,7 +17,7 @@ from hsm_tui.share.server import INTERACTIVE_ONLY, Connection
 from hsm_tui.table.seats import Role
 from hsm_tui.ui.app import HsmApp
 
-from .conftest import Probe, Table, seat_entries, until
+from .conftest import OLD_CLIENT, Probe, Table, offer, seat_entries, until
 
 
 async def test_a_key_opens_the_seat_its_user_name_names(table: Table):
@@ -58,6 +58,65 @@ async def test_a_key_opens_no_other_seat_and_no_unknown_user(table: Table):
     with pytest.raises(asyncssh.PermissionDenied):
         await table.connect("mallory", table.keys["kara"])
     assert table.built == []
+
+
+@pytest.mark.parametrize(("wrong", "in_"), [(5, True), (6, False), (7, False)])
+async def test_at_most_six_keys_are_tried_on_one_connection(table: Table, wrong: int, in_: bool):
+    others = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(wrong)]
+    keys = [*others, table.keys["kara"]]
+    if in_:
+        await table.connect("kara", client_keys=keys)
+        return
+    with pytest.raises(asyncssh.PermissionDenied, match="too many authentication attempts"):
+        await table.connect("kara", client_keys=keys)
+    await table.connect("kara")  # a new connection has its own tries
+
+
+@pytest.mark.parametrize(
+    ("old", "offered", "named"),
+    [
+        (
+            {"kex_algs": ["diffie-hellman-group14-sha1", "diffie-hellman-group1-sha1"]},
+            {"kex": OLD_CLIENT["kex"]},
+            "No matching key exchange algorithm",
+        ),
+        (
+            {"encryption_algs": ["aes128-ctr"], "mac_algs": ["hmac-sha1", "hmac-md5"]},
+            {"mac": OLD_CLIENT["mac"]},
+            "No matching MAC algorithm",
+        ),
+        (
+            {"encryption_algs": ["aes128-cbc", "3des-cbc"]},
+            {"cipher": OLD_CLIENT["cipher"]},
+            "No matching encryption algorithm",
+        ),
+        ({"server_host_key_algs": ["ssh-rsa"]}, {"host_key": "ssh-rsa"}, "server host key"),
+    ],
+    ids=["sha1-kex", "sha1-md5-mac", "cbc-cipher", "rsa-sha1-host-key"],
+)
+async def test_a_client_with_only_old_algorithms_is_refused_with_a_log_line(
+    table: Table,
+    caplog: pytest.LogCaptureFixture,
+    old: dict[str, list[str]],
+    offered: dict[str, str],
+    named: str,
+):
+    with pytest.raises((asyncssh.KeyExchangeFailed, asyncssh.ConnectionLost)):
+        await table.connect("kara", **old)
+    with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
+        said = await offer(table.server.port, **offered)
+        await until(lambda: "no algorithm in common" in caplog.text, lambda: caplog.text)
+    assert named.encode() in said  # the server's disconnect tells the client why
+    assert "127.0.0.1:" in caplog.text and named in caplog.text
+
+
+async def test_modern_clients_agree_on_modern_algorithms(table: Table, user_keys):
+    rsa = asyncssh.generate_private_key("ssh-rsa", key_size=2048)
+    table.server.set_seats(seat_entries({**user_keys, "kara": rsa}))
+    conn = await table.connect("kara", rsa)  # an RSA key signs with SHA-2, and gets in
+    assert conn.get_extra_info("send_cipher") == "chacha20-poly1305@openssh.com"
+    ctr = await table.connect("kara", rsa, encryption_algs=["aes128-ctr"])
+    assert ctr.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
 
 
 async def test_passwords_are_refused(table: Table):
