@@ -130,6 +130,18 @@ def test_every_problem_is_listed_not_just_the_first(tmp_path: Path) -> None:
         (damaged(key(5, "ssh-rsa"), 9), "the key 'user5@host' is damaged"),
         (damaged(key(7, "ecdsa-sha2-nistp256"), 1), "the key 'user7@host' is damaged"),
     ],
+    ids=[  # fixed names: the RSA and ECDSA keys are made anew in each test process
+        "type-alone",
+        "dss-short",
+        "not-base64",
+        "rsa-named-ed25519",
+        "not-text",
+        "ed25519-header-only",
+        "ed25519-cut",
+        "ed25519-padded",
+        "rsa-cut",
+        "ecdsa-cut",
+    ],
 )
 def test_a_key_line_is_checked_before_any_client_connects(line: object, why: str) -> None:
     assert why in key_problem(line)
