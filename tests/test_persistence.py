@@ -52,7 +52,7 @@ from hsm_tui.campaign.combat import (
 from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, SetScene
 from hsm_tui.cli import campaign as campaigns
-from hsm_tui.persistence import codec, lines, store
+from hsm_tui.persistence import codec, lines, reader, store
 from hsm_tui.persistence.store import CampaignFileError, SavedCampaign
 from hsm_tui.rules import Rank, RulesError, task_tn
 from hsm_tui.table.session import Batch, Command, PendingRerolls, RollTask, Session, SpendRerolls
@@ -1211,13 +1211,13 @@ def test_a_party_hero_missing_from_the_packs_is_named_when_opened(tmp_path: Path
 
 @pytest.mark.parametrize("block", ["state.log", "undo.commands", "undo.start.log"])
 def test_a_bad_value_in_any_block_of_lines_names_its_line(tmp_path: Path, block: str) -> None:
-    """Each block a save writes (store._BLOCKS, which the key's pattern is made from) leads
+    """Each block a save writes (reader._BLOCKS, which the key's pattern is made from) leads
     a bad entry's message to its line in the file."""
     path = tmp_path / "c.toml"
     path.write_text(
-        "version = 3\n" + "".join(f"{o}{{}}\n{{}}\n'''\n" for o in store._BLOCKS.values())
+        "version = 3\n" + "".join(f"{o}{{}}\n{{}}\n'''\n" for o in reader._BLOCKS.values())
     )
-    first = path.read_text().index(store._BLOCKS[block]) + len(store._BLOCKS[block])
+    first = path.read_text().index(reader._BLOCKS[block]) + len(reader._BLOCKS[block])
     line = path.read_text().count("\n", 0, first) + 1 + 1  # the second entry: [1]
     message = store.problem(path, codec.DataError(f"{block}[1]", "bad"))
     assert message == f"{path}: line {line}, key {block}[1]: bad"

@@ -11,7 +11,6 @@ recovery; discarding it keeps it as ``<name>.toml.discarded``; a normal save rem
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import store
+from .atomic import move_into_place
 from .snapshot import SessionData, session_data
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def recoverable(saves: Path | None = None) -> list[Path]:
 def discard(auto: Path) -> Path:
     """Set the autosave aside as ``<name>.toml.discarded`` (kept, never offered again)."""
     kept = auto.with_name(auto.name + DISCARDED)
-    os.replace(auto, kept)
+    move_into_place(auto, kept)
     return kept
 
 

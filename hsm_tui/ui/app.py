@@ -205,8 +205,7 @@ class HsmApp(App[None]):
         on; offer the autosave of this campaign (or, with none open, the newest in the
         saves folder) if it holds play its file does not.
         """
-        from ..persistence import autosave
-        from .autosave import AppAutosaver
+        from .autosave import AppAutosaver, recovery_for
         from .campaign_lock import claim
 
         self.autosaver = AppAutosaver(self)
@@ -214,9 +213,9 @@ class HsmApp(App[None]):
         file = self.session.file
         if file is not None:
             claim(self, file)
-        offered = autosave.recoverable() if file is None else [autosave.path_for(file, "")]
-        if offered and autosave.newer(offered[0]):
-            self.autosaver.offer(offered[0])
+        offered = recovery_for(file)
+        if offered is not None:
+            self.autosaver.offer(offered)
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)
