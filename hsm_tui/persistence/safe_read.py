@@ -23,12 +23,12 @@ def read_regular(path: Path, limit: int) -> bytes:
     fd, size = _open(path)
     try:
         if size > limit:
-            raise OSError(errno.EFBIG, f"larger than {_size(limit)}: not read", str(path))
+            raise OSError(errno.EFBIG, f"larger than {amount(limit)}: not read", str(path))
         data = _read(fd, limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:  # grown since the size was read
-        raise OSError(errno.EFBIG, f"larger than {_size(limit)}: not read", str(path))
+        raise OSError(errno.EFBIG, f"larger than {amount(limit)}: not read", str(path))
     return data
 
 
@@ -77,5 +77,6 @@ def _read(fd: int, most: int) -> bytes:
     return b"".join(chunks)
 
 
-def _size(limit: int) -> str:
-    return f"{limit // MB} MB" if limit >= MB else f"{limit} bytes"
+def amount(size: int) -> str:
+    """A size in a reader's words: ``256 MB``, or ``1000 bytes`` under a megabyte."""
+    return f"{size // MB} MB" if size >= MB else f"{size} bytes"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
-from ..table.state import Command, Snapshot
+from ..table.state import Command, LogEntry, Snapshot
 from . import codec, lines
 
 
@@ -142,13 +142,40 @@ def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
     return data
 
 
-def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
-    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``)."""
+SHARED = "log_from_state"
+"""The key of ``[undo.start]`` that counts the first entries of ``[state]``'s log its own
+log begins with: they are written once, in ``[state]`` (``format_version`` 4)."""
+
+
+def start_data(start: Snapshot, now: Snapshot) -> dict[str, Any]:
+    """The state before the undo history as file data: its log's entries that begin the
+    log of ``now`` are counted, not written again (a long campaign's log was written twice,
+    and a file of 225 MB became one of 450 MB that open refused)."""
+    shared = 0
+    for mine, theirs in zip(start.log, now.log, strict=False):
+        if mine is not theirs and (mine != theirs or mine.step != theirs.step):
+            break
+        shared += 1
+    data = snapshot_data(replace(start, log=start.log[shared:]), START_LOG)
+    data[SHARED] = shared
+    return data
+
+
+def snapshot_from(
+    data: Any, known: dict[str, type], where: str, before: tuple[LogEntry, ...] = ()
+) -> Snapshot:
+    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``); ``before``
+    is the log whose first entries :data:`SHARED` counts (``state``'s, for the start).
+    """
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
     if "log" not in data:
         raise codec.DataError(f"{where}.log", "missing")
-    log = lines.log_from(data["log"], f"{where}.log")
+    shared = codec.from_data(data.get(SHARED, 0), int, known, f"{where}.{SHARED}")
+    if not 0 <= shared <= len(before):
+        problem = f"{shared} is outside 0 to {len(before)} (the entries of the state's log)"
+        raise codec.DataError(f"{where}.{SHARED}", problem)
+    log = before[:shared] + lines.log_from(data["log"], f"{where}.log")
     rng = data.get("rng_state")
     if not isinstance(rng, dict):
         raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
@@ -170,7 +197,7 @@ def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
     if not usable:
         problem = "not a dice state this Python can use"
         raise codec.DataError(f"{where}.rng_state", problem) from None
-    rest = {k: v for k, v in data.items() if k != "rng_state"} | {"log": []}
+    rest = {k: v for k, v in data.items() if k not in ("rng_state", SHARED)} | {"log": []}
     return replace(codec.from_data(rest, Snapshot, known, where), log=log, rng_state=state)
 
 
@@ -243,7 +270,7 @@ def session_data(saved: SessionData) -> dict[str, Any]:
     steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
     if steps:
         data["undo"] = {
-            "start": snapshot_data(saved.start, START_LOG),
+            "start": start_data(saved.start, saved.now),
             "commands": lines.block(steps),
         }
     data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
@@ -264,7 +291,7 @@ def session_from(data: dict[str, Any]) -> SessionData:
     check_bounds(now, "state")
     start = now
     if "start" in undo:
-        start = snapshot_from(undo["start"], types, "undo.start")
+        start = snapshot_from(undo["start"], types, "undo.start", now.log)
         check_bounds(start, "undo.start")
     steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
     redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")

@@ -25,7 +25,7 @@ import tomli_w
 
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
-from . import collector, lock, unfinished, versions
+from . import collector, lock, reader, unfinished, versions
 from .atomic import (
     FileId,
     clean_stale,
@@ -39,7 +39,7 @@ from .codec import DataError, from_data
 from .errors import CampaignFileError
 from .lines import Block
 from .reader import END, FORMAT, META_KEYS, VERSION, check_header, problem, read
-from .safe_read import read_head
+from .safe_read import amount, read_head
 
 if TYPE_CHECKING:
     from ..table.session import Session
@@ -173,11 +173,18 @@ def write(
     """Put ``text`` in place as ``path`` atomically (keeping the last saves as backups
     if ``backups``), first removing temporary files a crashed writer left there (but a
     whole save newer than the file, :mod:`.unfinished`, which is offered on open); the
-    answer is the new file's :func:`file_id`. ``expected``: the file must still be that
+    answer is the new file's :func:`file_id`. Text larger than open reads is refused
+    before anything is written. ``expected``: the file must still be that
     one (the session's last open or save), or another program replaced it and nothing
     is written: CampaignFileError, never a silent loss of the other's save.
     """
     target = path.resolve()  # through a symlink: the file it points at is replaced
+    if len(text) > reader.LIMIT:
+        raise CampaignFileError(
+            f"not saved: {path} would be {amount(len(text))}, more than the"
+            f" {amount(reader.LIMIT)} a campaign file may be to open; the file is left as it"
+            " was (export the log, then start the next adventure as a new campaign)"
+        )
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with folder_held(target.parent):
