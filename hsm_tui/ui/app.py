@@ -211,11 +211,17 @@ class HsmApp(App[None]):
         self.autosaver = AppAutosaver(self)
         self.session.subscribe(self.autosaver.changed)
         file = self.session.file
+        autosaver = self.autosaver
+
+        def offer() -> None:  # once "Campaign in use" is answered, never on top of it
+            offered = recovery_for(file)
+            if offered is not None:
+                autosaver.offer(offered)
+
         if file is not None:
-            claim(self, file)
-        offered = recovery_for(file)
-        if offered is not None:
-            self.autosaver.offer(offered)
+            claim(self, file, offer)
+        else:
+            offer()
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)

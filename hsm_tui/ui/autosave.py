@@ -49,8 +49,7 @@ class AppAutosaver(Autosaver):
         else:
             title = "Recover an autosave?"
             question = (
-                f"An autosave of {what} from {when} holds play its file does not"
-                " (hsm-tui stopped before a save)."
+                f"An autosave of {what} from {when} holds play its file does not ({_why(auto)})."
             )
             aside = auto.name + autosave.DISCARDED
         options = [
@@ -83,7 +82,7 @@ class AppAutosaver(Autosaver):
             claim(self.app, session.file)
         self.current = None if unfinished.campaign_of(auto) else auto  # a save removes it
         if session.file is None:
-            self.stamp = auto.stem.removeprefix(autosave.UNNAMED)
+            self.stamp = autosave.stamp_of(auto)
         self.app.notify(f"Recovered {session.campaign.name} from {auto}: {answer}; S saves it")
         self.changed()
 
@@ -95,8 +94,19 @@ def recovery_for(file: Path | None) -> Path | None:
     """
     if file is not None and (cut := unfinished.found(file)):
         return cut[0]
-    offered = autosave.recoverable() if file is None else [autosave.path_for(file, "")]
-    return offered[0] if offered and autosave.newer(offered[0]) else None
+    offered = autosave.recoverable(file=file)
+    return offered[0] if offered else None
+
+
+def _why(auto: Path) -> str:
+    """Who left the autosave, as far as this host can tell (never "stopped" of a process
+    still running: those are not offered, and one on another host may be)."""
+    writer = autosave.writer_of(auto)
+    if writer is None:
+        return "hsm-tui stopped before a save"
+    if writer.running is None:
+        return f"written by {writer}, which may still be running there"
+    return f"{writer} stopped before a save"
 
 
 def _campaign_of(auto: Path) -> Path | None:
