@@ -12,8 +12,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
+from ..rules.errors import RulesError
 from ..table.state import Command, LogEntry, Snapshot
 from . import codec, lines
+from .references import check_references
 
 
 @functools.cache
@@ -36,11 +38,13 @@ checked against them so a hand edit (Luck −5) is refused at the door, not mid-
 
 
 def check_bounds(snap: Snapshot, where: str) -> None:
-    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), a
-    turn's declared actions within R-ACT-3's reach: what would otherwise load and then
-    break a view.
+    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), every
+    reference and bound play needs (:func:`.references.check_references`), a turn's
+    declared actions within R-ACT-3's reach: what would otherwise load and then break a
+    view.
     """
     check_unique(snap, where)
+    check_references(snap, where)
     turn = snap.encounter.turn
     if turn is not None and not 0 <= turn.declared <= MAX_DECLARED:
         problem = f"{turn.declared} is outside 0 to {MAX_DECLARED}"
@@ -244,6 +248,54 @@ class Unread:
     def named(self, rename: Callable[[Snapshot], Snapshot]) -> Unread:
         """The same steps from and to renamed states (the name holds through undo)."""
         return Unread(rename(self.start), self.steps, rename(self.now))
+
+    def replay(
+        self,
+        apply: Callable[[Command], None],
+        log: Callable[[], tuple[LogEntry, ...]],
+        state: Callable[[], Snapshot],
+    ) -> None:
+        """Apply each step (``apply``, on a session at :attr:`start`) and check it leads
+        where the file went: its log entries (``log``) as saved, and the last one to the
+        state saved (``state``). :class:`HistoryMisfit` names the first step that does not.
+        """
+        step = 0
+        try:
+            for step, command in enumerate(self.commands):
+                since = len(log())
+                apply(command)
+                if not self.on_the_way(log(), since):
+                    raise HistoryMisfit(step, "its log entries are not the file's")
+        except HistoryMisfit:
+            raise
+        except Exception as err:  # a file's steps may fail any way: then they are dropped
+            raise HistoryMisfit(step, str(err)) from None
+        if not self.reaches(state()):
+            raise HistoryMisfit(len(self.steps))
+
+    def on_the_way(self, log: tuple[LogEntry, ...], since: int) -> bool:
+        """Whether the entries a replayed step added to ``log`` (from ``since`` on) are the
+        ones the saved log holds there, by number, issuer and title (a later step may add
+        a line to an entry, and who sees it is derived): where a history stops fitting.
+        """
+        saved = self.now.log
+        if len(log) > len(saved):
+            return False
+        return all(
+            (e.seq, e.issuer, e.title) == (s.seq, s.issuer, s.title)
+            for e, s in zip(log[since:], saved[since : len(log)], strict=True)
+        )
+
+
+class HistoryMisfit(RulesError):
+    """Undo steps a file brought that no longer lead to the state it saved: ``step`` (from
+    0) is the first that does not fit (as many as there are steps: the last one ends
+    elsewhere), ``reason`` what went wrong there."""
+
+    def __init__(self, step: int, reason: str = "") -> None:
+        super().__init__(f"{DROPPED} ({reason})" if reason else DROPPED)
+        self.step = step
+        self.reason = reason
 
 
 def _unseen(snap: Snapshot) -> Snapshot:

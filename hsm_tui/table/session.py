@@ -576,18 +576,17 @@ class Session:
 
     def _replayed(self, unread: snapshot.Unread) -> list[tuple[Snapshot, Command]]:
         """The undo steps a file brought, replayed from their start on the packs loaded
-        now; RulesError if they no longer lead to the state it saved (they are dropped).
-        """
+        now (``Unread.replay``: HistoryMisfit, a RulesError, if they no longer fit)."""
         scratch = Session(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
-        try:
-            for command in unread.commands:
-                scratch._apply(command)
-        except Exception as err:  # a file's steps may fail any way: then they are dropped
-            raise RulesError(f"{snapshot.DROPPED} ({err})") from None
-        if not unread.reaches(scratch._snapshot()):
-            raise RulesError(snapshot.DROPPED)
+        unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
         return scratch._undo
+
+    def check_history(self) -> None:
+        """Replay the undo steps a file brought now (``hsm campaign check``)."""
+        if self._unread is not None:
+            unread, self._unread = self._unread, None
+            self._undo = [*self._replayed(unread), *self._undo]
 
     @classmethod
     def replay(
