@@ -54,6 +54,7 @@ from ..packs.kept import load_kept
 from ..persistence import collector, snapshot
 from ..rules import Rank, RulesError
 from ..rules.errors import DecisionPending, NotPermitted
+from .history import History
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
     ACCEPTS,
@@ -116,7 +117,7 @@ class Session:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
-        self._undo: list[tuple[Snapshot, Command]] = []
+        self._undo = History()
         self._redo: list[Command] = []
         self._unread: snapshot.Unread | None = None
         """Undo steps a file brought, replayed on the first undo that needs them."""
@@ -151,7 +152,7 @@ class Session:
         self.seed = random.SystemRandom().randrange(2**32)
         fresh = Session(seed=self.seed)
         self._restore(fresh._snapshot())
-        self._undo, self._redo, self._unread = [], [], None
+        self._undo, self._redo, self._unread = History(), [], None
         self.file = None
         self._saved = self._snapshot()
         self._notify()
@@ -243,7 +244,7 @@ class Session:
             return replace(snap, campaign=replace(snap.campaign, name=name))
 
         self.campaign = replace(self.campaign, name=name)
-        self._undo = [(named(snap), command) for snap, command in self._undo]
+        self._undo = self._undo.renamed(named)
         if self._unread is not None:
             self._unread = self._unread.named(named)
         self._notify()
@@ -255,7 +256,7 @@ class Session:
         except RulesError:
             self._restore(before)
             raise
-        self._undo.append((before, command))
+        self._undo.push(before, command, self.log)
 
     def _dispatch(self, command: Command) -> None:
         pending = self.pending
@@ -421,7 +422,7 @@ class Session:
 
     def last_wounded(self) -> str | None:
         """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
-        states = [*(snap for snap, _ in self._undo), self._snapshot()]
+        states = [*self._undo.states(), self._snapshot()]
         return party.last_wounded([(s.encounter, s.campaign) for s in states])
 
     def pools(self, who: str) -> tuple[str, int, int]:
@@ -501,7 +502,7 @@ class Session:
     def history(self) -> list[Command]:
         """The commands undo would take back, oldest first (a file's are read for it)."""
         earlier = self._unread.commands if self._unread is not None else []
-        return [*earlier, *(command for _, command in self._undo)]
+        return [*earlier, *self._undo.commands()]
 
     @property
     def can_undo(self) -> bool:
@@ -520,7 +521,7 @@ class Session:
                 self._undo = self._replayed(unread)
         if not self._undo:
             raise RulesError("nothing to undo")
-        snap, command = self._undo.pop()
+        snap, command = self._undo.pop(self.log)
         before = self.log
         self._restore(snap)
         self.undone = (*self.undone, *before[len(self.log) :])[-KEPT_UNDONE:]
@@ -547,9 +548,9 @@ class Session:
 
     def frozen(self) -> snapshot.SessionData:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
-        start = self._undo[0][0] if self._undo else self._snapshot()
+        start = self._undo.first(self.log) if self._undo else self._snapshot()
         unread = self._unread or snapshot.Unread(start, (), start)
-        commands, redo = [c for _, c in self._undo], list(self._redo)
+        commands, redo = self._undo.commands(), list(self._redo)
         now = self._snapshot()
         return snapshot.SessionData(self.seed, now, unread.start, commands, redo, unread.steps)
 
@@ -564,7 +565,7 @@ class Session:
         saved = snapshot.session_from(data)
         self.seed = saved.seed
         self._restore(saved.now)
-        self._undo, self._redo = [], list(saved.redo)
+        self._undo, self._redo = History(), list(saved.redo)
         self._unread = (
             snapshot.Unread(saved.start, saved.unread, saved.now) if saved.unread else None
         )
@@ -574,19 +575,19 @@ class Session:
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
 
-    def _replayed(self, unread: snapshot.Unread) -> list[tuple[Snapshot, Command]]:
+    def _replayed(self, unread: snapshot.Unread) -> History:
         """The undo steps a file brought, replayed from their start on the packs loaded
         now (``Unread.replay``: HistoryMisfit, a RulesError, if they no longer fit)."""
         scratch = Session(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
         unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
-        return scratch._undo
+        return scratch._undo.replayed(scratch.log)
 
     def check_history(self) -> None:
         """Replay the undo steps a file brought now (``hsm campaign check``)."""
         if self._unread is not None:
             unread, self._unread = self._unread, None
-            self._undo = [*self._replayed(unread), *self._undo]
+            self._undo = History([*self._replayed(unread).steps, *self._undo.steps])
 
     @classmethod
     def replay(
