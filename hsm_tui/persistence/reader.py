@@ -67,6 +67,7 @@ _BLOCKS = {
     "state.log": "\n[state]\nlog = '''\n",
     "undo.commands": "\n[undo]\ncommands = '''\n",
     "undo.start.log": "\n[undo.start]\nlog = '''\n",
+    "undo.checkpoints": "'''\ncheckpoints = '''\n",
 }
 """How each block of lines begins as a save writes it: its table, its key, its quotes."""
 _ILLEGAL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")

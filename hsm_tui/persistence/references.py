@@ -28,7 +28,7 @@ def check_references(snap: Snapshot, where: str) -> None:
     refers to nothing or a number is out of play's reach; DataError names the key."""
     _encounter(snap.encounter, f"{where}.encounter")
     _campaign(snap.campaign, f"{where}.campaign")
-    _log(snap.log, f"{where}.log")
+    check_log(snap.log, f"{where}.log")
 
 
 def _within(value: int, low: int, high: int, at: str) -> None:
@@ -70,7 +70,8 @@ def _campaign(campaign: Campaign, at: str) -> None:
     _within(campaign.adventure, 1, MAX_ADVENTURE, f"{at}.adventure")
 
 
-def _log(log: tuple[LogEntry, ...], at: str) -> None:
+def check_log(log: tuple[LogEntry, ...], at: str) -> None:
+    """Each entry's visibility and fight step one play knows (``at``: the log's key)."""
     for i, entry in enumerate(log):
         base = seen_by(entry.visibility)[0]
         if base not in VISIBILITIES:

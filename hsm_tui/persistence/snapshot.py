@@ -14,8 +14,8 @@ from typing import Any
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
 from ..rules.errors import RulesError
 from ..table.state import Command, LogEntry, Snapshot
-from . import codec, lines
-from .references import check_references
+from . import checkpoints, codec, lines
+from .references import check_log, check_references
 
 
 @functools.cache
@@ -218,6 +218,18 @@ class SessionData:
     commands: list[Command]
     redo: list[Command]
     unread: tuple[str, ...] = ()
+    checkpoints: tuple[str, ...] = ()
+    """The checkpoint lines of the unread steps, as the file held them (against ``base``)."""
+    base: tuple[LogEntry, ...] = ()
+    """The log of the file the unread steps came from."""
+    marks: tuple[checkpoints.Mark, ...] = ()
+    """Checkpoints of the steps since, to write (their logs against ``now``'s)."""
+
+    def history(self) -> Unread | None:
+        """The undo steps read from a file, left unread (None: there are none)."""
+        if not self.unread:
+            return None
+        return Unread(self.start, self.unread, self.now, self.checkpoints, self.base)
 
 
 @dataclass(frozen=True)
@@ -231,6 +243,10 @@ class Unread:
     start: Snapshot
     steps: tuple[str, ...]
     now: Snapshot
+    checkpoints: tuple[str, ...] = ()
+    """States before some of the steps (:mod:`.checkpoints`), oldest first."""
+    base: tuple[LogEntry, ...] = ()
+    """The log the checkpoints were written against (the file's ``[state]`` log)."""
 
     @functools.cached_property
     def commands(self) -> list[Command]:
@@ -243,11 +259,71 @@ class Unread:
         commands by the seat rules of the day, so a file written under older rules keeps
         its history (its entries re-marked).
         """
-        return _unseen(end) == _unseen(self.now)
+        a, b = end.log, self.now.log
+        if replace(end, log=()) != replace(self.now, log=()) or len(a) != len(b):
+            return False
+        return all(x is y or _unseen(x) == _unseen(y) for x, y in zip(a, b, strict=True))
 
     def named(self, rename: Callable[[Snapshot], Snapshot]) -> Unread:
         """The same steps from and to renamed states (the name holds through undo)."""
-        return Unread(rename(self.start), self.steps, rename(self.now))
+        return Unread(rename(self.start), self.steps, rename(self.now), self.checkpoints, self.base)
+
+    def data(
+        self,
+        seed: int,
+        now: Snapshot,
+        commands: list[Command],
+        redo: list[Command],
+        marks: tuple[checkpoints.Mark, ...],
+    ) -> SessionData:
+        """A session as a file holds it: these steps, then ``commands`` (``marks``: their
+        checkpoints)."""
+        return SessionData(
+            seed, now, self.start, commands, redo, self.steps, self.checkpoints, self.base, marks
+        )
+
+    def split(self) -> tuple[Unread | None, Unread]:
+        """The steps up to the last checkpoint (None: none before it) and those after it,
+        from the checkpoint: the first undo replays only these. HistoryMisfit if the
+        checkpoint cannot be read.
+        """
+        if not self.checkpoints:
+            return None, self
+        where = f"undo.checkpoints[{len(self.checkpoints) - 1}]"
+        try:
+            step, at = checkpoints.decode(self.checkpoints[-1], self.base, known(), where)
+            if not 0 <= step < len(self.steps):
+                raise codec.DataError(
+                    f"{where}.step", f"{step} is outside 0 to {len(self.steps) - 1}"
+                )
+            at = replace(at, campaign=replace(at.campaign, name=self.now.campaign.name))
+            check_bounds(replace(at, log=()), where)  # its log: the file's, checked on open
+            fresh = [e for e, kept in zip(at.log, self.base, strict=False) if e is not kept]
+            check_log(tuple(fresh), f"{where}.changed")
+        except codec.DataError as err:
+            raise HistoryMisfit(len(self.steps), str(err)) from None
+        newer = Unread(at, self.steps[step:], self.now)
+        if step == 0:
+            return None, newer
+        return Unread(self.start, self.steps[:step], at, self.checkpoints[:-1], self.base), newer
+
+    def check(self, replayed: Callable[[Unread], object]) -> None:
+        """Replay (``replayed``) every stretch between checkpoints: HistoryMisfit names the
+        first step, counted from the start, that no longer fits."""
+        for first, piece in self.pieces():
+            try:
+                replayed(piece)
+            except HistoryMisfit as misfit:
+                raise HistoryMisfit(first + misfit.step, misfit.reason) from None
+
+    def pieces(self) -> list[tuple[int, Unread]]:
+        """Every stretch between two checkpoints, oldest first, with its first step's place."""
+        out: list[tuple[int, Unread]] = []
+        rest: Unread | None = self
+        while rest is not None:
+            rest, piece = rest.split()
+            out.append((len(rest.steps) if rest is not None else 0, piece))
+        return out[::-1]
 
     def replay(
         self,
@@ -298,8 +374,10 @@ class HistoryMisfit(RulesError):
         self.reason = reason
 
 
-def _unseen(snap: Snapshot) -> Snapshot:
-    return replace(snap, log=tuple(replace(e, visibility="", lines=e.gm_lines) for e in snap.log))
+def _unseen(entry: LogEntry) -> LogEntry:
+    """An entry as it reads whoever sees it (an entry the replay shares with the file is
+    the same object, and is not compared: a long log took a second)."""
+    return replace(entry, visibility="", lines=entry.gm_lines)
 
 
 DROPPED = (
@@ -321,9 +399,14 @@ def session_data(saved: SessionData) -> dict[str, Any]:
     data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
     steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
     if steps:
+        marks = [
+            *checkpoints.rebased(saved.checkpoints, saved.base, saved.now.log),
+            *map(checkpoints.line, saved.marks),
+        ]
         data["undo"] = {
             "start": start_data(saved.start, saved.now),
             "commands": lines.block(steps),
+            "checkpoints": lines.block(marks),
         }
     data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
     return data
@@ -346,5 +429,6 @@ def session_from(data: dict[str, Any]) -> SessionData:
         start = snapshot_from(undo["start"], types, "undo.start", now.log)
         check_bounds(start, "undo.start")
     steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
+    marks = tuple(lines.split(undo.get("checkpoints", ""), "undo.checkpoints"))
     redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")
-    return SessionData(seed, now, start, [], redo, steps)
+    return SessionData(seed, now, start, [], redo, steps, marks, now.log)

@@ -6,19 +6,23 @@ opened to the players, a re-roll's note), so a step keeps how long the log was a
 entries it changed, as they were. A snapshot holding its own copy of the log made 20,000
 steps of a long campaign cost 2.4 GB; this costs a few words a step.
 
-Undo rebuilds the log before a step from the log after it, which is the session's log
-at that moment, or, for the last step of a history replayed from a file, the log the
-replay ended with (``after``): who may see each entry is then as the replay derived it.
+The dice state (``random.Random.getstate()``: 625 Python ints, 24 KB) is kept packed as
+bytes (2.5 KB): it was most of what a step cost.
+
+Undo rebuilds the log before a step from the log after it: the session's log then.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .state import Command, LogEntry, Snapshot
 
 Log = tuple[LogEntry, ...]
+Checkpoint = tuple[int, Snapshot, int, tuple[tuple[int, LogEntry], ...]]
 
 
 @dataclass(frozen=True)
@@ -32,8 +36,6 @@ class Step:
     changed: tuple[tuple[int, LogEntry], ...]
     """The earlier entries it changed, by place, as they were before it."""
     command: Command
-    after: Log | None = None
-    """The log after it when that is not the session's (the last step of a replay)."""
 
 
 class History:
@@ -55,54 +57,83 @@ class History:
         changed: tuple[tuple[int, LogEntry], ...] = ()
         if after[:kept] != old:  # compared in C, most entries by identity
             changed = tuple((i, e) for i, e in enumerate(old) if e is not after[i])
-        self.steps.append(Step(replace(before, log=()), kept, changed, command))
+        thin = replace(before, log=(), rng_state=_packed(before.rng_state))
+        self.steps.append(Step(thin, kept, changed, command))
 
     def pop(self, log: Log) -> tuple[Snapshot, Command]:
         """Take the last step back: the state before it (its log rebuilt from ``log``, the
         log after it) and its command."""
         step = self.steps.pop()
-        return replace(step.before, log=_before(step, log)), step.command
+        return _whole(step.before, _before(step, log)), step.command
 
     def first(self, log: Log) -> Snapshot:
         """The state before the first step (``log``: the log after the last one)."""
         length, patches = len(log), {}
         for step in reversed(self.steps):
-            if step.after is not None:
-                log, length, patches = step.after, len(step.after), {}
             length = min(length, step.kept)
             patches.update(step.changed)  # an earlier step's entry as it was wins
         entries = list(log[:length])
         for i, entry in patches.items():
             if i < length:
                 entries[i] = entry
-        return replace(self.steps[0].before, log=tuple(entries))
+        return _whole(self.steps[0].before, tuple(entries))
 
     def commands(self) -> list[Command]:
         """The commands, oldest first."""
         return [step.command for step in self.steps]
 
     def states(self) -> Iterator[Snapshot]:
-        """The state before each step, oldest first, without its log."""
+        """The state before each step, oldest first, without its log and dice state."""
         return (step.before for step in self.steps)
 
     def renamed(self, rename: Callable[[Snapshot], Snapshot]) -> History:
         """The same steps, each state before them renamed."""
         return History([replace(s, before=rename(s.before)) for s in self.steps])
 
-    def replayed(self, log: Log) -> History:
-        """These steps as a replay left them, ending at ``log`` rather than at whatever
-        log the session will hold when they are undone."""
-        if not self.steps:
-            return self
-        return History([*self.steps[:-1], replace(self.steps[-1], after=log)])
+    def marks(self, log: Log, first: int, every: int) -> Iterator[Checkpoint]:
+        """The state before every ``every``-th step (counted from ``first``, the place of
+        this history's first step in the file's), oldest first, each as (place, state
+        without its log, entries it kept of ``log``, those it held otherwise)."""
+        length, patches = len(log), {}
+        found = []
+        for j in range(len(self.steps) - 1, -1, -1):
+            step = self.steps[j]
+            length = min(length, step.kept)
+            patches.update(step.changed)
+            if (first + j) % every == 0 and first + j > 0:  # the one at 0 is the start
+                changed = tuple((i, e) for i, e in sorted(patches.items()) if i < length)
+                found.append((first + j, _whole(step.before, ()), length, changed))
+        return reversed(found)
 
 
-def _before(step: Step, log: Log) -> Log:
+def _before(step: Step, after: Log) -> Log:
     """The log before ``step`` from the log after it."""
-    after = step.after if step.after is not None else log
     if not step.changed:
         return after[: step.kept]
     entries = list(after[: step.kept])
     for i, entry in step.changed:
         entries[i] = entry
     return tuple(entries)
+
+
+def _packed(state: Any) -> Any:
+    """A ``random.Random`` state with its words as bytes (anything else as it is)."""
+    if isinstance(state, tuple) and len(state) == 3 and isinstance(state[1], tuple):
+        try:
+            return (state[0], array("I", state[1]).tobytes(), state[2])
+        except (OverflowError, TypeError):
+            return state
+    return state
+
+
+def _unpacked(state: Any) -> Any:
+    if isinstance(state, tuple) and len(state) == 3 and isinstance(state[1], bytes):
+        words = array("I")
+        words.frombytes(state[1])
+        return (state[0], tuple(words), state[2])
+    return state
+
+
+def _whole(thin: Snapshot, log: Log) -> Snapshot:
+    """A kept state with its log and its dice state as the session holds them."""
+    return replace(thin, log=log, rng_state=_unpacked(thin.rng_state))

@@ -51,7 +51,7 @@ from ..campaign.missing import missing_entries
 from ..campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
 from ..packs import Catalog, LoadResult, content_dirs
 from ..packs.kept import load_kept
-from ..persistence import collector, snapshot
+from ..persistence import checkpoints, collector, snapshot
 from ..rules import Rank, RulesError
 from ..rules.errors import DecisionPending, NotPermitted
 from .history import History
@@ -515,14 +515,16 @@ class Session:
     def undo(self, issuer: str = GM) -> Command:
         """Undo the last command, dice included (the RNG goes back too): the GM's alone."""
         _only_the_gm(issuer, "undo")
+        before = self.log
         if not self._undo and self._unread is not None:
-            unread, self._unread = self._unread, None
+            older, newer = self._unread.split()  # from the last checkpoint only
+            self._unread = None
             with collector.paused():
-                self._undo = self._replayed(unread)
+                self._undo, self.log = self._replayed(newer)  # entries as it derives them
+            self._unread = older
         if not self._undo:
             raise RulesError("nothing to undo")
         snap, command = self._undo.pop(self.log)
-        before = self.log
         self._restore(snap)
         self.undone = (*self.undone, *before[len(self.log) :])[-KEPT_UNDONE:]
         self._redo.append(command)
@@ -550,9 +552,9 @@ class Session:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo.first(self.log) if self._undo else self._snapshot()
         unread = self._unread or snapshot.Unread(start, (), start)
-        commands, redo = self._undo.commands(), list(self._redo)
-        now = self._snapshot()
-        return snapshot.SessionData(self.seed, now, unread.start, commands, redo, unread.steps)
+        marks = tuple(self._undo.marks(self.log, len(unread.steps), checkpoints.EVERY))
+        now, commands, redo = self._snapshot(), self._undo.commands(), list(self._redo)
+        return unread.data(self.seed, now, commands, redo, marks)
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
@@ -566,28 +568,26 @@ class Session:
         self.seed = saved.seed
         self._restore(saved.now)
         self._undo, self._redo = History(), list(saved.redo)
-        self._unread = (
-            snapshot.Unread(saved.start, saved.unread, saved.now) if saved.unread else None
-        )
+        self._unread = saved.history()
         self._notify()
         answer = f"undo history of {len(saved.unread)} step(s), checked on the first undo"
         enc, camp = self.encounter, self.campaign
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
 
-    def _replayed(self, unread: snapshot.Unread) -> History:
+    def _replayed(self, unread: snapshot.Unread) -> tuple[History, tuple[LogEntry, ...]]:
         """The undo steps a file brought, replayed from their start on the packs loaded
-        now (``Unread.replay``: HistoryMisfit, a RulesError, if they no longer fit)."""
+        now, and the log they end with (``Unread.replay``: HistoryMisfit if they no longer
+        fit)."""
         scratch = Session(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
         unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
-        return scratch._undo.replayed(scratch.log)
+        return scratch._undo, scratch.log
 
     def check_history(self) -> None:
-        """Replay the undo steps a file brought now (``hsm campaign check``)."""
+        """Replay every undo step a file brought (``hsm campaign check``)."""
         if self._unread is not None:
-            unread, self._unread = self._unread, None
-            self._undo = History([*self._replayed(unread).steps, *self._undo.steps])
+            self._unread.check(self._replayed)
 
     @classmethod
     def replay(
