@@ -5,12 +5,14 @@ the campaign's start, through saves made at any point of it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
+from hsm_tui.cli.campaign import problems
 from hsm_tui.persistence import checkpoints, store
-from hsm_tui.rules import Rank
+from hsm_tui.rules import Rank, RulesError
 from hsm_tui.table.session import OpenEntry, RollTask, Session
 from tests.campaign import pack
 from tests.test_lazy_undo import TN, played
@@ -70,3 +72,21 @@ def test_a_save_in_the_middle_of_the_history_keeps_it_whole(tmp_path: Path) -> N
     again = _opened(store.save(loaded, tmp_path / "again.toml"))
     assert everything(again) == everything(session)
     _undo_all_alike(again, session)
+
+
+def test_a_broken_checkpoint_drops_the_history_once_and_check_names_it(tmp_path: Path) -> None:
+    path = store.save(_long(), tmp_path / "c.toml")
+    text = path.read_text(encoding="utf-8")
+    last = text.rindex('{"step": ')  # the last checkpoint: the first undo reads it
+    count = text[text.index("checkpoints = ") : last].count("\n") - 1
+    number = re.match(r'\{"step": (\d+)', text[last:])
+    assert number is not None
+    broken = f'{text[:last]}{{"step": 999{text[last + len(number[0]) :]}'
+    path.write_text(broken, encoding="utf-8")
+    loaded = _opened(path)
+    key = f"undo.checkpoints[{count}].step"
+    with pytest.raises(RulesError, match=rf"no longer leads .*\({re.escape(key)}: 999 is outside"):
+        loaded.undo()
+    assert not loaded.can_undo  # dropped, not offered again
+    [problem] = problems(path)
+    assert f"{key}: 999 is outside 0 to " in problem

@@ -116,6 +116,8 @@ def problems(path: Path) -> list[str]:
     if misfit is None:
         return []
     steps = len(saved.unread)
+    if misfit.step >= steps and misfit.reason:  # a checkpoint that cannot be read
+        return [f"{path}: key undo: the undo history does not fit: {misfit.reason}"]
     if misfit.step >= steps:
         return [
             f"{path}: key undo: the undo history replayed ends in a state other than the one"

@@ -517,8 +517,8 @@ class Session:
         _only_the_gm(issuer, "undo")
         before = self.log
         if not self._undo and self._unread is not None:
-            older, newer = self._unread.split()  # from the last checkpoint only
-            self._unread = None
+            unread, self._unread = self._unread, None  # dropped if it no longer fits
+            older, newer = unread.split()  # from the last checkpoint only
             with collector.paused():
                 self._undo, self.log = self._replayed(newer)  # entries as it derives them
             self._unread = older
@@ -576,9 +576,8 @@ class Session:
         return "; ".join([answer, *missing])
 
     def _replayed(self, unread: snapshot.Unread) -> tuple[History, tuple[LogEntry, ...]]:
-        """The undo steps a file brought, replayed from their start on the packs loaded
-        now, and the log they end with (``Unread.replay``: HistoryMisfit if they no longer
-        fit)."""
+        """The undo steps a file brought, replayed on the packs loaded now, and the log they
+        end with (``Unread.replay``: HistoryMisfit if they no longer fit)."""
         scratch = Session(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
         unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
