@@ -20,7 +20,7 @@ from ..campaign.party import campaign_name
 from ..persistence import store, versions
 from ..persistence.atomic import replace_file
 from ..persistence.codec import DataError
-from ..persistence.snapshot import HistoryMisfit, read_steps, session_from
+from ..persistence.session_file import HistoryMisfit, read_steps, session_from
 from ..rules.errors import RulesError
 from ..table.logbook import escape, fights, to_markdown
 from ..table.state import LogEntry

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from . import atomic, store
 from .atomic import move_into_place
-from .snapshot import SessionData, session_data
+from .session_file import SessionData, session_data
 
 if TYPE_CHECKING:
     from ..table.session import Session

@@ -51,7 +51,7 @@ from ..campaign.missing import missing_entries
 from ..campaign.party import PARTY, AddParty, Campaign, CampaignCommand, NewAdventure
 from ..packs import Catalog, LoadResult, content_dirs
 from ..packs.kept import load_kept
-from ..persistence import checkpoints, collector, snapshot
+from ..persistence import checkpoints, collector, session_file
 from ..rules import Rank, RulesError
 from ..rules.errors import DecisionPending, NotPermitted
 from .history import History
@@ -119,7 +119,7 @@ class Session:
         self.rng = random.Random(self.seed)
         self._undo = History()
         self._redo: list[Command] = []
-        self._unread: snapshot.Unread | None = None
+        self._unread: session_file.Unread | None = None
         """Undo steps a file brought, replayed on the first undo that needs them."""
         self._subscribers: list[Callable[[Event], None]] = []
         self._table_log = TableLog()  # the players' log, projected once for every seat
@@ -546,12 +546,12 @@ class Session:
     # -- campaign files (plain data; persistence/store.py does the file) ---------------
     def to_data(self) -> dict[str, Any]:
         """The whole session as TOML-ready data: :meth:`frozen`, written out."""
-        return snapshot.session_data(self.frozen())
+        return session_file.session_data(self.frozen())
 
-    def frozen(self) -> snapshot.SessionData:
+    def frozen(self) -> session_file.SessionData:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo.first(self.log) if self._undo else self._snapshot()
-        unread = self._unread or snapshot.Unread(start, (), start)
+        unread = self._unread or session_file.Unread(start, (), start)
         marks = tuple(self._undo.marks(self.log, len(unread.steps), checkpoints.EVERY))
         now, commands, redo = self._snapshot(), self._undo.commands(), list(self._redo)
         return unread.data(self.seed, now, commands, redo, marks)
@@ -564,7 +564,7 @@ class Session:
         (:meth:`_replayed`). The answer counts them and names entries the packs lack.
         """
         _only_the_gm(issuer, "open a campaign")
-        saved = snapshot.session_from(data)
+        saved = session_file.session_from(data)
         self.seed = saved.seed
         self._restore(saved.now)
         self._undo, self._redo = History(), list(saved.redo)
@@ -575,7 +575,7 @@ class Session:
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
 
-    def _replayed(self, unread: snapshot.Unread) -> tuple[History, tuple[LogEntry, ...]]:
+    def _replayed(self, unread: session_file.Unread) -> tuple[History, tuple[LogEntry, ...]]:
         """The undo steps a file brought, replayed on the packs loaded now, and the log they
         end with (``Unread.replay``: HistoryMisfit if they no longer fit)."""
         scratch = Session(seed=self.seed, content=self.content)
