@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hsm_tui.campaign.combat import AddZone, EndTurn
-from hsm_tui.persistence import lines, snapshot, store
+from hsm_tui.persistence import lines, session_file, store
 from hsm_tui.persistence.codec import DataError
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.rules import Rank, task_tn
@@ -106,7 +106,7 @@ def test_a_save_after_open_writes_the_steps_as_read_without_reading_them(
     def unread(_: object) -> None:
         raise AssertionError("a save must not read the steps")
 
-    monkeypatch.setattr(snapshot, "read_steps", unread)
+    monkeypatch.setattr(session_file, "read_steps", unread)
     again = store.save(loaded, tmp_path / "again.toml", now=SAVED_AT)
     assert again.read_text(encoding="utf-8") == first.read_text(encoding="utf-8")
     monkeypatch.undo()
@@ -181,7 +181,7 @@ def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
     session.apply(AddZone("b"))
     path = store.save(session, tmp_path / "c.toml")
     text = path.read_text(encoding="utf-8")
-    second = '[2, "gm", "Zone b", [], "public", "setup"]'
+    second = '[2, "gm", "Zone b", [], "building", "setup"]'
     number = text[: text.index(second)].count("\n") + 1
     path.write_text(text.replace(second, line), encoding="utf-8")
     victim = Session(content=pack())

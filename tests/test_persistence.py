@@ -53,7 +53,7 @@ from hsm_tui.campaign.encounter import Encounter
 from hsm_tui.campaign.freeflow import PendingRerolls
 from hsm_tui.campaign.party import AddHero, Campaign, NewAdventure, SetScene
 from hsm_tui.cli import campaign as campaigns
-from hsm_tui.persistence import codec, lines, store
+from hsm_tui.persistence import codec, lines, reader, store
 from hsm_tui.persistence.store import CampaignFileError, SavedCampaign
 from hsm_tui.rules import Rank, RulesError, task_tn
 from hsm_tui.table.session import Batch, Command, RollTask, Session, SpendRerolls
@@ -173,7 +173,7 @@ def test_the_file_names_its_format_version_and_time_and_holds_the_dice(tmp_path:
     session = duel(seed=1)
     path = store.save(session, tmp_path / "duel.toml", now=SAVED_AT)
     data = store.read(path)
-    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 3)
+    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 4)
     assert data["saved"] == SAVED_AT.replace(microsecond=0)
     version, internal, gauss = session.rng.getstate()
     assert data["state"]["rng_state"] == {"version": version, "internal": list(internal)}
@@ -409,8 +409,8 @@ BAD_DATA = [
     ),
     pytest.param(_drop("format"), r"not an hsm-tui campaign", id="no-format"),
     pytest.param(
-        _set("format_version", to=4),
-        r"format_version 4 is newer than this hsm-tui reads \(3\): open it with a newer",
+        _set("format_version", to=5),
+        r"format_version 5 is newer than this hsm-tui reads \(4\): open it with a newer",
         id="newer-version",
     ),
     pytest.param(_set("format_version", to=0), r"key format_version is 0", id="version-0"),
@@ -1212,13 +1212,13 @@ def test_a_party_hero_missing_from_the_packs_is_named_when_opened(tmp_path: Path
 
 @pytest.mark.parametrize("block", ["state.log", "undo.commands", "undo.start.log"])
 def test_a_bad_value_in_any_block_of_lines_names_its_line(tmp_path: Path, block: str) -> None:
-    """Each block a save writes (store._BLOCKS, which the key's pattern is made from) leads
+    """Each block a save writes (reader._BLOCKS, which the key's pattern is made from) leads
     a bad entry's message to its line in the file."""
     path = tmp_path / "c.toml"
     path.write_text(
-        "version = 3\n" + "".join(f"{o}{{}}\n{{}}\n'''\n" for o in store._BLOCKS.values())
+        "version = 3\n" + "".join(f"{o}{{}}\n{{}}\n'''\n" for o in reader._BLOCKS.values())
     )
-    first = path.read_text().index(store._BLOCKS[block]) + len(store._BLOCKS[block])
+    first = path.read_text().index(reader._BLOCKS[block]) + len(reader._BLOCKS[block])
     line = path.read_text().count("\n", 0, first) + 1 + 1  # the second entry: [1]
     message = store.problem(path, codec.DataError(f"{block}[1]", "bad"))
     assert message == f"{path}: line {line}, key {block}[1]: bad"

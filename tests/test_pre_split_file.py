@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from hsm_tui.campaign.combat import PendingCombatRerolls, PendingDive, SpendCombatRerolls
-from hsm_tui.persistence import snapshot, store
+from hsm_tui.persistence import session_file, store
 from hsm_tui.rules import RulesError
 from hsm_tui.table.session import Session
 from hsm_tui.table.state import LogEntry
@@ -58,12 +58,12 @@ def test_its_history_replays_unchanged_up_to_the_first_rule_issue_18_changed() -
     initiative), replays as it was written.
     """
     data = store.read(FIXTURE)  # brought up to the format of the day
-    saved = snapshot.session_from(data)
+    saved = session_file.session_from(data)
     written = [(e.title, e.gm_lines) for e in saved.now.log]
     session = Session(content=pack())
     session.load_data({"seed": data["seed"], "state": data["undo"]["start"], "redo": []})
     kept: set[int] = set()
-    for command in snapshot.read_steps(saved.unread):
+    for command in session_file.read_steps(saved.unread):
         pending = session.pending
         if isinstance(pending, PendingCombatRerolls) and type(command) is not SpendCombatRerolls:
             session.apply(SpendCombatRerolls(0, 0))

@@ -20,7 +20,7 @@ from ..campaign.party import campaign_name
 from ..persistence import store, versions
 from ..persistence.atomic import replace_file
 from ..persistence.codec import DataError
-from ..persistence.snapshot import read_steps, session_from
+from ..persistence.session_file import HistoryMisfit, read_steps, session_from
 from ..rules.errors import RulesError
 from ..table.logbook import escape, fights, to_markdown
 from ..table.state import LogEntry
@@ -94,12 +94,15 @@ def new(args: argparse.Namespace) -> int:
 
 
 def problems(path: Path) -> list[str]:
-    """What is wrong with the campaign file ``path``, one line each (none: it opens).
-    Only reads: the file and the folder are left exactly as they were.
+    """What is wrong with the campaign file ``path``, one line each (none: it plays):
+    everything open checks, then the undo history replayed on the packs ``hsm play``
+    loads, to the state the file saved. Only reads: the file and the folder are left
+    exactly as they were.
     """
     try:
         data = store.read(path)
-        saved = session_from({k: v for k, v in data.items() if k not in store.META_KEYS})
+        body = {k: v for k, v in data.items() if k not in store.META_KEYS}
+        saved = session_from(body)
         read_steps(saved.unread)  # opening leaves them to the first undo: check reads them
     except store.CampaignFileError as err:
         return [str(err)]
@@ -109,7 +112,35 @@ def problems(path: Path) -> list[str]:
         return [f"{path}: not a campaign: nested too deeply"]
     if data["header"] != versions.header(data["state"]):
         return [f"{path}: key header: does not match the campaign in state (edited by hand?)"]
-    return []
+    misfit = _replayed(body)
+    if misfit is None:
+        return []
+    steps = len(saved.unread)
+    if misfit.step >= steps and misfit.reason:  # a checkpoint that cannot be read
+        return [f"{path}: key undo: the undo history does not fit: {misfit.reason}"]
+    if misfit.step >= steps:
+        return [
+            f"{path}: key undo: the undo history replayed ends in a state other than the one"
+            f" saved ({steps} step(s)); the first u would drop it"
+        ]
+    where = f"undo.commands[{misfit.step}]"
+    why = f"step {misfit.step + 1} of {steps}: {misfit.reason}"
+    text = f"the undo history stops fitting at {why}; the first u would drop it"
+    return [store.problem(path, DataError(where, text))]
+
+
+def _replayed(body: dict[str, Any]) -> HistoryMisfit | None:
+    """Where the undo history of a campaign's checked ``body`` stops fitting, if it does."""
+    from ..table.session import Session
+
+    session = Session()
+    session.load_content()
+    session.load_data(body)
+    try:
+        session.check_history()
+    except HistoryMisfit as misfit:
+        return misfit
+    return None
 
 
 def check(args: argparse.Namespace) -> int:

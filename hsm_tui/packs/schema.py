@@ -15,7 +15,7 @@ from ..rules.effects import (
     EffectKind,
     Trigger,
 )
-from ..rules.models import TRAIT_ALIASES, TRAIT_MAX, TRAIT_MIN
+from ..rules.models import MAX_RATING, TRAIT_ALIASES, TRAIT_MAX, TRAIT_MIN
 from .fields import (
     EntryReader,
     Field,
@@ -194,7 +194,7 @@ TRAITS = table(
     [t.value for t in Trait],
     {a: t.value for a, t in TRAIT_ALIASES.items()},
 )
-RATINGS = table({r.value: whole(0) for r in Rating})
+RATINGS = table({r.value: whole(0, MAX_RATING) for r in Rating})
 DERIVED = table({d.value: whole(0) for d in Derived})
 EQUIPMENT = table({"name": text, "enc": whole(0), "location": text}, ["name"])
 

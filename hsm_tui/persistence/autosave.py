@@ -2,24 +2,30 @@
 by :class:`Autosaver`, in the GM's app or ``hsm serve --headless``), so a crash, a closed
 terminal or a dropped SSH connection loses at most the last two seconds of play.
 
-``<folder>/.autosave/<name>.toml`` for the campaign file ``<folder>/<name>.toml``, or
-``<saves>/.autosave/unnamed-<stamp>.toml`` before the campaign's first save. It is a
+``<folder>/.autosave/<name>.toml~<host>~<pid>.toml`` for the campaign file
+``<folder>/<name>.toml``, or ``<saves>/.autosave/unnamed-<stamp>~<host>~<pid>.toml``
+before the campaign's first save: each running hsm-tui writes and removes only its own,
+so two on one campaign (one read-only) never overwrite or remove each other's. It is a
 campaign file like any other (written atomically, without backups), so anything that
-opens a campaign opens it. One that is newer than its campaign file is offered for
-recovery; discarding it keeps it as ``<name>.toml.discarded``; a normal save removes it.
+opens a campaign opens it. One newer than its campaign file, left by an hsm-tui that no
+longer runs, is offered for recovery, naming that process; discarding it keeps it as
+``<name>.discarded``; a normal save removes this process's own.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import store
-from .snapshot import SessionData, session_data
+from . import atomic, store
+from .atomic import move_into_place
+from .session_file import SessionData, session_data
 
 if TYPE_CHECKING:
     from ..table.session import Session
@@ -27,22 +33,74 @@ if TYPE_CHECKING:
 FOLDER = ".autosave"
 UNNAMED = "unnamed-"
 DISCARDED = ".discarded"
+MARK = "~"
+"""Splits an autosave's name from its writer's host and process (``relics.toml~laptop~812``):
+no host name holds it."""
 DELAY = 1.0
 """Seconds from a change to its autosave (changes meanwhile go in the same write)."""
 
 
-def path_for(file: Path | None, stamp: str, saves: Path | None = None) -> Path:
-    """The autosave of the campaign ``file`` (None: not saved yet, named by ``stamp``)."""
+@dataclass(frozen=True)
+class Writer:
+    """The running hsm-tui an autosave is of: each writes its own, so two on one campaign
+    never write or remove each other's."""
+
+    host: str
+    pid: int
+
+    def __str__(self) -> str:
+        return f"hsm-tui process {self.pid} on {self.host}"
+
+    @property
+    def running(self) -> bool | None:
+        """Whether it still runs (None: on another host, which cannot be asked)."""
+        if self.host != socket.gethostname():
+            return None
+        return atomic.running(self.pid)
+
+
+def me() -> Writer:
+    """This process as an autosave's writer."""
+    return Writer(socket.gethostname(), os.getpid())
+
+
+def path_for(
+    file: Path | None, stamp: str, saves: Path | None = None, writer: Writer | None = None
+) -> Path:
+    """The autosave ``writer`` (this process unless named) makes of the campaign ``file``
+    (None: not saved yet, named by ``stamp``)."""
+    who = writer or me()
+    mark = f"{MARK}{who.host}{MARK}{who.pid}{store.SUFFIX}"
     if file is not None:
-        return file.parent / FOLDER / file.name
-    return (saves or store.saves_folder()) / FOLDER / f"{UNNAMED}{stamp}{store.SUFFIX}"
+        return file.parent / FOLDER / f"{file.name}{mark}"
+    return (saves or store.saves_folder()) / FOLDER / f"{UNNAMED}{stamp}{mark}"
+
+
+def _split(auto: Path) -> tuple[str, Writer | None]:
+    """An autosave's name without its writer, and the writer (None: an autosave of an
+    older hsm-tui, named as its campaign file)."""
+    parts = auto.name.removesuffix(store.SUFFIX).rsplit(MARK, 2)
+    if len(parts) == 3 and parts[2].isdigit() and auto.name.endswith(store.SUFFIX):
+        return parts[0], Writer(parts[1], int(parts[2]))
+    return auto.name, None
+
+
+def writer_of(auto: Path) -> Writer | None:
+    """The hsm-tui that wrote ``auto`` (None: one of an older hsm-tui, which did not say)."""
+    return _split(auto)[1]
+
+
+def stamp_of(auto: Path) -> str:
+    """The stamp an unnamed session's autosave is named by."""
+    return _split(auto)[0].removeprefix(UNNAMED).removesuffix(store.SUFFIX)
 
 
 def campaign_of(auto: Path) -> Path | None:
     """The campaign file an autosave belongs to (None: an unnamed session's)."""
-    if auto.name.startswith(UNNAMED):
+    name = _split(auto)[0]
+    if name.startswith(UNNAMED):
         return None
-    return auto.parent.parent / auto.name
+    return auto.parent.parent / name
 
 
 def write(frozen: SessionData, path: Path, now: datetime | None = None) -> None:
@@ -62,20 +120,37 @@ def newer(auto: Path) -> bool:
     return theirs is None or mine > theirs
 
 
-def recoverable(saves: Path | None = None) -> list[Path]:
-    """The autosaves in the saves folder newer than their campaign file, newest first."""
-    folder = (saves or store.saves_folder()) / FOLDER
+def left(auto: Path) -> bool:
+    """Whether ``auto`` was left by an hsm-tui that no longer runs (or may not: one on
+    another host, one of an older hsm-tui), not this process's own."""
+    writer = writer_of(auto)
+    return writer is None or (writer != me() and writer.running is not True)
+
+
+def recoverable(saves: Path | None = None, file: Path | None = None) -> list[Path]:
+    """The autosaves newer than their campaign file that an hsm-tui no longer running
+    left, newest first: those of the campaign ``file``, or (None) any in the saves folder.
+    """
+    if file is not None:
+        folder = file.parent / FOLDER
+        pattern = f"{atomic.glob_escape(file.name)}*"
+    else:
+        folder = (saves or store.saves_folder()) / FOLDER
+        pattern = f"*{store.SUFFIX}"
     try:
-        found = [p for p in folder.glob(f"*{store.SUFFIX}") if newer(p)]
+        found = list(folder.glob(pattern))
     except OSError:
         return []
+    if file is not None:
+        found = [p for p in found if campaign_of(p) == file.parent / file.name]
+    found = [p for p in found if p.name.endswith(store.SUFFIX) and newer(p) and left(p)]
     return sorted(found, key=lambda p: store.mtime(p) or 0.0, reverse=True)
 
 
 def discard(auto: Path) -> Path:
-    """Set the autosave aside as ``<name>.toml.discarded`` (kept, never offered again)."""
+    """Set the autosave aside as ``<name>.discarded`` (kept, never offered again)."""
     kept = auto.with_name(auto.name + DISCARDED)
-    os.replace(auto, kept)
+    move_into_place(auto, kept)
     return kept
 
 

@@ -1,19 +1,21 @@
 """A session's snapshot as campaign-file data and back (hsm_tui/state.py): the codec for
-the state, the log and the undo steps as lines of JSON (``lines.py``), the dice state
-written apart, and counters checked at the door.
+the state, its log as lines of JSON (``lines.py``), the dice state written apart, and
+counters and references checked at the door. The whole session (history included) is
+:mod:`.session_file`'s.
 """
 
 from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from ..campaign.encounter import MAX_DECLARED, MAX_POOL
-from ..table.state import Command, Snapshot
+from ..table.state import Command, LogEntry, Snapshot
 from . import codec, lines
+from .references import check_references
 
 
 @functools.cache
@@ -36,11 +38,13 @@ checked against them so a hand edit (Luck −5) is refused at the door, not mid-
 
 
 def check_bounds(snap: Snapshot, where: str) -> None:
-    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), a
-    turn's declared actions within R-ACT-3's reach: what would otherwise load and then
-    break a view.
+    """Counters within :data:`BOUNDS`, names and ids unique (:func:`check_unique`), every
+    reference and bound play needs (:func:`.references.check_references`), a turn's
+    declared actions within R-ACT-3's reach: what would otherwise load and then break a
+    view.
     """
     check_unique(snap, where)
+    check_references(snap, where)
     turn = snap.encounter.turn
     if turn is not None and not 0 <= turn.declared <= MAX_DECLARED:
         problem = f"{turn.declared} is outside 0 to {MAX_DECLARED}"
@@ -142,13 +146,40 @@ def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
     return data
 
 
-def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
-    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``)."""
+SHARED = "log_from_state"
+"""The key of ``[undo.start]`` that counts the first entries of ``[state]``'s log its own
+log begins with: they are written once, in ``[state]`` (``format_version`` 4)."""
+
+
+def start_data(start: Snapshot, now: Snapshot) -> dict[str, Any]:
+    """The state before the undo history as file data: its log's entries that begin the
+    log of ``now`` are counted, not written again (a long campaign's log was written twice,
+    and a file of 225 MB became one of 450 MB that open refused)."""
+    shared = 0
+    for mine, theirs in zip(start.log, now.log, strict=False):
+        if mine is not theirs and (mine != theirs or mine.step != theirs.step):
+            break
+        shared += 1
+    data = snapshot_data(replace(start, log=start.log[shared:]), START_LOG)
+    data[SHARED] = shared
+    return data
+
+
+def snapshot_from(
+    data: Any, known: dict[str, type], where: str, before: tuple[LogEntry, ...] = ()
+) -> Snapshot:
+    """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``); ``before``
+    is the log whose first entries :data:`SHARED` counts (``state``'s, for the start).
+    """
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
     if "log" not in data:
         raise codec.DataError(f"{where}.log", "missing")
-    log = lines.log_from(data["log"], f"{where}.log")
+    shared = codec.from_data(data.get(SHARED, 0), int, known, f"{where}.{SHARED}")
+    if not 0 <= shared <= len(before):
+        problem = f"{shared} is outside 0 to {len(before)} (the entries of the state's log)"
+        raise codec.DataError(f"{where}.{SHARED}", problem)
+    log = before[:shared] + lines.log_from(data["log"], f"{where}.log")
     rng = data.get("rng_state")
     if not isinstance(rng, dict):
         raise codec.DataError(f"{where}.rng_state", "missing, or not a table")
@@ -170,102 +201,5 @@ def snapshot_from(data: Any, known: dict[str, type], where: str) -> Snapshot:
     if not usable:
         problem = "not a dice state this Python can use"
         raise codec.DataError(f"{where}.rng_state", problem) from None
-    rest = {k: v for k, v in data.items() if k != "rng_state"} | {"log": []}
+    rest = {k: v for k, v in data.items() if k not in ("rng_state", SHARED)} | {"log": []}
     return replace(codec.from_data(rest, Snapshot, known, where), log=log, rng_state=state)
-
-
-@dataclass(frozen=True)
-class SessionData:
-    """A session as a campaign file holds it: the seed, the state now, and the history
-    (the state before the first undoable command, the commands since, the redo list).
-    ``unread``: the first undo steps as the file held them, not read yet (:class:`Unread`).
-    """
-
-    seed: int
-    now: Snapshot
-    start: Snapshot
-    commands: list[Command]
-    redo: list[Command]
-    unread: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Unread:
-    """Undo steps as a campaign file holds them, read and replayed only when the GM first
-    undoes that far (``Session.undo``): a campaign of 10,000 steps took 3 s to open when
-    they were replayed then. ``start`` is the state before the first step, ``now`` the
-    state the steps must lead to.
-    """
-
-    start: Snapshot
-    steps: tuple[str, ...]
-    now: Snapshot
-
-    @functools.cached_property
-    def commands(self) -> list[Command]:
-        """The steps read (:class:`~hsm_tui.persistence.codec.DataError` names a bad one)."""
-        return read_steps(self.steps)
-
-    def reaches(self, end: Snapshot) -> bool:
-        """Whether the steps replayed ended at the state the file saved. Who may see each
-        log entry, and which numbers in it are the GM's, aside: both are derived from the
-        commands by the seat rules of the day, so a file written under older rules keeps
-        its history (its entries re-marked).
-        """
-        return _unseen(end) == _unseen(self.now)
-
-    def named(self, rename: Callable[[Snapshot], Snapshot]) -> Unread:
-        """The same steps from and to renamed states (the name holds through undo)."""
-        return Unread(rename(self.start), self.steps, rename(self.now))
-
-
-def _unseen(snap: Snapshot) -> Snapshot:
-    return replace(snap, log=tuple(replace(e, visibility="", lines=e.gm_lines) for e in snap.log))
-
-
-DROPPED = (
-    "the undo history the campaign file brought no longer leads to the state it saved (the"
-    " packs or the file changed since): it is dropped"
-)
-
-
-def read_steps(steps: tuple[str, ...]) -> list[Command]:
-    """The commands of undo steps as a file holds them; DataError names a bad one."""
-    where = "undo.commands"
-    types = known()
-    found = lines.values(steps, where)
-    return [codec.from_data(v, Command, types, f"{where}[{i}]") for i, v in enumerate(found)]
-
-
-def session_data(saved: SessionData) -> dict[str, Any]:
-    """``saved`` as TOML-ready data (the undo table only when there is history)."""
-    data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
-    steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
-    if steps:
-        data["undo"] = {
-            "start": snapshot_data(saved.start, START_LOG),
-            "commands": lines.block(steps),
-        }
-    data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
-    return data
-
-
-def session_from(data: dict[str, Any]) -> SessionData:
-    """Read and check everything a campaign file's session holds before anything changes
-    but the undo steps, left unread (``unread``; :func:`read_steps` reads them): bad data
-    raises :class:`~hsm_tui.persistence.codec.DataError`.
-    """
-    types = known()
-    seed = codec.from_data(data.get("seed"), int, types, "seed")
-    now = snapshot_from(data.get("state"), types, "state")
-    undo = data.get("undo", {})
-    if not isinstance(undo, dict):
-        raise codec.DataError("undo", "expected a table")
-    check_bounds(now, "state")
-    start = now
-    if "start" in undo:
-        start = snapshot_from(undo["start"], types, "undo.start")
-        check_bounds(start, "undo.start")
-    steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
-    redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")
-    return SessionData(seed, now, start, [], redo, steps)

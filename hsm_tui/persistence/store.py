@@ -2,11 +2,10 @@
 dice state, undo and redo) in one TOML file, so a campaign resumes mid-combat exactly.
 
 Writing goes to a temporary file in the same folder, then replaces the old one, so a
-crash or a full disk never leaves half a campaign behind; the last three saves stay
-beside it (``<name>.toml.bak1`` newest … ``.bak3``). Reading takes only a regular file
-of at most :data:`LIMIT` bytes, brings an older ``format_version`` up to date
-(``versions.py``) and checks everything before the session changes; a bad file is
-refused with its path and the line or key at fault (:class:`CampaignFileError`).
+crash, a full disk or a power cut never leaves half a campaign behind; the last three
+saves stay beside it (``<name>.toml.bak1`` newest … ``.bak3``). Reading is
+:mod:`.reader`'s (its names are here too, for callers that know only this module); a
+session changes only once everything in the file is checked.
 """
 
 from __future__ import annotations
@@ -26,31 +25,32 @@ import tomli_w
 
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
-from . import collector, lock, versions
-from .atomic import FileId, clean_stale, file_id, folder_held, keep_copy, replace_file
-from .codec import DataError, from_data, parse_toml
+from . import collector, lock, reader, unfinished, versions
+from .atomic import (
+    FileId,
+    clean_stale,
+    file_id,
+    folder_held,
+    keep_copy,
+    move_into_place,
+    replace_file,
+)
+from .codec import DataError, from_data
 from .errors import CampaignFileError
 from .lines import Block
-from .safe_read import MB, read_head, read_regular
+from .reader import END, FORMAT, META_KEYS, VERSION, check_header, problem, read
+from .safe_read import amount, read_head
 
 if TYPE_CHECKING:
     from ..table.session import Session
 
-FORMAT = "hsm-tui campaign"
-VERSION = versions.VERSION
 SUFFIX = ".toml"
 BACKUP = ".bak"
 """Backups are ``<name>.toml.bak1`` (the save before this one) to ``.bak3``; a single
 ``<name>.toml.bak`` left by an older hsm-tui is left alone (it still opens as a path)."""
 BACKUPS = 3
-LIMIT = 256 * MB
-"""The largest campaign file read (10,000 log entries and their undo steps: 3.5 MB)."""
 HEAD = 64 * 1024
 """How much of a file the open list reads for its header."""
-TOP_KEYS = ("format", "format_version", "saved", "header", "seed", "state", "undo", "redo")
-"""The keys a campaign file's top level holds; any other is a mistake worth naming."""
-META_KEYS = TOP_KEYS[:4]
-"""The keys about the file, not the session."""
 
 
 def saves_folder() -> Path:
@@ -139,7 +139,7 @@ def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None 
         data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
         data["header"] = versions.header(session.get("state"))
         data.update(session)
-        return _toml(data).encode("utf-8")
+        return f"{_toml(data)}\n{END}".encode()
     except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
 
@@ -171,12 +171,20 @@ def write(
     text: bytes, path: Path, *, backups: bool, expected: FileId | None = None
 ) -> FileId | None:
     """Put ``text`` in place as ``path`` atomically (keeping the last saves as backups
-    if ``backups``), first removing temporary files a crashed writer left there; the
-    answer is the new file's :func:`file_id`. ``expected``: the file must still be that
+    if ``backups``), first removing temporary files a crashed writer left there (but a
+    whole save newer than the file, :mod:`.unfinished`, which is offered on open); the
+    answer is the new file's :func:`file_id`. Text larger than open reads is refused
+    before anything is written. ``expected``: the file must still be that
     one (the session's last open or save), or another program replaced it and nothing
     is written: CampaignFileError, never a silent loss of the other's save.
     """
     target = path.resolve()  # through a symlink: the file it points at is replaced
+    if len(text) > reader.LIMIT:
+        raise CampaignFileError(
+            f"not saved: {path} would be {amount(len(text))}, more than the"
+            f" {amount(reader.LIMIT)} a campaign file may be to open; the file is left as it"
+            " was (export the log, then start the next adventure as a new campaign)"
+        )
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with folder_held(target.parent):
@@ -186,7 +194,7 @@ def write(
                     " saved here; save under another name (Save campaign as…), or open it again"
                 )
             mode = target.stat().st_mode & 0o777 if target.exists() else default_mode()
-            clean_stale(target)
+            clean_stale(target, keep=unfinished.keeper(target))
             replace_file(target, text, mode, before=lambda: _backup(target) if backups else None)
             return file_id(target)
     except OSError as err:
@@ -207,118 +215,15 @@ def backup(target: Path, n: int) -> Path:
 
 def _backup(target: Path) -> None:
     """Keep the file about to be replaced as ``.bak1``, the older ones moving up to
-    ``.bak3``. Every step is an ``os.replace`` (atomic): a backup name always holds a
-    whole file.
+    ``.bak3``. Every step is a rename (atomic) followed by a flush of the folder: a backup
+    name always holds a whole file, after a power cut too.
     """
     if not target.exists():
         return
     for n in range(BACKUPS - 1, 0, -1):
         if backup(target, n).exists():
-            os.replace(backup(target, n), backup(target, n + 1))
+            move_into_place(backup(target, n), backup(target, n + 1))
     keep_copy(target, backup(target, 1))
-
-
-def read(path: Path) -> dict[str, Any]:
-    """The checked top of a campaign file (format, version, keys); the rest is checked
-    by :meth:`Session.load_data`.
-    """
-    try:
-        text = _text(path, read_regular(path, LIMIT))
-    except OSError as err:
-        raise CampaignFileError(f"cannot open {path}: {err.strerror or err}") from None
-    if not text.strip():
-        raise CampaignFileError(f"{path}: the file is empty (not a campaign)")
-    try:
-        data = _parse(text)
-    except ValueError as err:
-        raise CampaignFileError(f"{path}: {err}") from None
-    if data.get("format") != FORMAT:
-        raise CampaignFileError(f"{path}: not an hsm-tui campaign (key 'format' is not {FORMAT!r})")
-    version = data.get("format_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise CampaignFileError(
-            f"{path}: key format_version is {version!r}; this hsm-tui reads versions 1 to {VERSION}"
-        )
-    if version > VERSION:
-        raise CampaignFileError(
-            f"{path}: format_version {version} is newer than this hsm-tui reads ({VERSION}):"
-            " open it with a newer hsm-tui"
-        )
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise CampaignFileError(f"{path}: unknown key {unknown[0]!r} at the top of the file")
-    data = versions.migrate(data)
-    _check_header(path, data.get("header"))
-    return data
-
-
-_BLOCKS = {
-    "state.log": "\n[state]\nlog = '''\n",
-    "undo.commands": "\n[undo]\ncommands = '''\n",
-    "undo.start.log": "\n[undo.start]\nlog = '''\n",
-}
-"""How each block of lines begins as a save writes it: its table, its key, its quotes."""
-_ILLEGAL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
-"""What TOML refuses in a literal string (tomllib reads CR LF as LF before it checks)."""
-
-
-def _parse(text: str) -> dict[str, Any]:
-    """``text`` parsed as TOML, the blocks of lines a save writes (:data:`_BLOCKS`) cut
-    out first and put back after: tomllib checks a literal string a character at a time,
-    a third of the time of opening a long campaign; one regular expression checks them
-    here. Anything laid out otherwise (or refused) is parsed as it is, by tomllib alone.
-    """
-    cut, found = text, []
-    for path, opening in _BLOCKS.items():
-        at = cut.find(opening)
-        if at < 0:
-            continue
-        start = at + len(opening)
-        end = cut.find("'''", start)
-        if end < 0 or _ILLEGAL.search(cut, start, end):
-            return parse_toml(text, "a campaign")  # tomllib says what and where
-        stand_in = "\n" * cut.count("\n", start, end)  # each line stays where it was
-        found.append((path, cut[start:end], stand_in))
-        cut = f"{cut[:start]}{stand_in}{cut[end:]}"
-    try:
-        data = parse_toml(cut, "a campaign")
-    except ValueError:
-        return parse_toml(text, "a campaign")  # where the file breaks, as tomllib says it
-    for path, lines, stand_in in found:
-        *tables, key = path.split(".")
-        table: Any = data
-        for name in tables:
-            table = table.get(name) if isinstance(table, dict) else None
-        if not isinstance(table, dict) or table.get(key) != stand_in:
-            return parse_toml(text, "a campaign")  # not the string it looked like
-        table[key] = lines
-    return data
-
-
-def _text(path: Path, raw: bytes) -> str:
-    """The file's bytes as UTF-8 text, or the reason they are not (UTF-16 included)."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CampaignFileError(f"{path}: UTF-16 text; a campaign file is UTF-8")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        problem = f"not a text file (not UTF-8 at line {line}: byte 0x{raw[err.start]:02x})"
-        raise CampaignFileError(f"{path}: {problem}") from None
-
-
-HEADER_TYPES = {"name": str, "party": list, "adventure": int, "in_combat": bool}
-
-
-def _check_header(path: Path, head: Any) -> None:
-    if not isinstance(head, dict):
-        raise CampaignFileError(f"{path}: key header: missing, or not a table")
-    for key, kind in HEADER_TYPES.items():
-        value = head.get(key)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise CampaignFileError(f"{path}: key header.{key}: missing, or not a {kind.__name__}")
-    if not all(isinstance(n, str) for n in head["party"]):
-        raise CampaignFileError(f"{path}: key header.party: expected a list of names")
 
 
 def load(session: Session, path: Path, *, mark: bool = True) -> str:
@@ -333,7 +238,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
 def _load(session: Session, path: Path, mark: bool) -> str:
     opened = file_id(path)
     data = read(path)
-    clean_stale(path.resolve())
+    clean_stale(path.resolve(), keep=unfinished.keeper(path.resolve()))
     body = {k: v for k, v in data.items() if k not in META_KEYS}
     try:
         answer = session.load_data(body)
@@ -345,32 +250,6 @@ def _load(session: Session, path: Path, mark: bool) -> str:
         session.mark_saved(path)
         _saw(session, path, opened)
     return answer
-
-
-_IN_BLOCK = re.compile(f"({'|'.join(map(re.escape, _BLOCKS))})\\[(\\d+)\\]")
-"""A bad value's key in one of :data:`_BLOCKS` (``state.log[3]``): its block and index."""
-
-
-def problem(path: Path, err: DataError) -> str:
-    """The message of a bad value in ``path``: the key, and the line of a log entry or an
-    undo step in its block (the file is read again to find it: only when refused).
-    """
-    at = _IN_BLOCK.match(err.where)
-    first = _first_line(path, at[1]) if at else None
-    line = "" if first is None or at is None else f"line {first + int(at[2])}, "
-    return f"{path}: {line}key {err.where}: {err.problem}"
-
-
-def _first_line(path: Path, block: str) -> int | None:
-    """The line of the file on which ``block``'s first entry stands, if written as a save
-    writes it (a hand-made layout, or a version 2 file, has none to name)."""
-    opening = _BLOCKS[block]
-    try:
-        text = read_regular(path, LIMIT).decode("utf-8")
-    except (OSError, ValueError):
-        return None
-    at = text.find(opening)
-    return None if at < 0 else text.count("\n", 0, at + len(opening)) + 1
 
 
 @dataclass(frozen=True)
@@ -431,7 +310,7 @@ def _from_header(path: Path) -> SavedCampaign | None:
     if data.get("format") != FORMAT or data.get("format_version") != VERSION:
         return None
     head = data.get("header")
-    _check_header(path, head)
+    check_header(path, head)
     saved = str(data.get("saved", "?"))
     party = tuple(head["party"])
     return SavedCampaign(path, head["name"], saved, head["adventure"], party, head["in_combat"])

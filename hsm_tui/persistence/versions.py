@@ -15,6 +15,9 @@ the reader with both versions named (``store.read``).
   Its log lines mark the GM's numbers in them (``rules/secret.py``), which older lines
   cannot tell: an older public entry with lines is read as ``title`` (``views.TITLED``),
   which the players see by its title alone, as they did then.
+- **4**: ``[undo.start]`` counts the first entries of ``[state]``'s log its own log begins
+  with (``log_from_state``) and writes only the rest: the log is written once. A version 3
+  file writes it whole, as a count of 0 reads it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 
 from .lines import block, line
 
-VERSION = 3
+VERSION = 4
 """The version this hsm-tui writes and the newest it reads."""
 
 Data = dict[str, Any]
@@ -102,7 +105,12 @@ def _lines_of(table: Data, key: str) -> Data:
     return {**table, key: block(map(line, items))}
 
 
-STEPS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(data: Data) -> Data:
+    """Version 4 may count the start's first log entries: a version 3 file counts none."""
+    return data
+
+
+STEPS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 """From version N to N + 1, one per version this hsm-tui can read."""
 
 

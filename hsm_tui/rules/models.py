@@ -191,6 +191,9 @@ class Difficulty(IntEnum):
 
 
 TRAIT_MIN, TRAIT_MAX = 1, 4
+MAX_RATING = 99
+"""The highest combat rating a sheet may print (the shipped packs reach 20): a bound, so
+a pack's or a file's 10^12 is refused where it is written, not mid-roll."""
 
 #: Aliases a sheet or pack may use for a trait (the sheet prints "Appearance" for Charm).
 TRAIT_ALIASES: dict[str, Trait] = {"appearance": Trait.CHARM}
@@ -299,7 +302,7 @@ class CombatRatings:
     agile: int = 0
 
     def __post_init__(self) -> None:
-        _check_whole(self, Rating, 0, None, " rating")
+        _check_whole(self, Rating, 0, MAX_RATING, " rating")
 
     def __getitem__(self, rating: Rating) -> int:
         return getattr(self, rating._value_)  # quicker than ``value`` (a descriptor)

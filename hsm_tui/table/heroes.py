@@ -52,7 +52,7 @@ class PartyHeroes:
 
     def last_wounded(self) -> str | None:
         """The Hero the newest wound in the undo steps fell on (F5 opens on it)."""
-        states = [*(snap for snap, _ in self._undo), self._snapshot()]
+        states = [*self._undo.states(), self._snapshot()]
         return party.last_wounded([(s.encounter, s.campaign) for s in states])
 
     def pools(self, who: str) -> tuple[str, int, int]:

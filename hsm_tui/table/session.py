@@ -45,11 +45,12 @@ from ..campaign.missing import missing_entries
 from ..campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
 from ..packs import Catalog, LoadResult, content_dirs
 from ..packs.kept import load_kept
-from ..persistence import collector, snapshot
+from ..persistence import checkpoints, collector, session_file
 from ..rules import RulesError
 from ..rules.errors import DecisionPending, NotPermitted, QuestionGone
 from .freeflowing import FreeFlowing
 from .heroes import PartyHeroes
+from .history import History
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
     ACCEPTS,
@@ -124,9 +125,9 @@ class Session(FreeFlowing, PartyHeroes):
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
-        self._undo: list[tuple[Snapshot, Command]] = []
+        self._undo = History()
         self._redo: list[Command] = []
-        self._unread: snapshot.Unread | None = None
+        self._unread: session_file.Unread | None = None
         """Undo steps a file brought, replayed on the first undo that needs them."""
         self._subscribers: list[Callable[[Event], None]] = []
         self._table_log = TableLog()  # the players' log, projected once for every seat
@@ -159,7 +160,7 @@ class Session(FreeFlowing, PartyHeroes):
         self.seed = random.SystemRandom().randrange(2**32)
         fresh = Session(seed=self.seed)
         self._restore(fresh._snapshot())
-        self._undo, self._redo, self._unread = [], [], None
+        self._undo, self._redo, self._unread = History(), [], None
         self.file = None
         self._saved = self._snapshot()
         self._notify()
@@ -259,7 +260,7 @@ class Session(FreeFlowing, PartyHeroes):
             return replace(snap, campaign=replace(snap.campaign, name=name))
 
         self.campaign = replace(self.campaign, name=name)
-        self._undo = [(named(snap), command) for snap, command in self._undo]
+        self._undo = self._undo.renamed(named)
         if self._unread is not None:
             self._unread = self._unread.named(named)
         self._notify()
@@ -271,7 +272,7 @@ class Session(FreeFlowing, PartyHeroes):
         except RulesError:
             self._restore(before)
             raise
-        self._undo.append((before, command))
+        self._undo.push(before, command, self.log)
 
     def _dispatch(self, command: Command) -> None:
         if self._parks(command):
@@ -460,7 +461,7 @@ class Session(FreeFlowing, PartyHeroes):
     def history(self) -> list[Command]:
         """The commands undo would take back, oldest first (a file's are read for it)."""
         earlier = self._unread.commands if self._unread is not None else []
-        return [*earlier, *(command for _, command in self._undo)]
+        return [*earlier, *self._undo.commands()]
 
     @property
     def can_undo(self) -> bool:
@@ -473,14 +474,16 @@ class Session(FreeFlowing, PartyHeroes):
     def undo(self, issuer: str = GM) -> Command:
         """Undo the last command, dice included (the RNG goes back too): the GM's alone."""
         _only_the_gm(issuer, "undo")
+        before = self.log
         if not self._undo and self._unread is not None:
-            unread, self._unread = self._unread, None
+            unread, self._unread = self._unread, None  # dropped if it no longer fits
+            older, newer = unread.split()  # from the last checkpoint only
             with collector.paused():
-                self._undo = self._replayed(unread)
+                self._undo, self.log = self._replayed(newer)  # entries as it derives them
+            self._unread = older
         if not self._undo:
             raise RulesError("nothing to undo")
-        snap, command = self._undo.pop()
-        before = self.log
+        snap, command = self._undo.pop(self.log)
         self._restore(snap)
         self.undone = (*self.undone, *before[len(self.log) :])[-KEPT_UNDONE:]
         self._redo.append(command)
@@ -502,15 +505,15 @@ class Session(FreeFlowing, PartyHeroes):
     # -- campaign files (plain data; persistence/store.py does the file) ---------------
     def to_data(self) -> dict[str, Any]:
         """The whole session as TOML-ready data: :meth:`frozen`, written out."""
-        return snapshot.session_data(self.frozen())
+        return session_file.session_data(self.frozen())
 
-    def frozen(self) -> snapshot.SessionData:
+    def frozen(self) -> session_file.SessionData:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
-        start = self._undo[0][0] if self._undo else self._snapshot()
-        unread = self._unread or snapshot.Unread(start, (), start)
-        commands, redo = [c for _, c in self._undo], list(self._redo)
-        now = self._snapshot()
-        return snapshot.SessionData(self.seed, now, unread.start, commands, redo, unread.steps)
+        start = self._undo.first(self.log) if self._undo else self._snapshot()
+        unread = self._unread or session_file.Unread(start, (), start)
+        marks = tuple(self._undo.marks(self.log, len(unread.steps), checkpoints.EVERY))
+        now, commands, redo = self._snapshot(), self._undo.commands(), list(self._redo)
+        return unread.data(self.seed, now, commands, redo, marks)
 
     def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
         """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
@@ -520,33 +523,29 @@ class Session(FreeFlowing, PartyHeroes):
         (:meth:`_replayed`). The answer counts them and names entries the packs lack.
         """
         _only_the_gm(issuer, "open a campaign")
-        saved = snapshot.session_from(data)
+        saved = session_file.session_from(data)
         self.seed = saved.seed
         self._restore(saved.now)
-        self._undo, self._redo = [], list(saved.redo)
-        self._unread = (
-            snapshot.Unread(saved.start, saved.unread, saved.now) if saved.unread else None
-        )
+        self._undo, self._redo = History(), list(saved.redo)
+        self._unread = saved.history()
         self._notify()
         answer = f"undo history of {len(saved.unread)} step(s), checked on the first undo"
         enc, camp = self.encounter, self.campaign
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
 
-    def _replayed(self, unread: snapshot.Unread) -> list[tuple[Snapshot, Command]]:
-        """The undo steps a file brought, replayed from their start on the packs loaded
-        now; RulesError if they no longer lead to the state it saved (they are dropped).
-        """
+    def _replayed(self, unread: session_file.Unread) -> tuple[History, tuple[LogEntry, ...]]:
+        """The undo steps a file brought, replayed on the packs loaded now, and the log they
+        end with (``Unread.replay``: HistoryMisfit if they no longer fit)."""
         scratch = Session(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
-        try:
-            for command in unread.commands:
-                scratch._apply(command)
-        except Exception as err:  # a file's steps may fail any way: then they are dropped
-            raise RulesError(f"{snapshot.DROPPED} ({err})") from None
-        if not unread.reaches(scratch._snapshot()):
-            raise RulesError(snapshot.DROPPED)
-        return scratch._undo
+        unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
+        return scratch._undo, scratch.log
+
+    def check_history(self) -> None:
+        """Replay every undo step a file brought (``hsm campaign check``)."""
+        if self._unread is not None:
+            self._unread.check(self._replayed)
 
     @classmethod
     def replay(

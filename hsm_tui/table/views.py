@@ -52,6 +52,8 @@ there is nothing in it to open. Its title names the GM's numbers, which no seat 
 BUILDING = "building"
 """A set-up step of an encounter never started: the GM's while it is built, every seat's
 once the fight starts (:func:`started`); the players do not watch the ambush being laid."""
+VISIBILITIES = (PUBLIC, GM_ONLY, OPEN, TITLED, RECORD, BUILDING)
+"""Every visibility a log entry may have (then, after :data:`SHOWN_TO`, seats)."""
 SHOWN_TO = ";"
 """After a visibility, the seats the GM opened the entry to: ``gm;player:kara``."""
 

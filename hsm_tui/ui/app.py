@@ -209,18 +209,23 @@ class HsmApp(App[str | None]):
         on; offer the autosave of this campaign (or, with none open, the newest in the
         saves folder) if it holds play its file does not.
         """
-        from ..persistence import autosave
-        from .autosave import AppAutosaver
+        from .autosave import AppAutosaver, recovery_for
         from .campaign_lock import claim
 
         self.autosaver = AppAutosaver(self)
         self.session.subscribe(self.autosaver.changed)
         file = self.session.file
+        autosaver = self.autosaver
+
+        def offer() -> None:  # once "Campaign in use" is answered, never on top of it
+            offered = recovery_for(file)
+            if offered is not None:
+                autosaver.offer(offered)
+
         if file is not None:
-            claim(self, file)
-        offered = autosave.recoverable() if file is None else [autosave.path_for(file, "")]
-        if offered and autosave.newer(offered[0]):
-            self.autosaver.offer(offered[0])
+            claim(self, file, offer)
+        else:
+            offer()
 
     def _announce_content(self) -> None:
         errors = len(self.content.errors)

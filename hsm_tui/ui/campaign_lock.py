@@ -5,6 +5,7 @@ or taken over (the other one's saves are refused from then on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,22 +17,26 @@ if TYPE_CHECKING:
     from .file_host import FileHost
 
 
-def claim(app: FileHost, path: Path) -> None:
+def claim(app: FileHost, path: Path, then: Callable[[], None] = lambda: None) -> None:
     """Hold ``path`` for this app (letting go of the one held before); if another
-    hsm-tui holds it, ask: read-only (also on Esc) or take over.
+    hsm-tui holds it, ask: read-only (also on Esc) or take over. ``then`` runs once that
+    is settled (after the answer, when asked): a question it asks never stacks on this
+    one, where one key would answer the question hidden under it.
     """
     let_go(app)
     try:
         lock.acquire(path)
     except lock.Locked as held:
-        _ask(app, path, held)
+        _ask(app, path, held, then)
+        return
     except OSError as err:  # a folder it cannot write in: say so, play on
         app.notify(f"{path} is not locked: {err.strerror or err}", severity="warning")
     else:
         app.locked = path
+    then()
 
 
-def _ask(app: FileHost, path: Path, held: lock.Locked) -> None:
+def _ask(app: FileHost, path: Path, held: lock.Locked, then: Callable[[], None]) -> None:
     app.read_only = path
     options = [
         Option("r", "read-only: S saves under another name", "read"),
@@ -45,6 +50,7 @@ def _ask(app: FileHost, path: Path, held: lock.Locked) -> None:
             app.notify(f"You hold {path.name} now", title="Campaign")
         else:
             app.notify(f"{path.name} is open read-only: S saves it under another name")
+        then()
 
     app.push_screen(DecisionDialog("Campaign in use", f"{held}.", options), answered)
 

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ..campaign.combat import Option
 from ..campaign.party import Campaign
-from ..persistence import autosave, store
+from ..persistence import store
 from ..rules.errors import RulesError
+from .autosave import recovery_for
 from .campaign_lock import claim, let_go
 from .screens.decision_dialog import DecisionDialog
 from .screens.name_dialog import NameDialog
@@ -143,9 +144,10 @@ def _label(entry: store.SavedCampaign | store.CampaignFileError) -> str:
 
 
 def _offer_or_load(app: FileHost, path: Path) -> None:
-    """Open ``path``, first offering its autosave when that holds play the file does not."""
-    auto = autosave.path_for(path, "")
-    if app.autosaver is not None and autosave.newer(auto):
+    """Open ``path``, first offering a save of it that did not finish moving into place, or
+    its autosave, when that holds play the file does not."""
+    auto = recovery_for(path)
+    if app.autosaver is not None and auto is not None:
         app.autosaver.offer(auto, lambda: _load(app, path))
         return
     _load(app, path)

@@ -98,7 +98,7 @@ CASES: dict[str, Case] = {
         minions=("grunt",),
     ),
     "08-negative-rating": case(
-        P("minions.toml:11", E, Code.RANGE, "lookout", "ratings.pistols", "at least 0, got -1"),
+        P("minions.toml:11", E, Code.RANGE, "lookout", "ratings.pistols", "from 0 to 99, got -1"),
         minions=("grunt",),
     ),
     "44-equipment-negative-enc": case(

@@ -638,3 +638,32 @@ def test_header_lookalike_inside_a_string_falls_back_to_the_full_index(tmp_path:
     catalog = load([pack]).catalog
     assert catalog.weapons["a"].source.line == 1
     assert catalog.weapons["b"].source.line == 12
+
+
+def test_a_rating_past_play_s_reach_is_refused_with_file_and_line(tmp_path):
+    write_pack(
+        tmp_path / "p",
+        "p",
+        {
+            "minions.toml": """
+                [[minion]]
+                id = "titan"
+                name = "Titan"
+                ratings = { power = 999999999999 }
+                traits.strength = 4
+                traits.agility = 1
+                traits.knowledge = 1
+                traits.savvy = 1
+                traits.senses = 1
+                traits.charm = 1
+                traits.luck = 1
+                """
+        },
+    )
+    [problem] = load([tmp_path / "p"]).problems
+    assert (Path(problem.path).name, problem.line, problem.key) == (
+        "minions.toml",
+        5,
+        "ratings.power",
+    )
+    assert problem.message.endswith("must be from 0 to 99, got 999999999999")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +39,7 @@ def _served_then_killed(campaign: Path, tmp_path: Path, key: asyncssh.SSHKey) ->
     env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
     command = [sys.executable, "-m", "hsm_tui", "serve", str(campaign), "--headless", "--port", "0"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
-    auto = autosave.path_for(campaign, "")
+    auto = autosave.path_for(campaign, "", writer=autosave.Writer(socket.gethostname(), server.pid))
     try:
         port = int([server.stdout.readline() for _ in range(3)][2].rsplit(":", 1)[1])
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -106,7 +107,9 @@ def test_hsm_serve_headless_listens_serves_and_saves_on_sigterm(tmp_path: Path, 
                     await asyncio.sleep(0.05)
                 return seen
 
-        auto = autosave.path_for(campaign, "")
+        auto = autosave.path_for(
+            campaign, "", writer=autosave.Writer(socket.gethostname(), server.pid)
+        )
         assert "Kestrel" in asyncio.run(visit())
         assert auto.exists() and autosave.newer(auto)  # headless: the server autosaved
         server.send_signal(signal.SIGTERM)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import time
 from pathlib import Path
 
@@ -48,6 +49,10 @@ async def _until(pilot, done, seconds: float = 3.0) -> None:
         await asyncio.sleep(0.02)
 
 
+GONE = autosave.Writer(socket.gethostname(), 999_999_999)
+"""An hsm-tui that no longer runs (no process has that id)."""
+
+
 def _autosaves(saves: Path) -> list[Path]:
     return sorted((saves / autosave.FOLDER).glob("*.toml"))
 
@@ -72,8 +77,9 @@ async def test_a_change_is_autosaved_and_a_save_removes_the_autosave(saves: Path
         assert (saves / "relics.toml").is_file()
         assert _autosaves(saves) == []
         await pilot.press("plus")
-        await _until(pilot, lambda: _autosaves(saves) == [saves / ".autosave" / "relics.toml"])
-        await _until(pilot, lambda: _clues(saves / ".autosave" / "relics.toml") == 2)
+        mine = autosave.path_for(saves / "relics.toml", "")  # named by this process
+        await _until(pilot, lambda: _autosaves(saves) == [mine])
+        await _until(pilot, lambda: _clues(mine) == 2)
         assert _clues(saves / "relics.toml") == 1
         await pilot.press("S")
         await _until(pilot, lambda: _autosaves(saves) == [])
@@ -83,7 +89,7 @@ def _campaign_with_a_newer_autosave(saves: Path) -> tuple[Path, Path, Session]:
     session = _session("kestrel-vance")
     path = store.save(session, saves / "relics.toml")
     session.apply(GrantClues("kestrel-vance", 3))
-    auto = autosave.path_for(path, "")
+    auto = autosave.path_for(path, "", writer=GONE)
     autosave.write(session.frozen(), auto)
     later = path.stat().st_mtime + 10
     os.utime(auto, (later, later))
@@ -127,7 +133,7 @@ async def test_d_discards_the_autosave_keeping_it_aside(saves: Path) -> None:
         await _answer(pilot, "d")
         assert app.session.campaign.party[0].clues == 0 and not app.session.unsaved
         assert not auto.exists()
-        assert _clues(auto.with_name("relics.toml.discarded")) == 3
+        assert _clues(auto.with_name(f"{auto.name}.discarded")) == 3
 
 
 async def test_o_offers_the_autosave_of_the_campaign_picked(saves: Path) -> None:
@@ -144,31 +150,32 @@ async def test_o_offers_the_autosave_of_the_campaign_picked(saves: Path) -> None
         assert app.session.file is not None and app.session.file.resolve() == path
 
 
-async def test_an_unnamed_session_is_recovered_and_goes_on_in_its_autosave(
+async def test_an_unnamed_session_is_recovered_and_goes_on_in_an_autosave_of_its_own(
     saves: Path,
 ) -> None:
     played = _session("kestrel-vance")
     played.apply(GrantClues("kestrel-vance", 2))
-    auto = autosave.path_for(None, "20260301-201530")
+    auto = autosave.path_for(None, "20260301-201530", writer=GONE)
     autosave.write(played.frozen(), auto)
     app = HsmApp(_session(), guard=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await _answer(pilot, "r")
         assert app.session.campaign == played.campaign and app.session.file is None
         await pilot.press("plus")
-        await _until(pilot, lambda: _clues(auto) == 3)
-        assert [p.name for p in _autosaves(saves)] == [auto.name]
+        mine = autosave.path_for(None, "20260301-201530", saves.resolve())  # this process's
+        await _until(pilot, lambda: mine.exists() and _clues(mine) == 3)
+        assert _autosaves(saves) == [mine]  # the one recovered goes once this one is written
 
 
 async def test_without_autosave_nothing_is_written_or_offered(saves: Path) -> None:
-    _campaign_with_a_newer_autosave(saves)
+    _, auto, _ = _campaign_with_a_newer_autosave(saves)
     app = HsmApp(_session("kestrel-vance"))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, CampaignScreen)
         await pilot.press("plus")
         await asyncio.sleep(0.2)
-        assert [p.name for p in _autosaves(saves)] == ["relics.toml"]
+        assert [p.name for p in _autosaves(saves)] == [auto.name]
 
 
 async def test_a_campaign_that_cannot_be_opened_leaves_the_session_and_its_autosave(

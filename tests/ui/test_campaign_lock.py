@@ -6,12 +6,13 @@ taken over; opening another campaign or starting a new one lets the old one go.
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
 
-from hsm_tui.campaign.party import AddHero
-from hsm_tui.persistence import lock, store
+from hsm_tui.campaign.party import AddHero, GrantClues
+from hsm_tui.persistence import autosave, lock, store
 from hsm_tui.table.session import Session
 from hsm_tui.ui.screens.campaign import CampaignScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog
@@ -78,3 +79,29 @@ async def test_the_campaign_open_is_held_and_let_go_on_open_and_new(saves: Path)
         await pilot.press("C")
         await _until(pilot, lambda: app.locked is None)
         assert not lock.lock_path(dust).exists()
+
+
+async def test_the_autosave_offer_waits_until_campaign_in_use_is_answered(saves: Path) -> None:
+    path = _saved(saves, "relics")
+    held_by(path, os.getppid())
+    gone = autosave.Writer(socket.gethostname(), 999_999_999)
+    auto = autosave.path_for(path, "", writer=gone)
+    played = Session(seed=3)
+    played.load_content()
+    store.load(played, path)
+    played.apply(GrantClues("kestrel-vance", 2))
+    autosave.write(played.frozen(), auto)
+    os.utime(auto, (path.stat().st_mtime + 10,) * 2)
+    app = _app_on(path)
+
+    def dialogs() -> list[str]:
+        return [s.title_text for s in app.screen_stack if isinstance(s, DecisionDialog)]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _until(pilot, lambda: dialogs() == ["Campaign in use"])
+        await pilot.pause(0.1)
+        assert dialogs() == ["Campaign in use"]  # the offer is not stacked on it
+        await pilot.press("r")  # read-only
+        await _until(pilot, lambda: dialogs() == ["Recover an autosave?"])
+        assert f"({gone} stopped before a save)" in app.screen.question
+        assert str(gone) == f"hsm-tui process 999999999 on {socket.gethostname()}"

@@ -1,0 +1,81 @@
+"""What a campaign file's state must hold for play to go on from it, beyond the types the
+codec checks: every name it refers to exists (a combatant's zone, a band's zones, who it
+is engaged with, the initiative and turn actors), every index points inside its list, and
+every number stays within what play can reach (rounds, adventure, size, ratings, log
+visibility and fight steps). A file that passed the codec but broke one of these would
+open and then break a view or a command mid-play; it is refused at the door, with its key.
+"""
+
+from __future__ import annotations
+
+from ..campaign.encounter import Encounter
+from ..campaign.party import Campaign
+from ..table.state import LogEntry, Snapshot
+from ..table.views import VISIBILITIES, seen_by
+from .codec import DataError
+
+MAX_ROUND = 10_000
+"""More rounds than any fight lasts (a round is minutes at the table)."""
+MAX_ADVENTURE = 10_000
+SIZES = (-5, 5)
+"""A combatant's size, as a pack may give it (``packs/schema.py``)."""
+STEPS = (None, "setup", "start", "end")
+
+
+def check_references(snap: Snapshot, where: str) -> None:
+    """Refuse ``snap`` (file key ``where``: ``state``, ``undo.start``) when a name in it
+    refers to nothing or a number is out of play's reach; DataError names the key."""
+    _encounter(snap.encounter, f"{where}.encounter")
+    _campaign(snap.campaign, f"{where}.campaign")
+    check_log(snap.log, f"{where}.log")
+
+
+def _within(value: int, low: int, high: int, at: str) -> None:
+    if not low <= value <= high:
+        raise DataError(at, f"{value} is outside {low} to {high}")
+
+
+def _known(name: str, known: set[str] | tuple[str, ...], what: str, at: str) -> None:
+    if name not in known:
+        listed = ", ".join(sorted(known)) or "none"
+        raise DataError(at, f"{name!r} is not {what} of this encounter ({listed})")
+
+
+def _encounter(enc: Encounter, at: str) -> None:
+    zones = enc.zones
+    for i, (a, b, _) in enumerate(enc.bands):
+        _known(a, zones, "a zone", f"{at}.bands[{i}]")
+        _known(b, zones, "a zone", f"{at}.bands[{i}]")
+    ids = {c.id for c in enc.combatants}
+    for i, c in enumerate(enc.combatants):
+        here = f"{at}.combatants[{i}]"
+        _known(c.zone, zones, "a zone", f"{here}.zone")
+        for j, other in enumerate(c.engaged):
+            _known(other, ids - {c.id}, "another combatant", f"{here}.engaged[{j}]")
+        _within(c.size, *SIZES, f"{here}.size")
+    actors = ids | {c.group for c in enc.combatants}
+    for i, roll in enumerate(enc.order):
+        _known(roll.actor, actors, "a combatant or group", f"{at}.order[{i}].actor")
+    ordered = tuple(roll.actor for roll in enc.order)
+    for i, actor in enumerate(enc.surprise):
+        _known(actor, ordered, "an actor in the initiative order", f"{at}.surprise[{i}]")
+    _within(enc.round, 0, MAX_ROUND, f"{at}.round")
+    _within(enc.turn_index, -1, len(enc.order) - 1, f"{at}.turn_index")
+    if enc.turn is not None:
+        _known(enc.turn.actor, ordered, "an actor in the initiative order", f"{at}.turn.actor")
+
+
+def _campaign(campaign: Campaign, at: str) -> None:
+    _within(campaign.adventure, 1, MAX_ADVENTURE, f"{at}.adventure")
+
+
+def check_log(log: tuple[LogEntry, ...], at: str) -> None:
+    """Each entry's visibility and fight step one play knows (``at``: the log's key)."""
+    for i, entry in enumerate(log):
+        base = seen_by(entry.visibility)[0]
+        if base not in VISIBILITIES:
+            problem = f"{entry.visibility!r}: expected one of {', '.join(VISIBILITIES)}"
+            raise DataError(f"{at}[{i}].visibility", problem)
+        if entry.step not in STEPS:
+            problem = f"{entry.step!r}: expected setup, start, end or none"
+            raise DataError(f"{at}[{i}].step", problem)

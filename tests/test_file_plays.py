@@ -1,0 +1,159 @@
+"""A file that opens is a file that plays: open and ``hsm campaign check`` refuse every
+reference to nothing and every number out of play's reach, with the key at fault, and
+``check`` replays the undo history and names the step where it stops fitting.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomli_w
+
+from hsm_tui.cli.campaign import problems
+from hsm_tui.persistence import store
+from hsm_tui.persistence.store import CampaignFileError
+from hsm_tui.table.session import Session
+from tests.campaign import pack
+from tests.test_persistence import duel
+
+Change = Callable[[dict[str, Any]], object]
+
+
+def _saved(tmp_path: Path) -> Path:
+    return store.save(duel(seed=1), tmp_path / "c.toml")
+
+
+def _edited(path: Path, change: Change) -> Path:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    change(data["state"])
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    return path
+
+
+def _combatant(i: int, **fields: object) -> Change:
+    return lambda s: s["encounter"]["combatants"][i].update(fields)
+
+
+def _encounter(**fields: object) -> Change:
+    return lambda s: s["encounter"].update(fields)
+
+
+def _first_order(**fields: object) -> Change:
+    return lambda s: s["encounter"]["order"][0].update(fields)
+
+
+OUT_OF_PLAY = [
+    pytest.param(
+        _combatant(1, zone="nowhere"),
+        "state.encounter.combatants[1].zone: 'nowhere' is not a zone of this encounter"
+        " (dig, ridge)",
+        id="zone-unknown",
+    ),
+    pytest.param(
+        _encounter(bands=[["ridge", "moon", "long"]]),
+        "state.encounter.bands[0]: 'moon' is not a zone of this encounter (dig, ridge)",
+        id="band-to-unknown-zone",
+    ),
+    pytest.param(
+        _combatant(0, engaged=["ghost"]),
+        "state.encounter.combatants[0].engaged[0]: 'ghost' is not another combatant of this"
+        " encounter (pirate-raider-1, pirate-raider-2)",
+        id="engaged-unknown",
+    ),
+    pytest.param(
+        _first_order(actor="ghost"),
+        "state.encounter.order[0].actor: 'ghost' is not a combatant or group of this"
+        " encounter (kestrel-vance-1, pirate-raider-1, pirate-raider-2, pirate-raider@pirates)",
+        id="initiative-actor-unknown",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["turn"].update(actor="kestrel-vance-9"),
+        "state.encounter.turn.actor: 'kestrel-vance-9' is not an actor in the initiative order"
+        " of this encounter (kestrel-vance-1, pirate-raider@pirates)",
+        id="turn-actor-unknown",
+    ),
+    pytest.param(
+        _encounter(turn_index=-2), "state.encounter.turn_index: -2 is outside -1 to 1", id="ti-low"
+    ),
+    pytest.param(
+        _encounter(turn_index=99), "state.encounter.turn_index: 99 is outside -1 to 1", id="ti-99"
+    ),
+    pytest.param(_encounter(round=-3), "state.encounter.round: -3 is outside 0 to 10000", id="r-3"),
+    pytest.param(
+        _encounter(round=2**62),
+        f"state.encounter.round: {2**62} is outside 0 to 10000",
+        id="round-2^62",
+    ),
+    pytest.param(
+        _combatant(2, size=10**12),
+        "state.encounter.combatants[2].size: 1000000000000 is outside -5 to 5",
+        id="size-huge",
+    ),
+    pytest.param(
+        _combatant(2, size=-(10**12)),
+        "state.encounter.combatants[2].size: -1000000000000 is outside -5 to 5",
+        id="size-negative",
+    ),
+    pytest.param(
+        lambda s: s["encounter"]["combatants"][0]["ratings"].update(pistols=10**12),
+        "state.encounter.combatants[0].ratings: pistols rating must be a whole number from 0"
+        " to 99, got 1000000000000",
+        id="rating-huge",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(adventure=0),
+        "state.campaign.adventure: 0 is outside 1 to 10000",
+        id="adventure-0",
+    ),
+    pytest.param(
+        lambda s: s.update(log=s["log"].replace('"public", "setup"]', '"nobody", "setup"]', 1)),
+        "state.log[0].visibility: 'nobody': expected one of public, gm, open, title, record, "
+        "building",
+        id="log-visibility",
+    ),
+    pytest.param(
+        lambda s: s.update(log=s["log"].replace('"public", "setup"]', '"public", "later"]', 1)),
+        "state.log[0].step: 'later': expected setup, start, end or none",
+        id="log-step",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), OUT_OF_PLAY)
+def test_a_reference_to_nothing_or_a_number_out_of_play_is_refused_by_open_and_check(
+    tmp_path: Path, change: Change, message: str
+) -> None:
+    path = _edited(_saved(tmp_path), change)
+    assert problems(path) == [f"{path}: key {message}"]
+    with pytest.raises(CampaignFileError, match=f"^{re.escape(f'{path}: key {message}')}$"):
+        store.load(Session(content=pack()), path)
+
+
+def test_the_file_as_saved_plays_and_checks(tmp_path: Path) -> None:
+    assert problems(_saved(tmp_path)) == []
+
+
+def test_check_names_the_undo_step_where_the_history_stops_fitting(tmp_path: Path) -> None:
+    path = _saved(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    step = '{"_type": "AddZone", "name": "dig"'
+    line = text[: text.index(step)].count("\n") + 1
+    path.write_text(text.replace(step, '{"_type": "AddZone", "name": "pit"', 1), encoding="utf-8")
+    store.load(Session(content=pack()), path)  # opens: the steps wait for the first u
+    assert problems(path) == [
+        f"{path}: line {line}, key undo.commands[1]: the undo history stops fitting at step 2"
+        " of 7: its log entries are not the file's; the first u would drop it"
+    ]
+
+
+def test_check_says_when_the_history_ends_elsewhere_than_the_state_saved(tmp_path: Path) -> None:
+    path = _edited(_saved(tmp_path), lambda s: s["campaign"].update(scene="a storm"))
+    assert problems(path) == [
+        f"{path}: key undo: the undo history replayed ends in a state other than the one saved"
+        " (7 step(s)); the first u would drop it"
+    ]
