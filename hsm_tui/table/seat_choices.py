@@ -188,6 +188,16 @@ def export_options(seats: Sequence[Seat]) -> list[Option[Seat]]:
     return options
 
 
+def whisper_options(seats: Sequence[Seat]) -> list[Option[str]]:
+    """The seats the GM may whisper to (F6 ``"``): the players and watchers at the table."""
+    keys = _keys()
+    return [
+        Option(next(keys), f"{seat.user} ({seat.role})", seat.issuer)
+        for seat in seats
+        if seat.role is not Role.GM
+    ]
+
+
 def open_options(
     log: tuple[LogEntry, ...], seq: int, seats: Sequence[Seat]
 ) -> list[Option[OpenEntry]]:

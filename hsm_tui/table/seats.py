@@ -30,7 +30,7 @@ from ..campaign.combat import (
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
 from ..campaign.party import PARTY
-from .state import GM, Batch, Command, Decision
+from .state import GM, Batch, Command, Decision, Say
 
 
 class Role(StrEnum):
@@ -112,6 +112,8 @@ def refusal(seat: Seat, command: Command, enc: Encounter, pending: Decision | No
         return next((why for c in command.commands if (why := refusal(seat, c, enc, pending))), "")
     if isinstance(command, RollTask) and command.hidden:
         return f"{seat.user} may not roll in secret: only the GM hides a roll"
+    if isinstance(command, Say):  # a player speaks to the table or whispers to the GM
+        return "" if command.to in ("", GM) else f"{seat.user} may whisper to the GM only"
     who = _acting(command, enc, pending)
     if who is None:
         return f"{seat.user} may not {_what(command)}: only the GM may"

@@ -48,6 +48,7 @@ from ..packs.kept import load_kept
 from ..persistence import checkpoints, collector, session_file
 from ..rules import RulesError
 from ..rules.errors import DecisionPending, NotPermitted, QuestionGone
+from . import talk
 from .freeflowing import FreeFlowing
 from .heroes import PartyHeroes
 from .history import History
@@ -62,15 +63,18 @@ from .state import (
     Decision,
     LogEntry,
     OpenEntry,
+    Say,
     Snapshot,
     Step,
 )
 from .views import (
     BUILDING,
     BY_ENTRY,
+    GM_ONLY,
     KEPT_UNDONE,
     PUBLIC,
     RECORD,
+    SHOWN_TO,
     TableLog,
     TableView,
     being_built,
@@ -287,6 +291,8 @@ class Session(FreeFlowing, PartyHeroes):
             self._open_entry(command)
         elif isinstance(command, AskRoll):
             self._ask(command)
+        elif isinstance(command, Say):
+            self._say(command)
         elif isinstance(command, AddParty):
             self._add_party(command)
         elif isinstance(command, CampaignCommand):
@@ -423,6 +429,20 @@ class Session(FreeFlowing, PartyHeroes):
             )
             self._add_log(command.issuer, entry.title, lines, shown, step)
         self.pending = outcome.pending
+
+    def _say(self, command: Say) -> None:
+        """Words at the table: everyone's entry, or the GM's and one seat's (a whisper)."""
+        line = talk.spoken(command.text)
+        speaker = "GM" if command.issuer == GM else self._seat_of(command.issuer).user
+        if talk.too_chatty(self.log, command.issuer, speaker):
+            raise RulesError("let the game move on before saying more")
+        if command.to and command.to != GM and command.to not in self.seats:
+            raise RulesError(f"no seat {command.to!r} to whisper to")
+        if command.to == GM == command.issuer:
+            raise RulesError("whisper to whom? pick a seat")
+        seen = f"{GM_ONLY}{SHOWN_TO}{command.to if command.issuer == GM else command.issuer}"
+        title = talk.talk_title(speaker, command.to, line)
+        self._add_log(command.issuer, title, (), seen if command.to else PUBLIC)
 
     def _open_entry(self, command: OpenEntry) -> None:
         opened, now = opening(self.log, command.seq, command.to)

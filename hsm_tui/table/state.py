@@ -88,6 +88,16 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class Say:
+    """Words at the table (:mod:`hsm_tui.table.talk`): ``to`` "" is everyone, "gm" a
+    player's whisper to the GM, a seat's issuer the GM's whisper to that seat."""
+
+    text: str
+    to: str = ""
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class OpenEntry:
     """The GM opens a log entry, lines and numbers and all (a roll made in secret, a
     note), to every seat or to one (``to``: its issuer, ``player:kara``): the players saw
@@ -102,6 +112,7 @@ class OpenEntry:
 
 Command = (
     OpenEntry
+    | Say
     | AskRoll
     | RollTask
     | SpendRerolls
@@ -125,9 +136,9 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll)
-"""Taken even while a decision waits: the GM's notes and lists, and a request for a roll,
-change no roll or fight."""
+ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll, Say)
+"""Taken even while a decision waits: the GM's notes and lists, a request for a roll and
+words at the table change no roll or fight."""
 
 PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
 """Rolls taken while another seat's question waits: the question is set aside until the

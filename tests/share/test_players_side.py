@@ -237,3 +237,24 @@ async def test_r_task_1_the_gm_asks_for_a_roll_and_the_player_rolls_it(game, hid
     await until(lambda: session.asked == (), lambda: kara.text)
     rolled = session.history[-1]
     assert rolled.issuer == "player:kara" and rolled.asked and rolled.tn_hidden is hidden
+
+
+async def test_a_player_speaks_to_the_table_and_whispers_to_the_gm(game) -> None:
+    session = fight(seed=0)
+    table = await game(session)
+    kara, wes = await table.join("kara"), await table.join("wes")
+    await kara.shows("YOUR TURN")
+    await wes.shows("Log")
+    for key, text, heard in (
+        (b"'", "we hold the ridge", "kara to the table: we hold the ridge"),
+        (b'"', "I pocket the relic", "kara whispers to the GM: I pocket the relic"),
+    ):
+        kara.send(key)
+        await kara.shows("Say to the table" if key == b"'" else "Whisper to the GM")
+        kara.send(text.encode())
+        await kara.shows(text)
+        kara.send(b"\r")
+        await until(lambda h=heard: session.log[-1].title == h, lambda: kara.text)
+    await wes.shows("kara to the table: we hold the ridge")
+    await kara.shows("kara whispers to the GM")
+    assert "pocket" not in wes.text and b"pocket" not in bytes(wes.raw)

@@ -251,3 +251,17 @@ async def test_p_exports_the_log_as_the_players_read_it(tmp_path: Path, monkeypa
     assert "raiders wait" not in text and "Scene notes" not in text
     assert "TN hidden" in text and "TN Agility 2 + Senses 2 = 4" not in text
     assert "## #1 " in text and "## #2 " in text  # its own numbers, from 1
+
+
+async def test_the_gm_speaks_to_the_table_from_f6() -> None:
+    app = HsmApp(_session())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("apostrophe")
+        await pilot.pause()
+        await pilot.press(*"Night falls", "enter")
+        await pilot.pause()
+        assert app.session.log[-1].title == "GM to the table: Night falls"
+        await pilot.press("quotation_mark")  # not shared: nobody to whisper to
+        await pilot.pause()
+        assert any("No seat to whisper to" in n.message for n in app._notifications)

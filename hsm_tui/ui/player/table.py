@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +20,7 @@ from ...campaign.combat import EndTurn, Option
 from ...rules.errors import RulesError
 from ...table.seat_choices import declare_options
 from ...table.seats import watching
+from ...table.state import Say
 from ...table.views import TableView
 from ..screens import FollowsSession
 from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
@@ -146,6 +148,8 @@ class TableScreen(FollowsSession, Screen[None]):
         Binding("v", "sheet", "Sheet", id="player.sheet"),
         Binding("x", "declare", "Declare", id="player.declare"),
         Binding("enter,o", "answer", "Answer", show=False, id="player.answer"),
+        Binding("apostrophe", "say('')", "Say", show=False, id="player.say"),
+        Binding("quotation_mark", "say('gm')", "Whisper to GM", show=False, id="player.whisper"),
         Binding("l", "log", "Log", id="player.log"),
         Binding("f1,question_mark", "app.help", "Help", id="player.help"),
         *refusals(GM_KEYS, "{key} is the GM's key ({does}): only the GM's screen has it"),
@@ -183,7 +187,7 @@ class TableScreen(FollowsSession, Screen[None]):
             self.call_after_refresh(self.action_answer)
         if self.missed:
             log = self.seat_view.log[-self.missed :]
-            titles = "\n".join(f"#{e.seq} {e.title}" for e in log[-5:])
+            titles = "\n".join(f"#{e.seq} {escape(e.title)}" for e in log[-5:])
             more = f"\n… and {len(log) - 5} more (l shows the log)" if len(log) > 5 else ""
             count = f"{len(log)} entr{'y' if len(log) == 1 else 'ies'}"
             self.notify(f"{titles}{more}", title=f"Since you left: {count}", timeout=20)
@@ -294,6 +298,15 @@ class TableScreen(FollowsSession, Screen[None]):
         from .log import PlayerLog
 
         self.app.push_screen(PlayerLog())
+
+    def action_say(self, to: str) -> None:
+        """A line to the table (``to`` "") or a whisper to the GM (``to`` "gm")."""
+        from ..screens.say_dialog import SayDialog
+
+        title = "Say to the table" if not to else "Whisper to the GM"
+        self.app.push_screen(
+            SayDialog(title), lambda text: None if text is None else self._send(Say(text, to))
+        )
 
     def action_refuse(self, why: str) -> None:
         self.app.clear_notifications()

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rich.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 
@@ -227,7 +228,7 @@ class SessionScreen(FollowsSession, Screen[None]):
         what = changed[0].title if changed else _amended(before, after, command)
         more = f" (+{len(changed) - 1} more log entries)" if len(changed) > 1 else ""
         self.app.clear_notifications()  # one message per step, not a growing stack of them
-        self.notify(f"{verb}: {what}{more}")
+        self.notify(f"{verb}: {escape(what)}{more}")  # a title may hold a player's words
 
     def before_history(self) -> None:
         """A screen's own reset before undo/redo, so the redraw the session's change

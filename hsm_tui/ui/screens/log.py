@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,10 +25,10 @@ from textual.widgets import Input, Static
 from ...campaign.combat import Option
 from ...persistence.store import saves_folder
 from ...table.logbook import as_read, fights, search, to_markdown
-from ...table.seat_choices import export_options, open_options
+from ...table.seat_choices import export_options, open_options, whisper_options
 from ...table.seats import Role, Seat
 from ...table.session import LogEntry
-from ...table.state import OpenEntry
+from ...table.state import OpenEntry, Say
 from ...table.views import keeps_secrets
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading, line_text
@@ -94,6 +95,8 @@ class LogScreen(SessionScreen):
             id="log.export-players",
             tooltip="The log as the players read it (no GM numbers), for the group's recap",
         ),
+        Binding("apostrophe", "say", "Say", show=False, id="log.say"),
+        Binding("quotation_mark", "whisper", "Whisper", show=False, id="log.whisper"),
         Binding(
             "o",
             "open_entry",
@@ -201,7 +204,7 @@ class LogScreen(SessionScreen):
         if entry is None:
             self.notify("No GM-only entry to open (every seat sees the ones shown)")
         elif self._apply(OpenEntry(entry.seq)):
-            self.notify(f"Opened #{entry.seq} to every seat: {entry.title}", title="Log")
+            self.notify(f"Opened #{entry.seq} to every seat: {escape(entry.title)}", title="Log")
 
     def action_open_to_seat(self) -> None:
         """One seat of the shared table sees the entry in full (a secret roll its player
@@ -218,6 +221,35 @@ class LogScreen(SessionScreen):
         now = datetime.now()
         title = f"Session log {now:%Y-%m-%d %H:%M} (seed {self.session.seed})"
         self._write(to_markdown(self.session.log, title), now, "session-log")
+
+    def action_say(self) -> None:
+        """A line to every seat of the table."""
+        self._ask_line("Say to the table", "")
+
+    def action_whisper(self) -> None:
+        """A line to one seat of the shared table, which the other seats never read."""
+        sharing = self.app.sharing
+        seats = [held.seat for held in sharing.seats] if sharing else []
+        options = whisper_options(seats)
+        if not options:
+            self.notify("No seat to whisper to: the table is not shared (hsm serve)")
+            return
+        dialog = DecisionDialog("Whisper", "To which seat?", options)
+        self.app.push_screen(
+            dialog,
+            lambda to: (
+                None if to is None else self._ask_line(f"Whisper to {to.partition(':')[2]}", to)
+            ),
+        )
+
+    def _ask_line(self, title: str, to: str) -> None:
+        from .say_dialog import SayDialog
+
+        def said(text: str | None) -> None:
+            if text is not None:
+                self._apply(Say(text, to))
+
+        self.app.push_screen(SayDialog(title), said)
 
     def action_export_players(self) -> None:
         """The log as a seat reads it: every seat's public log, or one player's."""
