@@ -31,7 +31,9 @@ from hsm_tui.share.server import Connection, TableServer
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import Session
 
-USERS = {"gm": Role.GM, "kara": Role.PLAYER, "wes": Role.WATCHER}
+USERS = {"gm": Role.GM, "kara": Role.PLAYER, "otto": Role.PLAYER, "wes": Role.WATCHER}
+HEROES = {"kara": "kestrel-vance", "otto": "roan-maddox"}
+"""Each player's hero (the fights below give Otto's hero a place only where a test asks)."""
 
 
 class Probe(App[None], inherit_bindings=False):
@@ -205,7 +207,7 @@ class Table:
 def seat_entries(keys: dict[str, asyncssh.SSHKey]) -> list[SeatEntry]:
     return [
         SeatEntry(
-            Seat(USERS[user], user, "kestrel-vance" if USERS[user] is Role.PLAYER else ""),
+            Seat(USERS[user], user, HEROES.get(user, "")),
             (key.export_public_key().decode().strip(),),
         )
         for user, key in keys.items()

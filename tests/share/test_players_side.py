@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui.campaign.combat import SetCover, StartCombat
+from hsm_tui.campaign.combat import AddCombatants, SetCover, StartCombat
 from hsm_tui.campaign.freeflow import AskRoll, PendingRerolls, RollTask, SpendRerolls
 from hsm_tui.persistence import store
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import Session
-from tests.share.conftest import HIDDEN_NAME, fight, hsm_serve, joined, port_of, until
+from hsm_tui.table.state import Say
+from tests.share.conftest import HIDDEN_NAME, SECRET_NOTE, fight, hsm_serve, joined, port_of, until
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -258,3 +259,66 @@ async def test_a_player_speaks_to_the_table_and_whispers_to_the_gm(game) -> None
     await wes.shows("kara to the table: we hold the ridge")
     await kara.shows("kara whispers to the GM")
     assert "pocket" not in wes.text and b"pocket" not in bytes(wes.raw)
+
+
+async def test_a_two_player_evening_keeps_every_gm_secret_off_the_players_screens(game) -> None:
+    """Two players and a watcher at 80×24 for an evening: the GM builds in private, starts,
+    asks Kara for a roll with the difficulty kept, Otto whispers, the GM rolls in secret
+    and whispers to Kara, Kara drops and comes back. Every screen each seat showed, and
+    every byte it received, is searched for what only the GM (or another seat) may know."""
+    session = fight(seed=0, started=False)
+    session.apply(AddCombatants("hero", "roan-maddox", "heroes", "ridge", player=True))
+    table = await game(session)
+    kara, otto, wes = [await table.join(u) for u in ("kara", "otto", "wes")]
+    seen: dict[str, list[str]] = {"kara": [], "otto": [], "wes": []}
+    clients = {"kara": kara, "otto": otto, "wes": wes}
+
+    def look() -> None:
+        for user, client in clients.items():
+            seen[user].append(client.text)
+
+    await kara.shows("No fight on")
+    await otto.shows("Captain Roan")
+    look()  # built in private: no raider yet
+    assert not any("Pirate raider" in text for texts in seen.values() for text in texts)
+    session.apply(StartCombat())
+    await kara.shows("Pirate raider")
+    look()
+    _ask_kestrel(session, hidden=True)  # Senses doubled, difficulty 2: TN 4, kept
+    await kara.shows("the GM asks you")
+    kara.send(b"t")
+    await kara.shows("TN hidden")
+    look()
+    kara.send(b"\r")
+    await until(lambda: session.asked == (), lambda: kara.text)
+    if isinstance(session.pending, PendingRerolls):  # her Luck may pay: she keeps the roll
+        await kara.shows("Re-rolls for")
+        kara.send(b"k")
+        await until(lambda: session.pending is None, lambda: kara.text)
+    otto.send(b'"')
+    await otto.shows("Whisper to the GM")
+    otto.send(b"I slip away with the relic")
+    await otto.shows("slip away")
+    otto.send(b"\r")
+    await until(lambda: "slip away" in session.log[-1].title, lambda: otto.text)
+    session.apply(RollTask(task_tn([("Senses", 2)]), Rank.MINION, "Zealots ready", hidden=True))
+    session.apply(Say("You smell incense", to="player:kara"))
+    await kara.shows("You smell incense")
+    look()
+    table.conns[0].abort()  # Kara's network drops
+    await until(lambda: len(table.server.connections) == 2, lambda: "kara still seated")
+    session.apply(SetCover("pirate-raider-2", "heavy"))
+    back = await table.join("kara")
+    clients["kara"] = back
+    await back.shows("Since you left: 1 entry")
+    look()
+    gm_only = (SECRET_NOTE, HIDDEN_NAME, "Zealots ready", "TN Senses 3 + Senses 3")
+    for user, texts in seen.items():
+        raw = b"".join(bytes(c.raw) for c in (clients[user], *((kara,) if user == "kara" else ())))
+        for secret in gm_only:
+            assert not any(secret in text for text in texts), (user, secret)
+            assert secret.encode() not in raw, (user, secret)
+    for user in ("kara", "wes"):  # Otto's whisper is the GM's and his
+        assert not any("slip away" in text for text in seen[user])
+    for user in ("otto", "wes"):  # the GM's whisper is Kara's
+        assert not any("incense" in text for text in seen[user])
