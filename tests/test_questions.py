@@ -184,3 +184,22 @@ def test_a_group_roll_asks_every_hero_and_holds_up_nothing() -> None:
     assert [a.task.who for a in s.view(KARA).asked] == [K]
     s.undo()
     assert s.asked == ()
+
+
+def test_r_task_1_a_group_ask_gives_each_hero_their_own_scores_and_skill() -> None:
+    from hsm_tui.campaign.freeflow import group_ask
+    from hsm_tui.campaign.party import rollers
+    from hsm_tui.rules import Trait
+
+    s = duel()
+    s.apply(AddHero("mireille-ashdown"))
+    found = rollers(s.campaign, s.encounter, s.catalog)
+    ask = group_ask(found, [Trait.SENSES], difficulty=1)
+    heroes = [r for r in found if r.rank is Rank.HERO]
+    assert [t.who for t in ask.tasks] == [r.who for r in heroes] and len(heroes) >= 2
+    for roller, task in zip(heroes, ask.tasks, strict=True):
+        assert task.label == "Senses"
+        assert f"Senses {roller.traits[Trait.SENSES]}" in task.tn.explain()
+    minions = [r for r in found if r.rank is not Rank.HERO]
+    with pytest.raises(RulesError, match="no Hero to ask"):
+        group_ask(minions, [Trait.SENSES])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from ..packs import Catalog
@@ -119,6 +119,32 @@ def own_task(
         modifiers=[Modifier("wound", roller.wound_penalty), *roller.modifiers(traits)],
     )
     return RollTask(tn, roller.rank or Rank.HERO, rerolls=int(bool(talent)), who=roller.who)
+
+
+def group_ask(
+    rollers: Sequence[Roller],
+    traits: Sequence[Trait],
+    skill: tuple[str, int] | None = None,
+    difficulty: int = 0,
+) -> AskRoll:
+    """A group roll asked of every Hero ("everyone rolls Senses", R-TASK-1): each its own
+    task from its own scores, its own rating in the skill (by name; none when its sheet
+    lacks it), the one difficulty; labelled by the traits."""
+    heroes = [r for r in rollers if r.rank is Rank.HERO]
+    if not heroes:
+        raise RulesError("no Hero to ask: add the party's heroes first")
+    label = " + ".join(t.value.title() for t in traits) or "Task"
+    tasks = tuple(
+        replace(own_task(r, traits, _own_skill(r, skill), "", difficulty), label=label)
+        for r in heroes
+    )
+    return AskRoll(tasks)
+
+
+def _own_skill(roller: Roller, skill: tuple[str, int] | None) -> tuple[str, int] | None:
+    if skill is None:
+        return None
+    return next(((n.title(), v) for n, v in roller.skills if n.title() == skill[0]), None)
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,9 @@ def new_pool(jobs: int) -> ProcessPoolExecutor | None:
         return ProcessPoolExecutor(
             jobs, context, initializer=_in_the_background, initargs=(os.getpid(),)
         )
-    except (OSError, NotImplementedError):  # what multiprocessing raises without sem_open
+    except (OSError, NotImplementedError):
+        # concurrent.futures refuses a pool where the system has no working sem_open or
+        # too few semaphores, with NotImplementedError; the forecast then runs in-process
         return None
 
 

@@ -21,18 +21,19 @@ _INLINE = re.compile(r"([\\`*_\[\]<>|~&#])")
 _BLOCK_START = re.compile(r"^([-+=>])|^(\d+)([.)])")
 
 
-def _one_line(text: str) -> str:
-    """Control characters and line/paragraph separators become spaces: one log line
-    stays one Markdown line whatever it contains."""
-    return "".join(
-        " " if ch in "\t\v\f" or unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
-        for ch in text
-    ).strip()
+LINE_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+"""Control characters (tab, newline, escape …) and line and paragraph separators."""
+
+
+def one_line(text: str, dropped: frozenset[str] = LINE_BREAKING) -> str:
+    """``text`` with every character of a ``dropped`` Unicode category made a space,
+    trimmed: one log line stays one line (of Markdown, of a terminal) whatever it holds."""
+    return "".join(" " if unicodedata.category(ch) in dropped else ch for ch in text).strip()
 
 
 def escape(text: str) -> str:
     """``text`` as literal Markdown inline text on one line (it reads back unchanged)."""
-    flat = _INLINE.sub(r"\\\1", _one_line(text))
+    flat = _INLINE.sub(r"\\\1", one_line(text))
     return _BLOCK_START.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", flat)
 
 

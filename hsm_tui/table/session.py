@@ -68,16 +68,12 @@ from .state import (
     Step,
 )
 from .views import (
-    BUILDING,
     BY_ENTRY,
-    GM_ONLY,
     KEPT_UNDONE,
     PUBLIC,
     RECORD,
-    SHOWN_TO,
     TableLog,
     TableView,
-    being_built,
     entry_seen,
     entry_visibility,
     gms_question,
@@ -417,9 +413,7 @@ class Session(FreeFlowing, PartyHeroes):
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
         step = log_step(command, before.active)
-        if seen == PUBLIC and step == "setup" and being_built(before):
-            seen = BUILDING
-        elif isinstance(command, StartCombat) and self.encounter.active:
+        if isinstance(command, StartCombat) and self.encounter.active:
             self.log = started(self.log)
         for entry in outcome.log:
             shown, lines = (
@@ -440,9 +434,8 @@ class Session(FreeFlowing, PartyHeroes):
             raise RulesError(f"no seat {command.to!r} to whisper to")
         if command.to == GM == command.issuer:
             raise RulesError("whisper to whom? pick a seat")
-        seen = f"{GM_ONLY}{SHOWN_TO}{command.to if command.issuer == GM else command.issuer}"
         title = talk.talk_title(speaker, command.to, line)
-        self._add_log(command.issuer, title, (), seen if command.to else PUBLIC)
+        self._add_log(command.issuer, title, (), talk.heard_by(command.issuer, command.to))
 
     def _open_entry(self, command: OpenEntry) -> None:
         opened, now = opening(self.log, command.seq, command.to)

@@ -9,10 +9,10 @@ rule needs no clock, so a replay refuses what the table refused).
 
 from __future__ import annotations
 
-import unicodedata
-
 from ..rules import RulesError
+from .logbook import LINE_BREAKING, one_line
 from .state import GM, LogEntry
+from .views import GM_ONLY, PUBLIC, SHOWN_TO
 
 MAX_SAID = 200
 """Characters a line may hold."""
@@ -20,15 +20,14 @@ WINDOW = 8
 MAX_IN_A_ROW = 5
 """Of the last :data:`WINDOW` log entries, at most this many may be one seat's words."""
 
-_DROPPED = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
-"""Control, format (bidi overrides, zero-width joiners), private-use and surrogate
-characters, and line or paragraph separators: none reaches another seat."""
+_DROPPED = LINE_BREAKING | {"Cf", "Co", "Cs"}
+"""Besides what breaks a line: format (bidi overrides, zero-width joiners), private-use and
+surrogate characters; none of a player's reaches another seat."""
 
 
 def spoken(text: str) -> str:
     """``text`` as one plain line, or RulesError why it cannot be said."""
-    kept = "".join(" " if unicodedata.category(ch) in _DROPPED else ch for ch in text)
-    line = " ".join(kept.split())
+    line = " ".join(one_line(text, _DROPPED).split())
     if not line:
         raise RulesError("nothing to say")
     if len(line) > MAX_SAID:
@@ -42,6 +41,14 @@ def talk_title(speaker: str, to: str, line: str) -> str:
         return f"{speaker} to the table: {line}"
     whom = "the GM" if to == GM else to.partition(":")[2] or to
     return f"{speaker} whispers to {whom}: {line}"
+
+
+def heard_by(issuer: str, to: str) -> str:
+    """The visibility of words from ``issuer`` to ``to``: everyone's, or a whisper the GM
+    and its one player read (the speaker's seat, or the seat the GM whispers to)."""
+    if not to:
+        return PUBLIC
+    return f"{GM_ONLY}{SHOWN_TO}{to if issuer == GM else issuer}"
 
 
 def too_chatty(log: tuple[LogEntry, ...], issuer: str, speaker: str) -> bool:

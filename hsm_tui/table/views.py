@@ -26,6 +26,7 @@ from ..campaign.combat import (
     Reveal,
     StartCombat,
     actor_name,
+    log_step,
 )
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import Asked, RollGroup, RollOpposed, RollTask
@@ -79,19 +80,24 @@ def entry_visibility(
 ) -> str:
     """Who may see the log entries ``command`` writes: the GM alone when they are about a
     combatant hidden from the players (named by the command or the decision it answers,
-    or taking the turn, before or after it) or are the GM's notes.
+    or taking the turn, before or after it) or are the GM's notes; a set-up step of an
+    encounter being built is :data:`BUILDING` (every seat's once the fight starts).
     """
     if isinstance(command, GM_NOTES) or (isinstance(command, SECRET_ROLLS) and command.hidden):
         return GM_ONLY
-    if before is None or after is None or isinstance(command, Reveal):
+    if before is None or after is None:
         return PUBLIC
+    building = being_built(before) and log_step(command, before.active) == "setup"
+    public = BUILDING if building else PUBLIC
+    if isinstance(command, Reveal):
+        return public
     # only Reveal unhides (above) and only a removal drops someone: else ``after`` holds
     # every combatant hidden before, and one scan of it answers (this runs per command)
     hidden = [c for c in after.combatants if c.hidden]
     if isinstance(command, RemoveCombatant | ClearEncounter):
         hidden += [c for c in before.combatants if c.hidden]
     if not hidden:
-        return PUBLIC
+        return public
     if isinstance(command, AddCombatants):
         return GM_ONLY  # a hidden arrival is the news itself
     if isinstance(command, StartCombat):
@@ -102,7 +108,7 @@ def entry_visibility(
     turns = {enc.turn.actor for enc in (before, after) if enc.turn is not None}
     if any(c.group in turns for c in hidden):
         return BY_ENTRY  # a hidden group's turn passing: the next turn's start is public
-    return PUBLIC
+    return public
 
 
 _ORDINAL = re.compile(r"^\d+\. ")

@@ -28,6 +28,21 @@ from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper, focus_arrows
 
 
+def odds_lines(roller: Roller, task: RollTask) -> list[str]:
+    """What a player reads of their hero's task before rolling it: the TN and its exact
+    odds with every re-roll their pools may buy (§8 afflictions counted), or "TN hidden"
+    when the GM keeps the difficulty; then their Luck and Clues."""
+    rerolls = task.rerolls + roller.luck + roller.clues
+    if task.tn_hidden:
+        lines = ["TN hidden: the GM keeps the difficulty"]
+    else:
+        lines = [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
+        lines += odds_table(task.tn.value, task.rank, rerolls)
+        if sick := affliction_line(roller, task.tn.value, task.rank, rerolls):
+            lines.append(sick)  # §8 Nauseated, Fatigued
+    return [*lines, f"Luck {roller.luck} · Clues {roller.clues}"]
+
+
 class AskedRoll(ModalScreen[RollTask | None]):
     """A roll the GM asked for: the task as the GM set it, its exact odds (or "TN
     hidden" when the GM keeps the difficulty), the player's Luck and Clues; Enter rolls."""
@@ -47,20 +62,11 @@ class AskedRoll(ModalScreen[RollTask | None]):
 
     def compose(self) -> ComposeResult:
         task = self.asked.task
-        lines = [f"[b]The GM asks {escape(self.roller.name)} to roll: {escape(task.label)}[/b]", ""]
-        if task.tn_hidden:
-            lines.append("TN hidden: the GM keeps the difficulty")
-        else:
-            lines += [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
-            lines += odds_table(task.tn.value, task.rank, task.rerolls + self._paid)
-        lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
+        asks = f"[b]The GM asks {escape(self.roller.name)} to roll: {escape(task.label)}[/b]"
+        lines = [asks, "", *odds_lines(self.roller, task)]
         with Vertical(id="player-task-box"):
             yield Static("\n".join(lines), id="asked-roll")
         yield KeyBar()
-
-    @property
-    def _paid(self) -> int:
-        return self.roller.luck + self.roller.clues
 
     def action_roll(self) -> None:
         self.dismiss(self.asked.task)
@@ -123,13 +129,7 @@ class PlayerTask(ModalScreen[RollTask | None]):
         )
 
     def show_odds(self) -> None:
-        task = self.task()
-        paid = self.roller.luck + self.roller.clues
-        lines = [f"[b]TN {task.tn.value}[/b]  {escape(task.tn.explain())}", ""]
-        lines += odds_table(task.tn.value, task.rank, task.rerolls + paid)
-        if sick := affliction_line(self.roller, task.tn.value, task.rank, task.rerolls + paid):
-            lines.append(sick)  # §8 Nauseated, Fatigued
-        lines.append(f"Luck {self.roller.luck} · Clues {self.roller.clues}")
+        lines = odds_lines(self.roller, self.task())
         self.query_one("#player-task-odds", Static).update("\n".join(lines))
 
     def action_roll(self) -> None:

@@ -19,9 +19,9 @@ from textual.widgets import Static
 
 from ...campaign.combat import CombatCommand, PendingSidekick
 from ...campaign.encounter import Encounter
-from ...campaign.freeflow import MAX_GROUP, AskRoll, PendingRerolls, affliction_line, own_task
+from ...campaign.freeflow import MAX_GROUP, AskRoll, PendingRerolls, affliction_line, group_ask
 from ...campaign.party import Roller, rollers
-from ...rules import Modifier, Rank, TargetNumber, Trait, task_odds, task_tn
+from ...rules import Modifier, Rank, RulesError, TargetNumber, Trait, task_odds, task_tn
 from ...rules.contests import Need, group_odds
 from ...rules.odds import percent
 from ...rules.tasks import difficulty_label
@@ -50,13 +50,6 @@ ANY_TALENT = [("no", ""), ("yes", "relevant")]
 
 Skill = tuple[str, int] | None
 """The Skill field's value: the skill's name and number as the TN names them, or none."""
-
-
-def _own_skill(roller: Roller, skill: Skill) -> Skill:
-    """The roller's own rating in ``skill`` (by name), or none: a group roll's skill."""
-    if skill is None:
-        return None
-    return next(((n.title(), v) for n, v in roller.skills if n.title() == skill[0]), None)
 
 
 def _numbers(low: int, high: int, signed: bool = True) -> list[tuple[str, int]]:
@@ -375,34 +368,26 @@ class TaskRollerScreen(SessionScreen):
         if not self._rules_asked(self.action_roll):
             self._apply(self.task())
 
-    def _asked_label(self) -> str:
-        return " + ".join(t.value.title() for t in self._traits()) or "Task"
-
     def action_ask(self) -> None:
         """Ask the roller's player to roll this task on their own screen (with ``h``, the
         difficulty, so the TN and the odds, stay the GM's)."""
         if self.roller is None:
             self.notify("Pick who rolls (Who): the roll is asked of that hero's player")
             return
-        task = replace(self.task(self._asked_label()), hidden=False)
+        label = " + ".join(t.value.title() for t in self._traits())
+        task = replace(self.task(label), hidden=False)
         self._apply(AskRoll((task,), tn_hidden=self.secret))
 
     def action_ask_group(self) -> None:
         """A group roll asked of every Hero (everyone rolls Senses): each rolls the traits
         and difficulty set here with their own scores, and their own rating in the skill."""
-        heroes = [r for r in self._rollers if r.rank is Rank.HERO]
-        if not heroes:
-            self.notify("No Hero to ask: add the party's heroes first")
-            return
         skill, difficulty = self._field("skill"), self._field("difficulty")
-        tasks = tuple(
-            replace(
-                own_task(r, self._traits(), _own_skill(r, skill), "", difficulty),
-                label=self._asked_label(),
-            )
-            for r in heroes
-        )
-        self._apply(AskRoll(tasks, tn_hidden=self.secret))
+        try:
+            ask = group_ask(self._rollers, self._traits(), skill, difficulty)
+        except RulesError as err:
+            self.notify(str(err))
+            return
+        self._apply(replace(ask, tn_hidden=self.secret))
 
     def _rules_asked(self, then: Callable[[], None]) -> bool:
         """R-CHAR-8: the first time mechanics touch a Sidekick the GM picks Hero or Minion
