@@ -27,7 +27,7 @@ from hsm_tui.persistence import atomic, autosave, reader, store, unfinished, ver
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import Session
-from hsm_tui.table.views import TITLED
+from hsm_tui.table.visibility import TITLED
 from tests.campaign import pack, refused
 from tests.test_persistence import as_played, duel, everything
 
@@ -97,7 +97,7 @@ def test_version_2_to_3_puts_each_log_entry_and_undo_step_on_a_line_as_it_was() 
         old, new = data, migrated
         for name in table:
             old, new = old[name], new[name]
-        titled = [  # version 2's lines never marked the GM's numbers (views.TITLED)
+        titled = [  # version 2's lines never marked the GM's numbers (visibility.TITLED)
             {**e, "visibility": TITLED} if key == "log" and e["lines"] else e for e in old[key]
         ]
         assert [json.loads(line) for line in new[key].splitlines()] == titled

@@ -94,7 +94,7 @@ def everything(session: Session) -> tuple[Any, ...]:
 
 def unmarked(log: tuple[LogEntry, ...]) -> tuple[LogEntry, ...]:
     """``log`` as the GM reads it, who sees what aside: a file of an older format reads
-    its entries by the seat rules of its day (``views.TITLED``) until its history replays.
+    its entries by the seat rules of its day (``visibility.TITLED``) until its history replays.
     """
     return tuple(replace(e, visibility="", lines=e.gm_lines) for e in log)
 

@@ -33,7 +33,8 @@ from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import GM_SEAT, Role, Seat
 from hsm_tui.table.session import Session
 from hsm_tui.table.state import LogEntry, OpenEntry, UndoneEntry
-from hsm_tui.table.views import GM_ONLY, OPEN, TITLED, keeps_secrets, view_for
+from hsm_tui.table.views import view_for
+from hsm_tui.table.visibility import GM_ONLY, OPEN, TITLED, keeps_secrets
 from tests.campaign import pack, play
 from tests.campaign.test_combat_engine import R1, duel
 

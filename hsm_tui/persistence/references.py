@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..campaign.encounter import Encounter
 from ..campaign.party import Campaign
 from ..table.state import LogEntry, Snapshot
-from ..table.views import VISIBILITIES, seen_by
+from ..table.visibility import VISIBILITIES, seen_by
 from .codec import DataError
 
 MAX_ROUND = 10_000

@@ -13,7 +13,7 @@ the reader with both versions named (``store.read``).
   (``undo.commands``) are lines of JSON in a literal string, one entry or step a line
   (``lines.py``): a campaign of 10,000 entries is written and read in a tenth of the time.
   Its log lines mark the GM's numbers in them (``rules/secret.py``), which older lines
-  cannot tell: an older public entry with lines is read as ``title`` (``views.TITLED``),
+  cannot tell: an older public entry with lines is read as ``title`` (``visibility.TITLED``),
   which the players see by its title alone, as they did then.
 - **4**: ``[undo.start]`` counts the first entries of ``[state]``'s log its own log begins
   with (``log_from_state``) and writes only the rest: the log is written once. A version 3

@@ -22,7 +22,7 @@ from ..rules import RulesError
 from ..rules.errors import QuestionGone
 from ..rules.secret import secret
 from .state import GM
-from .views import entry_visibility
+from .visibility import entry_visibility
 
 
 class FreeFlowing:

@@ -39,7 +39,7 @@ def escape(text: str) -> str:
 
 def entry_markdown(entry: LogEntry) -> str:
     """One entry: a level-2 heading with its number and title, its lines as bullets."""
-    parts = [f"## #{entry.seq} {escape(entry.title)}"]
+    parts = [f"## #{entry.seq} {escape(entry.gm_title)}"]
     if entry.issuer != "gm":
         parts.append(f"*issued by {escape(entry.issuer)}*")
     if entry.lines:
@@ -113,7 +113,5 @@ def search(entries: Sequence[LogEntry], text: str) -> tuple[LogEntry, ...]:
     if not needle:
         return tuple(entries)
     return tuple(
-        e
-        for e in entries
-        if needle in e.title.casefold() or any(needle in plain(line).casefold() for line in e.lines)
+        e for e in entries if any(needle in plain(line).casefold() for line in (e.title, *e.lines))
     )

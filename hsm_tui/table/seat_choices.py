@@ -33,7 +33,7 @@ from ..rules import Cover, Rank, RulesError
 from ..rules.odds import percent
 from .seats import TABLE_SEAT, Role, Seat
 from .state import Batch, LogEntry, OpenEntry
-from .views import opening
+from .visibility import opening
 
 DECLARE = range(2, 6)
 """How many actions a Hero may declare at the start of its turn (R-ACT-3)."""
@@ -202,7 +202,7 @@ def open_options(
     log: tuple[LogEntry, ...], seq: int, seats: Sequence[Seat]
 ) -> list[Option[OpenEntry]]:
     """The seats the GM may open entry ``seq`` to (F6 ``O``), each checked by
-    :func:`~hsm_tui.table.views.opening`: a seat it is open to already is marked ✗.
+    :func:`~hsm_tui.table.visibility.opening`: a seat it is open to already is marked ✗.
     """
     keys = _keys()
     options: list[Option[OpenEntry]] = []

@@ -67,19 +67,18 @@ from .state import (
     Snapshot,
     Step,
 )
-from .views import (
+from .views import KEPT_UNDONE, TableLog, TableView, view_for
+from .visibility import (
     BY_ENTRY,
-    KEPT_UNDONE,
+    NOTICED,
     PUBLIC,
     RECORD,
-    TableLog,
-    TableView,
     entry_seen,
     entry_visibility,
     gms_question,
     opening,
+    seen_question,
     started,
-    view_for,
 )
 
 LOG = logging.getLogger(__name__)
@@ -131,6 +130,8 @@ class Session(FreeFlowing, PartyHeroes):
         """Undo steps a file brought, replayed on the first undo that needs them."""
         self._subscribers: list[Callable[[Event], None]] = []
         self._table_log = TableLog()  # the players' log, projected once for every seat
+        self._seen_question: tuple[Decision | None, Decision | None] = (None, None)
+        """The waiting question and the players' copy of it (:meth:`players_question`)."""
         self._saved = self._snapshot()
         self.seats: dict[str, Seat] = {}
         """The seats views sit at, by issuer: a command from any other issuer but the GM's
@@ -211,8 +212,27 @@ class Session(FreeFlowing, PartyHeroes):
         """What ``seat`` may see now (:mod:`hsm_tui.table.views`): a player's screens read this."""
         enc, waiting = self.encounter, self.waiting_for
         log, undone, table = self.log, self.undone, self._table_log
-        campaign, pending, asked = self.party_now(), self.pending, self.asked
+        pending = self.pending if seat.role is Role.GM else self.players_question
+        campaign, asked = self.party_now(), self.asked
         return view_for(seat, enc, campaign, log, waiting, pending, undone, table, asked)
+
+    @property
+    def players_question(self) -> Decision | None:
+        """The waiting question as the players hold it (:func:`seen_question`: a hidden
+        attacker unnamed), one copy while it waits, so a dialog opened on it can tell
+        whether it still waits (:meth:`still_asks`).
+        """
+        asked, copy = self._seen_question
+        if asked is not self.pending:
+            copy = seen_question(self.pending, self.encounter)
+            self._seen_question = self.pending, copy
+        return copy
+
+    def still_asks(self, question: Decision) -> bool:
+        """Whether ``question`` (as the GM or a player holds it) is the one that waits."""
+        return self.pending is not None and (
+            question is self.pending or question is self.players_question
+        )
 
     # -- seats ---------------------------------------------------------------------
     def take_seat(self, seat: Seat) -> None:
@@ -237,7 +257,7 @@ class Session(FreeFlowing, PartyHeroes):
         key never answers a question other than the one its dialog showed.
         """
         seat = self._seat_of(command.issuer)
-        if answering is not None and self.pending is not answering:
+        if answering is not None and not self.still_asks(answering):
             raise QuestionGone(
                 "that question no longer waits: it was answered at another seat or undone"
             )
@@ -416,12 +436,12 @@ class Session(FreeFlowing, PartyHeroes):
         if isinstance(command, StartCombat) and self.encounter.active:
             self.log = started(self.log)
         for entry in outcome.log:
-            shown, lines = (
-                entry_seen(entry.title, entry.lines, before, self.encounter)
-                if seen == BY_ENTRY
-                else (seen, entry.lines)
+            shown, title, lines = (
+                entry_seen(entry.title, entry.lines, before, self.encounter, seen == NOTICED)
+                if seen in (BY_ENTRY, NOTICED)
+                else (seen, entry.title, entry.lines)
             )
-            self._add_log(command.issuer, entry.title, lines, shown, step)
+            self._add_log(command.issuer, title, lines, shown, step)
         self.pending = outcome.pending
 
     def _say(self, command: Say) -> None:

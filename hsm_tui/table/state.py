@@ -61,6 +61,12 @@ class LogEntry:
     it. Not compared: a file saved before entries had it replays to the same state."""
 
     @property
+    def gm_title(self) -> str:
+        """The title as the GM reads it: a hidden attacker's name is marked in one that
+        the players read (:data:`~hsm_tui.table.visibility.NOTICED`)."""
+        return plain(self.title)
+
+    @property
     def gm_lines(self) -> tuple[str, ...]:
         """The lines as the GM reads them: every number shown, unmarked."""
         return tuple(map(plain, self.lines))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..rules import RulesError
 from .logbook import LINE_BREAKING, one_line
 from .state import GM, LogEntry
-from .views import GM_ONLY, PUBLIC, SHOWN_TO
+from .visibility import GM_ONLY, PUBLIC, SHOWN_TO
 
 MAX_SAID = 200
 """Characters a line may hold."""

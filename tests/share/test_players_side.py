@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui.campaign.combat import AddCombatants, SetCover, StartCombat
+from hsm_tui.campaign.combat import AddCombatants, Attack, SetCover, StartCombat
+from hsm_tui.campaign.combat.outcome import PendingDive
 from hsm_tui.campaign.freeflow import AskRoll, PendingRerolls, RollTask, SpendRerolls
 from hsm_tui.persistence import store
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import Session
 from hsm_tui.table.state import Say
 from tests.share.conftest import HIDDEN_NAME, SECRET_NOTE, fight, hsm_serve, joined, port_of, until
+from tests.test_unseen import SNIPER, K, snipers
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24), (80, 23), (0, 0)])
@@ -322,3 +324,34 @@ async def test_a_two_player_evening_keeps_every_gm_secret_off_the_players_screen
         assert not any("slip away" in text for text in seen[user])
     for user in ("otto", "wes"):  # the GM's whisper is Kara's
         assert not any("incense" in text for text in seen[user])
+
+
+async def test_r_atk_5_a_hidden_shooter_is_noticed_and_her_dive_is_asked_of_her(game) -> None:
+    """Item 10: the hidden raiders' turn reads "the GM's"; their shot is noticed, not
+    named ("someone unseen in the dig"), her Fear comes with its line, and the dive
+    question is hers, on her screen, with the shooter unsaid."""
+    seed = next(s for s in range(200) if _hits_kestrel_first(s))
+    session = snipers(seed)
+    table = await game(session)
+    kara = await table.join("kara")
+    await kara.shows("turn: the GM's")
+    session.apply(Attack(SNIPER, K, "laser-pistol"))
+    await kara.shows("Someone unseen in the dig attacks Kestrel Vance")
+    await kara.shows("a question waits for you")
+    kara.send(b"\r")
+    await kara.shows("dive for cover")
+    kara.send(b"n")
+    await until(lambda: _history(session)[-1] != "Attack", lambda: kara.text)
+    assert session.history[-1].issuer == "player:kara"
+    kara.send(b"l")
+    await kara.shows("Fear (R-ATK-4)")
+    assert b"Pirate" not in kara.raw and b"pirate-raider" not in kara.raw
+
+
+def _hits_kestrel_first(seed: int) -> bool:
+    """Whether the hidden raiders act first with ``seed`` and their shot needs her dive."""
+    s = snipers(seed)
+    if s.encounter.turn is None or s.encounter.turn.actor != "pirate-raider@pirates":
+        return False
+    s.apply(Attack(SNIPER, K, "laser-pistol"))
+    return isinstance(s.pending, PendingDive)

@@ -13,7 +13,7 @@ from hsm_tui.campaign.party import SetScene
 from hsm_tui.share.players import SeatEntry
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import Session
-from hsm_tui.table.views import BUILDING, GM_ONLY, OPEN, PUBLIC
+from hsm_tui.table.visibility import BUILDING, GM_ONLY, OPEN, PUBLIC
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.combat import CombatScreen
 from hsm_tui.ui.screens.decision_dialog import DecisionDialog

@@ -606,7 +606,7 @@ async def test_a_refused_opposed_or_group_roll_keeps_what_the_gm_set_up() -> Non
 
 async def test_h_rolls_in_secret_for_the_gm_alone() -> None:
     """Issue 21: F2 h marks the next rolls hidden; the entry is GM-only and says so."""
-    from hsm_tui.table.views import GM_ONLY
+    from hsm_tui.table.visibility import GM_ONLY
     from hsm_tui.ui.app import HsmApp
 
     app = HsmApp(seed=3)

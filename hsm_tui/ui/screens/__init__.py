@@ -36,7 +36,7 @@ def _amended(before: Sequence[LogEntry], after: Sequence[LogEntry], command: Com
     """What a step that added no log entry did: re-rolls amend the entry of their roll."""
     altered = [a for a, b in zip(after, before, strict=False) if a != b]
     if altered:
-        return f"the re-rolls on {altered[-1].title}"
+        return f"the re-rolls on {altered[-1].gm_title}"
     return words(type(command).__name__)
 
 
@@ -225,7 +225,7 @@ class SessionScreen(FollowsSession, Screen[None]):
             return
         after = self.session.log
         changed = before[len(after) :] if len(before) > len(after) else after[len(before) :]
-        what = changed[0].title if changed else _amended(before, after, command)
+        what = changed[0].gm_title if changed else _amended(before, after, command)
         more = f" (+{len(changed) - 1} more log entries)" if len(changed) > 1 else ""
         self.app.clear_notifications()  # one message per step, not a growing stack of them
         self.notify(f"{verb}: {escape(what)}{more}")  # a title may hold a player's words

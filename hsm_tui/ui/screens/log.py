@@ -29,7 +29,7 @@ from ...table.seat_choices import export_options, open_options, whisper_options
 from ...table.seats import Role, Seat
 from ...table.session import LogEntry
 from ...table.state import OpenEntry, Say
-from ...table.views import keeps_secrets
+from ...table.visibility import keeps_secrets
 from ..widgets.keybar import KeyBar
 from ..widgets.roll_log import entry_heading, line_text
 from ..widgets.title_bar import TitleBar
@@ -204,7 +204,7 @@ class LogScreen(SessionScreen):
         if entry is None:
             self.notify("No GM-only entry to open (every seat sees the ones shown)")
         elif self._apply(OpenEntry(entry.seq)):
-            self.notify(f"Opened #{entry.seq} to every seat: {escape(entry.title)}", title="Log")
+            self.notify(f"Opened #{entry.seq} to every seat: {escape(entry.gm_title)}", title="Log")
 
     def action_open_to_seat(self) -> None:
         """One seat of the shared table sees the entry in full (a secret roll its player
@@ -214,7 +214,7 @@ class LogScreen(SessionScreen):
             return
         seats = [held.seat for held in sharing.seats]
         options = open_options(self.session.log, entry.seq, seats)
-        self.choose(f"Open #{entry.seq} to a seat", entry.title, options)
+        self.choose(f"Open #{entry.seq} to a seat", entry.gm_title, options)
 
     def action_export(self) -> None:
         """Write the whole log (not just the matches) as Markdown; report the path."""

@@ -39,6 +39,6 @@ class AnswersQuestion(FollowsSession):
             self._check_question()
 
     def _check_question(self) -> None:
-        if self.table.session.pending is not self.answers and self.is_current:  # type: ignore[attr-defined]
+        if not self.table.session.still_asks(self.answers) and self.is_current:  # type: ignore[attr-defined]
             self.notify("That question no longer waits: it was answered or undone")
             self.dismiss(None)  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from ...rules.secret import spans
 from ...table.session import LogEntry
 from ...table.state import UndoneEntry
-from ...table.views import GM_ONLY, OPEN, RECORD, seen_by
+from ...table.visibility import GM_ONLY, OPEN, RECORD, seen_by
 
 SEEN_BY = {GM_ONLY: "GM only", OPEN: "open", RECORD: "GM only"}
 """Who sees an entry besides the GM, ahead of its title: the GM's alone (the players see
@@ -39,12 +39,12 @@ def entry_heading(entry: LogEntry) -> Text:
     """
     if isinstance(entry, UndoneEntry):
         return Text.assemble(
-            (f"#{entry.seq} ", "dim"), ("[undone] ", "italic"), (entry.title, "dim strike")
+            (f"#{entry.seq} ", "dim"), ("[undone] ", "italic"), line_text(entry.title, "dim strike")
         )
     return Text.assemble(
         (f"#{entry.seq} ", "dim"),
         (seen_label(entry.visibility), "italic"),
-        (entry.title, "bold"),
+        line_text(entry.title, "bold"),
     )
 
 
