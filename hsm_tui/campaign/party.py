@@ -15,8 +15,10 @@ from typing import Any, TypeVar
 from ..packs import Catalog, Character
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, Traits
 from ..rules.combat import extra_action_penalty, wound_penalty
+from . import making
 from .conditions import moved_penalty, penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
+from .making import MadeCharacter, MakingCommand
 
 GM = "gm"
 PARTY = "party:"
@@ -55,6 +57,8 @@ class Campaign:
     roster: tuple[tuple[str, str], ...] = ()  # (kind, pack id) the GM keeps at hand
     scene: str = ""
     adventure: int = 1
+    made: tuple[MadeCharacter, ...] = ()  # the characters the campaign made itself
+    budget: int = 0  # trait points a new character may spend (0: no budget)
 
     def member(self, entry: str) -> PartyMember:
         for m in self.party:
@@ -128,12 +132,30 @@ class NewAdventure:
 
 
 CampaignCommand = (
-    AddHero | RemoveHero | AddToRoster | RemoveFromRoster | SetScene | GrantClues | NewAdventure
+    AddHero
+    | RemoveHero
+    | AddToRoster
+    | RemoveFromRoster
+    | SetScene
+    | GrantClues
+    | NewAdventure
+    | MakingCommand
 )
 
 
-def apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campaign, str]:
-    """The new campaign and the log title; a RulesError refuses the command."""
+def apply(
+    campaign: Campaign, cmd: CampaignCommand, cat: Catalog
+) -> tuple[Campaign, str, tuple[str, ...]]:
+    """The new campaign, the log title and lines; a RulesError refuses the command."""
+    if isinstance(cmd, MakingCommand):
+        made, budget, title, lines = making.apply(campaign.made, campaign.budget, cmd, cat)
+        names = {m.id: m.name for m in made if m.kind == "hero"}  # a Hero renamed
+        party = tuple(replace(m, name=names.get(m.entry, m.name)) for m in campaign.party)
+        return replace(campaign, made=made, budget=budget, party=party), title, lines
+    return (*_apply(campaign, cmd, cat), ())
+
+
+def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Campaign, str]:
     if isinstance(cmd, AddHero):
         heroes = cat.kind("hero")
         if cmd.entry not in heroes:

@@ -103,6 +103,7 @@ class Character:
     equipment: tuple[EquipmentItem, ...] = ()
     encumbrance: int | None = None
     storage: int | None = None
+    player: str = ""  # who plays a Hero (the sheet's "Name (player)")
     career: str = ""
     motivation: str = ""
 

@@ -237,6 +237,7 @@ SIDEKICK_FIELDS: dict[str, Field] = {
 }
 HERO_FIELDS: dict[str, Field] = {
     **SIDEKICK_FIELDS,
+    "player": Field(text, default=""),
     "career": Field(text, default=""),
     "motivation": Field(text, default=""),
 }

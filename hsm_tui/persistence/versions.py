@@ -18,6 +18,9 @@ the reader with both versions named (``store.read``).
 - **4**: ``[undo.start]`` counts the first entries of ``[state]``'s log its own log begins
   with (``log_from_state``) and writes only the rest: the log is written once. A version 3
   file writes it whole, as a count of 0 reads it.
+- **5**: the campaign keeps characters it made itself (``campaign.made``, each a pack
+  entry's fields) and a trait budget for new ones (``campaign.budget``); an older file
+  has none (no budget).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 from .lines import block, line
 
-VERSION = 4
+VERSION = 5
 """The version this hsm-tui writes and the newest it reads."""
 
 Data = dict[str, Any]
@@ -110,7 +113,17 @@ def _v3_to_v4(data: Data) -> Data:
     return data
 
 
-STEPS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(data: Data) -> Data:
+    """Version 5 may keep made characters and a budget: a version 4 file has neither."""
+    return data
+
+
+STEPS: dict[int, Callable[[Data], Data]] = {
+    1: _v1_to_v2,
+    2: _v2_to_v3,
+    3: _v3_to_v4,
+    4: _v4_to_v5,
+}
 """From version N to N + 1, one per version this hsm-tui can read."""
 
 

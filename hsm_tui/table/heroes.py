@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..campaign import freeflow, party
+from ..campaign import freeflow, making, party
 from ..campaign.combat import (
     ApplyDamage,
     ChooseChartRow,
@@ -22,12 +22,28 @@ from ..campaign.combat import (
 )
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import Purse
+from ..campaign.making import MadeCharacter
 from ..campaign.party import PARTY, Campaign
+from ..packs import Catalog
 from ..rules import Rank, RulesError
 
 
 class PartyHeroes:
-    """The Session's party Heroes (its ``campaign``, ``encounter`` and ``catalog``)."""
+    """The Session's party Heroes (its ``campaign``, ``encounter`` and ``content``)."""
+
+    _made: tuple[Catalog | None, tuple[MadeCharacter, ...], Catalog] = (None, (), Catalog())
+    """The last catalog made: the packs' and the characters it added, then itself."""
+
+    @property
+    def catalog(self) -> Catalog:
+        """The loaded packs and the characters the campaign made itself (one catalog for
+        the engine; worked out again only when either changes)."""
+        packs = self.content.catalog if self.content is not None else Catalog()
+        was, made, merged = self._made
+        if was is not packs or made is not self.campaign.made:
+            merged = making.with_made(packs, self.campaign.made)
+            self._made = packs, self.campaign.made, merged
+        return merged
 
     def party_now(self) -> Campaign:
         """The campaign with its Heroes as they are now: those in the encounter as the

@@ -43,7 +43,7 @@ from ..campaign.freeflow import (
 )
 from ..campaign.missing import missing_entries
 from ..campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
-from ..packs import Catalog, LoadResult, content_dirs
+from ..packs import LoadResult, content_dirs
 from ..packs.kept import load_kept
 from ..persistence import checkpoints, collector, session_file
 from ..rules import RulesError
@@ -317,14 +317,14 @@ class Session(FreeFlowing, PartyHeroes):
             titles: list[str] = []
 
             def change(campaign: Campaign) -> Campaign:
-                changed, title = party.apply(campaign, command, self.catalog)
-                titles.append(title)
+                changed, title, lines = party.apply(campaign, command, self.catalog)
+                titles.append((title, lines))
                 return changed
 
             self.campaign, self.encounter = party.through_encounter(
                 self.campaign, self.encounter, change
             )
-            self._add_log(command.issuer, titles[0], (), entry_visibility(command))
+            self._add_log(command.issuer, *titles[0], entry_visibility(command))
         elif isinstance(command, RollTask | RollOpposed | RollGroup | SpendRerolls):
             self._freeflow(command)
         else:
@@ -380,10 +380,6 @@ class Session(FreeFlowing, PartyHeroes):
         cid = getattr(command, "attacker", None) or getattr(command, "combatant", None)
         names = {c.id: c.name for c in self.encounter.combatants}
         return f"Skipped: {names[cid]}" if cid in names else "Skipped"
-
-    @property
-    def catalog(self) -> Catalog:
-        return self.content.catalog if self.content is not None else Catalog()
 
     def load_content(self, extra: Iterable[str | Path] = ()) -> LoadResult:
         """The packs (shipped, HSM_CONTENT_PATH, then ``extra``), loaded once per session
