@@ -142,7 +142,7 @@ def test_a_hero_grows_with_a_note_and_each_change_logged() -> None:
         skills=(("observation", 3), ("rifles", 1), ("stealth", 1)),
         talents=("Pathfinder", "Sharpshooter"),
     )
-    s.apply(MakeCharacter(grown, note="10 XP: the relic recovered"))
+    s.apply(MakeCharacter(grown, note="10 XP: the relic recovered", grows=True))
     entry = s.log[-1]
     assert entry.title == "Ada Quill grows (10 XP: the relic recovered)"
     assert entry.lines == (
@@ -154,7 +154,9 @@ def test_a_hero_grows_with_a_note_and_each_change_logged() -> None:
         "Name: Ada Quill → Ada Quill-Mendez",
     )
     assert s.campaign.party[0].name == "Ada Quill-Mendez"
-    assert refused(s, MakeCharacter(grown)) == "Ada Quill-Mendez: nothing changed"
+    assert refused(s, MakeCharacter(grown, grows=True)) == "Ada Quill-Mendez: nothing changed"
+    said = refused(s, MakeCharacter(grown))
+    assert said == "the id 'ada-quill' is taken by Ada Quill-Mendez: pick another"
 
 
 def test_a_budget_holds_a_new_character_not_a_grown_one() -> None:
@@ -163,14 +165,24 @@ def test_a_budget_holds_a_new_character_not_a_grown_one() -> None:
     assert refused(s, MakeCharacter(ADA)) == "15 trait points: the budget is 14"
     s.apply(SetTraitBudget(15))
     s.apply(MakeCharacter(ADA))
-    s.apply(MakeCharacter(replace(ADA, traits=(4, 3, 2, 2, 3, 1, 2))))  # grown past it
+    s.apply(MakeCharacter(replace(ADA, traits=(4, 3, 2, 2, 3, 1, 2)), grows=True))  # past it
     assert refused(s, SetTraitBudget(29)) == "a budget of 0 (none) to 28 trait points"
 
 
-def test_a_made_character_may_not_take_a_pack_entrys_id() -> None:
+def test_a_pack_hero_grown_becomes_the_campaigns_own_under_its_id() -> None:
     s = Session(seed=1, content=pack())
+    s.apply(AddHero("kestrel-vance"))
     said = refused(s, MakeCharacter(replace(ADA, id="kestrel-vance")))
-    assert said == "hero 'kestrel-vance' is a loaded pack's: pick another id"
+    assert said == "the id 'kestrel-vance' is taken by Kestrel Vance: pick another"
+    kestrel = from_entry(s.catalog.heroes["kestrel-vance"], "hero")
+    rifles = dict(kestrel.skills) | {"rifles": 3}
+    s.apply(MakeCharacter(replace(kestrel, skills=tuple(rifles.items())), grows=True))
+    assert s.log[-1].title == "Kestrel Vance grows" and s.log[-1].lines == ("Rifles 2 → 3",)
+    assert s.catalog.heroes["kestrel-vance"].ratings.rifles == 9  # the campaign's own now
+    assert pack().catalog.heroes["kestrel-vance"].ratings.rifles == 8  # the pack is as it was
+    assert refused(s, MakeCharacter(replace(ADA, id="nobody"), grows=True)) == (
+        "no hero 'nobody' to grow"
+    )
 
 
 NAMES = st.text("abcdefghij ", min_size=1, max_size=20).filter(str.strip)

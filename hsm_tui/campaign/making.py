@@ -91,11 +91,14 @@ class MadeCharacter:
 
 @dataclass(frozen=True)
 class MakeCharacter:
-    """Keep ``made`` in the campaign: a new character, or a change to one it keeps (a
-    Hero grown between adventures; ``note`` says why: the XP the GM awarded)."""
+    """Keep ``made`` in the campaign: a new character (its id not taken), or, with
+    ``grows``, a change to one the campaign or a pack has (a Hero grown between
+    adventures: a pack's Hero grown becomes the campaign's own, its id kept); ``note``
+    says why (the XP the GM awarded)."""
 
     made: MadeCharacter
     note: str = ""
+    grows: bool = False
     issuer: str = GM
 
 
@@ -290,8 +293,7 @@ def apply(
     made: tuple[MadeCharacter, ...], budget: int, cmd: MakingCommand, catalog: Catalog
 ) -> tuple[tuple[MadeCharacter, ...], int, str, tuple[str, ...]]:
     """The campaign's made characters and trait budget with ``cmd`` applied, its log
-    title and lines; else RulesError. ``catalog``: the loaded packs (a made id may not
-    shadow one of their entries).
+    title and lines; else RulesError. ``catalog``: the loaded packs and ``made``.
     """
     if isinstance(cmd, SetTraitBudget):
         if not 0 <= cmd.points <= len(Trait) * TRAIT_MAX:
@@ -303,22 +305,26 @@ def apply(
     errors = [p for p in problems if p.is_error]
     if errors:
         raise RulesError(_said(errors[0]))
-    shadowed = catalog.kind(new.kind).get(new.id)
-    if shadowed is not None and shadowed.source.pack != HOME:
-        raise RulesError(f"{new.kind} {new.id!r} is a loaded pack's: pick another id")
     if len(cmd.note) > MAX_TEXT:
         raise RulesError(f"a note of at most {MAX_TEXT} characters")
-    kept = next((m for m in made if (m.kind, m.id) == (new.kind, new.id)), None)
+    mine = next((m for m in made if (m.kind, m.id) == (new.kind, new.id)), None)
+    listed = catalog.kind(new.kind).get(new.id)
+    old = mine or (from_entry(listed, new.kind) if listed is not None else None)  # type: ignore[arg-type]
     note = f" ({cmd.note})" if cmd.note else ""
-    if kept is None:
+    if not cmd.grows:
+        if old is not None:
+            raise RulesError(f"the id {new.id!r} is taken by {old.name}: pick another")
         left = points_left(new, budget)
         if left is not None and left < 0:
             raise RulesError(f"{sum(new.traits)} trait points: the budget is {budget}")
         return (*made, new), budget, f"Made: {new.name} ({new.kind}){note}", ()
-    changes = tuple(changed(kept, new))
+    if old is None:
+        raise RulesError(f"no {new.kind} {new.id!r} to grow")
+    changes = tuple(changed(old, new))
     if not changes:
         raise RulesError(f"{new.name}: nothing changed")
-    return tuple(new if m is kept else m for m in made), budget, f"{kept.name} grows{note}", changes
+    kept = tuple(new if m is mine else m for m in made) if mine else (*made, new)
+    return kept, budget, f"{old.name} grows{note}", changes
 
 
 def _said(problem: Problem) -> str:
