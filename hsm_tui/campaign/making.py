@@ -17,6 +17,7 @@ Readings where the book gives no number (README "How the rules are read"):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -111,6 +112,24 @@ class SetTraitBudget:
 
 
 MakingCommand = MakeCharacter | SetTraitBudget
+BUDGETS = (0, *range(len(Trait) * TRAIT_MIN, len(Trait) * TRAIT_MAX + 1))
+"""Every trait budget a campaign may set: none, or from all 1s to all 4s."""
+
+
+def kebab(name: str) -> str:
+    """An id made from a name, as pack ids are written (``Ada Quill`` → ``ada-quill``)."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return "-".join(words).lstrip("0123456789-") or "character"
+
+
+def free_id(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3`` … the first not ``taken``."""
+    n = 1
+    found = wanted
+    while found in taken:
+        n += 1
+        found = f"{wanted}-{n}"
+    return found
 
 
 def ratings_of(made: MadeCharacter) -> dict[str, int]:
@@ -296,8 +315,8 @@ def apply(
     title and lines; else RulesError. ``catalog``: the loaded packs and ``made``.
     """
     if isinstance(cmd, SetTraitBudget):
-        if not 0 <= cmd.points <= len(Trait) * TRAIT_MAX:
-            raise RulesError(f"a budget of 0 (none) to {len(Trait) * TRAIT_MAX} trait points")
+        if cmd.points not in BUDGETS:
+            raise RulesError(f"a budget of 0 (none) or {BUDGETS[1]} to {BUDGETS[-1]} trait points")
         title = f"Trait budget: {cmd.points} points" if cmd.points else "No trait budget"
         return made, cmd.points, title, ()
     new = cmd.made

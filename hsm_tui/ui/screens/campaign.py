@@ -25,6 +25,7 @@ from .picker import PickerScreen
 
 if TYPE_CHECKING:
     from ...campaign.combat import ApplyDamage
+    from ...packs import Character
     from ...table.session import Command
 
 _WAY = (
@@ -66,6 +67,11 @@ class CampaignScreen(SessionScreen):
 
     BINDINGS = [
         Binding("a", "add_hero", "Add hero", id="campaign.add-hero"),
+        Binding("b", "build_hero", "Build hero", id="campaign.build-hero"),
+        Binding("g", "grow_hero", "Grow", show=False, id="campaign.grow-hero"),
+        Binding("B", "budget", "Budget", show=False, id="campaign.budget"),
+        Binding("X", "export_characters", "Export", show=False, id="campaign.export-characters"),
+        Binding("I", "import_character", "Import", show=False, id="campaign.import-character"),
         Binding("x", "remove_hero", "Remove hero", show=False, id="campaign.remove-hero"),
         Binding("plus,equals_sign", "clues(1)", "Clue +1", id="campaign.clue-up"),
         Binding("minus", "clues(-1)", "Clue −1", show=False, id="campaign.clue-down"),
@@ -176,7 +182,9 @@ class CampaignScreen(SessionScreen):
         party = {m.entry for m in self.session.campaign.party}
         choices = [(f"{h.name} ({h.id})", h.id) for h in heroes.values() if h.id not in party]
         if not choices:
-            self.notify("Every pre-made Hero in the packs is in the party", severity="warning")
+            self.notify(
+                "Every Hero is in the party already: b builds a new one", severity="warning"
+            )
             return
 
         def picked(entry: str | None) -> None:
@@ -184,6 +192,87 @@ class CampaignScreen(SessionScreen):
                 self._apply(_party().AddHero(entry))
 
         self.app.push_screen(PickerScreen("Add a Hero to the party", choices), picked)
+
+    def action_build_hero(self) -> None:
+        """A new Hero by the book's sheet, who joins the party (the character builder)."""
+        from ...campaign.making import MadeCharacter
+        from .character_builder import CharacterBuilder
+
+        self.app.push_screen(CharacterBuilder(MadeCharacter("hero", "", ""), joins=True))
+
+    def action_grow_hero(self) -> None:
+        """The highlighted Hero's sheet, to grow between adventures (each change logged)."""
+        from ...campaign.making import from_entry
+        from .character_builder import CharacterBuilder
+
+        entry = self._highlighted("#party")
+        hero = self.session.catalog.heroes.get(entry or "")
+        if hero is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+        made = next((m for m in self.session.campaign.made if m.id == entry), None)
+        start = made if made is not None else from_entry(hero, "hero")
+        self.app.push_screen(CharacterBuilder(start, grows=True))
+
+    def action_budget(self) -> None:
+        """The trait points a new character may spend (the book gives none: the GM's)."""
+        from ...campaign.making import BUDGETS, SetTraitBudget
+
+        now = self.session.campaign.budget
+        choices = [
+            (f"{n} trait points" if n else "no budget (the book gives none)", n) for n in BUDGETS
+        ]
+
+        def picked(points: int | None) -> None:
+            if points is not None and points != now:
+                self._apply(SetTraitBudget(points))
+
+        title = f"Trait budget for new characters (now {now or 'none'})"
+        self.app.push_screen(PickerScreen(title, choices), picked)
+
+    def action_export_characters(self) -> None:
+        """The characters the campaign made, as a pack another campaign imports (``I``)."""
+        from ...campaign.making import kebab
+        from ...persistence import own_packs
+
+        campaign = self.session.campaign
+        if not campaign.made:
+            self.notify("The campaign has made no character yet (b builds one)", severity="warning")
+            return
+        try:
+            folder = own_packs.export(
+                campaign.made, self.session.catalog, kebab(campaign.name), campaign.name
+            )
+        except OSError as err:
+            self.notify(f"cannot write the pack: {err.strerror or err}", severity="error")
+            return
+        count = len(campaign.made)
+        self.notify(f"{count} character(s) in {folder}: I imports them into another campaign")
+
+    def action_import_character(self) -> None:
+        """A character of an exported pack, into the builder as the campaign's own."""
+        from dataclasses import replace
+
+        from ...campaign.making import free_id, from_entry
+        from ...persistence import own_packs
+        from .character_builder import CharacterBuilder
+
+        found = own_packs.importable()
+        if not found:
+            where = own_packs.packs_folder()
+            self.notify(f"No exported characters in {where} (X exports some)", severity="warning")
+            return
+        choices = [(f"{c.name} ({kind}, {c.source.pack})", (kind, c)) for kind, c in found]
+
+        def picked(choice: tuple[str, Character] | None) -> None:
+            if choice is None:
+                return
+            kind, character = choice
+            made = from_entry(character, kind)  # a new id if its own is taken here
+            made = replace(made, id=free_id(made.id, set(self.session.catalog.kind(kind))))
+            self.app.push_screen(CharacterBuilder(made, joins=True))
+
+        self.app.push_screen(PickerScreen("Import a character", choices), picked)
 
     def action_remove_hero(self) -> None:
         entry = self._highlighted("#party")

@@ -7,7 +7,7 @@ listed here with its file and line.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.console import RenderableType
 from textual.app import ComposeResult
@@ -38,6 +38,7 @@ class Item:
     label: str
     haystack: str
     card: Callable[[], RenderableType]
+    character: Character | None = None  # a minion, sidekick or hero: the builder copies it
 
 
 def character_words(c: Character) -> str:
@@ -73,6 +74,7 @@ def _items(kind: str, content: LoadResult) -> list[Item]:
                 c.name,
                 character_words(c),
                 lambda c=c: character_sheet(c, catalog),
+                c,
             )
             for c in catalog.kind(kind).values()
         ]
@@ -96,6 +98,8 @@ def _items(kind: str, content: LoadResult) -> list[Item]:
 
 
 TABS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problems")
+KIND_OF = {"minions": "minion", "sidekicks": "sidekick", "heroes": "hero"}
+"""A tab of characters, and the kind the builder makes from one of its entries."""
 
 
 class ContentBrowserScreen(Screen[None]):
@@ -107,6 +111,7 @@ class ContentBrowserScreen(Screen[None]):
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="content.search"),
+        Binding("b", "build", "Copy to builder", id="content.build"),
         Binding("escape", "leave_search", "Back", show=False),
         Binding("right", "focus_next_list", show=False),
         Binding("left", "focus_previous_list", show=False),
@@ -187,6 +192,20 @@ class ContentBrowserScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_focus_next_list()
+
+    def action_build(self) -> None:
+        """The highlighted character as a new one of the campaign's, to change and keep."""
+        from ...campaign.making import from_entry
+        from .character_builder import CharacterBuilder
+
+        index = self.query_one("#content-entries", OptionList).highlighted
+        item = self._shown[index] if self._shown and index is not None else None
+        if item is None or item.character is None:
+            self.notify("Highlight a minion, sidekick or hero to copy", severity="warning")
+            return
+        kind = KIND_OF[self.kind]
+        copy = replace(from_entry(item.character, kind), id=f"{item.character.id}-copy")
+        self.app.push_screen(CharacterBuilder(copy))
 
     def on_input_changed(self, _event: Input.Changed) -> None:
         self.refresh_entries()

@@ -1,0 +1,197 @@
+"""The character builder, driven by keys at 80×24 and 120×40 (R-CHAR-1..7): a GM builds
+a Hero from home and it joins the party; grows it with a note; every refusal is the
+engine's, shown beside the field at fault, and nothing typed is lost by one Esc.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Static
+
+from hsm_tui.campaign.party import AddHero
+from hsm_tui.table.session import Session
+from hsm_tui.ui.app import HsmApp
+from hsm_tui.ui.screens.campaign import CampaignScreen
+from hsm_tui.ui.screens.character_builder import CharacterBuilder
+from hsm_tui.ui.widgets.stepper import Stepper
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def _app(*heroes: str) -> HsmApp:
+    session = Session(seed=3)
+    session.load_content()
+    for hero in heroes:
+        session.apply(AddHero(hero))
+    return HsmApp(session)
+
+
+async def _builder(pilot, key: str = "b") -> CharacterBuilder:
+    pilot.app.push_screen(CampaignScreen())
+    await pilot.pause()
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, CharacterBuilder)
+    return pilot.app.screen
+
+
+def _sheet(screen: CharacterBuilder) -> str:
+    return str(screen.query_one("#character-sheet", Static).render())
+
+
+async def _type(pilot, field: str, text: str) -> None:
+    box = pilot.app.screen.query_one(f"#character-{field}", Input)
+    box.focus()
+    box.value = ""
+    await pilot.press(*text) if text else None
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_r_char_2_a_gm_builds_a_hero_who_joins_the_party(size) -> None:
+    app = _app()
+    async with app.run_test(size=size) as pilot:
+        screen = await _builder(pilot)
+        await _type(pilot, "name", "Ada Quill")
+        assert screen.query_one("#character-id", Input).value == "ada-quill"  # follows the name
+        agility = screen.query_one("#character-agility", Stepper)
+        agility.focus()
+        await pilot.press("right")  # 2 → 3
+        await pilot.pause()
+        assert "Dodge = Senses + Agility = 5" in _sheet(screen)  # R-CHAR-3, live
+        await _type(pilot, "skills", "observation 2, rifles 1")
+        assert "Rifles 6" in _sheet(screen)  # Agility 3 + Senses 2 + Rifles 1 (R-CHAR-4)
+        await _type(pilot, "talents", "Pathfinder")
+        assert "⚠ talents: a Hero has as many Talents as its Luck (2), found 1" in _sheet(screen)
+        await _type(pilot, "weapons", "assault-laser")
+        await _type(pilot, "equipment", "Assault Laser 3 back; Crate 9 cart")
+        assert "Carried 12 of 10 — Encumbered" in _sheet(screen)  # R-CHAR-7
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, CharacterBuilder)
+        assert [m.name for m in app.session.campaign.party] == ["Ada Quill"]
+        assert app.session.catalog.heroes["ada-quill"].ratings.rifles == 6
+        app.session.undo()  # one step: made and joined together
+        assert app.session.campaign.party == () and app.session.campaign.made == ()
+
+
+async def test_a_refusal_is_the_engines_beside_the_field_and_enter_keeps_nothing() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _builder(pilot)
+        await _type(pilot, "name", "Ada Quill")
+        await _type(pilot, "weapons", "laser-pistl")
+        assert "no weapon 'laser-pistl' (did you mean 'laser-pistol'?)" in _sheet(screen)
+        assert screen.query_one("#character-weapons", Input).has_class("-invalid")
+        await _type(pilot, "skills", "observation two")
+        assert "a skill and its number" in _sheet(screen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CharacterBuilder) and app.session.campaign.made == ()
+        await pilot.press("escape")  # changed: the first Esc only warns
+        await pilot.pause()
+        assert isinstance(app.screen, CharacterBuilder)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CharacterBuilder)
+
+
+async def test_a_pack_hero_grows_with_a_note_and_the_log_says_what_changed() -> None:
+    app = _app("kestrel-vance")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _builder(pilot, "g")
+        skills = screen.query_one("#character-skills", Input).value
+        assert skills.startswith("rifles 2, pistols 1")
+        await _type(pilot, "skills", skills.replace("rifles 2", "rifles 3"))
+        await _type(pilot, "note", "10 XP: the relic")
+        await pilot.press("enter")
+        await pilot.pause()
+        entry = app.session.log[-1]
+        assert entry.title == "Kestrel Vance grows (10 XP: the relic)"
+        assert entry.lines == ("Rifles 2 → 3",)
+        assert app.session.catalog.heroes["kestrel-vance"].ratings.rifles == 9
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_character_builder(snap_compare, size) -> None:
+    async def fill(pilot) -> None:
+        await _builder(pilot)
+        await _type(pilot, "name", "Ada Quill")
+        await _type(pilot, "career", "Scout")
+        await _type(pilot, "skills", "observation 2, rifles 1")
+        await _type(pilot, "weapons", "assault-laser")
+
+    assert snap_compare(_app(), terminal_size=size, run_before=fill)
+
+
+async def test_a_gm_copies_a_pack_minion_changes_it_and_the_fight_can_use_it() -> None:
+    """F3 b: a one-off Minion from a pack's, by copying and changing it (R-CHAR-1)."""
+    from textual.widgets import OptionList
+
+    from hsm_tui.campaign.combat import AddCombatants, AddZone
+    from hsm_tui.ui.screens.content_browser import TABS
+
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3")
+        await pilot.pause()
+        app.screen.query_one("#content-kinds", OptionList).highlighted = TABS.index("minions")
+        await pilot.pause()
+        entries = app.screen.query_one("#content-entries", OptionList)
+        entries.focus()
+        first = next(iter(app.session.catalog.minions.values()))
+        await pilot.press("b")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CharacterBuilder)
+        assert screen.query_one("#character-id", Input).value == f"{first.id}-copy"
+        await _type(pilot, "name", "Scarred veteran")
+        assert screen.query_one("#character-id", Input).value == f"{first.id}-copy"  # kept
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.log[-1].title == "Made: Scarred veteran (minion)"
+        app.session.apply(AddZone("dig"))
+        app.session.apply(AddCombatants("minion", f"{first.id}-copy", "foes", "dig"))
+        assert app.session.encounter.combatants[-1].name == "Scarred veteran"
+
+
+async def test_made_heroes_export_to_a_pack_and_import_into_another_campaign(
+    tmp_path, monkeypatch
+) -> None:
+    """F8 X writes the campaign's characters as a pack that ``hsm content check`` passes;
+    F8 I in another campaign opens one in the builder, and Enter makes it that party's."""
+    import subprocess
+    import sys
+
+    from hsm_tui.campaign.making import MakeCharacter
+    from hsm_tui.ui.screens.picker import PickerScreen
+    from tests.test_making import ADA
+
+    monkeypatch.setenv("HSM_SAVES", str(tmp_path))
+    first = _app()
+    first.session.rename("Long Reach")
+    first.session.apply(MakeCharacter(ADA))
+    async with first.run_test(size=(80, 24)) as pilot:
+        pilot.app.push_screen(CampaignScreen())
+        await pilot.pause()
+        await pilot.press("X")
+        await pilot.pause()
+    folder = tmp_path / "packs" / "long-reach"
+    assert sorted(p.name for p in folder.iterdir()) == ["heroes.toml", "pack.toml"]
+    check = [sys.executable, "-m", "hsm_tui", "content", "check", "--strict", str(folder)]
+    done = subprocess.run(check, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    second = _app("kestrel-vance")
+    async with second.run_test(size=(80, 24)) as pilot:
+        pilot.app.push_screen(CampaignScreen())
+        await pilot.pause()
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(second.screen, PickerScreen)
+        await pilot.press(*"ada", "enter")
+        await pilot.pause()
+        assert isinstance(second.screen, CharacterBuilder)
+        await pilot.press("enter")
+        await pilot.pause()
+    assert [m.name for m in second.session.campaign.party] == ["Kestrel Vance", "Ada Quill"]
+    assert second.session.campaign.made[0].traits == ADA.traits
