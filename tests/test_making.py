@@ -258,3 +258,32 @@ def test_a_version_4_campaign_opens_and_keeps_its_made_heroes_once_saved(tmp_pat
     again = Session(content=pack())
     store.load(again, path)
     assert [m.name for m in again.campaign.party] == ["Kestrel Vance", "Ada Quill"]
+
+
+def test_hsm_campaign_export_sheets_prints_each_party_heros_sheet(tmp_path: Path) -> None:
+    """``hsm campaign export FILE --sheets``: the book's sheet, filled in as the campaign has
+    each Hero now (R-CHAR-2..7, its wounds and pools), the campaign's own Heroes too."""
+    import subprocess
+    import sys
+
+    from hsm_tui.campaign.party import GrantClues
+
+    heavy = replace(ADA, equipment=(*ADA.equipment, EquipmentItem("Crate | of *tools*", 9, "cart")))
+    s = Session(seed=1, content=pack())
+    s.rename("Long Reach")
+    s.apply(MakeCharacter(heavy))
+    s.apply(AddHero("ada-quill"))
+    s.apply(AddHero("kestrel-vance"))
+    s.apply(GrantClues("kestrel-vance", 2))
+    path = store.save(s, tmp_path / "long-reach.toml")
+    out = tmp_path / "sheets.md"
+    command = [sys.executable, "-m", "hsm_tui", "campaign", "export", str(path), "--sheets"]
+    done = subprocess.run([*command, "--out", str(out)], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# Long Reach: the party's sheets\n\n## Ada Quill\n")
+    assert "**Player:** Sam" in text and "**Career:** Scout" in text
+    assert "| Senses + Agility |" in text and "| 4 | 4 | 4 | 6 | 8 | 5 | 4 |" in text
+    assert "| Crate \\| of \\*tools\\* | 9 | cart |" in text  # literal, not a new cell
+    assert "Carried 13 of Encumbrance 10 · **Encumbered**" in text
+    assert "## Kestrel Vance" in text and "Luck 2 · Clues 2" in text

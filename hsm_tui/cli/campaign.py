@@ -1,4 +1,5 @@
-"""``hsm campaign new|check|list|export``: campaign files from outside the app.
+"""``hsm campaign new|check|list|export``: campaign files from outside the app
+(``export --sheets``: the party's character sheets, to print).
 
 A **contract**, like ``hsm odds``: the commands, options and exit codes are
 fixed. ``check`` exits 0 when every file opens and 1 with one line per problem, each
@@ -44,12 +45,17 @@ def fill(campaign: argparse.ArgumentParser) -> None:
     listing = commands.add_parser("list", help="the saved campaigns, newest first")
     listing.add_argument("--saves", metavar="DIR", help=saves_help)
     listing.add_argument("--json", action="store_true", help="print one JSON list")
-    export = commands.add_parser("export", help="the session log as a Markdown story")
+    export = commands.add_parser(
+        "export", help="the session log as a Markdown story, or the party's sheets"
+    )
     export.add_argument("file", metavar="FILE", help="a campaign file")
     export.add_argument("--markdown", action="store_true", help="Markdown (the default)")
     export.add_argument("--out", metavar="PATH", help="write to PATH (default: stdout)")
     export.add_argument(
         "--fight", type=int, metavar="N", help="the log's Nth fight only: set-up, rounds, end"
+    )
+    export.add_argument(
+        "--sheets", action="store_true", help="each party Hero's character sheet, to print"
     )
 
 
@@ -194,23 +200,49 @@ def export(args: argparse.Namespace) -> int:
     if found:
         raise UsageError(found[0])
     data = store.read(path)
+    if args.sheets:
+        return _write(args.out, sheets(path, data["header"]["name"]))
     log = session_from({k: v for k, v in data.items() if k not in store.META_KEYS}).now.log
     if args.fight is not None:  # one fight only
         found_fights = fights(log)
         if not 1 <= args.fight <= len(found_fights):
             raise UsageError(f"{path} holds {len(found_fights)} fight(s), no fight {args.fight}")
         log = found_fights[args.fight - 1]
-    text = story(data["header"], str(data["saved"]), log)
-    if args.out is None:
+    return _write(args.out, story(data["header"], str(data["saved"]), log))
+
+
+def _write(where: str | None, text: str) -> int:
+    """``text`` on stdout, or as the file ``where`` (written atomically)."""
+    if where is None:
         sys.stdout.write(text)
         return 0
-    out = Path(args.out)
+    out = Path(where)
     try:
         mode = out.stat().st_mode & 0o777 if out.exists() else store.default_mode()
         replace_file(out.resolve(), text.encode("utf-8"), mode)
     except OSError as err:
         raise UsageError(f"cannot write {out}: {err.strerror or err}") from None
     return 0
+
+
+def sheets(path: Path, name: str) -> str:
+    """Each party Hero's sheet as the campaign has it now (:mod:`sheet_text`), with the
+    packs loaded and the campaign's own characters."""
+    from ..campaign.sheet_text import sheet_markdown
+    from ..table.session import Session
+
+    session = Session()
+    session.load_content()
+    store.load(session, path)
+    campaign, catalog = session.party_now(), session.catalog
+    chart = {row.id: row.name for row in catalog.chart}
+    found = [(catalog.heroes.get(m.entry), m) for m in campaign.party]
+    parts = [sheet_markdown(hero, m, chart) for hero, m in found if hero is not None]
+    missing = [m.name for hero, m in found if hero is None]
+    if missing:
+        raise UsageError(f"{path}: no sheet for {', '.join(missing)}: their pack is not loaded")
+    body = "\n".join(parts) if parts else "No Hero in the party yet.\n"
+    return f"# {escape(name)}: the party's sheets\n\n{body}"
 
 
 def story(header: dict[str, Any], saved: str, log: tuple[LogEntry, ...]) -> str:
