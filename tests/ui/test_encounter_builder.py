@@ -177,6 +177,12 @@ async def test_zone_name_is_checked_as_typed() -> None:
         await _keys(pilot, "escape")
         assert not app.screen.query_one("#builder-zone-name").display
         assert zone_problem("  ", ()) == "a zone needs a name"
+        await _keys(pilot, "z", *("x" * 25))  # issue 36 #10: a name that squeezed the board
+        assert "✗ a zone name is at most 24 characters (this one has 25)" in _text(
+            app, "#builder-zone-msg"
+        )
+        await _keys(pilot, "enter")
+        assert app.session.encounter.zones == ("ruins",)
 
 
 async def test_count_stays_1_to_40_and_a_new_side_must_be_named() -> None:

@@ -65,16 +65,17 @@ def side_legend(tags: dict[str, str]) -> str:
 
 def zone_text(zone: str, width: int) -> str:
     """``zone`` in ``width`` cells: a spot on the way keeps where it leads and how far
-    from there (``ruins→landing pad M``, ``→landing pad M``, ``→land M``) before the
-    name is cut; a zone of the scene is cut with an ellipsis.
+    from there (``ruins→landing pad M``, ``→landing pad M``, ``→land M``; ``M½`` for a
+    lone Move's spot, halfway along that band) before the name is cut; a zone of the
+    scene is cut with an ellipsis.
     """
     if len(zone) <= width:
         return zone
-    parts = on_the_way(zone)
-    if parts is None:
+    spot = on_the_way(zone)
+    if spot is None:
         return fit(zone, width)
-    origin, toward, band = parts
-    tag = BAND_TAG.get(band, band.label)
+    origin, toward = spot.origin, spot.toward
+    tag = BAND_TAG.get(spot.band, spot.band.label) + ("½" if spot.halfway else "")
     for text in (f"{origin}→{toward} {tag}", f"→{toward} {tag}"):
         if len(text) <= width:
             return text
