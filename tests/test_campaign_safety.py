@@ -44,7 +44,7 @@ def hsm(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 # -- versions ----------------------------------------------------------------------------
 def test_every_older_version_has_a_step_up_to_the_current_one() -> None:
     assert sorted(versions.STEPS) == list(range(1, versions.VERSION))
-    assert store.VERSION == versions.VERSION == 4
+    assert store.VERSION == versions.VERSION == 5
 
 
 def test_version_1_to_2_adds_the_header_from_the_state() -> None:
@@ -71,7 +71,7 @@ def test_a_version_1_file_opens_lists_checks_and_saves_as_version_3(tmp_path: Pa
     assert isinstance(entry, store.SavedCampaign) and entry.name == "Dust Sea" and entry.in_combat
     assert hsm("campaign", "check", str(path)).returncode == 0
     store.save(session, path)
-    assert tomllib.loads(path.read_text())["format_version"] == 4
+    assert tomllib.loads(path.read_text())["format_version"] == 5
     assert (tmp_path / "dust-sea.toml.bak1").read_bytes() == (FIXTURES / "v1.toml").read_bytes()
 
 
@@ -132,7 +132,7 @@ def test_a_version_2_file_opens_with_its_undo_history_and_saves_as_version_3(
     assert {e.visibility for e in session.log if e.lines} == {TITLED}
     store.save(session, path)
     text = path.read_text(encoding="utf-8")
-    assert tomllib.loads(text)["format_version"] == 4
+    assert tomllib.loads(text)["format_version"] == 5
     assert '\nlog = \'\'\'\n[1, "gm", "Zone ridge", [], "public"]\n' in text
     again = Session(content=pack())
     store.load(again, path)

@@ -18,6 +18,8 @@ the reader with both versions named (``store.read``).
 - **4**: ``[undo.start]`` counts the first entries of ``[state]``'s log its own log begins
   with (``log_from_state``) and writes only the rest: the log is written once. A version 3
   file writes it whole, as a count of 0 reads it.
+- **5**: a set-up step's log entry may hold what it sets after its step (``sets``), so an
+  export shows the set-up as it stood when the fight started; an older entry sets nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 from .lines import block, line
 
-VERSION = 4
+VERSION = 5
 """The version this hsm-tui writes and the newest it reads."""
 
 Data = dict[str, Any]
@@ -110,7 +112,14 @@ def _v3_to_v4(data: Data) -> Data:
     return data
 
 
-STEPS: dict[int, Callable[[Data], Data]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(data: Data) -> Data:
+    """Version 5 may say what a set-up step sets: a version 4 entry sets nothing."""
+    return data
+
+
+STEPS: dict[int, Callable[[Data], Data]] = {
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5
+}  # fmt: skip
 """From version N to N + 1, one per version this hsm-tui can read."""
 
 

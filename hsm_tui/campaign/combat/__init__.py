@@ -76,6 +76,7 @@ from .commands import (
     Suppress,
     TakeAction,
     log_step,
+    set_up_subject,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .fear import MAX_FEAR, set_fear, unit_of
@@ -252,6 +253,7 @@ __all__ = [
     "ready_weapon",
     "reloadable",
     "routes",
+    "set_up_subject",
     "sonic_blast",
     "sonic_weapons",
     "spend_combat_rerolls",
