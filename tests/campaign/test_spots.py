@@ -143,7 +143,7 @@ def test_issue_36_4_a_new_encounter_keeps_the_scene_not_the_spots() -> None:
     assert all(on_the_way(z) is None for t in s.encounter.bands for z in t[:2])
 
 
-def test_issue_36_10_a_zone_name_fits_the_board_and_is_not_a_spots() -> None:
+def test_issue_36_10_a_zone_name_fits_the_board_and_never_reads_as_a_spot() -> None:
     assert zone_name_refusal((), "x" * MAX_ZONE_NAME) == ""
     long = "x" * 200
     assert zone_name_refusal((), long) == "a zone name is at most 24 characters (this one has 200)"
