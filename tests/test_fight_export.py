@@ -101,3 +101,49 @@ def test_issue_19_17_hsm_campaign_export_fight_n(tmp_path: Path, capsys) -> None
     code, _, err = run(capsys, "campaign", "export", str(path), "--fight", "3")
     assert code == 2
     assert one_error(err) == f"hsm: error: {path} holds 2 fight(s), no fight 3"
+
+
+def _stepped_set_up() -> Session:
+    """F7's clicks: the band stepped short → medium → long, a cover stepped twice, a
+    raider placed and then sent off; then the fight starts."""
+    from hsm_tui.campaign.combat import AddCombatants, AddZone, RemoveCombatant, SetBand, SetCover
+
+    session = Session(seed=7)
+    session.load_content()
+    for command in (
+        AddZone("dig"),
+        AddZone("crater"),
+        *(SetBand("dig", "crater", band) for band in ("short", "medium", "long")),
+        AddCombatants("hero", "kestrel-vance", "heroes", "dig", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "crater", count=2),
+        *(SetCover("kestrel-vance-1", cover) for cover in ("light", "medium")),
+        SetCover("pirate-raider-2", "heavy"),
+        RemoveCombatant("pirate-raider-2"),
+        StartCombat(),
+    ):
+        session.apply(command)
+    return session
+
+
+def test_issue_36_8_the_export_shows_the_set_up_as_it_stood_when_the_fight_started() -> None:
+    session = _stepped_set_up()
+    (fight,) = fights(session.log)
+    text = to_markdown(fight, "Fight 1")
+    assert "- dig ↔ crater: long" in text
+    assert "crater: short" not in text and "crater: medium" not in text
+    assert "- Kestrel Vance: medium cover" in text and "light cover" not in text
+    assert "Pirate raider 2: heavy cover" not in text  # it left: its cover no longer holds
+    assert "- Pirate raider 2 leaves the encounter" in text
+    assert "*as it stood at the end: 4 earlier setting(s) left out*" in text
+    assert text.count(SET_UP_TITLE) == 1
+
+
+def test_issue_36_8_what_a_step_sets_is_kept_in_the_file(tmp_path: Path, capsys) -> None:
+    """Saved and exported by ``hsm campaign export``: the set-up still reads as it stood."""
+    from hsm_tui.persistence import store
+    from tests.test_campaign_cli import run
+
+    path = store.save(_stepped_set_up(), tmp_path / "stepped.toml")
+    code, out, err = run(capsys, "campaign", "export", str(path), "--fight", "1")
+    assert (code, err) == (0, "")
+    assert "- dig ↔ crater: long" in out and "crater: short" not in out

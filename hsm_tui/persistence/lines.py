@@ -8,7 +8,8 @@ module writes and reads the lines. The file stays text with one entry a line, to
 grep and edit by hand.
 
 - A log entry is ``[seq, issuer, title, [line, …], visibility]``, and its ``step`` in a
-  fight after them when it has one (``session.log_step``); one moved over from a
+  fight after them when it has one (``session.log_step``), then what a set-up step sets
+  when it sets something (``set_up_subject``, version 5); one moved over from a
   version 2 file (``versions.py``) is the table it was, as a JSON object.
 - An undo step is its command's codec table (``_type`` and the fields) as a JSON object.
 
@@ -92,13 +93,16 @@ def values(lines: Sequence[str], where: str) -> list[Any]:
     return out
 
 
-FIELDS = ("seq", "issuer", "title", "lines", "visibility", "step")
-"""A log entry's fields in the order a line holds them (``step`` only when it has one)."""
+FIELDS = ("seq", "issuer", "title", "lines", "visibility", "step", "sets")
+"""A log entry's fields in the order a line holds them (``step`` only when it has one,
+``sets`` only when it sets something: a set-up step)."""
 
 
 def entry_line(entry: LogEntry) -> str:
     """A log entry as its line."""
     row = [entry.seq, entry.issuer, entry.title, entry.lines, entry.visibility]
+    if entry.sets:
+        return line([*row, entry.step, entry.sets])
     return line([*row, entry.step] if entry.step else row)
 
 
@@ -121,10 +125,13 @@ def log_from(text: Any, where: str) -> tuple[LogEntry, ...]:
         ):
             out.append(LogEntry(row[0], row[1], row[2], tuple(row[3]), row[4]))
             continue
-        if type(row) is list and len(row) in (len(FIELDS) - 1, len(FIELDS)):
+        if type(row) is list and len(FIELDS) - 2 <= len(row) <= len(FIELDS):
             row = dict(zip(FIELDS, row, strict=False))
         elif type(row) is list:
-            problem = f"expected [{', '.join(FIELDS[:-1])}] (and a step), found {len(row)} item(s)"
+            problem = (
+                f"expected [{', '.join(FIELDS[:-2])}] (and a step, and what it sets),"
+                f" found {len(row)} item(s)"
+            )
             raise codec.DataError(f"{where}[{i}]", problem)
         out.append(codec.from_data(row, LogEntry, {}, f"{where}[{i}]"))
     return tuple(out)

@@ -19,8 +19,10 @@ the reader with both versions named (``store.read``).
   with (``log_from_state``) and writes only the rest: the log is written once. A version 3
   file writes it whole, as a count of 0 reads it.
 - **5**: the campaign keeps characters it made itself (``campaign.made``, each a pack
-  entry's fields) and a trait budget for new ones (``campaign.budget``); an older file
-  has none (no budget).
+  entry's fields) and a trait budget for new ones (``campaign.budget``); a set-up step's
+  log entry may hold what it sets after its step (``sets``), so an export shows the set-up
+  as it stood when the fight started. An older file has none of them (no budget; its
+  entries set nothing).
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ def _v3_to_v4(data: Data) -> Data:
 
 
 def _v4_to_v5(data: Data) -> Data:
-    """Version 5 may keep made characters and a budget: a version 4 file has neither."""
+    """Version 5 may keep made characters, a budget and what set-up steps set: a version 4
+    file has none of them."""
     return data
 
 

@@ -52,9 +52,35 @@ SET_UP_TITLE = "Encounter set up"
 
 
 def setup_markdown(run: Sequence[LogEntry]) -> str:
-    """Set-up steps (zones, bands, who joins where, cover) as one entry, a bullet each."""
+    """Set-up steps (zones, bands, who joins where, cover) as one entry, a bullet each,
+    as the set-up stood at its last step (:func:`as_set_up`)."""
     heading = f"## #{run[0].seq}–#{run[-1].seq} {SET_UP_TITLE}"
-    return f"{heading}\n\n" + "\n".join(f"- {escape(e.title)}" for e in run)
+    kept = as_set_up(run)
+    replaced = len(run) - len(kept)
+    note = (
+        f"*as it stood at the end: {replaced} earlier setting(s) left out*\n\n" if replaced else ""
+    )
+    return f"{heading}\n\n{note}" + "\n".join(f"- {escape(e.title)}" for e in kept)
+
+
+def as_set_up(run: Sequence[LogEntry]) -> list[LogEntry]:
+    """The steps of one set-up that still held at its end: a later step with the same
+    subject (``LogEntry.sets``: a band stepped again, a cover changed) replaces an earlier
+    one, and a combatant leaving drops what was set for it; the steps that add stay.
+    """
+    seen: set[str] = set()
+    gone: set[str] = set()
+    kept: list[LogEntry] = []
+    for entry in reversed(run):
+        kind, _, who = entry.sets.partition(" ")
+        if entry.sets in seen or (who in gone and kind != "leaves"):
+            continue
+        if entry.sets:
+            seen.add(entry.sets)
+        if kind == "leaves":
+            gone.add(who)
+        kept.append(entry)
+    return kept[::-1]
 
 
 def _blocks(entries: Sequence[LogEntry]) -> list[str]:

@@ -103,8 +103,8 @@ def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[
 
 def move_options(enc: Encounter, mover: str, run: bool = False) -> list[Option[Any]]:
     """R-ACT-2: each other zone and what reaches it this turn (a Move, or Move+Run for a
-    zone at Short; farther: close in one band), or the engine's ✗; ``run``: Move+Run to
-    any zone, the GM's call.
+    zone at Short; farther: close in one band; beyond Melee also a lone Move halfway),
+    or the engine's ✗; ``run``: Move+Run to any zone, the GM's call.
     """
     keys = _keys()
     return [
@@ -114,8 +114,11 @@ def move_options(enc: Encounter, mover: str, run: bool = False) -> list[Option[A
 
 
 def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tuple[str, bool, Any]]:
-    """Each route as (label, refused by the engine, command)."""
-    for route in routes(enc, mover):
+    """Each route as (label, refused by the engine, command); the lone Moves halfway
+    come last, so the keys of the routes that get there stay where they were.
+    """
+    found = routes(enc, mover)
+    for route in found:
         if route.close_in is not None:  # farther than Short: a band nearer (R-ACT-2)
             label = f"{route.place}: close in one band, Move + Run"
             why = route.close_in_why
@@ -124,6 +127,10 @@ def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tupl
             yield route.place, False, replace(route.move, run=True)
         else:  # the cost says why when it cannot be paid
             yield f"{route.place}: {route.cost}", not route.possible, route.move
+    for route in () if run else found:
+        if route.halfway is not None:  # a lone Move: half the band (R-ACT-2)
+            label, why = f"{route.place}: halfway, Move, 1 action", route.halfway_why
+            yield (f"{label} — {why}" if why else label), bool(why), route.halfway
 
 
 def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:

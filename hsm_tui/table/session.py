@@ -30,6 +30,7 @@ from ..campaign.combat import (
     RemoveCombatant,
     StartCombat,
     log_step,
+    set_up_subject,
     written,
 )
 from ..campaign.encounter import Encounter
@@ -429,6 +430,7 @@ class Session(FreeFlowing, PartyHeroes):
             self.queue = (command, *self.queue)  # R-CHAR-8: start once the GM has answered
         seen = entry_visibility(command, before, self.encounter, asked)
         step = log_step(command, before.active)
+        sets = set_up_subject(command) if step == "setup" else ""
         if isinstance(command, StartCombat) and self.encounter.active:
             self.log = started(self.log)
         for entry in outcome.log:
@@ -437,7 +439,7 @@ class Session(FreeFlowing, PartyHeroes):
                 if seen in (BY_ENTRY, NOTICED)
                 else (seen, entry.title, entry.lines)
             )
-            self._add_log(command.issuer, title, lines, shown, step)
+            self._add_log(command.issuer, title, lines, shown, step, sets)
         self.pending = outcome.pending
 
     def _say(self, command: Say) -> None:
@@ -461,9 +463,15 @@ class Session(FreeFlowing, PartyHeroes):
         self._add_log(command.issuer, title, (), RECORD)  # the seats see the entry itself
 
     def _add_log(
-        self, issuer: str, title: str, lines: Iterable[str], seen: str = PUBLIC, step: Step = None
+        self,
+        issuer: str,
+        title: str,
+        lines: Iterable[str],
+        seen: str = PUBLIC,
+        step: Step = None,
+        sets: str = "",
     ) -> LogEntry:
-        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), seen, step)
+        entry = LogEntry(len(self.log) + 1, issuer, title, tuple(lines), seen, step, sets)
         self.log = (*self.log, entry)
         return entry
 

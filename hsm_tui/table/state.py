@@ -59,6 +59,9 @@ class LogEntry:
     step: Step = field(default=None, compare=False)
     """``setup``, ``start`` or ``end`` of a fight (``log_step``): an export folds and cuts by
     it. Not compared: a file saved before entries had it replays to the same state."""
+    sets: str = field(default="", compare=False)
+    """A set-up step's subject (``set_up_subject``): an export keeps only the last step of
+    a set-up with each subject. Not compared, as ``step``."""
 
     @property
     def gm_title(self) -> str:

@@ -448,7 +448,6 @@ def test_r_act_2_move_reaches_a_zone_at_melee_band_and_leaves_cover() -> None:
 
 def test_r_act_2_move_and_run_reach_a_zone_at_short_but_no_farther() -> None:
     s = duel()
-    refused(s, Move(K, "camp"), "camp is short from ridge: a Move covers half a band; add Run")
     refused(s, Move(K, "dig", run=True), "dig is medium from ridge: Move\\+Run covers one band")
     refused(s, Move(K, "ridge"), "already in ridge")
     refused(s, Move(K, "moon"), "no zone 'moon'")  # a name the GM never added

@@ -13,11 +13,13 @@ from dataclasses import replace
 from hsm_tui.campaign.combat import (
     AddZone,
     CloseIn,
+    EndTurn,
     Move,
     PendingCombatRerolls,
     PendingDive,
     SetBand,
     Suppress,
+    TakeAction,
     plan_suppress,
 )
 from hsm_tui.campaign.encounter import WeaponState
@@ -141,6 +143,8 @@ async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> Non
             "dig pit (short): Move + Run, 2 actions",
             "ridge (medium): close in one band, Move + Run",
             "trench (melee): Move, 1 action",
+            "dig pit (short): halfway, Move, 1 action",
+            "ridge (medium): halfway, Move, 1 action",
         ]
         assert dialog.options[0].command == Move(KESTREL, "dig pit", run=True)
         assert dialog.options[1].command == CloseIn(KESTREL, "ridge")
@@ -160,6 +164,34 @@ async def test_r_act_2_move_lists_what_reaches_each_zone_and_goes_there() -> Non
             "move",
             "run",
         )
+        assert not _errors(app)
+
+
+async def test_r_act_2_with_one_action_left_a_move_goes_halfway_and_the_next_completes() -> None:
+    """Issue 36 #11: a Hero with one action left still closes on a zone at Short: the
+    lone Move goes halfway (a spot at the bands of the zone it left), and the next Move
+    toward it, a turn later, gets there; the spot then goes.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        app.session.apply(TakeAction(KESTREL, "aim"))
+        await _keys(pilot, "m")
+        labels = [o.label for o in app.screen.options]
+        assert labels[0].startswith("✗ dig pit (short): Move + Run needs 2 actions, only 1 left")
+        assert labels[2] == "dig pit (short): halfway, Move, 1 action"
+        await _keys(pilot, "3")
+        spot = "ruins → dig pit (short, halfway)"
+        assert app.session.encounter.get(KESTREL).zone == spot
+        await _keys(pilot, "n")
+        while app.session.encounter.turn.actor != KESTREL:
+            app.session.apply(EndTurn())
+        await _keys(pilot, "m")
+        pick = next(o for o in app.screen.options if o.command == Move(KESTREL, "dig pit"))
+        assert pick.label == "dig pit (short): Move, completing the band, 1 action"
+        await _keys(pilot, pick.key)
+        assert app.session.encounter.get(KESTREL).zone == "dig pit"
+        assert spot not in app.session.encounter.zones
         assert not _errors(app)
 
 

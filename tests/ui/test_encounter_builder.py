@@ -95,7 +95,7 @@ def _rows(app: HsmApp, selector: str) -> list[str]:
 async def _dig_site(pilot: Pilot) -> None:
     """The whole encounter by keys: zones, bands, two Heroes, 3 raiders, cover."""
     await _zones(pilot)
-    await _add(pilot, "kestrel", "tab", "tab", "n", *"expedition")
+    await _add(pilot, "kestrel", "tab", "tab", "n", *"expedition", "enter")  # Enter: Zone
     await _add(pilot, "roan", "tab", "tab", "tab", "right")  # side kept; zone: dig pit
     await _add(pilot, "raider", "3", "tab", "tab", "n", *"pirates", "tab", "right")
     await _keys(pilot, "right", "c")  # the encounter list: raider 3 (just added) → light
@@ -177,6 +177,12 @@ async def test_zone_name_is_checked_as_typed() -> None:
         await _keys(pilot, "escape")
         assert not app.screen.query_one("#builder-zone-name").display
         assert zone_problem("  ", ()) == "a zone needs a name"
+        await _keys(pilot, "z", *("x" * 25))  # issue 36 #10: a name that squeezed the board
+        assert "✗ a zone name is at most 24 characters (this one has 25)" in _text(
+            app, "#builder-zone-msg"
+        )
+        await _keys(pilot, "enter")
+        assert app.session.encounter.zones == ("ruins",)
 
 
 async def test_count_stays_1_to_40_and_a_new_side_must_be_named() -> None:
@@ -195,7 +201,7 @@ async def test_count_stays_1_to_40_and_a_new_side_must_be_named() -> None:
         await _keys(pilot, "enter")
         assert app.session.encounter.combatants == ()
         assert "a side needs a name" in _errors(app)
-        await _keys(pilot, *"boarding party", "enter")
+        await _keys(pilot, *"boarding party", "enter", "enter")
         assert not side.display
         assert len(app.session.encounter.combatants) == 40
         assert {c.side for c in app.session.encounter.combatants} == {"boarding party"}
@@ -212,7 +218,7 @@ async def test_side_defaults_by_kind_and_remembers_what_was_picked() -> None:
         assert side.value == "heroes"
         await _keys(pilot, "ctrl+u", *"raider")
         assert side.value == "enemies"
-        await _keys(pilot, "escape", "tab", "tab", "n", *"pirates", "enter")
+        await _keys(pilot, "escape", "tab", "tab", "n", *"pirates", "enter", "enter")
         await _keys(pilot, "slash", "ctrl+u", *"guide")  # a Sidekick: the heroes' side
         assert side.value == "heroes"
         await _keys(pilot, "ctrl+u", *"boarder")
@@ -582,7 +588,7 @@ async def test_side_is_picked_so_builder_keys_and_typos_make_no_new_side() -> No
     async with app.run_test(size=(80, 24)) as pilot:
         await _open(pilot)
         await _keys(pilot, "z", *"deck", "enter")
-        await _add(pilot, "raider", "tab", "tab", "n", *"pirates")
+        await _add(pilot, "raider", "tab", "tab", "n", *"pirates", "enter")
         await _keys(pilot, "slash", "ctrl+u", *"boarder", "escape", "tab", "tab")
         side = app.screen.query_one("#builder-side", Stepper)
         assert app.screen.focused is side and side.value == "pirates"
@@ -598,7 +604,7 @@ async def test_side_is_picked_so_builder_keys_and_typos_make_no_new_side() -> No
         assert "✓ joins pirates" in _text(app, "#builder-side-msg")
         await _keys(pilot, "backspace")  # "Pirate": a typo shows as a new side
         assert "new side" in _text(app, "#builder-side-msg") and msg.has_class("-new")
-        await _keys(pilot, "s", "enter")
+        await _keys(pilot, "s", "enter", "enter")
         sides = [c.side for c in app.session.encounter.combatants]
         assert sides == ["pirates", "pirates"]  # one side: the case does not split it
 
@@ -679,6 +685,9 @@ async def test_right_stops_at_the_last_side_and_only_n_names_a_new_one() -> None
         assert side.value == "enemies" and side.display and not msg.display
         assert len(app.session.encounter.combatants) == 1
         await _keys(pilot, "tab", "tab", "n", *"boarders", "enter")
+        assert len(app.session.encounter.combatants) == 1  # Enter on the name: the Zone next
+        assert screen.focused is screen.query_one("#builder-zone")
+        await _keys(pilot, "enter")
         assert [c.side for c in app.session.encounter.combatants] == ["enemies", "boarders"]
         assert side.value == "boarders"  # the new side is listed and kept for Minions
         assert [name for _, name in side.choices] == ["enemies", "boarders", "heroes"]
@@ -855,3 +864,23 @@ async def test_zone_name_check_is_the_engines_whatever_the_case() -> None:
         assert "✗ zone 'ruins' already exists" in _text(app, "#builder-zone-msg")
         await _keys(pilot, "enter")
         assert app.session.encounter.zones == ("ruins",)
+
+
+async def test_issue_36_5_a_new_sides_name_leads_to_the_zone_before_anything_is_added() -> None:
+    """Naming a new side added its combatants at once, in whatever zone the field showed:
+    now Enter on the name goes to the Zone field, and Enter there adds them where the GM
+    set it.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot)
+        await _keys(pilot, "z", *"deck", "enter", "z", *"hold", "enter")
+        await _keys(pilot, "slash", *"raider", "escape", "tab", "tab", "n", *"boarders")
+        assert "+ new side · Enter: zone" in _text(app, "#builder-side-msg")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.combatants == ()
+        zone = screen.query_one("#builder-zone", Stepper)
+        assert screen.focused is zone and zone.value == "deck"
+        await _keys(pilot, "right", "enter")
+        added = [(c.side, c.zone) for c in app.session.encounter.combatants]
+        assert added == [("boarders", "hold")]

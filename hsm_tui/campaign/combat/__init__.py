@@ -10,6 +10,7 @@ The modules import in one direction, each with one job:
 - ``commands``: the command dataclasses and their union;
 - ``outcome``: log lines, outcomes, pending decisions and the paused attack;
 - ``gear``: the one way to change a carried weapon's state;
+- ``spots``: the spots on the way a move adds between zones, gone once empty;
 - ``setup``: zones, bands, who is in the encounter and their cover, pools and conditions;
 - ``turns``: whose turn it is and the actions it spends;
 - ``rounds``: initiative, the start and end of turns, the end of the fight;
@@ -75,6 +76,7 @@ from .commands import (
     Suppress,
     TakeAction,
     log_step,
+    set_up_subject,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .fear import MAX_FEAR, set_fear, unit_of
@@ -87,7 +89,6 @@ from .movement import (
     close_in,
     move,
     move_refusal,
-    on_the_way,
     routes,
 )
 from .outcome import (
@@ -122,6 +123,7 @@ from .setup import (
     zone_name_refusal,
 )
 from .sonic import SonicPlan, SonicTarget, plan_sonic, sonic_blast, sonic_weapons
+from .spots import Spot, on_the_way
 from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress, suppression_weapons
 from .turns import actor_name, carried_losses
 from .wounds import damage_outcome
@@ -217,6 +219,7 @@ __all__ = [
     "SonicPlan",
     "SonicTarget",
     "SpendCombatRerolls",
+    "Spot",
     "StartCombat",
     "Suppress",
     "SuppressPlan",
@@ -250,6 +253,7 @@ __all__ = [
     "ready_weapon",
     "reloadable",
     "routes",
+    "set_up_subject",
     "sonic_blast",
     "sonic_weapons",
     "spend_combat_rerolls",

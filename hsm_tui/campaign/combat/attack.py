@@ -28,13 +28,13 @@ from ..conditions import nausea
 from ..encounter import Encounter, evolve
 from .aiming import plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
-from .commands import Attack, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
+from .commands import Attack, CloseIn, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
 from .damage import Step, ally_in_melee, hit_rerolled, resolve
 from .fear import fear_line, give_fear, unit_after_attack, unit_of
 from .gear import edit_weapon
 from .groups import retarget
-from .movement import move
+from .movement import close_in, move
 from .outcome import (
     AttackState,
     Line,
@@ -206,7 +206,13 @@ def _pinned_rerolled(answer: Rerolled, rng: random.Random, cat: Catalog) -> Outc
     held = Held(
         roll.success, LogLines(answer.title, (*answer.lines, f"Morale: {shown}: {verdict}"))
     )
-    act = {Attack: attack, Suppress: suppress, SonicBlast: sonic_blast, Move: move}[type(then)]
+    act = {
+        Attack: attack,
+        Suppress: suppress,
+        SonicBlast: sonic_blast,
+        Move: move,
+        CloseIn: close_in,
+    }[type(then)]
     return act(answer.enc, then, rng, cat, held)
 
 

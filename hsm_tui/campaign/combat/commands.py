@@ -381,3 +381,25 @@ def log_step(command: CombatCommand, active: bool) -> str | None:
     if isinstance(command, EndCombat):
         return "end"
     return "setup" if not active and isinstance(command, SET_UP) else None
+
+
+def set_up_subject(command: CombatCommand) -> str:
+    """What a set-up step sets, as ``kind who`` (``band dig|ruins``, ``cover kestrel-1``),
+    "" for a step that adds: a later step of the same set-up with the same subject
+    replaces it, and ``leaves who`` drops what was set for who, so an export shows the
+    set-up as it stood when the fight started (``logbook.as_set_up``), not each click.
+    """
+    if isinstance(command, SetBand):
+        zones = sorted(zone.strip().casefold() for zone in (command.a, command.b))
+        return f"band {'|'.join(zones)}"
+    if isinstance(command, SetCondition):
+        return f"{command.condition.strip().lower()} {command.combatant}"
+    kind = _SUBJECTS.get(type(command))
+    return f"{kind} {command.combatant}" if kind else ""  # type: ignore[attr-defined]
+
+
+_SUBJECTS: dict[type, str] = {
+    SetCover: "cover", Place: "zone", SetPools: "pools", DecideSidekick: "rules",
+    RemoveCombatant: "leaves",
+}  # fmt: skip
+"""The set-up steps about one combatant, by what each sets (``set_up_subject``)."""

@@ -1,6 +1,6 @@
 """Moving between zones in imagination mode (R-ACT-2, R-OTHER-4): what a Move or Move+Run
-reaches, the routes a menu offers with the engine's own refusals, and closing in on a
-zone farther than Short through a spot on the way.
+reaches, the routes a menu offers with the engine's own refusals, and the spots on the
+way toward a zone farther than one turn's move (:mod:`.spots`).
 """
 
 from __future__ import annotations
@@ -13,24 +13,55 @@ from ...rules import Cover, RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .commands import CloseIn, Move
 from .outcome import LogLines, Outcome
+from .spots import Spot, on_the_way, origin_of, vacated, with_halfway, with_spot
 from .turns import Held, actions_text, pinned_check, pinned_stop, spend_action
+
+_MELEE, _SHORT = RangeBand.MELEE, RangeBand.SHORT
 
 
 def move(
     enc: Encounter, cmd: Move, rng: random.Random, _cat: Catalog, held: Held | None = None
 ) -> Outcome:
-    """R-ACT-2 imagination mode: Move reaches a zone at Melee band; Move+Run one band
-    (a zone at Short). Farther zones take more turns: move through a zone on the way.
+    """R-ACT-2 imagination mode: a Move reaches a zone at Melee band, Move+Run one at
+    Short; a lone Move toward a zone farther off goes halfway (:func:`_arrival`).
     """
     c, cmd = enc.get(cmd.combatant), evolve(cmd, zone=enc.zone_named(cmd.zone))
-    spent = _spend_move(enc, c, cmd)
-    held = held or pinned_check(c, rng, cmd)  # ``held``: made and re-rolled already
+    return _go(enc, c, cmd, cmd, rng, held)
+
+
+def close_in(
+    enc: Encounter, cmd: CloseIn, rng: random.Random, _cat: Catalog, held: Held | None = None
+) -> Outcome:
+    """R-ACT-2 says Move+Run is "one full band closer": toward a zone farther than Short
+    the mover runs to a spot one band along the way (:func:`.spots.with_spot`; others
+    who close in the same way join it).
+    """
+    c, run = _closing(enc, cmd)
+    moved = _go(enc, c, run, cmd, rng, held)
+    if moved.encounter.get(c.id).zone == c.zone:  # Pinned held it (§8): it did not close in
+        return moved
+    return moved.after(LogLines(f"{c.name} closes in on {run.zone}: one band nearer (R-ACT-2)", ()))
+
+
+def _go(
+    enc: Encounter,
+    c: Combatant,
+    step: Move,
+    asked: Move | CloseIn,
+    rng: random.Random,
+    held: Held | None,
+) -> Outcome:
+    """Spend ``step``'s actions, roll a Pinned Morale first (§8; ``held``: made and
+    re-rolled already, for ``asked``), then put the mover where the step ends; a spot
+    on the way it leaves empty goes (:func:`.spots.vacated`).
+    """
+    spent = _spend_move(enc, c, step, closing=isinstance(asked, CloseIn))
+    held = held or pinned_check(c, rng, asked)
     stopped = pinned_stop(enc, spent, held)
     if stopped is not None:
         return stopped
-    enc = spent
-    moved = evolve(c, zone=cmd.zone, engaged=(), cover=Cover.NONE)
-    enc = enc.with_combatant(moved)
+    enc, there, lines = _arrival(spent, c, step)
+    enc = enc.with_combatant(evolve(c, zone=there, engaged=(), cover=Cover.NONE))
     if enc.turn is not None and c.id not in enc.turn.movers:
         enc = evolve(enc, turn=evolve(enc.turn, movers=(*enc.turn.movers, c.id)))
     for other in enc.combatants:  # leaving melee ends the engagement both ways (R-OTHER-5)
@@ -38,44 +69,61 @@ def move(
             enc = enc.with_combatant(
                 evolve(other, engaged=tuple(e for e in other.engaged if e != c.id))
             )
-    verb = "moves and runs" if cmd.run else "moves"
-    moves = Outcome(enc, (LogLines(f"{c.name} {verb} to {cmd.zone} (out of cover)", ()),))
+    enc, gone = vacated(enc, c.zone)
+    verb = "moves and runs" if step.run else "moves"
+    title = f"{c.name} {verb} to {there} (out of cover)"
+    moves = Outcome(enc, (LogLines(title, (*lines, *gone)),))
     return moves.after(held.log) if held is not None else moves  # the Morale roll first
 
 
-ON_THE_WAY = " → "
-"""In a zone's name, a spot on the way: ``ridge → ruins (short)`` is Short from ruins."""
+def _arrival(enc: Encounter, c: Combatant, step: Move) -> tuple[Encounter, str, list[str]]:
+    """Where ``step`` puts the mover, with the spot it stops at added if new and the log
+    lines that place it: the zone itself within reach (R-ACT-2: a Move half a band, a
+    zone at Melee band; Move+Run one band, a zone at Short).
 
-
-def on_the_way(zone: str) -> tuple[str, str, RangeBand] | None:
-    """A spot's origin, the zone it leads to and its band from there (the parts of the
-    name :func:`close_in` gives it), or None for a zone of the scene: a view shortening
-    ``ruins → landing pad (medium)`` keeps where it leads, not only ``ruins``.
+    **Interpretation** (R-ACT-2 "consider the movement halfway through a range"): a
+    lone Move toward a zone farther than Melee goes halfway along that band, to a spot
+    at the bands of the zone it left (:func:`.spots.with_halfway`); the next Move toward
+    the same zone, this turn (as the Run that goes with the Move) or a later one,
+    completes the band: it ends where Move+Run would have, in the zone when it was at
+    Short, else at the spot one band nearer. Move+Run toward a zone farther than Short
+    (CloseIn) ends at that spot too.
     """
-    origin, way, rest = zone.partition(ON_THE_WAY)
-    toward, bracket, label = rest.rpartition(" (")
-    bands = {band.label: band for band in RangeBand}
-    if not way or not bracket or label[:-1] not in bands or not label.endswith(")"):
-        return None
-    return origin, toward, bands[label[:-1]]
+    band = enc.zone_band(c.zone, step.zone)
+    if band <= (_SHORT if step.run else _MELEE):
+        return enc, step.zone, []
+    completes = _completes(c, step)
+    if not step.run and not completes:
+        spot = Spot(origin_of(c.zone), step.zone, band, halfway=True).name
+        placed, lines = with_halfway(enc, spot, c.zone)
+        return placed, spot, lines
+    if band == _SHORT:  # completes a band begun at Short: the zone itself
+        return enc, step.zone, []
+    nearer = RangeBand(band - 1)
+    spot = Spot(origin_of(c.zone), step.zone, nearer).name
+    placed, lines = with_spot(enc, spot, c.zone, step.zone, nearer)
+    if completes and lines:  # half a band on from the lone Move's spot
+        placed = placed.with_band(spot, c.zone, _MELEE)
+    return placed, spot, lines
 
 
-def close_in(enc: Encounter, cmd: CloseIn, rng: random.Random, cat: Catalog) -> Outcome:
-    """R-ACT-2 says Move+Run is "one full band closer": toward a zone farther than Short
-    the mover runs to a spot one band along the way, which becomes a zone of its own
-    (``A → X (medium)``; others who close in the same way join it).
+def _completes(c: Combatant, step: Move) -> bool:
+    """``step`` is a lone Move from a lone Move's spot toward where that spot leads: it
+    completes the band (:func:`_arrival`)."""
+    here = on_the_way(c.zone)
+    return not step.run and here is not None and here.halfway and here.toward == step.zone
 
-    **Interpretation** (imagination mode has no map): the spot is Short from where the
-    mover was and one band nearer X; from every other zone it is as far as the mover's
-    old zone was, within what the bands to X allow (the triangle of the two). The log
-    lists them; F7 ``b`` changes any the scene says otherwise.
-    """
-    enc, run, lines = _on_the_way(enc, cmd)
-    moved = move(enc, run, rng, cat)
+
+def _closing(enc: Encounter, cmd: CloseIn) -> tuple[Combatant, Move]:
+    """The mover and the Move + Run that closes in on a zone farther than Short."""
     c = enc.get(cmd.combatant)
     toward = enc.zone_named(cmd.toward)
-    head = LogLines(f"{c.name} closes in on {toward}: one band nearer (R-ACT-2)", tuple(lines))
-    return moved.after(head)
+    if toward == c.zone:
+        raise RulesError(f"{c.name} is already in {toward}")
+    band = enc.zone_band(c.zone, toward)
+    if band <= _SHORT:
+        raise RulesError(f"{toward} is {band.label} from {c.zone}: move there (m) instead")
+    return c, Move(c.id, toward, run=True, issuer=cmd.issuer)
 
 
 def close_in_refusal(enc: Encounter, cmd: CloseIn) -> str:
@@ -83,56 +131,18 @@ def close_in_refusal(enc: Encounter, cmd: CloseIn) -> str:
     + Run it takes: R-ACT-1/2, R-OTHER-4, §8), so a menu marks it before the pick.
     """
     try:
-        enc, run, _ = _on_the_way(enc, cmd)
-        _spend_move(enc, enc.get(cmd.combatant), run)
+        c, run = _closing(enc, cmd)
+        _spend_move(enc, c, run, closing=True)
     except RulesError as refused:
         return str(refused)
     return ""
 
 
-def _on_the_way(enc: Encounter, cmd: CloseIn) -> tuple[Encounter, Move, list[str]]:
-    """The encounter with the spot one band nearer (added if new), the Move + Run to it,
-    and the log lines that place a new spot.
-    """
-    c = enc.get(cmd.combatant)
-    toward = enc.zone_named(cmd.toward)
-    if toward == c.zone:
-        raise RulesError(f"{c.name} is already in {toward}")
-    band = enc.zone_band(c.zone, toward)
-    if band <= _reach(True):
-        raise RulesError(f"{toward} is {band.label} from {c.zone}: move there (m) instead")
-    nearer = RangeBand(band - 1)
-    origin = c.zone.split(ON_THE_WAY, 1)[0]  # a spot on the way already: name the next alike
-    spot, lines = f"{origin}{ON_THE_WAY}{toward} ({nearer.label})", []
-    if spot not in enc.zones:
-        enc, lines = _waypoint(enc, c.zone, toward, nearer, spot)
-    return enc, Move(c.id, spot, run=True), lines
-
-
-def _waypoint(
-    enc: Encounter, start: str, toward: str, nearer: RangeBand, spot: str
-) -> tuple[Encounter, list[str]]:
-    """Add the spot one band from ``start``, ``nearer`` to ``toward``, and its bands."""
-    enc = evolve(enc, zones=(*enc.zones, spot))
-    enc = enc.with_band(spot, start, RangeBand.SHORT).with_band(spot, toward, nearer)
-    lines = [f"new zone {spot}: {RangeBand.SHORT.label} from {start}, {nearer.label} from {toward}"]
-    for other in enc.zones:
-        if other in (start, toward, spot):
-            continue
-        try:
-            was, there = enc.zone_band(start, other), enc.zone_band(toward, other)
-        except RulesError:
-            continue  # a band not set stays unset: the fight asks for it when it matters
-        low, high = abs(there - nearer), min(there + nearer, RangeBand.EXTRA_LONG)
-        band = RangeBand(min(max(was, low), high))
-        enc = enc.with_band(spot, other, band)
-        lines.append(f"{spot} ↔ {other}: {band.label}")
-    return enc, lines
-
-
-def _spend_move(enc: Encounter, c: Combatant, cmd: Move) -> Encounter:
+def _spend_move(enc: Encounter, c: Combatant, cmd: Move, closing: bool = False) -> Encounter:
     """Check the move's distance (R-ACT-2, R-OTHER-4) and spend Move, and Run with it:
-    both actions must be left before either is spent (R-ACT-1).
+    both actions must be left before either is spent (R-ACT-1). The Move that completes
+    a band begun this turn spends the Run that goes with it (:func:`_arrival`).
+    ``closing``: a Move + Run toward a zone farther than Short, one band nearer.
     """
     if cmd.zone == c.zone:
         raise RulesError(f"{c.name} is already in {c.zone}")
@@ -143,11 +153,16 @@ def _spend_move(enc: Encounter, c: Combatant, cmd: Move) -> Encounter:
             " plain Move, or a Hide (§8)"
         )
     band = enc.zone_band(c.zone, cmd.zone)
-    if band > _reach(cmd.run):
-        how = "Move+Run covers one band" if cmd.run else "a Move covers half a band; add Run"
-        raise RulesError(f"{cmd.zone} is {band.label} from {c.zone}: {how} per turn (R-ACT-2)")
-    if cmd.run and "slowed" in c.conditions:
+    if cmd.run and band > _SHORT and not closing:
+        raise RulesError(
+            f"{cmd.zone} is {band.label} from {c.zone}: Move+Run covers one band per turn"
+            " (R-ACT-2); close in a band at a time"
+        )
+    run = cmd.run or (_completes(c, cmd) and turn is not None and (c.id, "move") in turn.used)
+    if run and "slowed" in c.conditions:
         raise RulesError(f"{c.name} was stopped in passing: only a Move this turn (R-OTHER-4)")
+    if run and not cmd.run:
+        return spend_action(enc, c, "run", what="the Run that completes the band (R-ACT-2)")
     enc = spend_action(enc, c, "move", cost=1 + cmd.run, what="Move + Run (R-ACT-2)")
     return spend_action(enc, c, "run") if cmd.run else enc
 
@@ -162,13 +177,6 @@ def move_refusal(enc: Encounter, cmd: Move) -> str:
     except RulesError as refused:
         return str(refused)
     return ""
-
-
-def _reach(run: bool) -> RangeBand:
-    """R-ACT-2 imagination mode: a Move covers half a band (a zone at Melee band), Move+Run
-    one band (a zone at Short).
-    """
-    return RangeBand.SHORT if run else RangeBand.MELEE
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,9 @@ class Route:
     why: str = ""  # "" when the move can be made now (or is out of reach anyway)
     close_in: CloseIn | None = None  # farther than Short: a band nearer instead (R-ACT-2)
     close_in_why: str = ""  # the engine's refusal of that close-in now ("" if it may)
+    halfway: Move | None = None  # farther than Melee: a lone Move halfway (R-ACT-2)
+    halfway_why: str = ""  # the engine's refusal of that lone Move now ("" if it may)
+    completes: bool = False  # ``move`` is the lone Move that completes a band begun
 
     @property
     def actions(self) -> int:
@@ -206,7 +217,7 @@ class Route:
         (short), medium from here`` rather than a second bracket.
         """
         band = self.band.label if self.band is not None else "no band set"
-        if ON_THE_WAY in self.move.zone:
+        if on_the_way(self.move.zone) is not None:
             return f"{self.move.zone}, {band} from here"
         return f"{self.move.zone} ({band})"
 
@@ -218,6 +229,8 @@ class Route:
         if not self.reachable:
             return TOO_FAR
         what, need = ("Move + Run" if self.move.run else "Move"), self.actions
+        if self.completes:
+            what = "Move, completing the band"
         if self.left is not None and self.left < need:
             have = "none left" if self.left == 0 else f"only {self.left} left"
             return f"{what} needs {actions_text(need)}, {have}"
@@ -232,16 +245,13 @@ NO_BAND = "no band set yet (F7 b sets one)"
 TOO_FAR = "too far for one turn: close in a band at a time (m offers it)"
 
 
-"""A band farther than Short is crossed a band a turn (R-ACT-2): :class:`CloseIn` runs to
-a spot on the way, a zone of its own."""
-
-
 def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
     """Every other zone and what reaches it this turn: a Move one at Melee band, Move+Run
     one at Short unless a zone of control slowed the mover (R-OTHER-4); farther zones
-    take more turns, through a zone on the way. A route in reach says too whether the
-    mover can take it now: the actions it has left (R-ACT-1; Move + Run needs 2) and
-    any other refusal, in the engine's words.
+    take more turns, through a spot on the way; toward any zone farther than Melee a
+    lone Move goes halfway, and from there the next Move completes the band. A route
+    says too whether the mover can take it now: the actions it has left (R-ACT-1; Move
+    + Run needs 2) and any other refusal, in the engine's words.
     """
     c = enc.get(combatant)
     turn = enc.turn if enc.active else None
@@ -255,12 +265,17 @@ def routes(enc: Encounter, combatant: str) -> tuple[Route, ...]:
         except RulesError:
             found.append(Route(Move(c.id, zone), None, False, left))
             continue
-        run = band > _reach(False)
+        lone = Move(c.id, zone)
+        if _completes(c, lone):  # Move + Run would end at the same place: not offered
+            found.append(Route(lone, band, True, left, move_refusal(enc, lone), completes=True))
+            continue
+        run = band > _MELEE
         slowed = run and "slowed" in c.conditions
-        reachable = band <= _reach(True) and not slowed
+        reachable = band <= _SHORT and not slowed
         step = Move(c.id, zone, run)
         why = move_refusal(enc, step) if reachable else ""
-        nearer = CloseIn(c.id, zone) if band > _reach(True) else None
+        nearer = CloseIn(c.id, zone) if band > _SHORT else None
         refusal = close_in_refusal(enc, nearer) if nearer is not None else ""
-        found.append(Route(step, band, reachable, left, why, nearer, refusal))
+        halfway, halfway_why = (lone, move_refusal(enc, lone)) if run else (None, "")
+        found.append(Route(step, band, reachable, left, why, nearer, refusal, halfway, halfway_why))
     return tuple(found)

@@ -20,6 +20,7 @@ from .commands import (
     AnswerDive,
     Attack,
     ChooseChartRow,
+    CloseIn,
     DecideSidekick,
     Location,
     Move,
@@ -248,7 +249,9 @@ class PendingCombatRerolls:
     tn: int
     title: str
     question: str = Written()  # type: ignore[assignment]  # written when first read
-    then: Attack | Suppress | SonicBlast | Move | None = None  # the action a Pinned roll holds up
+    then: Attack | Suppress | SonicBlast | Move | CloseIn | None = (
+        None  # the action a Pinned roll holds up
+    )
     earlier: tuple[TurnRoll, ...] = ()  # a turn start's rolls before this one
     logged: int = 0  # the turn start's lines the question's entry already holds
     tail: HitTail | None = None  # a limb or grip roll's: the rest of its hit

@@ -33,6 +33,7 @@ from .commands import (
 )
 from .gear import weapon_state
 from .outcome import LogLines, Outcome
+from .spots import ON_THE_WAY, vacated, without_spots
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -74,13 +75,24 @@ def _unique_id(encounter: Encounter, base: str) -> str:
 
 
 # -- handlers ------------------------------------------------------------------------
+MAX_ZONE_NAME = 24
+"""The longest name a GM gives a zone: it heads a row of the board and F7's lists, and
+a spot on the way holds two of them (``dig pit → landing pad (medium)``)."""
+
+
 def zone_name_refusal(zones: Sequence[str], name: str) -> str:
-    """Why a new zone may not take ``name``, "" if it may: a name is needed, and one that
-    matches a zone whatever its case and spaces is that zone (``Encounter.zone_named``).
+    """Why a new zone may not take ``name``, "" if it may: a name is needed, short enough
+    to read on the board, without the arrow that marks the engine's spots on the way, and
+    one that matches a zone whatever its case and spaces is that zone
+    (``Encounter.zone_named``).
     """
     wanted = name.strip().casefold()
     if not wanted:
         return "a zone needs a name"
+    if len(wanted) > MAX_ZONE_NAME:
+        return f"a zone name is at most {MAX_ZONE_NAME} characters (this one has {len(wanted)})"
+    if ON_THE_WAY.strip() in wanted:
+        return "→ marks a spot on the way, which the engine names: pick another name"
     same = next((zone for zone in zones if zone.casefold() == wanted), None)
     return f"zone {same!r} already exists" if same is not None else ""
 
@@ -205,8 +217,9 @@ def place(enc: Encounter, cmd: Place, _rng: random.Random, _cat: Catalog) -> Out
     if refusal:
         raise RulesError(refusal)
     c, zone = enc.get(cmd.combatant), enc.zone_named(cmd.zone)
-    placed = evolve(c, zone=zone, cover=Cover.NONE)
-    return Outcome(enc.with_combatant(placed), (LogLines(f"{c.name} is placed in {zone}", ()),))
+    placed = enc.with_combatant(evolve(c, zone=zone, cover=Cover.NONE))
+    placed, gone = vacated(placed, c.zone)
+    return Outcome(placed, (LogLines(f"{c.name} is placed in {zone}", gone),))
 
 
 def pools_refusal(c: Combatant) -> str:
@@ -312,8 +325,8 @@ def remove_combatant(
         if slot is not None:
             order = (*order[:slot], *order[slot + 1 :])
             index -= int(slot < index)
-    enc = evolve(enc, combatants=others, order=order, turn_index=index)
-    return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", ()),))
+    enc, gone = vacated(evolve(enc, combatants=others, order=order, turn_index=index), c.zone)
+    return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", gone),))
 
 
 def clear_encounter(
@@ -324,7 +337,10 @@ def clear_encounter(
     """
     if enc.active:
         raise RulesError("combat is under way: end it first, then start a new encounter")
-    fresh = Encounter(zones=enc.zones, bands=enc.bands) if cmd.keep_zones else Encounter(zones=())
+    scene = without_spots(enc)  # the spots on the way were the fight's, not the scene's
+    fresh = (
+        Encounter(zones=scene.zones, bands=scene.bands) if cmd.keep_zones else Encounter(zones=())
+    )
     if fresh == enc:
         raise RulesError("the encounter is already empty")
     place = "zones and bands kept" if cmd.keep_zones else "zones and bands cleared"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
 from ..encounter import Combatant, Encounter, Turn, evolve
-from .commands import Attack, Move, SonicBlast, Suppress
+from .commands import Attack, CloseIn, Move, SonicBlast, Suppress
 from .outcome import LogLines, Outcome, PendingCombatRerolls, RollStage, ask_rerolls
 
 NOT_WITH_WILD = ("dodge", "aim", "standby", "interact")
@@ -170,17 +170,18 @@ PINNED_ACTS = {
     Suppress: "suppressive fire",
     SonicBlast: "sonic blast",
     Move: "move",
+    CloseIn: "move",
 }
 """The actions a Pinned combatant's Morale roll holds up (§8), as its log names them."""
 
 
-def pinned_verdict(ok: bool, then: Attack | Suppress | SonicBlast | Move) -> str:
+def pinned_verdict(ok: bool, then: Attack | Suppress | SonicBlast | Move | CloseIn) -> str:
     """What the Pinned Morale roll did to the action ``then``."""
     return "it goes ahead" if ok else f"fails: the {PINNED_ACTS[type(then)]} is lost (§8)"
 
 
 def pinned_check(
-    c: Combatant, rng: random.Random, then: Attack | Suppress | SonicBlast | Move
+    c: Combatant, rng: random.Random, then: Attack | Suppress | SonicBlast | Move | CloseIn
 ) -> Held | None:
     """§8 Pinned: a Morale roll before acting in the open; failure loses the action,
     unless the Hero re-rolls it (asked with ``then``, the action it holds up).

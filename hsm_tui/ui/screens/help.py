@@ -25,7 +25,8 @@ Re-rolls are split between d10 and Hero die after the roll, rolled at once, best
 Strength 1 d4 · 2 d6 · 3 d8 · 4 d10 · 5 d12
 
 ### Actions (R-ACT-1..6)
-Two per turn, never the same twice. Move (half a band) · Run (with Move: one band) ·
+Two per turn, never the same twice. Move (half a band: toward a farther zone it stops
+halfway, and the next Move completes the band) · Run (with Move: one band) ·
 Attack · Task · Interact · Aim (1 free re-roll) · Dodge (re-roll Defense) · Standby (act
 when someone comes within Short) · Misc. Heroes may declare more: every action at
 −(N − 2). Reload 2 actions · Full defense (Heroes) 2 actions, Dodge +2 · Stand up 1.

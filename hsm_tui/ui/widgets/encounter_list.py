@@ -14,23 +14,37 @@ from textual.widgets.option_list import Option
 from ...campaign.encounter import Combatant, Encounter
 from ...rules import Rank
 from .combatants import COVER_TEXT, HIDDEN_MARK, marked_name, wound_text
-from .labels import fit
+from .labels import fit, zone_text
+
+ROW_FIXED = 9
+"""A roster row's cells besides the name and the zone: the mark, spaces, the cover."""
 
 
-def roster_row(c: Combatant, width: int) -> Text:
+def zone_width(width: int, zones: list[str]) -> int:
+    """The zone column of a roster ``width`` wide: 7 when narrow, else as wide as the
+    longest zone shown needs (a spot shortened by meaning), up to half of what name and
+    zone share.
+    """
+    if width < 36:
+        return 7
+    half = (width - ROW_FIXED) // 2
+    return max(7, max((len(zone_text(zone, half)) for zone in zones), default=7))
+
+
+def roster_row(c: Combatant, width: int, zone_w: int = 7) -> Text:
     """``? Name  zone  cover``: the mark flags a Sidekick's rules (? undecided, h / m), ◌
     after the name one hidden from the players; one out of the fight reads ``OUT`` (or
-    ``unc``) in place of its cover, dimmed (R-WOUND-2).
+    ``unc``) in place of its cover, dimmed (R-WOUND-2). A spot on the way keeps where
+    it leads (``→dig S``, ``ridge→dig S``), never ``ridge…``.
     """
     mark = " "
     if c.rank is Rank.SIDEKICK:
         mark = c.plays_as.value[0] if c.plays_as else "?"
-    zone_w = 7 if width < 36 else 12
-    name_w = max(6, width - zone_w - 9)
+    name_w = max(6, width - zone_w - ROW_FIXED)
     return Text.assemble(
         (mark, "bold"),
         f" {marked_name(c, name_w):<{name_w}} ",
-        (f"{fit(c.zone, zone_w):<{zone_w}} ", "dim"),
+        (f"{zone_text(c.zone, zone_w):<{zone_w}} ", "dim"),
         COVER_TEXT[c.cover] if c.standing else (wound_text(c), "bold"),
         style="" if c.standing else "dim",
         no_wrap=True,
@@ -70,10 +84,17 @@ class EncounterList(OptionList):
         """The id of the combatant highlighted, kept across redraws (the screen sets it to
         a combatant just added, or to a neighbour of one leaving)."""
         self._shown: dict[str, Combatant] = {}
+        self._enc = Encounter(zones=())
+
+    def on_resize(self) -> None:
+        """Its width known (or changed): the rows fitted to it."""
+        self.show(self._enc)
 
     def show(self, enc: Encounter) -> None:
         """List ``enc``'s combatants by side, the picked one highlighted (else the first)."""
+        self._enc = enc
         width = max(20, self.scrollable_content_region.width or 26)
+        zone_w = zone_width(width, [c.zone for c in enc.combatants])
         options: list[Option] = []
         for side in dict.fromkeys(c.side for c in enc.combatants):
             members = [c for c in enc.combatants if c.side == side]
@@ -81,7 +102,7 @@ class EncounterList(OptionList):
             count = f"{len(members)}" + (f", {down} out" if down else "")
             head = Text(f"{fit(side, width - len(count) - 3)} · {count}", "bold underline")
             options.append(Option(head, disabled=True))
-            options += [Option(roster_row(c, width), id=c.id) for c in members]
+            options += [Option(roster_row(c, width, zone_w), id=c.id) for c in members]
         if not options:
             options.append(Option(Text("No combatants yet", "dim"), disabled=True))
         self._shown = {c.id: c for c in enc.combatants}

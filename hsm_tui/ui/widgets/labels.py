@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...campaign.combat import on_the_way
+from ...campaign.combat import Spot, on_the_way
 from ...rules import RangeBand
 
 SIDE_TAG = 3
@@ -23,14 +23,15 @@ BAND_TAG = {
 
 def fit(name: str, width: int) -> str:
     """Shorten ``name`` to ``width``, keeping a trailing number so members of a group stay
-    distinguishable. A numbered (pack) name first shortens its leading words to initials,
+    distinguishable (a group's ``×5`` or ``×3/5`` too: how many are left). A numbered
+    (pack) name first shortens its leading words to initials,
     so types that share a first word stay apart (``C. trooper 1``, ``C. h. gunner 1``);
     then an ellipsis cuts what is left (``F. xeno-hou… 1``, ``Tamsin Reyes, v…``).
     """
     if len(name) <= width:
         return name
     head, _, tail = name.rpartition(" ")
-    keep = f" {tail}" if head and tail.lstrip("×").isdigit() else ""
+    keep = f" {tail}" if head and tail.lstrip("×").replace("/", "", 1).isdigit() else ""
     if keep:
         words = head.split()
         for i in range(len(words) - 1):
@@ -65,18 +66,35 @@ def side_legend(tags: dict[str, str]) -> str:
 
 def zone_text(zone: str, width: int) -> str:
     """``zone`` in ``width`` cells: a spot on the way keeps where it leads and how far
-    from there (``ruins→landing pad M``, ``→landing pad M``, ``→land M``) before the
-    name is cut; a zone of the scene is cut with an ellipsis.
+    from there (``ruins→landing pad M``, ``→landing pad M``, ``→land M``; ``M½`` for a
+    lone Move's spot, halfway along that band) before the name is cut; a zone of the
+    scene is cut with an ellipsis.
+    """
+    whole = zone_whole(zone, width)
+    if whole is not None:
+        return whole
+    spot = on_the_way(zone)
+    if spot is None:
+        return fit(zone, width)
+    tag = _tag(spot)
+    room = max(1, width - len(tag) - 2)
+    return f"→{spot.toward[:room].rstrip()} {tag}"
+
+
+def zone_whole(zone: str, width: int) -> str | None:
+    """``zone`` in ``width`` cells with every name in it whole: itself, or a spot on the
+    way as ``ruins→ridge S`` or ``→ridge S``; None when even that is too wide.
     """
     if len(zone) <= width:
         return zone
-    parts = on_the_way(zone)
-    if parts is None:
-        return fit(zone, width)
-    origin, toward, band = parts
-    tag = BAND_TAG.get(band, band.label)
-    for text in (f"{origin}→{toward} {tag}", f"→{toward} {tag}"):
-        if len(text) <= width:
-            return text
-    room = max(1, width - len(tag) - 2)
-    return f"→{toward[:room].rstrip()} {tag}"
+    spot = on_the_way(zone)
+    if spot is None:
+        return None
+    tag = _tag(spot)
+    texts = (f"{spot.origin}→{spot.toward} {tag}", f"→{spot.toward} {tag}")
+    return next((text for text in texts if len(text) <= width), None)
+
+
+def _tag(spot: Spot) -> str:
+    """A spot's band from where it leads in a letter or two, ``½`` when halfway."""
+    return BAND_TAG.get(spot.band, spot.band.label) + ("½" if spot.halfway else "")

@@ -281,8 +281,18 @@ class PackPicker(Vertical):
         else:
             count.action_step(event.step)
 
-    @on(Input.Submitted, "#builder-search, #builder-side-name")
+    @on(Input.Submitted, "#builder-search")
     @on(OptionList.OptionSelected, "#builder-entries")
     def _submitted(self, event: Input.Submitted | OptionList.OptionSelected) -> None:
         event.stop()
         self.post_message(self.Submitted())
+
+    @on(Input.Submitted, "#builder-side-name")
+    def _side_named(self, event: Input.Submitted) -> None:
+        """Enter on a new side's name: the Zone field comes next (nothing is added before
+        the GM has seen where they go); Enter there adds. An empty name is refused."""
+        event.stop()
+        if self.side is None:
+            self.post_message(self.Submitted())  # the screen says why and asks again
+        else:
+            self.query_one("#builder-zone").focus()

@@ -171,7 +171,7 @@ class SideField(Vertical):
             msg.add_class("-error")
             msg.update("✗ a side needs a name")
         elif side in names:
-            msg.update(f"✓ joins {side}")
+            msg.update(f"✓ joins {side} · Enter: zone")
         else:
             msg.add_class("-new")
-            msg.update("+ new side · Enter adds")
+            msg.update("+ new side · Enter: zone")

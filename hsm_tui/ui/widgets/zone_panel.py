@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from ...campaign.combat import zone_name_refusal
 from ...campaign.encounter import Encounter
+from .labels import zone_text
 
 
 def zone_problem(name: str, zones: Sequence[str]) -> str | None:
@@ -37,11 +38,14 @@ class ZoneName(Validator):
         return self.failure(problem) if problem else self.success()
 
 
-def zone_row(zone: str, enc: Encounter, target: bool) -> Text:
-    """``▸ ridge (3)``: the arrow marks where the next entry goes, without colour."""
-    here = sum(c.zone == zone for c in enc.combatants)
+def zone_row(zone: str, enc: Encounter, target: bool, width: int = 80) -> Text:
+    """``▸ ridge (3)``: the arrow marks where the next entry goes, without colour; a spot
+    on the way too wide for ``width`` keeps where it leads (``ruins→ridge S (1)``).
+    """
+    count = f" ({sum(c.zone == zone for c in enc.combatants)})"
+    name = zone_text(zone, max(6, width - 2 - len(count)))
     return Text.assemble(
-        ("▸ " if target else "  ", "bold"), (zone, "bold" if target else ""), (f" ({here})", "dim")
+        ("▸ " if target else "  ", "bold"), (name, "bold" if target else ""), (count, "dim")
     )
 
 
@@ -58,6 +62,7 @@ class ZonePanel(Vertical):
         super().__init__(id=id)
         self.zones: tuple[str, ...] = ()
         """The encounter's zones as last shown: the names a new one must differ from."""
+        self._shown: tuple[Encounter, str | None] = (Encounter(zones=()), None)
 
     def compose(self) -> ComposeResult:
         yield Input(
@@ -72,11 +77,16 @@ class ZonePanel(Vertical):
     def on_mount(self) -> None:
         self.show_name_field(False)
 
+    def on_resize(self) -> None:
+        """Its width known (or changed): the rows fitted to it."""
+        self.show(*self._shown)
+
     def show(self, enc: Encounter, target: str | None) -> None:
         """The zones, the target one marked and highlighted (it follows the Zone field)."""
-        self.zones = enc.zones
+        self.zones, self._shown = enc.zones, (enc, target)
         listing = self.query_one("#builder-zone-list", OptionList)
-        options = [Option(zone_row(z, enc, z == target), id=z) for z in enc.zones]
+        width = listing.scrollable_content_region.width or 22
+        options = [Option(zone_row(z, enc, z == target, width), id=z) for z in enc.zones]
         listing.set_options(options or [Option(Text("No zones yet: z adds one", "dim"))])
         if target in enc.zones:
             listing.highlighted = enc.zones.index(target)
