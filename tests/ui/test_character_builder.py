@@ -120,6 +120,8 @@ def test_snapshot_character_builder(snap_compare, size) -> None:
         await _type(pilot, "career", "Scout")
         await _type(pilot, "skills", "observation 2, rifles 1")
         await _type(pilot, "weapons", "assault-laser")
+        pilot.app.screen.query_one("#character-strength").focus()  # no text cursor to blink
+        await pilot.pause()
 
     assert snap_compare(_app(), terminal_size=size, run_before=fill)
 
@@ -195,3 +197,30 @@ async def test_made_heroes_export_to_a_pack_and_import_into_another_campaign(
         await pilot.pause()
     assert [m.name for m in second.session.campaign.party] == ["Kestrel Vance", "Ada Quill"]
     assert second.session.campaign.made[0].traits == ADA.traits
+
+
+async def test_f7_makes_a_one_off_minion_and_adds_it_at_once() -> None:
+    """F7 M: the highlighted entry copied, changed and kept; it is in the picker to add."""
+    from hsm_tui.campaign.combat import AddZone
+    from hsm_tui.ui.widgets.pack_picker import PackPicker
+
+    app = _app()
+    app.session.apply(AddZone("dig"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f7")
+        await pilot.pause()
+        picker = app.screen.query_one(PackPicker)
+        picker.focus_list()
+        await pilot.pause()
+        entry = picker.entry
+        assert entry is not None
+        await pilot.press("M")
+        await pilot.pause()
+        assert isinstance(app.screen, CharacterBuilder)
+        await _type(pilot, "name", "One-eyed boss")
+        await pilot.press("enter")
+        await pilot.pause()
+        made = app.session.campaign.made[-1]
+        assert made.name == "One-eyed boss" and made.id == f"{entry.id}-copy"
+        picker = app.screen.query_one(PackPicker)
+        assert any(e.id == made.id for e in picker.entries)

@@ -113,6 +113,14 @@ class EncounterBuilderScreen(SessionScreen):
         ),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding(
+            "M",
+            "make",
+            "Make one-off",
+            show=False,
+            id="builder.make",
+            tooltip="A one-off minion or sidekick: the highlighted entry copied into the builder",
+        ),
+        Binding(
             "h",
             "hidden",
             "Add hidden",
@@ -291,6 +299,24 @@ class EncounterBuilderScreen(SessionScreen):
             self.query_one(EncounterList).picked = self.enc.combatants[-1].id
             self.refresh_from_session()  # the new side is a choice now, and shown
             picker.focus_list()  # ready for the next entry (/ or ↑ ↓)
+
+    def action_make(self) -> None:
+        """A one-off Minion or Sidekick for tonight: the highlighted pack entry copied into
+        the character builder (a blank Minion when none is highlighted); once kept it is
+        in the list here, to add as any entry."""
+        from dataclasses import replace
+
+        from ...campaign.making import MadeCharacter, free_id, from_entry
+        from .character_builder import CharacterBuilder
+
+        entry = self.query_one(PackPicker).entry
+        if entry is None:
+            start = MadeCharacter("minion", "", "")
+        else:
+            catalog = self.session.catalog
+            copy = from_entry(catalog.kind(entry.kind)[entry.id], entry.kind)  # type: ignore[arg-type]
+            start = replace(copy, id=free_id(f"{entry.id}-copy", set(catalog.kind(entry.kind))))
+        self.app.push_screen(CharacterBuilder(start))
 
     def action_hidden(self) -> None:
         """The entries added from now on join hidden from the players (an

@@ -185,14 +185,14 @@ class PackPicker(Vertical):
         self.query_one("#builder-zone", Stepper).value = zone
 
     def show(self, catalog: Catalog, roster: tuple[tuple[str, str], ...], enc: Encounter) -> None:
-        """The encounter's zones, the entries again if the roster changed (home screen r,
-        d, or undo), and the sides for the highlighted entry.
+        """The encounter's zones, the entries again if the roster or the catalog changed
+        (home screen r, d, a character made, or undo), and the sides for the highlighted
+        entry.
         """
         zone = self.query_one("#builder-zone", Stepper)
         zone.set_choices([(z, z) for z in enc.zones] or NO_ZONE, zone.value)
-        self.catalog = catalog
-        if roster != self.roster:
-            self.roster = roster
+        if roster != self.roster or catalog is not self.catalog:
+            self.roster, self.catalog = roster, catalog
             self._list(keep=self.entry)
         self.side_field.encounter = enc
         entry = self.entry
