@@ -42,6 +42,7 @@ from ..widgets.attack_panel import AttackPanel
 from ..widgets.combatants import CombatantTable
 from ..widgets.initiative import InitiativeList, group_name
 from ..widgets.keybar import KeyBar
+from ..widgets.marks import legend
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
@@ -83,8 +84,9 @@ class CombatScreen(SessionScreen):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Below 100 columns the range board hides; below 30 rows the header does."""
 
-    HELP = HelpText(__name__)
-    """F1: the keys, the attack options and the rules a GM looks up mid-fight."""
+    HELP = HelpText(__name__, legend=legend())
+    """F1: the keys, the attack options, the rules a GM looks up mid-fight, and the key
+    to the Cond. column's short forms (from the table the column reads)."""
 
     BINDINGS = COMBAT_KEYS
     """One key per action (combat_keys.py); the footer shows the turn's usual path."""
