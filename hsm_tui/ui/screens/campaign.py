@@ -127,7 +127,6 @@ class CampaignScreen(SessionScreen):
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         file = self.session.file
         where = f" · {file.name}" if file is not None else ""
-        where += self.unsaved_mark
         self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}{where}")
         enc = self.session.encounter
         self.query_one("#start-here", Static).update(start_here(enc.round if enc.active else 0))

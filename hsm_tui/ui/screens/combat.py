@@ -79,6 +79,7 @@ class CombatScreen(SessionScreen):
     """Initiative, combatants, range board, attack panel with exact odds, and the log."""
 
     CSS_PATH = "../styles/combat.tcss"
+    UNSAVED_PANEL = "#combat-table"
     PALETTE_PREFIX = "Combat"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
@@ -160,14 +161,13 @@ class CombatScreen(SessionScreen):
         initiative.border_title = f"Round {enc.round}" if enc.active else "Initiative"
         table = self.query_one(CombatantTable)
         table.show(enc, self.selected, target, acting, self.compact)
-        table.border_subtitle = self.unsaved_word
         self.query_one(RangeBoard).show(enc, chosen.zone if chosen else None)
         self.query_one(RollLog).show(self.session.log[-LOG_TAIL:])
         if enc.turn is not None:
             turn = f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn"
         else:
             turn = "Combat: not started" if enc.combatants else "Combat: no encounter"
-        self.show_subtitle(turn + self.unsaved_mark)
+        self.show_subtitle(turn)
 
     @on(AttackPanel.Changed)
     def _aim_changed(self, _message: AttackPanel.Changed) -> None:
