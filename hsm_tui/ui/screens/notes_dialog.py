@@ -9,9 +9,36 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, TextArea
+from textual.widgets.text_area import EditResult, Location
 
+from ...campaign.party import SCENE_LIMIT
 from ..widgets.keybar import KeyBar
 from .help_text import HelpText
+
+
+class NotesArea(TextArea):
+    """A text area that takes no more than the engine keeps (:data:`SCENE_LIMIT`): typing
+    or a paste past it keeps what fits and drops only the rest, so closing never
+    carries notes the session would refuse.
+    """
+
+    def _replace_via_keyboard(
+        self, insert: str, start: Location, end: Location
+    ) -> EditResult | None:
+        # Textual's one way in for typed and pasted text (pinned to 8.2 in pyproject)
+        room = SCENE_LIMIT - len(self.text) + len(self.get_text_range(start, end))
+        if len(insert) > room:
+            kept = insert[: max(room, 0)]
+            self.app.bell()
+            self.notify(
+                f"Scene notes hold {SCENE_LIMIT:,} characters: "
+                f"{len(insert) - len(kept):,} not added",
+                severity="warning",
+            )
+            if not kept and start == end:
+                return None
+            insert = kept
+        return super()._replace_via_keyboard(insert, start, end)
 
 
 class NotesDialog(ModalScreen[str]):
@@ -19,7 +46,7 @@ class NotesDialog(ModalScreen[str]):
 
     CSS_PATH = "../styles/dialogs.tcss"
 
-    HELP = HelpText(__name__)
+    HELP = HelpText(__name__, limit=f"{SCENE_LIMIT:,}")
 
     BINDINGS = [
         Binding("escape", "close", "Keep and close", id="notes.close"),
@@ -33,13 +60,23 @@ class NotesDialog(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="notes-box"):
             yield Label("[b]Scene notes[/b]")
-            yield TextArea(self.text, id="notes-text")
+            yield NotesArea(self.text, id="notes-text")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        area = self.query_one(TextArea)
+        area = self.query_one(NotesArea)
         area.focus()
         area.move_cursor(area.document.end)
+        self._count()
+
+    def on_text_area_changed(self, _event: TextArea.Changed) -> None:
+        self._count()
+
+    def _count(self) -> None:
+        """Characters used of the limit, under the box: the GM sees the room left."""
+        used = len(self.query_one(NotesArea).text)
+        full = " · full" if used >= SCENE_LIMIT else ""
+        self.query_one("#notes-box").border_subtitle = f"{used:,} / {SCENE_LIMIT:,}{full}"
 
     def action_close(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
+        self.dismiss(self.query_one(NotesArea).text)
