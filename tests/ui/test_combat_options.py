@@ -63,6 +63,8 @@ async def test_r_atk_10_called_shot_at_the_head_shows_in_the_tn_and_rolls() -> N
 
 
 async def test_r_atk_10_k_cycles_called_shot_locations_back_to_none() -> None:
+    """Each step of `k` says on the panel what it is: the first, at no named location, is
+    a called shot at another spot (the penalty alone, the GM rules the hit)."""
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _fight(pilot)
@@ -70,8 +72,13 @@ async def test_r_atk_10_k_cycles_called_shot_locations_back_to_none() -> None:
         seen = []
         for _ in range(4):
             await _keys(pilot, "k")
-            seen.append((screen.draft.called_shot, screen.draft.location))
-        assert seen == [(True, ""), (True, "head"), (True, "limb"), (False, "")]
+            options = _text(app, "#combat-attack").splitlines()[0]
+            seen.append((screen.draft.called_shot, screen.draft.location, options))
+        assert [s[:2] for s in seen] == [(True, ""), (True, "head"), (True, "limb"), (False, "")]
+        assert "called shot: other spot (GM's call)" in seen[0][2]
+        assert "called shot: head (+d8 damage)" in seen[1][2]
+        assert "called shot: limb (Stamina roll)" in seen[2][2]
+        assert "called shot" not in seen[3][2]
 
 
 async def test_r_atk_2_modifier_shots_and_rerolls_reach_the_command() -> None:
