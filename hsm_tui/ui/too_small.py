@@ -31,6 +31,8 @@ class TooSmallScreen(Screen[None]):
 def fit_to_size(app: App, size: Size | None = None) -> None:
     """:class:`TooSmallScreen` on top while the terminal (``size``, else the app's) is
     below :data:`MIN_SIZE`, gone once it is not."""
+    if not app.screen_stack:
+        return  # a resize before the first screen: fitted once it is up
     width, height = size or app.size
     small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
     showing = isinstance(app.screen, TooSmallScreen)
