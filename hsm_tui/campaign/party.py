@@ -98,6 +98,10 @@ class RemoveFromRoster:
     issuer: str = GM
 
 
+SCENE_LIMIT = 10_000
+"""Characters of scene notes a campaign keeps: a few pages, the file stays small."""
+
+
 @dataclass(frozen=True)
 class SetScene:
     text: str
@@ -185,8 +189,8 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
         roster = tuple(k for k in campaign.roster if k != key)
         return replace(campaign, roster=roster), f"{name} off the roster"
     if isinstance(cmd, SetScene):
-        if len(cmd.text) > 10_000:
-            raise RulesError("scene notes are limited to 10,000 characters")
+        if len(cmd.text) > SCENE_LIMIT:
+            raise RulesError(f"scene notes are limited to {SCENE_LIMIT:,} characters")
         return replace(campaign, scene=cmd.text), "Scene notes updated"
     if isinstance(cmd, GrantClues):
         m = campaign.member(cmd.entry)

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import Resize
 from textual.screen import Screen
 
 from .commands import ScreenActions
 from .screens import SessionReady
+from .too_small import fit_to_size, keep_to_size
 
 if TYPE_CHECKING:
     from ..packs import LoadResult
@@ -156,8 +158,13 @@ class HsmApp(App[str | None]):
         return _lazy(PLACES[0].module, PLACES[0].screen)()
 
     def on_mount(self) -> None:
-        """Home's mode for F8 and the palette; starting on home, its stack is there already."""
+        """Home's mode for F8 and the palette; starting on home, its stack is there already.
+        Below 80×24 every screen asks for a larger window."""
         self.add_mode(PLACES[0].mode, self.get_default_screen)
+        keep_to_size(self)
+
+    def on_resize(self, event: Resize) -> None:
+        fit_to_size(self, event.size)
 
     @property
     def session(self) -> Session:

@@ -5,12 +5,13 @@ scene notes — all by keys, all undoable.
 from __future__ import annotations
 
 import pytest
+from textual import events
 
-from hsm_tui.campaign.party import AddHero
+from hsm_tui.campaign.party import SCENE_LIMIT, AddHero
 from hsm_tui.table.session import Session
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.campaign import CampaignScreen
-from hsm_tui.ui.screens.notes_dialog import NotesDialog
+from hsm_tui.ui.screens.notes_dialog import NotesArea, NotesDialog
 from hsm_tui.ui.screens.picker import PickerScreen
 
 SEED = 3
@@ -79,6 +80,30 @@ async def test_roster_add_and_drop_and_scene_notes_are_kept_on_leaving() -> None
         await pilot.press("u")
         await pilot.pause()
         assert app.session.campaign.scene == ""
+
+
+async def test_scene_notes_past_the_limit_keep_what_fits_and_count_the_room() -> None:
+    """A paste that would pass the engine's limit keeps the characters that fit and drops
+    only the rest; the count under the box says so; closing keeps the notes (a refused
+    edit once lost them whole)."""
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        box = app.screen.query_one("#notes-box")
+        assert box.border_subtitle == f"0 / {SCENE_LIMIT:,}"
+        await pilot.press(*"Dusk. ")
+        area = app.screen.query_one(NotesArea)
+        area.post_message(events.Paste("x" * SCENE_LIMIT))
+        await pilot.pause()
+        assert len(area.text) == SCENE_LIMIT and area.text.startswith("Dusk. xxx")
+        assert box.border_subtitle == f"{SCENE_LIMIT:,} / {SCENE_LIMIT:,} · full"
+        assert any("6 not added" in n.message for n in app._notifications)
+        await pilot.press("y")  # typed at the limit: refused, nothing lost
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.session.campaign.scene == "Dusk. " + "x" * (SCENE_LIMIT - 6)
 
 
 async def test_picker_escape_adds_nothing() -> None:

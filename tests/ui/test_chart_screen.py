@@ -26,6 +26,7 @@ from hsm_tui.ui.screens.help import HelpScreen
 from hsm_tui.ui.screens.reroll_dialog import RerollDialog
 from hsm_tui.ui.widgets.stepper import Stepper
 from tests.campaign import edit
+from tests.ui.test_player_app import screen_text
 
 SEED = 7
 KESTREL = "kestrel-vance-1"
@@ -115,8 +116,9 @@ async def test_r_wound_5_modifier_counts_overflow_and_earlier_severe_wounds() ->
         await pilot.press("plus", "plus", "plus")  # overflow 3
         await pilot.pause()
         formula = _text(app, "#chart-formula")
-        assert "Next roll: d10 + overflow 3 + 2 × 1 earlier severe wounds = d10 + 5" in formula
-        assert "totals 6 to 15" in formula
+        assert formula.endswith(
+            "Next roll: d10 + overflow 3 + 2 × 1 earlier severe = d10 + 5 → 6 to 15"
+        )  # one line at 80 columns
         cells = _cells(app)
         assert cells["scarred"][2] == "—" and cells["ptsd"][2] == "40.0%"
         # one 13, two rows: its 10% is shown once, so the column adds up to 100%
@@ -144,7 +146,36 @@ async def test_r_wound_5_marks_rows_already_suffered_newest_highlighted() -> Non
         if history[0] != history[-1]:
             assert cells[history[0]][0] == "✓"
         assert _cursor_row(app) == history[-1]
-        assert _text(app, "#chart-detail").startswith("▶ newest for Kestrel Vance · ")
+        assert _text(app, "#chart-detail").startswith("▶ newest · ")
+        assert _text(app, "#chart-result").startswith("▶ Kestrel Vance: ")
+
+
+async def test_r_wound_5_the_result_line_is_the_chosen_heros_own_and_readable_at_80x24() -> None:
+    """Kestrel rolled on the chart, Tamsin (a Sidekick playing as a Hero) did not: on her,
+    F5 says she has no result yet and highlights no row of Kestrel's; once she has one,
+    the line names her in full, painted on one line at 80×24."""
+    session = _session()
+    session.apply(RollChart(KESTREL, 0))
+    session.apply(DecideSidekick("veteran-guide-1", "hero"))
+    app = HsmApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _open(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert (
+            _text(app, "#chart-result")
+            == "Tamsin Reyes, veteran guide: no Severe Wound chart result yet"
+        )
+        assert _cursor_row(app) == session.catalog.chart[0].id  # not Kestrel's newest
+        assert not _text(app, "#chart-detail").startswith(("▶", "✓"))
+        session.apply(RollChart("veteran-guide-1", 0))
+        await pilot.pause()
+        row = {r.id: r for r in session.catalog.chart}[
+            session.encounter.get("veteran-guide-1").chart[-1]
+        ]
+        line = f"▶ Tamsin Reyes, veteran guide: {row.span} {row.name}{row.mark}"
+        assert _text(app, "#chart-result") == line
+        assert any(line in painted for painted in screen_text(app).splitlines())
 
 
 async def test_r_char_8_sidekick_playing_as_hero_can_be_chosen_minions_never() -> None:

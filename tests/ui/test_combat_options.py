@@ -63,6 +63,8 @@ async def test_r_atk_10_called_shot_at_the_head_shows_in_the_tn_and_rolls() -> N
 
 
 async def test_r_atk_10_k_cycles_called_shot_locations_back_to_none() -> None:
+    """Each step of `k` says on the panel what it is: the first, at no named location, is
+    a called shot at another spot (the penalty alone, the GM rules the hit)."""
     app = _app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _fight(pilot)
@@ -70,8 +72,13 @@ async def test_r_atk_10_k_cycles_called_shot_locations_back_to_none() -> None:
         seen = []
         for _ in range(4):
             await _keys(pilot, "k")
-            seen.append((screen.draft.called_shot, screen.draft.location))
-        assert seen == [(True, ""), (True, "head"), (True, "limb"), (False, "")]
+            options = _text(app, "#combat-attack").splitlines()[0]
+            seen.append((screen.draft.called_shot, screen.draft.location, options))
+        assert [s[:2] for s in seen] == [(True, ""), (True, "head"), (True, "limb"), (False, "")]
+        assert "called shot: other spot (GM's call)" in seen[0][2]
+        assert "called shot: head (+d8 damage)" in seen[1][2]
+        assert "called shot: limb (Stamina roll)" in seen[2][2]
+        assert "called shot" not in seen[3][2]
 
 
 async def test_r_atk_2_modifier_shots_and_rerolls_reach_the_command() -> None:
@@ -218,7 +225,7 @@ async def test_s8_conditions_modal_applies_one_batch_and_one_undo_reverts_it() -
         kestrel = app.session.encounter.get(KESTREL)
         assert kestrel.conditions == ("dazed:2", "shaken") and kestrel.prone
         cell = app.screen.query_one("#combat-table").get_cell(KESTREL, "Cond.")
-        assert str(cell).strip() == "shk+2"  # Shaken first, then 2 more (prone among them)
+        assert str(cell).strip() == "Shk+2"  # Shaken first, then 2 more (prone among them)
         await _keys(pilot, "u")
         assert app.session.encounter == before
 
@@ -349,14 +356,14 @@ async def test_r_other_5_a_fallen_foe_no_longer_reads_as_in_melee() -> None:
         assert "in melee with Pirate boarder 1" in _text(app, "#sheet-left")
         await _keys(pilot, "escape")
         table = app.screen.query_one("#combat-table")
-        assert "mel" in str(table.get_cell(KESTREL, "Cond."))  # in melee, 80 columns
+        assert "Mel" in str(table.get_cell(KESTREL, "Cond."))  # in melee, 80 columns
         boarder = session.encounter.get(BOARDER)
         session.encounter = session.encounter.with_combatant(replace(boarder, out=True))
         session._notify()
         await _keys(pilot, "v")
         assert "in melee with" not in _text(app, "#sheet-left")
         await _keys(pilot, "escape")
-        assert "mel" not in str(table.get_cell(KESTREL, "Cond."))
+        assert "Mel" not in str(table.get_cell(KESTREL, "Cond."))
 
 
 async def test_r_atk_5_the_sheet_names_why_actions_will_be_lost() -> None:
@@ -390,8 +397,8 @@ async def test_the_wide_table_fits_its_panel_with_every_column(size) -> None:
         room = table.scrollable_content_region.width
         assert table.virtual_size.width <= room
         assert table.render_line(0).text.rstrip().endswith("Chg")
-        marks = str(table.get_cell(KESTREL, "Cond."))  # shortened, the gravest first
-        assert marks.startswith("pinned,shaken") or marks.startswith("PIN")
+        marks = str(table.get_cell(KESTREL, "Cond.")).strip()  # shortened, the gravest first
+        assert marks in ("pinned, shaken, stunned", "pinned, Shk, Stn", "Pin, Shk, Stn")
 
 
 async def test_r_char_8_ticking_an_undecided_sidekick_says_decide_first() -> None:

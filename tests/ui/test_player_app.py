@@ -9,7 +9,8 @@ from hsm_tui.campaign.combat import AddCombatants, AddZone, SetBand, SetCover, S
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.table.session import Session
-from hsm_tui.ui.player.app import PlayerApp, TooSmallScreen
+from hsm_tui.ui.player.app import PlayerApp
+from hsm_tui.ui.too_small import TooSmallScreen
 
 KARA = Seat(Role.PLAYER, "kara", hero="kestrel-vance")
 WES = Seat(Role.WATCHER, "wes")

@@ -52,7 +52,9 @@ class Location(StrEnum):
     """R-ATK-10: where a called shot aims."""
 
     NONE = ""
-    """No called shot, or one at the body."""
+    """No called shot, or one at another spot ("Heroes can aim at specific areas": a
+    hand, a weapon, a device): the penalty alone; what a hit there does is the GM's call
+    (the rulebook gives effects for the head and the limbs only)."""
     HEAD = "head"
     """The head: each hit through adds a d8 to its damage."""
     LIMB = "limb"

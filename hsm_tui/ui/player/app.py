@@ -8,36 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.binding import Binding
 from textual.events import Resize
-from textual.screen import Screen
-from textual.widgets import Static
 
 from ...table.seated import SeatedSession
 from ...table.seats import Role
 from ...table.session import Event
 from ...table.views import TableView
+from ..too_small import fit_to_size, keep_to_size
 from .table import TableScreen, WatchScreen
-
-MIN_SIZE = (80, 24)
-"""The smallest terminal the player's screens are drawn for (the SSH worst case)."""
-
-
-class TooSmallScreen(Screen[None]):
-    """Shown over everything while the terminal is below :data:`MIN_SIZE`."""
-
-    DEFAULT_CSS = """
-    TooSmallScreen { align: center middle; }
-    #too-small { width: auto; max-width: 100%; height: auto; padding: 0 1; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static(
-            f"Please enlarge the window to at least {MIN_SIZE[0]}×{MIN_SIZE[1]}: "
-            "the table is drawn for that size.",
-            id="too-small",
-        )
 
 
 class PlayerApp(App[None]):
@@ -80,7 +60,7 @@ class PlayerApp(App[None]):
         self._mine = self._now_mine(self.seat_view)
         watching = self.table.seat.role is Role.WATCHER
         self.push_screen((WatchScreen if watching else TableScreen)(self.missed))
-        self._fit(self.size.width, self.size.height)
+        keep_to_size(self)
 
     def on_unmount(self) -> None:
         self._unsubscribe()
@@ -112,12 +92,4 @@ class PlayerApp(App[None]):
 
     def on_resize(self, event: Resize) -> None:
         if len(self.screen_stack) > 1:  # the table is up (a resize may come before it)
-            self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        showing = isinstance(self.screen, TooSmallScreen)
-        if small and not showing:
-            self.push_screen(TooSmallScreen())
-        elif showing and not small:
-            self.pop_screen()
+            fit_to_size(self, event.size)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.markup import escape
 from textual.message import Message
@@ -130,26 +130,49 @@ class SessionScreen(FollowsSession, Screen[None]):
             return " (F2, then e re-rolls or k keeps it)"
         return " (F4, then o answers it)"
 
-    @property
-    def unsaved_mark(self) -> str:
-        """`` · unsaved`` while the campaign has changes not in its file (at
-        80×24 the title bar is folded away, so F4 and F7 show it in a panel's title too).
-        """
-        return f" · {self.unsaved_word}" if self.session.unsaved else ""
+    UNSAVED_PANEL: ClassVar[str] = ""
+    """The panel whose border says "unsaved" too (F4, F7: their title bar folds away at
+    24 rows); "" for a screen whose title bar always shows."""
 
-    @property
-    def unsaved_word(self) -> str:
-        """``unsaved`` for a panel's title (:attr:`unsaved_mark`), or nothing."""
-        return "unsaved" if self.session.unsaved else ""
+    def follow_session(self, refresh: Callable[[], None]) -> None:
+        """As :meth:`FollowsSession.follow_session`; the unsaved mark follows too."""
+
+        def refreshed() -> None:
+            refresh()
+            self.show_unsaved()
+
+        super().follow_session(refreshed)
+
+    def on_mount(self) -> None:
+        """After the screen's own mount (Textual runs the base class's handler last)."""
+        self.show_unsaved()
+
+    def on_screen_resume(self) -> None:
+        self.show_unsaved()  # saved or changed on another screen meanwhile
 
     def show_subtitle(self, text: str) -> None:
-        """Set the subtitle quietly and redraw the title bar alone: setting ``sub_title``
-        repaints the whole screen (a full frame, ~10 KB to an SSH terminal, each turn).
+        """The screen's subtitle (the round and whose turn, the campaign …); the unsaved
+        mark is added after it (:meth:`show_unsaved`)."""
+        self._subtitle = text
+        self.show_unsaved()
+
+    def show_unsaved(self) -> None:
+        """The one place every GM screen says `` · unsaved`` after its subtitle while the
+        campaign has changes not in its file (and in :attr:`UNSAVED_PANEL`'s border).
+        Set quietly, the title bar alone redrawn: setting ``sub_title`` repaints the whole
+        screen (a full frame, ~10 KB to an SSH terminal, each turn).
         """
+        if not getattr(self.app, "has_session", True):
+            return  # home's first frame comes before the session (app.on_ready)
+        unsaved = self.session.unsaved
+        subtitle = getattr(self, "_subtitle", None) or self.app.sub_title
+        text = subtitle + (" · unsaved" if unsaved else "")
         if text != self.sub_title:
             self.set_reactive(Screen.sub_title, text)
             for bar in self.query(TitleBar):
                 bar.show()
+        if self.UNSAVED_PANEL:
+            self.query_one(self.UNSAVED_PANEL).border_subtitle = "unsaved" if unsaved else ""
 
     def after_apply(self) -> None:
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""

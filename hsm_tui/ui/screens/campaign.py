@@ -133,7 +133,6 @@ class CampaignScreen(SessionScreen):
         campaign = self.session.party_now()  # Heroes in a fight as the fight has them
         file = self.session.file
         where = f" · {file.name}" if file is not None else ""
-        where += self.unsaved_mark
         self.show_subtitle(f"{campaign.name} · adventure {campaign.adventure}{where}")
         enc = self.session.encounter
         self.query_one("#start-here", Static).update(start_here(enc.round if enc.active else 0))
@@ -360,11 +359,16 @@ class CampaignScreen(SessionScreen):
             self._apply(_party().RemoveFromRoster(kind, entry))
 
     # -- scene notes --------------------------------------------------------------
-    def action_edit_scene(self) -> None:
+    def action_edit_scene(self, text: str | None = None) -> None:
+        """The notes in their dialog (``text``: the GM's own, back after a refusal, so a
+        refused edit is never lost)."""
         from .notes_dialog import NotesDialog  # the text editor loads on first use
 
         def edited(text: str | None) -> None:
-            if text is not None and text != self.session.campaign.scene:
-                self._apply(_party().SetScene(text))
+            if text is None or text == self.session.campaign.scene:
+                return
+            if not self._apply(_party().SetScene(text)):
+                self.action_edit_scene(text)
 
-        self.app.push_screen(NotesDialog(self.session.campaign.scene), edited)
+        shown = self.session.campaign.scene if text is None else text
+        self.app.push_screen(NotesDialog(shown), edited)

@@ -74,6 +74,7 @@ class ChartScreen(SessionScreen):
                 with Horizontal(id="chart-fields"):
                     yield Stepper("Hero", [(NO_HERO, None)], id="chart-hero")
                     yield Stepper("Overflow", OVERFLOWS, 0, id="chart-overflow")
+                yield Static(id="chart-result", markup=False)
                 yield Static(id="chart-formula", markup=False)
                 yield Static(id="chart-detail", markup=False)
                 yield Static(id="chart-summary", markup=False)
@@ -148,8 +149,8 @@ class ChartScreen(SessionScreen):
         odds = chart_odds(chart, self.modifier())
         cursor = self._row_ids[table.cursor_row] if self._row_ids else None
         seen = (hero.id if hero else None, len(suffered))
-        if suffered and seen != self._seen:
-            cursor = suffered[-1]  # another Hero, or a new result: highlight its newest
+        if seen != self._seen:  # another Hero, or a new result: highlight its newest,
+            cursor = suffered[-1] if suffered else None  # never another Hero's row
         self._seen = seen
         table.clear(columns=True)
         table.add_columns(" ", "roll", "chance", "result")
@@ -182,32 +183,42 @@ class ChartScreen(SessionScreen):
         for o, cells in zip(odds, rows, strict=True):
             table.add_row(*cells, _fit(o.row.text, effect_width), key=o.row.id)
             self._row_ids.append(o.row.id)
-        if cursor in self._row_ids:
-            table.move_cursor(row=self._row_ids.index(cursor), animate=False)
+        row = self._row_ids.index(cursor) if cursor in self._row_ids else 0
+        table.move_cursor(row=row, animate=False)
 
     def _draw_panel(self) -> None:
         hero = self.hero()
         earlier = hero.severe if hero else 0
         mod = self.modifier()
         formula = (
-            f"Next roll: d10 + overflow {self.overflow} + 2 × {earlier} earlier severe wounds"
-            f" = d10 + {mod} → totals {1 + mod} to {10 + mod}"
+            f"Next roll: d10 + overflow {self.overflow} + 2 × {earlier} earlier severe"
+            f" = d10 + {mod} → {1 + mod} to {10 + mod}"
         )
         if hero is None:
             formula = f"No Hero in the party or the encounter (F8 a adds one). {formula}"
         self.query_one("#chart-formula", Static).update(formula)
+        self.query_one("#chart-result", Static).update(self._result(hero))
         self._draw_detail()
         odds = chart_odds(self.session.catalog.chart, mod)
         out = sum((o.chance for o in odds if o.row.unconscious or o.row.dead), Fraction(0))
         dead = sum((o.chance for o in odds if o.row.dead), Fraction(0))
-        summary = [f"(unconscious) or worse: {percent(out)} · (dead): {percent(dead)}"]
-        if hero is not None:
-            names = {row.id: row.name for row in self.session.catalog.chart}
-            history = [names.get(rid, rid) for rid in hero.chart]
-            if history:
-                history[-1] = f"▶ {history[-1]} (newest)"
-            summary.append(f"{hero.name} has suffered: {', '.join(history) or 'nothing yet'}")
-        self.query_one("#chart-summary", Static).update("\n".join(summary))
+        summary = f"(unconscious) or worse: {percent(out)} · (dead): {percent(dead)}"
+        self.query_one("#chart-summary", Static).update(summary)
+
+    def _result(self, hero: Combatant | None) -> str:
+        """The chosen Hero's own results, newest first, the Hero named in full: the line a
+        GM reads after a roll (the highlighted row below may be any row)."""
+        if hero is None:
+            return ""
+        if not hero.chart:
+            return f"{hero.name}: no Severe Wound chart result yet"
+        rows = {row.id: row for row in self.session.catalog.chart}
+        named = [
+            f"{rows[rid].span} {rows[rid].name}{rows[rid].mark}" if rid in rows else rid
+            for rid in reversed(hero.chart)
+        ]
+        earlier = f" · before: {', '.join(named[1:])}" if len(named) > 1 else ""
+        return f"▶ {hero.name}: {named[0]}{earlier}"
 
     def _draw_detail(self) -> None:
         detail = self.query_one("#chart-detail", Static)
@@ -226,7 +237,7 @@ class ChartScreen(SessionScreen):
             suffered = hero.chart if hero else ()
             mark = ""
             if suffered and row.id == suffered[-1]:
-                mark = f"▶ newest for {hero.name if hero else ''} · "
+                mark = "▶ newest · "
             elif row.id in suffered:
                 mark = "✓ suffered before · "
             lines.append(f"{mark}{row.span} {row.name}{row.mark}: {row.text}")

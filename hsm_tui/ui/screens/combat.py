@@ -42,6 +42,7 @@ from ..widgets.attack_panel import AttackPanel
 from ..widgets.combatants import CombatantTable
 from ..widgets.initiative import InitiativeList, group_name
 from ..widgets.keybar import KeyBar
+from ..widgets.marks import legend
 from ..widgets.range_board import RangeBoard
 from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
@@ -78,13 +79,15 @@ class CombatScreen(SessionScreen):
     """Initiative, combatants, range board, attack panel with exact odds, and the log."""
 
     CSS_PATH = "../styles/combat.tcss"
+    UNSAVED_PANEL = "#combat-table"
     PALETTE_PREFIX = "Combat"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """Below 100 columns the range board hides; below 30 rows the header does."""
 
-    HELP = HelpText(__name__)
-    """F1: the keys, the attack options and the rules a GM looks up mid-fight."""
+    HELP = HelpText(__name__, legend=legend())
+    """F1: the keys, the attack options, the rules a GM looks up mid-fight, and the key
+    to the Cond. column's short forms (from the table the column reads)."""
 
     BINDINGS = COMBAT_KEYS
     """One key per action (combat_keys.py); the footer shows the turn's usual path."""
@@ -158,14 +161,13 @@ class CombatScreen(SessionScreen):
         initiative.border_title = f"Round {enc.round}" if enc.active else "Initiative"
         table = self.query_one(CombatantTable)
         table.show(enc, self.selected, target, acting, self.compact)
-        table.border_subtitle = self.unsaved_word
         self.query_one(RangeBoard).show(enc, chosen.zone if chosen else None)
         self.query_one(RollLog).show(self.session.log[-LOG_TAIL:])
         if enc.turn is not None:
             turn = f"Round {enc.round} · {group_name(enc, enc.turn.actor)}'s turn"
         else:
             turn = "Combat: not started" if enc.combatants else "Combat: no encounter"
-        self.show_subtitle(turn + self.unsaved_mark)
+        self.show_subtitle(turn)
 
     @on(AttackPanel.Changed)
     def _aim_changed(self, _message: AttackPanel.Changed) -> None:

@@ -13,7 +13,6 @@ from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -27,7 +26,7 @@ from ..widgets.entry_card import (
 )
 from ..widgets.keybar import KeyBar
 from ..widgets.title_bar import TitleBar
-from . import set_border_titles
+from . import SessionScreen, set_border_titles
 from .help_text import HelpText
 
 
@@ -102,7 +101,7 @@ KIND_OF = {"minions": "minion", "sidekicks": "sidekick", "heroes": "hero"}
 """A tab of characters, and the kind the builder makes from one of its entries."""
 
 
-class ContentBrowserScreen(Screen[None]):
+class ContentBrowserScreen(SessionScreen):
     """Browse everything the loaded packs define."""
 
     CSS_PATH = "../styles/content.tcss"
@@ -111,7 +110,7 @@ class ContentBrowserScreen(Screen[None]):
 
     BINDINGS = [
         Binding("slash", "search", "Search", id="content.search"),
-        Binding("b", "build", "Copy to builder", id="content.build"),
+        Binding("b", "build", "Copy", id="content.build"),
         Binding("escape", "leave_search", "Back", show=False),
         Binding("right", "focus_next_list", show=False),
         Binding("left", "focus_previous_list", show=False),
@@ -150,6 +149,7 @@ class ContentBrowserScreen(Screen[None]):
             kinds.add_option(Option(label, id=kind))
         kinds.highlighted = 1
         kinds.focus()
+        self.follow_session(lambda: None)  # nothing here changes with play but the unsaved mark
 
     @property
     def kind(self) -> str:

@@ -76,6 +76,7 @@ class EncounterBuilderScreen(SessionScreen):
     """Zones and bands | pack picker | the encounter's combatants, over the forecast."""
 
     CSS_PATH = "../styles/builder.tcss"
+    UNSAVED_PANEL = "#builder-zones"
     PALETTE_PREFIX = "Builder"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
@@ -210,8 +211,7 @@ class EncounterBuilderScreen(SessionScreen):
             what = f"Builder · combat under way (round {enc.round}): F4 fights"
         else:
             what = f"Builder · {len(enc.zones)} zone(s), {len(enc.combatants)} combatant(s)"
-        self.show_subtitle(what + self.unsaved_mark)
-        self.query_one("#builder-zones").border_subtitle = self.unsaved_word
+        self.show_subtitle(what)
 
     # -- what the widgets report ----------------------------------------------
     @on(OptionList.OptionHighlighted, "#builder-zone-list")

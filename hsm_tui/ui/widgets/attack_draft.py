@@ -22,7 +22,15 @@ CALLED_STEPS = (
     (Location.HEAD, True),
     (Location.LIMB, True),
 )
-"""R-ATK-10 steps of ``k``: no called shot → called shot → at the head → at a limb."""
+"""R-ATK-10 steps of ``k``: none → at another spot (the penalty alone, the GM says what a
+hit there does) → at the head (+d8) → at a limb (a Stamina roll or the limb is lamed)."""
+
+CALLED_WORDS = {
+    Location.NONE: "called shot: other spot (GM's call)",
+    Location.HEAD: "called shot: head (+d8 damage)",
+    Location.LIMB: "called shot: limb (Stamina roll)",
+}
+"""Each called shot as the options line names it, so no step of ``k`` is unexplained."""
 
 HAND_STEPS = tuple(Hand)
 """R-ATK-11 two weapons: one weapon, then the main hand, then the off hand."""
@@ -112,10 +120,9 @@ class AttackDraft:
     # -- showing ----------------------------------------------------------------------
     def options(self, rate: int | None = None) -> list[str]:
         """The options that differ from a plain attack, in words (empty: the defaults)."""
-        called = {"": "called shot", "head": "called shot: head", "limb": "called shot: limb"}
         words = [
             self.style or "",
-            called[self.location] if self.called_shot else "",
+            CALLED_WORDS[self.location] if self.called_shot else "",
             f"{self.modifier:+d}" if self.modifier else "",
             f"{self.shots}/{rate} shots" if self.shots and rate else "",
             f"{self.shots} shots" if self.shots and not rate else "",

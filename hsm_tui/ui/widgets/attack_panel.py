@@ -36,6 +36,7 @@ from ...table.views import unhurt
 from .attack_draft import AttackDraft
 from .combatants import wound_text
 from .labels import fit
+from .marks import spelled_marks
 
 if TYPE_CHECKING:
     from ...table.session import Decision
@@ -298,13 +299,16 @@ class AttackPanel(Widget):
         return [Text(line, style="bold") for line in lines]
 
     def _summary(self) -> list[str | Text]:
-        """What the selected combatant carries and can do, before aiming."""
+        """What the selected combatant is under, carries and can do, before aiming."""
         enc, chosen = self._enc, self._chosen
         if not enc.combatants:
             return [Text("No encounter yet.", style="bold"), *NO_ENCOUNTER]
         if chosen is None:
             return []
         lines: list[str | Text] = [Text(chosen.name + pools_text(chosen), style="bold")]
+        spelled = spelled_marks(chosen, bool(enc.in_melee_with(chosen)))
+        if spelled:  # every mark: the table's Cond. cell may show only the gravest
+            lines.append(Text.assemble(("Cond. ", "dim"), " · ".join(spelled)))
         for state in chosen.weapons:
             weapon = self._catalog.weapons.get(state.id)
             name = weapon.name if weapon else state.id

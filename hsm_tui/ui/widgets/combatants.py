@@ -18,12 +18,17 @@ from ...campaign.encounter import Combatant, Encounter
 from ...rules import Cover, Derived, Rank
 from ...rules.combat import severely_wounded
 from .labels import fit, side_legend, side_tags, zone_text
+from .marks import cond_cell
 from .row_window import Fold, shown_rows
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
 NARROW = {"Name": 14, "Side": 4, "Zone": 7, "Cover": 5, "Wnd": 4, "F/M": 5, "Cond.": 6, "Chg": 2}
 
 COVER_TEXT = {Cover.NONE: "–", Cover.LIGHT: "light", Cover.MEDIUM: "med", Cover.HEAVY: "heavy"}
+
+WIDE_COND = 24
+"""The widest a Cond. cell grows (``panicked, pinned, shaken``): more marks are counted
+(``+N``) rather than squeezing the names."""
 
 HIDDEN_MARK = "◌"
 """After the name of a combatant hidden from the players, in the builder too."""
@@ -51,43 +56,6 @@ def fear_text(c: Combatant) -> str:
     return f"{c.fear}/{morale}" + ("!" if c.fear >= morale else "")
 
 
-SHORT = {
-    "hidden": "hid", "dying": "DYI", "pinned": "PIN", "panicked": "PAN", "shaken": "shk",
-    "stunned": "stn", "grappled": "grp", "dazed": "daz", "bleeding": "bld", "confused": "cnf",
-    "nauseated": "nau", "prone": "prn", "melee": "mel", "encumbered": "enc", "fatigued": "fat",
-}  # fmt: skip
-"""Three letters a mark in the 80-column table (F1 lists them); the gravest in capitals.
-In the order a narrow column shows them: what changes the GM's next call first."""
-PRESSING = {name: rank for rank, name in enumerate(SHORT)}
-
-
-def _marks(c: Combatant, in_melee: bool) -> list[str]:
-    marks = [*(["hidden"] if c.hidden else []), *(["prone"] if c.prone else []), *c.conditions]
-    return [*marks, "melee"] if in_melee else marks
-
-
-def condition_text(c: Combatant, in_melee: bool) -> str:
-    """``hidden`` (from the players) first, then prone, the §8 conditions, ``melee``."""
-    return ",".join(_marks(c, in_melee)) or "–"
-
-
-def short_conditions(c: Combatant, in_melee: bool, width: int) -> str:
-    """The marks in ``width`` cells, most pressing first, each in three letters, and
-    ``+N`` for those that do not fit, so no condition is hidden behind an ellipsis.
-    """
-    marks = sorted(_marks(c, in_melee), key=lambda m: PRESSING.get(m.partition(":")[0], 99))
-    shown: list[str] = []
-    for index, mark in enumerate(marks):
-        name, _, level = mark.partition(":")
-        word = SHORT.get(name, name[:3]) + level
-        rest = len(marks) - index - 1
-        text = "".join(shown) + word + (f"+{rest}" if rest else "")
-        if len(text) > width:
-            return "".join(shown) + f"+{len(marks) - index}"
-        shown.append(word)
-    return "".join(shown) or "–"
-
-
 def charge_text(c: Combatant, compact: bool) -> str:
     """Charges of the first weapon (R-ATK-3); ``–`` for a weapon without a power track."""
     if not c.weapons or c.weapons[0].charges is None:
@@ -112,8 +80,10 @@ def marked_name(c: Combatant, width: int) -> str:
     return f"{fit(c.name, width - 2)} {HIDDEN_MARK}"
 
 
-SHRINK = ("Cond.", "Zone", "Side", "Name", "Rank")
-"""Columns a wide table narrows first when its content is wider than the panel."""
+SHRINK = ("Side", "Zone", "Name", "Rank", "Cond.")
+"""Columns a wide table narrows, first to last, when its content is wider than the
+panel: the side's tag has its legend in the title, and the conditions go last (what
+a GM decides by)."""
 
 
 def _fitted(headings: tuple[str, ...], widths: tuple[int, ...], room: int) -> tuple[int, ...]:
@@ -323,8 +293,8 @@ def _cells(
     """A row's cells, each in its column's ``room`` (the whole text when None): the side's
     tag, a spot's short name and the most pressing marks instead of a cut-off word.
     """
-    width = dict.fromkeys((*NARROW, "Rank"), 10**6) | (room or {})
-    cells = {
+    width = dict.fromkeys((*NARROW, "Rank"), 10**6) | {"Cond.": WIDE_COND} | (room or {})
+    return {
         "Name": mark + marked_name(c, min(25, width["Name"]) - len(mark)),
         "Side": c.side if len(c.side) <= width["Side"] else tags[c.side],
         **({} if compact else {"Rank": fit(rank_text(c), width["Rank"])}),
@@ -332,9 +302,6 @@ def _cells(
         "Cover": COVER_TEXT[c.cover],
         "Wnd": wound_text(c),
         "F/M": fear_text(c),
-        "Cond.": condition_text(c, in_melee),
+        "Cond.": cond_cell(c, in_melee, width["Cond."]),
         "Chg": charge_text(c, compact),
     }
-    if len(cells["Cond."]) > width["Cond."]:
-        cells["Cond."] = short_conditions(c, in_melee, width["Cond."])
-    return cells
