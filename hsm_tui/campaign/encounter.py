@@ -161,6 +161,7 @@ class Turn:
     aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
     restricted: tuple[str, ...] = ()  # Confused and failed: only Run and/or Hide (§8)
     offhand: tuple[str, ...] = ()  # main hand or suppressive fire: the off hand may follow
+    main_weapons: tuple[tuple[str, str], ...] = ()  # (id, weapon) of it: the off hand uses another
     reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
     movers: tuple[str, ...] = ()  # moved to another zone this turn (§7 row 13 after it)

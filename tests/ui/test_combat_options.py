@@ -451,3 +451,27 @@ async def test_r_atk_12_b_swings_the_aimed_gun_as_a_club() -> None:
         assert "Options: as a club" in panel and "melee needs the same zone" in panel
         await _keys(pilot, "B")
         assert not screen.draft.club
+
+
+async def test_r_atk_11_the_off_hand_aims_another_weapon_than_the_main_hand_fired() -> None:
+    """R-ATK-11: after the Laser Pistol fired from the main hand, `a` aims the off hand
+    with another one-handed weapon; the pistol again is shown refused with the engine's
+    reason, and Enter fires nothing.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "w", "h")
+        assert (screen.draft.weapon, screen.draft.hand) == ("laser-pistol", "main")
+        await _keys(pilot, "enter", "k", "n")  # keep the roll, no dive
+        pistol = app.session.encounter.get(KESTREL).weapon("laser-pistol").charges
+        await _keys(pilot, "a")
+        assert (screen.draft.weapon, screen.draft.hand) == ("assault-laser", "off")
+        assert "TN Rifles 8 − off hand 3 = 5" in _text(app, "#combat-attack")
+        await _keys(pilot, "w")
+        assert screen.draft.weapon == "laser-pistol"
+        assert "✗ cannot attack: Laser Pistol attacked this turn" in _text(app, "#combat-attack")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.get(KESTREL).weapon("laser-pistol").charges == pistol
+        await _keys(pilot, "h", "h", "h")  # round to the off hand: a weapon it may use
+        assert (screen.draft.weapon, screen.draft.hand) == ("assault-laser", "off")

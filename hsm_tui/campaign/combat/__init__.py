@@ -15,6 +15,7 @@ The modules import in one direction, each with one job:
 - ``rounds``: initiative, the start and end of turns, the end of the fight;
 - ``movement`` and ``actions``: moves and the actions without an attack roll;
 - ``chart`` and ``wounds``: the Severe Wound chart, Defense numbers and wound steps;
+- ``hands``: two-weapon fighting, which weapon each hand may attack with;
 - ``aiming``: an attack worked out before any die rolls (the preview is the plan);
 - ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
 - ``cards``: a weapon card's effects on the Hero die;
@@ -80,6 +81,7 @@ from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
 from .fear import MAX_FEAR, set_fear, unit_of
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
+from .hands import off_hand_weapons
 from .movement import (
     NO_BAND,
     TOO_FAR,
@@ -240,6 +242,7 @@ __all__ = [
     "nearest_enemies",
     "next_attacker",
     "next_cover",
+    "off_hand_weapons",
     "on_the_way",
     "outside_fight",
     "place_refusal",

@@ -314,7 +314,7 @@ class CombatScreen(SessionScreen):
         self.panel.change(lambda d: self.panel.shots(d, delta))
 
     def action_hand(self) -> None:
-        self.panel.change(AttackDraft.next_hand)
+        self.panel.change(self.panel.hand)
 
     def action_throw(self) -> None:
         self.panel.change(self.panel.thrown)
