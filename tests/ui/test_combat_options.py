@@ -475,3 +475,32 @@ async def test_r_atk_11_the_off_hand_aims_another_weapon_than_the_main_hand_fire
         assert app.session.encounter.get(KESTREL).weapon("laser-pistol").charges == pistol
         await _keys(pilot, "h", "h", "h")  # round to the off hand: a weapon it may use
         assert (screen.draft.weapon, screen.draft.hand) == ("assault-laser", "off")
+
+
+async def test_r_act_5_the_action_menu_marks_what_the_engine_refuses_before_the_pick() -> None:
+    """`A`: Kestrel carries nothing that reloads: reload is ✗ with the engine's reason, and
+    so is each of her weapons; picking one anyway is refused with the same words and
+    spends nothing (R-ACT-5). With 1 action left, Full defense (2 actions) is ✗ too.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "A")
+        labels = {o.command.action: o.label for o in app.screen.options}
+        assert labels["reload"].startswith("✗ reload (2 actions)")
+        assert "Assault Laser is not reloaded" in labels["reload"]
+        assert labels["aim"] == "aim (1 action): a free re-roll on a later attack this turn"
+        await _keys(pilot, "4")  # reload → which weapon? each marked
+        weapons = [o.label for o in app.screen.options]
+        assert weapons[2] == "✗ Dagger — Dagger is not reloaded: it holds no charges"
+        await _keys(pilot, "1")
+        assert _errors(app)[-1].endswith(
+            "Assault Laser is not reloaded: it regains 1 charge each turn it does not fire"
+            " (R-ATK-3)"
+        )
+        assert app.session.encounter.turn.used_by(KESTREL) == ()
+        await _keys(pilot, "A", "1")  # aim
+        await _keys(pilot, "A")
+        labels = {o.command.action: o.label for o in app.screen.options}
+        assert labels["full-defense"].startswith("✗ full-defense (2 actions)")
+        assert "has only 1 left" in labels["full-defense"]

@@ -28,7 +28,14 @@ This module holds the handler tables and the names screens and the session use.
 
 from __future__ import annotations
 
-from .actions import ACTIONS, ActionKind, action_cost, reloadable, take_action
+from .actions import (
+    ACTIONS,
+    ActionKind,
+    action_cost,
+    reloadable,
+    take_action,
+    take_action_refusal,
+)
 from .aiming import (
     MAX_MODIFIER,
     AttackPlan,
@@ -104,7 +111,14 @@ from .outcome import (
     PendingSidekick,
     written,
 )
-from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
+from .rounds import (
+    FIGHT_MARKS,
+    declare_actions,
+    declare_refusal,
+    end_combat,
+    end_turn,
+    start_combat,
+)
 from .setup import (
     add_combatants,
     add_zone,
@@ -232,6 +246,7 @@ __all__ = [
     "chart_odds",
     "choose_chart_row",
     "damage_outcome",
+    "declare_refusal",
     "firepower",
     "for_group",
     "group_attack",
@@ -258,6 +273,7 @@ __all__ = [
     "spend_combat_rerolls",
     "suppress",
     "suppression_weapons",
+    "take_action_refusal",
     "unit_of",
     "weapon_style",
     "within_charges",

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...packs import Weapon
-from ...rules import RulesError
 from ..encounter import Combatant, WeaponState, evolve
 
 FISTS = "fists"
@@ -64,7 +63,7 @@ def handle_weapon(
     c: Combatant, weapon: WeaponState, name: str, action: str
 ) -> tuple[Combatant, str]:
     """Drop (free), or Interact: free a stuck weapon one action at a time, or pick a
-    dropped one up (R-ACT-2/5).
+    dropped one up (R-ACT-2/5); the action has checked it is stuck or dropped.
     """
     if action == "drop":
         return edit_weapon(c, weapon.id, dropped=True), f"{c.name} drops {name} (free)"
@@ -72,9 +71,7 @@ def handle_weapon(
         left = weapon.stuck - 1
         freed = edit_weapon(c, weapon.id, stuck=left)
         return freed, f"{c.name} works {name} free" + (f" ({left} more action(s))" if left else "")
-    if weapon.dropped:
-        return edit_weapon(c, weapon.id, dropped=False), f"{c.name} picks up {name}"
-    raise RulesError(f"{name} is neither stuck nor dropped")
+    return edit_weapon(c, weapon.id, dropped=False), f"{c.name} picks up {name}"
 
 
 def recharged(w: WeaponState) -> WeaponState:
