@@ -195,24 +195,39 @@ def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tupl
             yield f"{route.place}: {route.cost}", not route.possible, route.move
 
 
-def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Each cover for the whole of ``chosen``'s group at once, one Batch each:
-    the builder and the combat screen offer the same.
+def cover_options(enc: Encounter, chosen: Combatant, catalog: Catalog) -> list[Option[Batch]]:
+    """Each cover for the whole of ``chosen``'s group at once, one Batch each: the builder
+    and the combat screen offer the same. Before the fight the GM places the group; during
+    it, each member taking cover hides as one figure does (R-ACT-2 Hide: an action each,
+    the same refusals, ✗ with the engine's reason for ``chosen``). Stepping out of cover is
+    the GM's mark, free (as ``c`` is for one figure).
     """
-    orders = [Batch(for_group(enc, SetCover(chosen.id, cover.label))) for cover in Cover]
-    count = len(orders[0].commands)
-    return [
-        Option(str(int(c)), f"all {count} " + (f"in {c.label} cover" if c else "out of cover"), o)
-        for c, o in zip(Cover, orders, strict=True)
-    ]
+    options = []
+    for cover in Cover:
+        order: SetCover | TakeAction = SetCover(chosen.id, cover.label)
+        if enc.active and cover:
+            order = TakeAction(chosen.id, "hide", cover=cover.label)
+        batch = Batch(for_group(enc, order))
+        count = len(batch.commands)
+        if not cover:
+            label = f"all {count} out of cover"
+        elif isinstance(order, TakeAction):
+            label = _marked(
+                f"all {count} hide in {cover.label} cover (1 action each)",
+                take_action_refusal(enc, order, catalog),
+            )
+        else:
+            label = f"all {count} in {cover.label} cover"
+        options.append(Option(str(int(cover)), label, batch))
+    return options
 
 
-def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+def group_options(enc: Encounter, chosen: Combatant, catalog: Catalog) -> list[Option[Batch]]:
     """Group orders: a cover, or a move, for ``chosen``'s whole group in one
     pick, each one Batch (one undo step; a member the rules stop is skipped with the reason
-    in the log); the moves carry the engine's ✗ for ``chosen`` before the pick.
+    in the log); each carries the engine's ✗ for ``chosen`` before the pick.
     """
-    options = cover_options(enc, chosen)
+    options = cover_options(enc, chosen, catalog)
     count = len(options[0].command.commands)
     letters = _keys(digits=False)
     for label, refused, command in _route_picks(enc, chosen.id):

@@ -17,7 +17,12 @@ from hsm_tui.campaign.combat import (
     TakeAction,
 )
 from hsm_tui.rules import RulesError
-from hsm_tui.table.seat_choices import action_options, declare_options, detail_options
+from hsm_tui.table.seat_choices import (
+    action_options,
+    cover_options,
+    declare_options,
+    detail_options,
+)
 from hsm_tui.table.session import Session
 from tests.campaign import edit, pack
 
@@ -210,3 +215,36 @@ def test_r_act_3_the_declare_menu_shows_the_engines_refusal() -> None:
     minions = declare_options(session.encounter)
     assert minions[0].label == "2 actions"
     assert minions[1].label.startswith("✗ 3 actions, each at −1 — Pirate raider")
+
+
+def test_r_act_2_a_panicked_group_hides_paying_an_action_each() -> None:
+    """§8 Panicked: only Move, Run or Hide. The group's cover in a fight is each member's
+    Hide (R-ACT-2), so a Panicked group hides as one figure does: an action each, no
+    hide twice, and nothing else its panic forbids.
+    """
+    session = _session(hero="roan-maddox")
+    _hero_turn(session)
+    session.apply(EndTurn())  # the raiders' turn
+    r1, r2 = "pirate-raider-1", "pirate-raider-2"
+    for raider in (r1, r2):
+        edit(session, raider, conditions=("panicked",))
+    enc, cat = session.encounter, session.catalog
+    options = cover_options(enc, enc.get(r1), cat)
+    assert [o.label for o in options] == [
+        "all 2 out of cover",
+        "all 2 hide in light cover (1 action each)",
+        "all 2 hide in medium cover (1 action each)",
+        "all 2 hide in heavy cover (1 action each)",
+    ]
+    session.apply(options[2].command)
+    enc = session.encounter
+    assert [(enc.get(r).cover.label, enc.turn.used_by(r)) for r in (r1, r2)] == [
+        ("medium", ("hide",)),
+        ("medium", ("hide",)),
+    ]
+    again = cover_options(enc, enc.get(r1), cat)[3]
+    assert again.label.endswith("already took hide this turn: no action twice (R-ACT-1)")
+    with pytest.raises(RulesError, match="no action twice"):
+        session.apply(again.command)
+    aim = action_options(enc, enc.get(r1), cat)[0]
+    assert aim.label.endswith("is Panicked: only Move, Run or Hide (§8)")

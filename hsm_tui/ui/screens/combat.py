@@ -470,7 +470,7 @@ class CombatScreen(SessionScreen):
         """Cover or a move for the selected combatant's whole group."""
         chosen = self._acting("give orders to")
         if chosen is not None:
-            self.choose(*group_menu(self.enc, chosen))
+            self.choose(*group_menu(self.enc, chosen, self.session.catalog))
 
     def action_reveal(self) -> None:
         """The players now see the selected combatant's group (hidden from

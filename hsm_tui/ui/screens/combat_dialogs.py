@@ -77,10 +77,10 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     return Menu("Move (R-ACT-2)", question, options)
 
 
-def group_menu(enc: Encounter, chosen: Combatant) -> Menu:
+def group_menu(enc: Encounter, chosen: Combatant, catalog: Catalog) -> Menu:
     """Cover or a move for ``chosen``'s whole group in one pick (the engine's options)."""
     question = f"{chosen.name} and its group in {chosen.zone}: which cover, or where to?"
-    return Menu("Group orders (R-ACT-2)", question, group_options(enc, chosen))
+    return Menu("Group orders (R-ACT-2)", question, group_options(enc, chosen, catalog))
 
 
 def action_menu(actor: Combatant, options: list[Option[Any]]) -> Menu:
