@@ -114,6 +114,7 @@ class Combatant:
     nonlethal: int = 0
     severe: int = 0  # severe wounds in its lifetime (§7 modifier)
     chart: tuple[str, ...] = ()  # Severe Wound chart rows suffered, oldest first (§7)
+    destroyed: tuple[str, ...] = ()  # pieces that no longer work (§7 row 6): weapon id, item
     out: bool = False  # Minion taken out (R-WOUND-2)
     unconscious: bool = False
     prone: bool = False

@@ -21,9 +21,11 @@ from ..campaign.combat import (
     Option,
     Place,
     SetCover,
+    SetDestroyed,
     TakeAction,
     action_cost,
     action_refusal,
+    carried_items,
     declare_refusal,
     for_group,
     place_refusal,
@@ -249,6 +251,21 @@ def place_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
             Option(next(letters), _marked(f"all {len(orders.commands)} to {zone}", why), orders)
         )
     return options
+
+
+def destroyed_options(c: Combatant, catalog: Catalog) -> list[Option[SetDestroyed]]:
+    """§7 row 6 by the GM's hand: each piece ``c`` carries, to mark destroyed (it no
+    longer works) or, destroyed already, to mend.
+    """
+    keys = _keys()
+    return [
+        Option(
+            next(keys),
+            f"{name}: destroyed — mend it" if key in c.destroyed else f"{name}: works — destroy it",
+            SetDestroyed(c.id, key, key not in c.destroyed),
+        )
+        for key, name in carried_items(c, catalog)
+    ]
 
 
 def declare_options(enc: Encounter, seat_refusal: str = "") -> list[Option[DeclareActions]]:

@@ -504,3 +504,29 @@ async def test_r_act_5_the_action_menu_marks_what_the_engine_refuses_before_the_
         labels = {o.command.action: o.label for o in app.screen.options}
         assert labels["full-defense"].startswith("✗ full-defense (2 actions)")
         assert "has only 1 left" in labels["full-defense"]
+
+
+async def test_s7_row_6_the_sheet_shows_destroyed_gear_and_d_is_the_gms_pick() -> None:
+    """§7 Equipment destroyed by the GM's hand from the sheet (`v`, `D`): the weapon
+    reads DESTROYED and is refused, an item shows under Equipment destroyed; `u` mends.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "v", "D")
+        labels = [o.label for o in app.screen.options]
+        assert labels[:2] == [
+            "Assault Laser: works — destroy it",
+            "Laser Pistol: works — destroy it",
+        ]
+        await _keys(pilot, "2")
+        assert isinstance(app.screen, SheetScreen)
+        assert "Laser Pistol 10/10 DESTROYED (§7)" in _text(app, "#sheet-right")
+        await _keys(pilot, "D", "4")  # the armoured vest
+        assert "Armoured vest: no longer works" in _text(app, "#sheet-right")
+        await _keys(pilot, "D")
+        assert app.screen.options[1].label == "Laser Pistol: destroyed — mend it"
+        await _keys(pilot, "escape", "escape", "u")
+        assert app.session.encounter.get(KESTREL).destroyed == ("laser-pistol",)
+        await _keys(pilot, "a", "w")
+        assert "✗ cannot attack: Laser Pistol was destroyed" in _text(app, "#combat-attack")

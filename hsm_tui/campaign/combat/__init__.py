@@ -14,6 +14,7 @@ The modules import in one direction, each with one job:
 - ``turns``: whose turn it is and the actions it spends;
 - ``rounds``: initiative, the start and end of turns, the end of the fight;
 - ``movement`` and ``actions``: moves and the actions without an attack roll;
+- ``equipment``: what a character carries, and §7 row 6 destroying a piece of it;
 - ``chart`` and ``wounds``: the Severe Wound chart, Defense numbers and wound steps;
 - ``hands``: two-weapon fighting, which weapon each hand may attack with;
 - ``aiming``: an attack worked out before any die rolls (the preview is the plan);
@@ -75,6 +76,7 @@ from .commands import (
     SetBand,
     SetCondition,
     SetCover,
+    SetDestroyed,
     SetFear,
     SetPools,
     SonicBlast,
@@ -85,6 +87,7 @@ from .commands import (
     log_step,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
+from .equipment import carried_items, set_destroyed
 from .fear import MAX_FEAR, set_fear, unit_of
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
@@ -151,6 +154,7 @@ HANDLERS = {
     SetCover: set_cover,
     Place: place,
     SetPools: set_pools,
+    SetDestroyed: set_destroyed,
     SetFear: set_fear,
     SetCondition: set_condition,
     DecideSidekick: decide_sidekick,
@@ -227,6 +231,7 @@ __all__ = [
     "SetBand",
     "SetCondition",
     "SetCover",
+    "SetDestroyed",
     "SetFear",
     "SetPools",
     "SonicBlast",
@@ -242,6 +247,7 @@ __all__ = [
     "action_refusal",
     "actor_name",
     "answer_dive",
+    "carried_items",
     "carried_losses",
     "chart_odds",
     "choose_chart_row",

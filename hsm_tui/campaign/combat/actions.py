@@ -15,7 +15,7 @@ from ...rules.secret import secret
 from ..conditions import with_condition
 from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import TakeAction
-from .gear import edit_weapon, handle_weapon
+from .gear import destroyed_refusal, edit_weapon, handle_weapon
 from .outcome import LogLines, Outcome
 from .setup import cover_named
 from .turns import actions_text, spend_action
@@ -86,6 +86,9 @@ def _ready(enc: Encounter, cmd: TakeAction, cat: Catalog) -> _Ready:
         raise RulesError(f"{c.name} is not Prone")
     if action == "full-defense" and c.rules_rank is not Rank.HERO:
         raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
+    wrecked = destroyed_refusal(c, weapon.id, name or weapon.id) if weapon is not None else ""
+    if wrecked and action in ("reload", "draw"):
+        raise RulesError(wrecked)
     if action == "reload":
         if weapon is None:
             raise RulesError("Reload names the weapon it reloads (R-ACT-5)")
