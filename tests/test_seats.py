@@ -100,6 +100,24 @@ def test_a_player_ends_and_declares_only_their_own_heros_turn() -> None:
     s.apply(EndTurn())  # the GM ends it for them
 
 
+def test_r_act_3_a_players_menus_are_checked_by_the_seat_rule_and_the_engine() -> None:
+    """The player's `x` and `A` menus: what the seat may not issue, or the engine refuses,
+    is marked ✗ with the reason before the pick.
+    """
+    s = duel()
+    kara = seated(s)
+    assert [o.label for o in kara.declares()][:2] == ["2 actions", "3 actions, each at −1"]
+    assert not kara.actions()[0].label.startswith("✗")  # aim, on her turn
+    reloads = kara.action_details(TakeAction(K, "reload"))
+    assert all(o.label.startswith("✗") for o in reloads)  # nothing of hers reloads
+    s.apply(EndTurn())  # the raiders' turn
+    assert all(
+        o.label.endswith("kara plays kestrel-vance: that is for another seat to do")
+        for o in kara.declares()
+    )
+    assert kara.actions()[0].label.endswith("it is not Kestrel Vance's turn")
+
+
 def test_a_watcher_issues_nothing_and_undo_is_the_gms() -> None:
     s = duel()
     with pytest.raises(NotPermitted, match="wes is watching"):

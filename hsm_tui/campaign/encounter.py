@@ -114,6 +114,7 @@ class Combatant:
     nonlethal: int = 0
     severe: int = 0  # severe wounds in its lifetime (§7 modifier)
     chart: tuple[str, ...] = ()  # Severe Wound chart rows suffered, oldest first (§7)
+    destroyed: tuple[str, ...] = ()  # pieces that no longer work (§7 row 6): weapon id, item
     out: bool = False  # Minion taken out (R-WOUND-2)
     unconscious: bool = False
     prone: bool = False
@@ -161,6 +162,7 @@ class Turn:
     aim_used: tuple[str, ...] = ()  # spent the Aim re-roll this turn (R-ACT-2)
     restricted: tuple[str, ...] = ()  # Confused and failed: only Run and/or Hide (§8)
     offhand: tuple[str, ...] = ()  # main hand or suppressive fire: the off hand may follow
+    main_weapons: tuple[tuple[str, str], ...] = ()  # (id, weapon) of it: the off hand uses another
     reactions: tuple[str, ...] = ()  # Heroes who used their zone of control this turn
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
     movers: tuple[str, ...] = ()  # moved to another zone this turn (§7 row 13 after it)

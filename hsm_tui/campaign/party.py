@@ -46,6 +46,7 @@ class PartyMember:
     wounds: int = 0
     severe: int = 0
     chart: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()  # pieces that no longer work (§7 row 6): weapon id, item
     dead: bool = False  # a chart row marked dead (§7): no new adventure brings it back
     conditions: tuple[str, ...] = ()  # the §8 markers it keeps between fights (LASTING)
 
@@ -212,8 +213,9 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
 
 
 T = TypeVar("T", Combatant, PartyMember)
-CARRIED = ("luck", "clues", "wounds", "severe", "chart")
-"""What a party Hero carries into a fight and back out: pools, wounds, scars."""
+CARRIED = ("luck", "clues", "wounds", "severe", "chart", "destroyed")
+"""What a party Hero carries into a fight and back out: pools, wounds, scars, and the
+pieces of its equipment that no longer work (§7 row 6)."""
 FOR_GOOD = {"maimed": Trait.CHARM}
 """§7 rows that take 1 off every later TN with a trait, from then on (content's chart:
 Maimed, "−1 to every TN that involves Charm"). The rest are the GM's to apply: which

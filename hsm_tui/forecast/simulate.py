@@ -246,6 +246,8 @@ def _best_attack(
             firsts.setdefault((target in engaged, zone), target)
     best, best_p = None, -1.0  # -1: impossible (see _chance)
     here, weapons = me.zone, me.weapons
+    if me.destroyed:  # §7 row 6: a weapon that no longer works is never picked
+        weapons = tuple(w for w in weapons if w.id not in me.destroyed)
     for (melee, zone), target_id in firsts.items():  # every target there gets the same chance
         band = enc.band_from(melee, here, zone)
         near = zone == here

@@ -293,6 +293,7 @@ CHART_FIELDS: dict[str, Field] = {
     "dead": Field(boolean, default=False),
     "condition": Field(choice(CHART_CONDITIONS)),
     "out_of_cover": Field(boolean, default=False),
+    "destroys_equipment": Field(boolean, default=False),
 }
 
 
@@ -313,6 +314,7 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
         dead=v["dead"],
         condition=v["condition"],
         out_of_cover=v["out_of_cover"],
+        destroys_equipment=v["destroys_equipment"],
     )
 
 

@@ -21,8 +21,9 @@ the reader with both versions named (``store.read``).
 - **5**: the campaign keeps characters it made itself (``campaign.made``, each a pack
   entry's fields) and a trait budget for new ones (``campaign.budget``); a set-up step's
   log entry may hold what it sets after its step (``sets``), so an export shows the set-up
-  as it stood when the fight started. An older file has none of them (no budget; its
-  entries set nothing).
+  as it stood when the fight started; a Hero or combatant may carry ``destroyed`` gear (the
+  Severe Wound chart's Equipment destroyed). An older file has none of them (no budget;
+  its entries set nothing; nothing destroyed).
 """
 
 from __future__ import annotations

@@ -52,10 +52,20 @@ class Spent:
 
 
 def first_offer(roll: PoolRoll, free: int, paid: int, failed: bool) -> tuple[int, int]:
-    """The (d10, Hero die) split a re-roll question opens on: the free re-rolls and, after
-    a failure, one paid (:func:`~.tasks.suggested_rerolls`), where they help most.
+    """The (d10, Hero die) split a re-roll question opens on, placed where the re-rolls
+    help most (:func:`~.odds.suggest_split`: the most hits for an attacker, the fewest
+    hits through for a defender): the free re-rolls and, after a failure, one paid
+    (:func:`~.tasks.suggested_rerolls`).
+
+    Interpretation (R-CHAR-9): a Defense roll is offered one re-roll for each die that
+    let a hit through, as far as free re-rolls, Luck and Clues go: each hit through may
+    wound, where a missed attack die only misses, so one paid re-roll would leave the
+    other hits through unanswered.
     """
-    return suggest_split(roll, suggested_rerolls(free, paid, failed))
+    count = suggested_rerolls(free, paid, failed)
+    if roll.kind is PoolKind.DEFENSE and roll.target > 0:  # Defense ≤ 0 stops nothing
+        count = max(count, min(roll.successes, free + paid))
+    return suggest_split(roll, count)
 
 
 def split_text(

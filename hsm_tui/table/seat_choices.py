@@ -15,16 +15,23 @@ from dataclasses import replace
 from typing import Any
 
 from ..campaign.combat import (
+    ACTIONS,
     Attack,
     DeclareActions,
     Option,
     Place,
     SetCover,
+    SetDestroyed,
+    TakeAction,
+    action_cost,
     action_refusal,
+    carried_items,
+    declare_refusal,
     for_group,
     place_refusal,
     plan_attack,
     routes,
+    take_action_refusal,
 )
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.party import PARTY, Roller
@@ -101,6 +108,70 @@ def attack_options(seat: Seat, enc: Encounter, catalog: Catalog) -> list[Option[
     return options
 
 
+ESCAPE_BONUS = (0, 1, 2, 3, -1)
+"""Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
+
+
+def action_options(enc: Encounter, actor: Combatant, catalog: Catalog) -> list[Option[TakeAction]]:
+    """R-ACT-2/5/6: every action with its cost, marked ✗ with the engine's reason when it
+    refuses the action now whatever is picked next (each weapon, cover or bonus it may
+    name), so the menu never offers what the engine then refuses.
+    """
+    options: list[Option[TakeAction]] = []
+    keys = _keys()
+    for action, kind in ACTIONS.items():
+        cost = action_cost(actor, action)
+        price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
+        command = TakeAction(actor.id, action)
+        picks = [c.command for c in action_details(actor, command, catalog)] or [command]
+        reasons = [take_action_refusal(enc, pick, catalog) for pick in picks]
+        why = "" if "" in reasons else "; ".join(dict.fromkeys(reasons))
+        options.append(
+            Option(next(keys), _marked(f"{action} ({price}): {kind.hint}", why), command)
+        )
+    return options
+
+
+def action_details(
+    actor: Combatant, command: TakeAction, catalog: Catalog
+) -> list[Option[TakeAction]]:
+    """What ``command``'s action names, one option each: the Escape Artist bonus of a
+    break-free, a Hide's cover, the weapon reloaded, freed, drawn …; [] when it names none.
+    """
+    if command.action == "break-free":
+        return [
+            Option(str(i + 1), f"{bonus:+d}", replace(command, bonus=bonus))
+            for i, bonus in enumerate(ESCAPE_BONUS)
+        ]
+    if command.action == "hide":  # into which cover (R-ATK-6)
+        return [
+            Option(str(int(c)), f"{c.label} (+{int(c)} Defense)", replace(command, cover=c.label))
+            for c in list(Cover)[1:]  # light, medium, heavy
+        ]
+    if not ACTIONS[command.action].weapon or not actor.weapons:
+        return []
+    names = catalog.weapons
+    options = [
+        Option(
+            str(i + 1), names[w.id].name if w.id in names else w.id, replace(command, weapon=w.id)
+        )
+        for i, w in enumerate(actor.weapons[:8])
+    ]
+    if command.action == "interact":
+        options.append(Option("0", "other equipment nearby", command))
+    return options
+
+
+def detail_options(
+    enc: Encounter, actor: Combatant, command: TakeAction, catalog: Catalog
+) -> list[Option[TakeAction]]:
+    """:func:`action_details`, each marked ✗ with the engine's reason when it refuses it."""
+    return [
+        replace(o, label=_marked(o.label, take_action_refusal(enc, o.command, catalog)))
+        for o in action_details(actor, command, catalog)
+    ]
+
+
 def move_options(enc: Encounter, mover: str, run: bool = False) -> list[Option[Any]]:
     """R-ACT-2: each other zone and what reaches it this turn (a Move, or Move+Run for a
     zone at Short; farther: close in one band; beyond Melee also a lone Move halfway),
@@ -133,24 +204,39 @@ def _route_picks(enc: Encounter, mover: str, run: bool = False) -> Iterator[tupl
             yield (f"{label} — {why}" if why else label), bool(why), route.halfway
 
 
-def cover_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
-    """Each cover for the whole of ``chosen``'s group at once, one Batch each:
-    the builder and the combat screen offer the same.
+def cover_options(enc: Encounter, chosen: Combatant, catalog: Catalog) -> list[Option[Batch]]:
+    """Each cover for the whole of ``chosen``'s group at once, one Batch each: the builder
+    and the combat screen offer the same. Before the fight the GM places the group; during
+    it, each member taking cover hides as one figure does (R-ACT-2 Hide: an action each,
+    the same refusals, ✗ with the engine's reason for ``chosen``). Stepping out of cover is
+    the GM's mark, free (as ``c`` is for one figure).
     """
-    orders = [Batch(for_group(enc, SetCover(chosen.id, cover.label))) for cover in Cover]
-    count = len(orders[0].commands)
-    return [
-        Option(str(int(c)), f"all {count} " + (f"in {c.label} cover" if c else "out of cover"), o)
-        for c, o in zip(Cover, orders, strict=True)
-    ]
+    options = []
+    for cover in Cover:
+        order: SetCover | TakeAction = SetCover(chosen.id, cover.label)
+        if enc.active and cover:
+            order = TakeAction(chosen.id, "hide", cover=cover.label)
+        batch = Batch(for_group(enc, order))
+        count = len(batch.commands)
+        if not cover:
+            label = f"all {count} out of cover"
+        elif isinstance(order, TakeAction):
+            label = _marked(
+                f"all {count} hide in {cover.label} cover (1 action each)",
+                take_action_refusal(enc, order, catalog),
+            )
+        else:
+            label = f"all {count} in {cover.label} cover"
+        options.append(Option(str(int(cover)), label, batch))
+    return options
 
 
-def group_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
+def group_options(enc: Encounter, chosen: Combatant, catalog: Catalog) -> list[Option[Batch]]:
     """Group orders: a cover, or a move, for ``chosen``'s whole group in one
     pick, each one Batch (one undo step; a member the rules stop is skipped with the reason
-    in the log); the moves carry the engine's ✗ for ``chosen`` before the pick.
+    in the log); each carries the engine's ✗ for ``chosen`` before the pick.
     """
-    options = cover_options(enc, chosen)
+    options = cover_options(enc, chosen, catalog)
     count = len(options[0].command.commands)
     letters = _keys(digits=False)
     for label, refused, command in _route_picks(enc, chosen.id):
@@ -174,10 +260,35 @@ def place_options(enc: Encounter, chosen: Combatant) -> list[Option[Batch]]:
     return options
 
 
-def declare_options() -> list[Option[DeclareActions]]:
-    """R-ACT-3: how many actions this turn (each beyond two costs −1 on every action)."""
+def destroyed_options(c: Combatant, catalog: Catalog) -> list[Option[SetDestroyed]]:
+    """§7 row 6 by the GM's hand: each piece ``c`` carries, to mark destroyed (it no
+    longer works) or, destroyed already, to mend.
+    """
+    keys = _keys()
     return [
-        Option(str(n), f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""), DeclareActions(n))
+        Option(
+            next(keys),
+            f"{name}: destroyed — mend it" if key in c.destroyed else f"{name}: works — destroy it",
+            SetDestroyed(c.id, key, key not in c.destroyed),
+        )
+        for key, name in carried_items(c, catalog)
+    ]
+
+
+def declare_options(enc: Encounter, seat_refusal: str = "") -> list[Option[DeclareActions]]:
+    """R-ACT-3: how many actions this turn (each beyond two costs −1 on every action), each
+    marked ✗ with the reason it cannot be declared now: ``seat_refusal`` (a player's, not
+    its hero's turn), else the engine's (a Minion, too late).
+    """
+    return [
+        Option(
+            str(n),
+            _marked(
+                f"{n} actions" + (f", each at −{n - 2}" if n > 2 else ""),
+                seat_refusal or declare_refusal(enc, n),
+            ),
+            DeclareActions(n),
+        )
         for n in DECLARE
     ]
 

@@ -9,12 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..campaign.combat import DeclareActions
 from ..campaign.party import Roller, rollers
-from .seat_choices import attack_options, move_options
-from .seats import Seat, stamped
+from .seat_choices import (
+    action_options,
+    attack_options,
+    declare_options,
+    detail_options,
+    move_options,
+)
+from .seats import Seat, refusal, stamped
 
 if TYPE_CHECKING:
-    from ..campaign.combat import Attack, Option
+    from ..campaign.combat import Attack, Option, TakeAction
     from ..packs import Catalog
     from .session import Event, Session
     from .state import Command, Decision
@@ -70,3 +77,23 @@ class SeatedSession:
         enc = self.session.encounter
         mine = self.seat.combatant(enc)
         return [] if mine is None else move_options(enc, mine.id)
+
+    def actions(self) -> list[Option[TakeAction]]:
+        """The seat's hero's actions now, checked by the engine; [] without a hero."""
+        enc = self.session.encounter
+        mine = self.seat.combatant(enc)
+        return [] if mine is None else action_options(enc, mine, self.session.catalog)
+
+    def action_details(self, command: TakeAction) -> list[Option[TakeAction]]:
+        """What the hero's ``command`` names (a weapon, a cover …), checked by the engine."""
+        enc = self.session.encounter
+        mine = self.seat.combatant(enc)
+        return [] if mine is None else detail_options(enc, mine, command, self.session.catalog)
+
+    def declares(self) -> list[Option[DeclareActions]]:
+        """How many actions the seat may declare now (R-ACT-3), checked by the seat rule and
+        the engine.
+        """
+        s = self.session
+        why = refusal(self.seat, DeclareActions(2), s.encounter, s.pending)
+        return declare_options(s.encounter, why)

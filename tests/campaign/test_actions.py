@@ -17,6 +17,12 @@ from hsm_tui.campaign.combat import (
     TakeAction,
 )
 from hsm_tui.rules import RulesError
+from hsm_tui.table.seat_choices import (
+    action_options,
+    cover_options,
+    declare_options,
+    detail_options,
+)
 from hsm_tui.table.session import Session
 from tests.campaign import edit, pack
 
@@ -151,3 +157,94 @@ def test_s8_panicked_may_only_move_run_or_hide() -> None:
     assert (session.encounter, session.log) == before
     session.apply(Move(raider.id, "a", run=True))
     assert session.encounter.get(raider.id).zone == "a"
+
+
+def _labels(options: list) -> dict[str, str]:
+    return {o.command.weapon or o.command.action: o.label for o in options}
+
+
+def test_r_act_5_the_action_menu_shows_what_the_engine_refuses_and_why() -> None:
+    """Every entry of the action menu is the engine's own check: Roan Maddox (a recharging
+    Laser Pistol, a Boarding Cutlass) has nothing to reload, and with 1 action left no
+    action of 2 fits; each ✗ carries the reason picking it would be refused with.
+    """
+    session = _session(hero="roan-maddox")
+    hero = _hero_turn(session)
+    enc, cat, roan = session.encounter, session.catalog, session.encounter.get(hero)
+    menu = _labels(action_options(enc, roan, cat))
+    assert menu["reload"] == (
+        "✗ reload (2 actions): a weapon back to full charges — Laser Pistol is not reloaded:"
+        " it regains 1 charge each turn it does not fire (R-ATK-3); Boarding Cutlass is not"
+        " reloaded: it holds no charges"
+    )
+    assert menu["stand"].startswith("✗ stand") and menu["stand"].endswith("is not Prone")
+    assert menu["full-defense"] == "full-defense (2 actions): Dodge +2 until its next turn (Heroes)"
+    assert not menu["aim"].startswith("✗")
+    reloads = _labels(detail_options(enc, roan, TakeAction(hero, "reload"), cat))
+    assert (
+        reloads["cutlass"]
+        == "✗ Boarding Cutlass — Boarding Cutlass is not reloaded: it holds no charges"
+    )
+    interact = _labels(detail_options(enc, roan, TakeAction(hero, "interact"), cat))
+    assert interact["laser-pistol"].endswith("Laser Pistol is neither stuck nor dropped")
+    assert interact["interact"] == "other equipment nearby"
+    session.apply(TakeAction(hero, "aim"))
+    enc = session.encounter
+    menu = _labels(action_options(enc, enc.get(hero), cat))
+    assert menu["full-defense"].endswith(
+        "— full-defense (R-ACT-5) takes 2 actions, but Captain Roan Maddox has only 1 left"
+        " this turn: used 1 (aim)"
+    )
+    assert menu["aim"].endswith("already took aim this turn: no action twice (R-ACT-1)")
+    for option in action_options(enc, enc.get(hero), cat):
+        command = option.command
+        if option.label.startswith("✗") and command.action not in ("reload", "break-free", "hide"):
+            with pytest.raises(RulesError) as refused:
+                session.apply(command)
+            assert option.label.endswith(str(refused.value))
+
+
+def test_r_act_3_the_declare_menu_shows_the_engines_refusal() -> None:
+    session = _session(hero="roan-maddox")
+    hero = _hero_turn(session)
+    assert not any(o.label.startswith("✗") for o in declare_options(session.encounter))
+    session.apply(TakeAction(hero, "aim"))
+    late = declare_options(session.encounter)
+    assert all(o.label.endswith("before acting") for o in late)
+    session.apply(EndTurn())
+    minions = declare_options(session.encounter)
+    assert minions[0].label == "2 actions"
+    assert minions[1].label.startswith("✗ 3 actions, each at −1 — Pirate raider")
+
+
+def test_r_act_2_a_panicked_group_hides_paying_an_action_each() -> None:
+    """§8 Panicked: only Move, Run or Hide. The group's cover in a fight is each member's
+    Hide (R-ACT-2), so a Panicked group hides as one figure does: an action each, no
+    hide twice, and nothing else its panic forbids.
+    """
+    session = _session(hero="roan-maddox")
+    _hero_turn(session)
+    session.apply(EndTurn())  # the raiders' turn
+    r1, r2 = "pirate-raider-1", "pirate-raider-2"
+    for raider in (r1, r2):
+        edit(session, raider, conditions=("panicked",))
+    enc, cat = session.encounter, session.catalog
+    options = cover_options(enc, enc.get(r1), cat)
+    assert [o.label for o in options] == [
+        "all 2 out of cover",
+        "all 2 hide in light cover (1 action each)",
+        "all 2 hide in medium cover (1 action each)",
+        "all 2 hide in heavy cover (1 action each)",
+    ]
+    session.apply(options[2].command)
+    enc = session.encounter
+    assert [(enc.get(r).cover.label, enc.turn.used_by(r)) for r in (r1, r2)] == [
+        ("medium", ("hide",)),
+        ("medium", ("hide",)),
+    ]
+    again = cover_options(enc, enc.get(r1), cat)[3]
+    assert again.label.endswith("already took hide this turn: no action twice (R-ACT-1)")
+    with pytest.raises(RulesError, match="no action twice"):
+        session.apply(again.command)
+    aim = action_options(enc, enc.get(r1), cat)[0]
+    assert aim.label.endswith("is Panicked: only Move, Run or Hide (§8)")

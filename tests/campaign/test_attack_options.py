@@ -5,17 +5,24 @@ control (R-OTHER-4) reactions, firing into melee (R-ATK-13), stuck and dropped w
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
+    AddZone,
     AnswerDive,
     Attack,
     EndTurn,
     Move,
+    SetPools,
+    StartCombat,
     TakeAction,
     plan_attack,
 )
+from hsm_tui.campaign.combat.hands import off_hand_weapons, other_hand
 from hsm_tui.campaign.encounter import WeaponState
-from tests.campaign import edit, play, refused
+from hsm_tui.table.session import Session
+from tests.campaign import charges, edit, new_session, play, refused
 from tests.campaign.test_combat_engine import R1, K, duel, left, to_raiders
 
 
@@ -54,6 +61,43 @@ def test_r_atk_11_two_weapons_main_hand_minus_2_then_off_hand_minus_3_in_one_act
     play(s, off, 9, 9, 9, 2)
     assert left(s, K) == 1  # both hands were one Attack action
     refused(s, off, "right after a main-hand attack")
+
+
+ROAN = "roan-maddox-1"
+
+
+def roan_at_close_quarters() -> Session:
+    """Roan Maddox (one Laser Pistol, one Boarding Cutlass) and a raider in one zone."""
+    s = new_session(
+        AddZone("deck"),
+        AddCombatants("hero", "roan-maddox", "heroes", "deck", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "deck"),
+        SetPools(ROAN, luck=0),
+    )
+    return play(s, StartCombat(), 5, 1)  # Roan 7 + 5 = 12, the raider 7 + 1 = 8
+
+
+def test_r_atk_11_the_off_hand_needs_a_second_one_handed_weapon() -> None:
+    """R-ATK-11 "two single-handed weapons at the same time": the pistol that fired from
+    the main hand cannot fire again from the off hand (8 charges in one turn); the cutlass
+    in the other hand can. A combatant holding one weapon has no main hand to fight with.
+    """
+    s = roan_at_close_quarters()
+    roan = s.encounter.get(ROAN)
+    assert other_hand(roan, "laser-pistol", s.catalog) == ("cutlass",)
+    assert off_hand_weapons(s.encounter, roan, s.catalog) == ()  # no main hand yet
+    play(s, Attack(ROAN, R1, "laser-pistol", hand="main"), 9, 9, 9, 9, 2)  # 4 misses
+    assert charges(s, ROAN, "laser-pistol") == 6
+    assert off_hand_weapons(s.encounter, s.encounter.get(ROAN), s.catalog) == ("cutlass",)
+    refused(s, Attack(ROAN, R1, "laser-pistol", hand="off"), "Laser Pistol attacked this turn")
+    cutlass = Attack(ROAN, R1, "cutlass", hand="off")
+    assert plan_attack(s.encounter, cutlass, s.catalog).tn.explain().endswith("off hand 3 = 3")
+    play(s, cutlass, 9, 2)  # Power: one attack die, a miss
+    assert left(s, ROAN) == 1 and charges(s, ROAN, "laser-pistol") == 6
+    s = roan_at_close_quarters()
+    pistol, cutlass_state = s.encounter.get(ROAN).weapons
+    edit(s, ROAN, weapons=(pistol, replace(cutlass_state, dropped=True)))
+    refused(s, Attack(ROAN, R1, "laser-pistol", hand="main"), "no second one-handed weapon")
 
 
 def test_r_atk_1_throw_a_dagger_agile_one_die_thrown_damage_and_it_is_gone() -> None:

@@ -741,6 +741,22 @@ def test_r_atk_6_defense_is_dodge_plus_cover_and_a_die_must_beat_it() -> None:
     )
 
 
+def test_r_atk_6_cover_counts_against_a_melee_blow_as_the_book_reads() -> None:
+    """§5 Making an Attack: Defense "is equal to the character's Dodge rating, plus any
+    cover", for melee as for shooting (only the dive is for ranged attacks): a raider in
+    heavy cover defends a dagger at Dodge 5 + 3 = 8, and F1 says so.
+    """
+    from hsm_tui.ui.screens.help import QUICK_REFERENCE
+
+    m = duel(raiders_in="ridge")
+    m.apply(SetCover(R1, "heavy"))
+    stab = Attack(K, R1, "dagger")
+    assert plan_attack(m.encounter, stab, m.catalog).defense(m.encounter) == 8
+    play(m, stab, 1, 9, 9, 2, 9, 1, 1)  # one hit; Defense 9 > 8: through, damage 1s
+    assert last(m)[1][0].startswith("Dodge 5 + heavy cover 3 → Defense 8: d10 9")
+    assert "against melee blows too" in QUICK_REFERENCE
+
+
 def test_r_atk_7_each_hit_through_adds_fear_while_standing() -> None:
     s = duel(RAIDERS_FIRST)
     play(s, Attack(R1, K, "laser-pistol"), 1, 2, 9, 9)

@@ -11,10 +11,12 @@ from hsm_tui.campaign.combat import (
     Attack,
     PendingCombatRerolls,
     PendingDive,
+    SetCover,
     SetPools,
     SpendCombatRerolls,
     TakeAction,
 )
+from hsm_tui.table.session import Session
 from tests.campaign import play, refused
 from tests.campaign.test_combat_engine import R1, RAIDERS_FIRST, K, duel
 
@@ -82,6 +84,30 @@ def test_r_atk_6_a_lucky_hero_may_reroll_its_defense() -> None:
     kestrel = s.encounter.get(K)
     assert kestrel.luck == 0 and kestrel.wounds == 0
     assert s.log[-1].lines[0].startswith("re-rolls (1 Luck): Defense 6: ")
+
+
+def kestrel_defending() -> Session:
+    """Kestrel in light cover (Defense 6 + 1 = 7) with Luck 3: a raider's 3 hits, then her
+    Defense d10 3, 9, 8 let 2 of them through; her re-roll question waits.
+    """
+    s = duel(RAIDERS_FIRST)
+    s.apply(SetPools(K, luck=3))
+    s.apply(SetCover(K, "light"))
+    play(s, Attack(R1, K, "laser-pistol"), 1, 2, 3, 9)  # 3 hits → dive?
+    return play(s, AnswerDive("none"), 3, 9, 8, 2)  # Defense 7: 9 and 8 through
+
+
+def test_r_atk_6_a_defender_is_offered_a_reroll_for_each_hit_through() -> None:
+    """R-ATK-6 / R-CHAR-9 Interpretation: 2 of 3 hits through, 3 re-rolls: 1 d10 leaves
+    1.30 hits through expected, 2 d10 leave 0.60; the question opens on 2 d10, Luck-paid.
+    """
+    s = kestrel_defending()
+    pending = s.pending
+    assert isinstance(pending, PendingCombatRerolls) and pending.stage == "defense"
+    assert (pending.roll.target, pending.roll.successes, pending.available) == (7, 2, 3)
+    assert pending.suggested == (2, 0)
+    play(s, SpendCombatRerolls(*pending.suggested), 1, 2)  # both stop a hit: none through
+    assert s.encounter.get(K).luck == 1 and s.encounter.get(K).wounds == 0
 
 
 @pytest.mark.parametrize("bad", [SetPools(R1, luck=1), SetPools(K, clues=-1)])

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pytest
 
 from hsm_tui.rules import PoolRoll, Rank, RulesError, roll_task
+from hsm_tui.rules.odds import reroll_odds, suggest_split
 from hsm_tui.rules.rerolls import first_offer, spend_free, spend_rerolls
+from hsm_tui.rules.tasks import roll_defense
 from tests.scripted import ScriptedRNG
 
 
@@ -62,3 +65,20 @@ def test_r_act_2_free_rerolls_with_nobody_to_ask_are_placed_and_rolled() -> None
     spent = spend_free(missed(), ScriptedRNG(1), 1)
     assert (spent.d10, spent.hero, spent.free, spent.luck) == (1, 0, 1, 0)
     assert spent.roll.success
+
+
+def test_r_atk_6_a_defender_is_offered_the_split_that_lets_fewest_hits_through() -> None:
+    """Kestrel defending at 7 (Dodge 6, light cover): 2 of 3 hits through, 3 re-rolls
+    (Luck). One d10 re-rolled leaves 1.30 hits through expected, two leave 0.60: a
+    defender's best split lets the fewest hits through, and each hit through is offered
+    its re-roll (R-CHAR-9 Interpretation), so the dialog opens on 2 d10, not 1.
+    """
+    through = roll_defense(ScriptedRNG(3, 9, 8, 2), 3, 7, Rank.HERO)
+    assert through.successes == 2
+    assert reroll_odds(through, 1, 0)[1] == Fraction(13, 10)
+    assert reroll_odds(through, 2, 0)[1] == Fraction(6, 10)
+    assert first_offer(through, 0, 3, failed=True) == (2, 0)
+    assert first_offer(through, 0, 1, failed=True) == (1, 0)  # as far as the Luck goes
+    assert first_offer(through, 1, 3, failed=True) == (2, 0)  # the free one first
+    nothing = roll_defense(ScriptedRNG(9, 2), 1, 0, Rank.HERO)  # Defense 0 stops nothing
+    assert first_offer(nothing, 0, 3, failed=True) == suggest_split(nothing, 1)

@@ -458,3 +458,82 @@ async def test_r_atk_12_b_swings_the_aimed_gun_as_a_club() -> None:
         assert "Options: as a club" in panel and "melee needs the same zone" in panel
         await _keys(pilot, "B")
         assert not screen.draft.club
+
+
+async def test_r_atk_11_the_off_hand_aims_another_weapon_than_the_main_hand_fired() -> None:
+    """R-ATK-11: after the Laser Pistol fired from the main hand, `a` aims the off hand
+    with another one-handed weapon; the pistol again is shown refused with the engine's
+    reason, and Enter fires nothing.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _fight(pilot)
+        await _keys(pilot, "a", "w", "h")
+        assert (screen.draft.weapon, screen.draft.hand) == ("laser-pistol", "main")
+        await _keys(pilot, "enter", "k", "n")  # keep the roll, no dive
+        pistol = app.session.encounter.get(KESTREL).weapon("laser-pistol").charges
+        await _keys(pilot, "a")
+        assert (screen.draft.weapon, screen.draft.hand) == ("assault-laser", "off")
+        assert "TN Rifles 8 − off hand 3 = 5" in _text(app, "#combat-attack")
+        await _keys(pilot, "w")
+        assert screen.draft.weapon == "laser-pistol"
+        assert "✗ cannot attack: Laser Pistol attacked this turn" in _text(app, "#combat-attack")
+        await _keys(pilot, "enter")
+        assert app.session.encounter.get(KESTREL).weapon("laser-pistol").charges == pistol
+        await _keys(pilot, "h", "h", "h")  # round to the off hand: a weapon it may use
+        assert (screen.draft.weapon, screen.draft.hand) == ("assault-laser", "off")
+
+
+async def test_r_act_5_the_action_menu_marks_what_the_engine_refuses_before_the_pick() -> None:
+    """`A`: Kestrel carries nothing that reloads: reload is ✗ with the engine's reason, and
+    so is each of her weapons; picking one anyway is refused with the same words and
+    spends nothing (R-ACT-5). With 1 action left, Full defense (2 actions) is ✗ too.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "A")
+        labels = {o.command.action: o.label for o in app.screen.options}
+        assert labels["reload"].startswith("✗ reload (2 actions)")
+        assert "Assault Laser is not reloaded" in labels["reload"]
+        assert labels["aim"] == "aim (1 action): a free re-roll on a later attack this turn"
+        await _keys(pilot, "4")  # reload → which weapon? each marked
+        weapons = [o.label for o in app.screen.options]
+        assert weapons[2] == "✗ Dagger — Dagger is not reloaded: it holds no charges"
+        await _keys(pilot, "1")
+        assert _errors(app)[-1].endswith(
+            "Assault Laser is not reloaded: it regains 1 charge each turn it does not fire"
+            " (R-ATK-3)"
+        )
+        assert app.session.encounter.turn.used_by(KESTREL) == ()
+        await _keys(pilot, "A", "1")  # aim
+        await _keys(pilot, "A")
+        labels = {o.command.action: o.label for o in app.screen.options}
+        assert labels["full-defense"].startswith("✗ full-defense (2 actions)")
+        assert "has only 1 left" in labels["full-defense"]
+
+
+async def test_s7_row_6_the_sheet_shows_destroyed_gear_and_d_is_the_gms_pick() -> None:
+    """§7 Equipment destroyed by the GM's hand from the sheet (`v`, `D`): the weapon
+    reads DESTROYED and is refused, an item shows under Equipment destroyed; `u` mends.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "v", "D")
+        labels = [o.label for o in app.screen.options]
+        assert labels[:2] == [
+            "Assault Laser: works — destroy it",
+            "Laser Pistol: works — destroy it",
+        ]
+        await _keys(pilot, "2")
+        assert isinstance(app.screen, SheetScreen)
+        assert "Laser Pistol 10/10 DESTROYED (§7)" in _text(app, "#sheet-right")
+        await _keys(pilot, "D", "4")  # the armoured vest
+        assert "Armoured vest: no longer works" in _text(app, "#sheet-right")
+        await _keys(pilot, "D")
+        assert app.screen.options[1].label == "Laser Pistol: destroyed — mend it"
+        await _keys(pilot, "escape", "escape", "u")
+        assert app.session.encounter.get(KESTREL).destroyed == ("laser-pistol",)
+        await _keys(pilot, "a", "w")
+        assert "✗ cannot attack: Laser Pistol was destroyed" in _text(app, "#combat-attack")

@@ -44,16 +44,38 @@ async def test_r_act_2_z_moves_the_whole_boarder_group_in_one_pick_and_one_undo(
         dialog = app.screen
         assert isinstance(dialog, DecisionDialog)
         labels = [o.label for o in dialog.options]
-        assert "all 3 in light cover" in labels
+        assert "all 3 hide in light cover (1 action each)" in labels
         assert "all 3 to ridge (short): Move + Run, 2 actions" in labels
         await _keys(pilot, "b")  # to the ridge
         enc = app.session.encounter
         assert [enc.get(b).zone for b in BOARDERS] == ["ridge"] * 3
         assert all(enc.turn.left(b) == 0 for b in BOARDERS)
-        await _keys(pilot, "z", "2")  # and all into medium cover
-        assert {app.session.encounter.get(b).cover for b in BOARDERS} == {Cover.MEDIUM}
-        await _keys(pilot, "u", "u")
+        await _keys(pilot, "u")
         assert [app.session.encounter.get(b).zone for b in BOARDERS] == ["dig pit"] * 3
+
+
+async def test_r_act_2_group_cover_in_a_fight_is_a_hide_for_each_member() -> None:
+    """Taking cover on its turn is a Hide (R-ACT-2), for a group as for one figure: an
+    action each, none twice, none without an action left; ✗ with the engine's reason
+    before the pick, and a pick refused changes nothing.
+    """
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _fight(pilot)
+        await _keys(pilot, "n", "n", "z", "2")  # the boarders' turn: all hide, medium
+        enc = app.session.encounter
+        assert {enc.get(b).cover for b in BOARDERS} == {Cover.MEDIUM}
+        assert all(enc.turn.used_by(b) == ("hide",) for b in BOARDERS)
+        await _keys(pilot, "z")
+        labels = [o.label for o in app.screen.options]
+        assert labels[3].startswith("✗ all 3 hide in heavy cover (1 action each) — ")
+        assert labels[3].endswith("already took hide this turn: no action twice (R-ACT-1)")
+        await _keys(pilot, "3")
+        assert {app.session.encounter.get(b).cover for b in BOARDERS} == {Cover.MEDIUM}
+        await _keys(pilot, "z", "b")  # Move + Run to the ridge takes 2: refused, one left
+        assert {app.session.encounter.get(b).zone for b in BOARDERS} == {"dig pit"}
+        await _keys(pilot, "u")  # one undo step takes the whole group out of cover again
+        assert {app.session.encounter.get(b).cover for b in BOARDERS} == {Cover.NONE}
 
 
 async def test_r_act_2_a_group_move_out_of_turn_is_marked_before_the_pick() -> None:

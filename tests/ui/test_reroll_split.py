@@ -13,6 +13,7 @@ from hsm_tui.campaign.combat import PendingCombatRerolls
 from hsm_tui.ui.app import HsmApp
 from hsm_tui.ui.screens.reroll_dialog import RerollDialog
 from hsm_tui.ui.widgets.stepper import Stepper
+from tests.campaign.test_rerolls import kestrel_defending
 from tests.ui.test_combat_screen import _app as _combat_app
 from tests.ui.test_combat_screen import _fight
 from tests.ui.test_task_roller import _app, _focus
@@ -134,3 +135,18 @@ async def test_r_task_6_a_task_split_reads_as_its_chance_of_success() -> None:
         await _dialog(pilot, "1")
         text = str(app.screen.query_one("#reroll-odds").render())
         assert text.startswith("This split: success ") and "Costs 1 free" in text
+
+
+async def test_r_atk_6_a_defenders_dialog_opens_on_the_split_letting_fewest_through() -> None:
+    """Kestrel defending at 7 (light cover), 2 of 3 hits through, Luck 3: the dialog opens
+    on 2 d10 (0.60 hits through expected), not 1 (1.30), and says so.
+    """
+    app = HsmApp(kestrel_defending())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _keys(pilot, "f4", "o")
+        assert isinstance(app.screen, RerollDialog)
+        assert _split(app) == (2, 0)
+        hint = app.screen.query_one("#reroll-hint").render()
+        assert str(hint) == "Suggested: 2 d10 + 0 Hero die"
+        odds = str(app.screen.query_one("#reroll-odds").render())
+        assert "≥1 through 51.0% · expected 0.60" in odds

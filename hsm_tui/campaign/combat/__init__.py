@@ -15,7 +15,9 @@ The modules import in one direction, each with one job:
 - ``turns``: whose turn it is and the actions it spends;
 - ``rounds``: initiative, the start and end of turns, the end of the fight;
 - ``movement`` and ``actions``: moves and the actions without an attack roll;
+- ``equipment``: what a character carries, and §7 row 6 destroying a piece of it;
 - ``chart`` and ``wounds``: the Severe Wound chart, Defense numbers and wound steps;
+- ``hands``: two-weapon fighting, which weapon each hand may attack with;
 - ``aiming``: an attack worked out before any die rolls (the preview is the plan);
 - ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
 - ``cards``: a weapon card's effects on the Hero die;
@@ -28,7 +30,14 @@ This module holds the handler tables and the names screens and the session use.
 
 from __future__ import annotations
 
-from .actions import ACTIONS, ActionKind, action_cost, reloadable, take_action
+from .actions import (
+    ACTIONS,
+    ActionKind,
+    action_cost,
+    reloadable,
+    take_action,
+    take_action_refusal,
+)
 from .aiming import (
     MAX_MODIFIER,
     AttackPlan,
@@ -68,6 +77,7 @@ from .commands import (
     SetBand,
     SetCondition,
     SetCover,
+    SetDestroyed,
     SetFear,
     SetPools,
     SonicBlast,
@@ -79,9 +89,11 @@ from .commands import (
     set_up_subject,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
+from .equipment import carried_items, set_destroyed
 from .fear import MAX_FEAR, set_fear, unit_of
 from .gear import FISTS, held_weapon, ready_weapon
 from .groups import for_group, group_attack, group_target, nearest_enemies, next_attacker
+from .hands import off_hand_weapons
 from .movement import (
     NO_BAND,
     TOO_FAR,
@@ -103,7 +115,14 @@ from .outcome import (
     PendingSidekick,
     written,
 )
-from .rounds import FIGHT_MARKS, declare_actions, end_combat, end_turn, start_combat
+from .rounds import (
+    FIGHT_MARKS,
+    declare_actions,
+    declare_refusal,
+    end_combat,
+    end_turn,
+    start_combat,
+)
 from .setup import (
     add_combatants,
     add_zone,
@@ -137,6 +156,7 @@ HANDLERS = {
     SetCover: set_cover,
     Place: place,
     SetPools: set_pools,
+    SetDestroyed: set_destroyed,
     SetFear: set_fear,
     SetCondition: set_condition,
     DecideSidekick: decide_sidekick,
@@ -213,6 +233,7 @@ __all__ = [
     "SetBand",
     "SetCondition",
     "SetCover",
+    "SetDestroyed",
     "SetFear",
     "SetPools",
     "SonicBlast",
@@ -229,10 +250,12 @@ __all__ = [
     "action_refusal",
     "actor_name",
     "answer_dive",
+    "carried_items",
     "carried_losses",
     "chart_odds",
     "choose_chart_row",
     "damage_outcome",
+    "declare_refusal",
     "firepower",
     "for_group",
     "group_attack",
@@ -243,6 +266,7 @@ __all__ = [
     "nearest_enemies",
     "next_attacker",
     "next_cover",
+    "off_hand_weapons",
     "on_the_way",
     "outside_fight",
     "place_refusal",
@@ -259,6 +283,7 @@ __all__ = [
     "spend_combat_rerolls",
     "suppress",
     "suppression_weapons",
+    "take_action_refusal",
     "unit_of",
     "weapon_style",
     "within_charges",

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...packs import Catalog
 from ...rules import Cover, Rank, RulesError, Trait
 from ...rules.secret import secret
 from ..conditions import with_condition
-from ..encounter import Combatant, Encounter, evolve
+from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import TakeAction
-from .gear import edit_weapon, handle_weapon
+from .gear import destroyed_refusal, edit_weapon, handle_weapon
 from .outcome import LogLines, Outcome
 from .setup import cover_named
 from .turns import actions_text, spend_action
@@ -60,14 +61,80 @@ def action_cost(c: Combatant, action: str) -> int:
     return cost - 1 if action == "reload" and "quick-release" in c.conditions else cost
 
 
-def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalog) -> Outcome:
-    """Every action without an attack roll (R-ACT-2/5/6, R-ATK-17 breaking free)."""
+class _Ready(NamedTuple):
+    """An action every check has passed, its actions spent: what is left is its effect."""
+
+    enc: Encounter
+    c: Combatant
+    action: str
+    weapon: WeaponState | None
+    name: str
+    hidden: Cover | None
+
+
+def _ready(enc: Encounter, cmd: TakeAction, cat: Catalog) -> _Ready:
+    """Every check an action makes, then its actions spent (R-ACT-1/5); RulesError with
+    the reason when the rules refuse it. Rolls nothing: a menu asks it of each entry.
+    """
     c = enc.get(cmd.combatant)
     action = cmd.action.strip().lower()
     if action not in ACTIONS:
         raise RulesError(f"unknown action {cmd.action!r} ({', '.join(ACTIONS)})")
     weapon = c.weapon(cmd.weapon) if cmd.weapon else None
     name = cat.weapons[weapon.id].name if weapon and weapon.id in cat.weapons else ""
+    if action == "stand" and not c.prone:
+        raise RulesError(f"{c.name} is not Prone")
+    if action == "full-defense" and c.rules_rank is not Rank.HERO:
+        raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
+    wrecked = destroyed_refusal(c, weapon.id, name or weapon.id) if weapon is not None else ""
+    if wrecked and action in ("reload", "draw"):
+        raise RulesError(wrecked)
+    if action == "reload":
+        if weapon is None:
+            raise RulesError("Reload names the weapon it reloads (R-ACT-5)")
+        if weapon.id not in reloadable(c, cat):
+            why = "its card does not reload"
+            if weapon.power is None:
+                why = "it holds no charges"
+            elif weapon.recharge:
+                why = "it regains 1 charge each turn it does not fire (R-ATK-3)"
+            raise RulesError(f"{name or weapon.id} is not reloaded: {why}")
+    if action == "interact" and weapon is not None and not (weapon.stuck or weapon.dropped):
+        raise RulesError(f"{name or weapon.id} is neither stuck nor dropped")
+    if action == "drop" and weapon is not None and weapon.dropped:
+        raise RulesError(f"{name or weapon.id} is dropped already")
+    hidden = cover_named(cmd.cover) if cmd.cover else None
+    if hidden is not None:
+        if action != "hide":
+            raise RulesError(f"only a Hide names a cover, not {action}")
+        if hidden is Cover.NONE:
+            raise RulesError("a Hide goes into light, medium or heavy cover (R-ATK-6)")
+    if action == "break-free" and "grappled" not in c.conditions:
+        raise RulesError(f"{c.name} is not grappled")
+    cost = action_cost(c, action)
+    for n in range(cost):
+        enc = (
+            spend_action(enc, c, action, cost=cost, what=f"{action} (R-ACT-5)")
+            if n == 0
+            else spend_action(enc, c, f"{action} (second action)")
+        )
+    return _Ready(enc, c, action, weapon, name, hidden)
+
+
+def take_action_refusal(enc: Encounter, cmd: TakeAction, cat: Catalog) -> str:
+    """Why the rules refuse ``cmd`` now, "" if they take it: what a menu shows beside an
+    entry before it is picked. Changes nothing.
+    """
+    try:
+        _ready(enc, cmd, cat)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
+def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalog) -> Outcome:
+    """Every action without an attack roll (R-ACT-2/5/6, R-ATK-17 breaking free)."""
+    enc, c, action, weapon, name, hidden = _ready(enc, cmd, cat)
     text = {
         "aim": f"{c.name} aims: 1 free re-roll on a later attack this turn (R-ACT-2)",
         "dodge": f"{c.name} dodges: may re-roll Defense until its next turn (R-ACT-2)",
@@ -83,31 +150,11 @@ def take_action(enc: Encounter, cmd: TakeAction, rng: random.Random, cat: Catalo
         "misc": f"{c.name} does something the GM approves (R-ACT-2)",
     }.get(action, "")
     extra: list[str] = []
-    if action == "stand" and not c.prone:
-        raise RulesError(f"{c.name} is not Prone")
-    if action == "full-defense" and c.rules_rank is not Rank.HERO:
-        raise RulesError(f"{c.name}: full defense is for Heroes (R-ACT-5)")
-    if action == "reload":
-        if weapon is None or weapon.id not in reloadable(c, cat):
-            raise RulesError(f"{name or 'that'} is not reloaded: it recharges or has no charges")
+    if action == "reload" and weapon is not None:
         spent = actions_text(action_cost(c, action))
         text = f"{c.name} reloads {name}: {weapon.power} charges (R-ACT-5, {spent})"
-    hidden = cover_named(cmd.cover) if cmd.cover else None
     if hidden is not None:
-        if action != "hide":
-            raise RulesError(f"only a Hide names a cover, not {action}")
-        if hidden is Cover.NONE:
-            raise RulesError("a Hide goes into light, medium or heavy cover (R-ATK-6)")
         text = f"{c.name} hides in {hidden.label} cover (R-ACT-2, R-ATK-6 +{int(hidden)} Defense)"
-    if action == "break-free" and "grappled" not in c.conditions:
-        raise RulesError(f"{c.name} is not grappled")
-    cost = action_cost(c, action)
-    for n in range(cost):
-        enc = (
-            spend_action(enc, c, action, cost=cost, what=f"{action} (R-ACT-5)")
-            if n == 0
-            else spend_action(enc, c, f"{action} (second action)")
-        )
     if action == "stand":
         c = evolve(c, prone=False)
     elif action == "reload" and weapon is not None:

@@ -35,10 +35,11 @@ from ..conditions import level, moved_penalty, penalty, wound_marker
 from ..encounter import Combatant, Encounter, Turn, WeaponState, evolve
 from .commands import Attack, Hand, Location, Reaction
 from .gear import FISTS, in_hand_refusal
+from .hands import hand_modifier, main_hand_used, off_hand_used
 from .turns import NOT_WITH_WILD, current_turn, spend_action
 from .wounds import damage_expr, defense_rerolls, defense_tn, health_against, opponents
 
-_LOCATIONS, _HANDS, _REACTIONS = frozenset(Location), frozenset(Hand), frozenset(Reaction)
+_LOCATIONS, _REACTIONS = frozenset(Location), frozenset(Reaction)
 _WILD, _MELEE, _SIDEKICK, _OFF = Rating.WILD, RangeBand.MELEE, Rank.SIDEKICK, Hand.OFF
 _MAIN, _STANDBY, _ZONE_OF_CONTROL = Hand.MAIN, Reaction.STANDBY, Reaction.ZONE_OF_CONTROL
 """The values a command may name (text compares equal to its member), and members read as
@@ -177,7 +178,7 @@ def plan_attack(enc: Encounter, cmd: Attack, cat: Catalog) -> AttackPlan:
         raise RulesError(f"{attacker.name}: called shots are for Heroes (R-ATK-10)")
     if cmd.location not in _LOCATIONS or (cmd.location and not cmd.called_shot):
         raise RulesError("a called shot aims at the head or a limb (R-ATK-10)")
-    extra = _hand_modifiers(enc, attacker, weapon, cmd) if cmd.hand else []
+    extra = [hand_modifier(enc, attacker, weapon, cmd, cat)] if cmd.hand else []
     if turn is not None and attacker.id in turn.movers:  # Turn.moved, inlined; §7 row 13
         extra += moved_penalty(attacker.chart, attacker.conditions, True)
     if target.id in attacker.engaged and "grappled" in target.conditions:
@@ -336,10 +337,6 @@ def _armed(
         raise RulesError(f"weapon {state.id!r} is not in the loaded packs")
     if in_hand := in_hand_refusal(attacker, weapon, state):
         raise RulesError(in_hand)
-    turn = enc.turn
-    cone_open = turn is not None and attacker.id in turn.suppressed and attacker.id in turn.offhand
-    if cone_open and state.fired:  # the cone's own weapon; the other may follow it
-        raise RulesError(f"{weapon.name} laid down suppressive fire this turn (R-ATK-16)")
     damage = ""
     if cmd.club:
         weapon, damage = _club(weapon)
@@ -408,26 +405,6 @@ def action_refusal(enc: Encounter, cmd: Attack) -> str:
     return ""
 
 
-def _hand_modifiers(
-    enc: Encounter, attacker: Combatant, weapon: Weapon, cmd: Attack
-) -> list[Modifier]:
-    """R-ATK-11 two one-handed weapons: −2 main hand, −3 off hand (the Ambidexterity and
-    Two-weapon fighting Advantages are the GM's ``modifier``); two-handed pairs: GM call.
-    Asked only for an attack that names a hand.
-    """
-    if cmd.hand not in _HANDS:
-        raise RulesError("a hand is main or off (R-ATK-11)")
-    if weapon.two_handed:
-        raise RulesError(f"{weapon.name} is two-handed: a pair of them is the GM's call")
-    turn = enc.turn
-    if cmd.hand == _OFF and (turn is None or attacker.id not in turn.offhand):
-        raise RulesError(
-            "the off hand attacks right after a main-hand attack (R-ATK-11)"
-            " or suppressive fire (R-ATK-16)"
-        )
-    return [Modifier(f"{cmd.hand} hand", -2 if cmd.hand == _MAIN else -3)]
-
-
 def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Encounter:
     """Spend the Attack action, or none for an off-hand attack (also a second weapon after
     suppressive fire, :func:`second_weapon`) and a reaction.
@@ -452,12 +429,10 @@ def take_attack_action(enc: Encounter, attacker: Combatant, cmd: Attack) -> Enco
     if cmd.reaction not in _REACTIONS:
         raise RulesError("a reaction is standby or zone-of-control")
     if cmd.hand == _OFF:  # the same action as the main-hand attack (R-ATK-11)
-        kept = tuple(c for c in turn.offhand if c != attacker.id)
-        return enc.with_turn(evolve(turn, offhand=kept))
+        return enc.with_turn(off_hand_used(turn, attacker.id))
     enc = spend_action(enc, attacker, "attack")
     if cmd.hand == _MAIN:
-        turn = current_turn(enc)
-        enc = enc.with_turn(evolve(turn, offhand=(*turn.offhand, attacker.id)))
+        enc = enc.with_turn(main_hand_used(current_turn(enc), attacker.id, cmd.weapon))
     return enc
 
 

@@ -15,6 +15,7 @@ from ...rules.combat import severe_wound_modifier
 from ...rules.tasks import PoolRoll
 from ..conditions import CONDITIONS, trait_roll, with_condition
 from ..encounter import Combatant, evolve
+from .equipment import destroy_at_random
 from .gear import edit_weapon, held_weapon
 from .outcome import Pending, PendingChartChoice
 
@@ -96,13 +97,16 @@ def chart_roll(
         )
     if not rows:
         return target, [line, "no chart row covers that total: the GM decides"], None
-    target, lines, _ = apply_chart_row(target, rows[0], line)
+    target, lines = apply_chart_row(target, rows[0], line, rng, cat)
     return target, lines, None
 
 
 def apply_chart_row(
-    target: Combatant, row: SevereWound, line: str
-) -> tuple[Combatant, list[str], None]:
+    target: Combatant, row: SevereWound, line: str, rng: random.Random, cat: Catalog
+) -> tuple[Combatant, list[str]]:
+    """The row's result on ``target`` and its log lines (a row that destroys equipment
+    picks the piece with ``rng``: :func:`~.equipment.destroy_at_random`).
+    """
     flags = row.mark
     target = evolve(
         target,
@@ -115,4 +119,7 @@ def apply_chart_row(
     if row.condition:  # what the row means at the table, marked for this encounter
         target = with_condition(target, row.condition)
         lines.append(f"{target.name} marked {row.condition}: {CONDITIONS[row.condition].text}")
-    return target, lines, None
+    if row.destroys_equipment:
+        target, wrecked = destroy_at_random(target, rng, cat)
+        lines.append(wrecked)
+    return target, lines

@@ -116,6 +116,18 @@ class Place:
 
 
 @dataclass(frozen=True)
+class SetDestroyed:
+    """§7 row 6 by the GM's hand: a carried piece (a weapon's id, an item's name) marked
+    destroyed (it no longer works) or working again.
+    """
+
+    combatant: str
+    item: str
+    destroyed: bool = True
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class SetPools:
     """R-CHAR-9: the GM grants Clues or sets what is left of a Hero's Luck pool."""
 
@@ -344,6 +356,7 @@ CombatCommand = (
     | SetCover
     | Place
     | SetPools
+    | SetDestroyed
     | SetFear
     | SetCondition
     | DecideSidekick

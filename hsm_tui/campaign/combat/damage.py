@@ -380,7 +380,8 @@ def choose_chart_row(
         raise RulesError(f"pick one of {', '.join(pending.rows)}, or random")
     row = next(r for r in cat.chart if r.id == picked)
     how = "random pick" if cmd.row == "random" else "GM picks"
-    target, lines, _ = apply_chart_row(enc.get(pending.target), row, f"{how} on {pending.total}")
+    line = f"{how} on {pending.total}"
+    target, lines = apply_chart_row(enc.get(pending.target), row, line, rng, cat)
     enc = enc.with_combatant(target)
     head = LogLines(f"{target.name}: Severe Wound chart", tuple(lines))
     if pending.resume is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...packs import Weapon
-from ...rules import RulesError
 from ..encounter import Combatant, WeaponState, evolve
 
 FISTS = "fists"
@@ -53,10 +52,10 @@ def held_weapon(c: Combatant) -> WeaponState | None:
 
 
 def ready_weapon(c: Combatant) -> WeaponState | None:
-    """The weapon an attack picks first: the first one ``c`` can use now (neither dropped
-    nor stuck), else the first it carries; None for a combatant carrying none.
+    """The weapon an attack picks first: the first one ``c`` can use now (neither dropped,
+    stuck nor destroyed), else the first it carries; None for a combatant carrying none.
     """
-    usable = [w for w in c.weapons if not (w.dropped or w.stuck)]
+    usable = [w for w in c.weapons if not (w.dropped or w.stuck or w.id in c.destroyed)]
     return next(iter(usable or c.weapons), None)
 
 
@@ -64,7 +63,7 @@ def handle_weapon(
     c: Combatant, weapon: WeaponState, name: str, action: str
 ) -> tuple[Combatant, str]:
     """Drop (free), or Interact: free a stuck weapon one action at a time, or pick a
-    dropped one up (R-ACT-2/5).
+    dropped one up (R-ACT-2/5); the action has checked it is stuck or dropped.
     """
     if action == "drop":
         return edit_weapon(c, weapon.id, dropped=True), f"{c.name} drops {name} (free)"
@@ -72,9 +71,7 @@ def handle_weapon(
         left = weapon.stuck - 1
         freed = edit_weapon(c, weapon.id, stuck=left)
         return freed, f"{c.name} works {name} free" + (f" ({left} more action(s))" if left else "")
-    if weapon.dropped:
-        return edit_weapon(c, weapon.id, dropped=False), f"{c.name} picks up {name}"
-    raise RulesError(f"{name} is neither stuck nor dropped")
+    return edit_weapon(c, weapon.id, dropped=False), f"{c.name} picks up {name}"
 
 
 def recharged(w: WeaponState) -> WeaponState:
@@ -88,10 +85,20 @@ def recharged(w: WeaponState) -> WeaponState:
     return w
 
 
+def destroyed_refusal(holder: Combatant, weapon: str, name: str) -> str:
+    """Why ``holder`` cannot use ``weapon`` (named ``name``) at all: §7 row 6 destroyed it."""
+    if weapon in holder.destroyed:
+        return f"{name} was destroyed (§7 Equipment destroyed): it no longer works"
+    return ""
+
+
 def in_hand_refusal(holder: Combatant, weapon: Weapon, state: WeaponState) -> str:
     """Why ``holder`` cannot use ``weapon`` at all now, and what frees it ("" if it may):
-    dropped (R-WOUND-5, a Throw) or stuck (a Misfortune), each undone by Interact.
+    destroyed (§7 row 6, for good), dropped (R-WOUND-5, a Throw) or stuck (a Misfortune),
+    each of those undone by Interact.
     """
+    if holder.destroyed and state.id in holder.destroyed:
+        return destroyed_refusal(holder, state.id, weapon.name)
     if state.dropped:
         return f"{holder.name} no longer holds {weapon.name}: Interact to pick it up"
     if state.stuck:

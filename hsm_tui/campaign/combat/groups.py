@@ -13,7 +13,7 @@ from ...packs import Catalog
 from ...rules import RangeBand, RulesError
 from ..encounter import Combatant, Encounter, evolve
 from .aiming import action_refusal, plan_attack, within_charges
-from .commands import Attack, CloseIn, Move, Place, SetCover
+from .commands import Attack, CloseIn, Move, Place, SetCover, TakeAction
 from .turns import current_turn
 
 
@@ -112,12 +112,12 @@ def next_attacker(enc: Encounter, after: str) -> str | None:
     return (later or ready)[0].id
 
 
-GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover, Place)
+GroupOrder = TypeVar("GroupOrder", Move, CloseIn, SetCover, Place, TakeAction)
 
 
 def for_group(enc: Encounter, order: GroupOrder) -> tuple[GroupOrder, ...]:
     """The same order for every standing member of its combatant's group in its zone (a
-    Minion group moves or takes cover as one; a Batch of them is one undo
+    Minion group moves or hides as one; a Batch of them is one undo
     step and says why a member cannot); one combatant alone gets its own order back.
     """
     c = enc.get(order.combatant)

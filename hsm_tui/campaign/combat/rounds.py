@@ -23,7 +23,7 @@ from ..conditions import (
     with_condition,
     wound_marker,
 )
-from ..encounter import MAX_DECLARED, Combatant, Encounter, evolve
+from ..encounter import MAX_DECLARED, Combatant, Encounter, Turn, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
 from .outcome import (
@@ -145,6 +145,26 @@ def declare_actions(
     enc: Encounter, cmd: DeclareActions, _rng: random.Random, _cat: Catalog
 ) -> Outcome:
     """R-ACT-3: Heroes declare more than 2 actions at the start of the turn."""
+    turn, name = _declarable(enc, cmd.count)
+    return Outcome(
+        evolve(enc, turn=evolve(turn, declared=cmd.count)),
+        (LogLines(f"{name} declares {cmd.count} actions: each at −{cmd.count - 2} (R-ACT-3)", ()),),
+    )
+
+
+def declare_refusal(enc: Encounter, count: int) -> str:
+    """Why ``count`` actions cannot be declared now, "" if they can: a menu's ✗."""
+    try:
+        _declarable(enc, count)
+    except RulesError as refused:
+        return str(refused)
+    return ""
+
+
+def _declarable(enc: Encounter, count: int) -> tuple[Turn, str]:
+    """The turn ``count`` actions are declared in and who declares them, or RulesError:
+    at the start of the turn, 2 or more, a Minion exactly 2 (R-ACT-1/3).
+    """
     turn = current_turn(enc)
     if turn.used:
         raise RulesError("extra actions are declared at the start of the turn, before acting")
@@ -152,24 +172,15 @@ def declare_actions(
     if not members:  # taken out on its own turn (the GM's damage): nobody left to act
         raise RulesError(f"nobody in {actor_name(enc, turn.actor)}'s turn can act: end the turn")
     cap = max_actions(members[0].rules_rank)
-    if cmd.count > MAX_DECLARED:
+    if count > MAX_DECLARED:
         raise RulesError(f"declare at most {MAX_DECLARED} actions (each beyond 2 costs −1)")
-    if cmd.count < 2 or (cap is not None and cmd.count > cap):
+    if count < 2 or (cap is not None and count > cap):
         raise RulesError(
             f"{members[0].name} takes exactly 2 actions (Minions cannot add more, R-ACT-1)"
             if cap
             else "declare 2 or more actions"
         )
-    return Outcome(
-        evolve(enc, turn=evolve(turn, declared=cmd.count)),
-        (
-            LogLines(
-                f"{members[0].name} declares {cmd.count} actions:"
-                f" each at −{cmd.count - 2} (R-ACT-3)",
-                (),
-            ),
-        ),
-    )
+    return turn, members[0].name
 
 
 def end_turn(

@@ -17,6 +17,7 @@ from ..encounter import Combatant, Encounter, WeaponState, evolve
 from .commands import Suppress
 from .cone import SuppressTarget, aim_cone, roll_cone, suppress_target
 from .gear import edit_weapon, in_hand_refusal
+from .hands import main_hand_used
 from .outcome import Outcome
 from .plans import RefusablePlan
 from .turns import Held, current_turn, pinned_check, pinned_stop, spend_action
@@ -183,7 +184,7 @@ def suppress(
     enc = spent
     turn = current_turn(enc)  # the other weapon may fire after it (aiming.second_weapon)
     marked = evolve(turn, suppressed=(*turn.suppressed, shooter.id))
-    enc = enc.with_turn(evolve(marked, offhand=(*turn.offhand, shooter.id)))
+    enc = enc.with_turn(main_hand_used(marked, shooter.id, state.id))
     charges = None if state.charges is None else state.charges - rating.charges
     enc = enc.with_combatant(
         edit_weapon(enc.get(shooter.id), state.id, charges=charges, fired=True)

@@ -48,6 +48,10 @@ def defense_tn(enc: Encounter, target: Combatant, melee: bool, card_mod: int) ->
     """R-ATK-6 Defense = Dodge + cover, and what adds to it (R-TASK-1): a Hero's wound
     marker (R-WOUND-3: Dodge is a trait, and the marker is on all of them), §8 Shaken and
     Encumbered, R-ATK-14 flanking in melee, R-ACT-5 full defense and the attacker's card.
+
+    Cover counts against melee blows too: the book's Defense "is equal to the character's
+    Dodge rating, plus any cover" for every attack (only diving is for ranged attacks); the
+    GM takes cover off (``c``) where it does not stand between two fighters.
     """
     flank = 1 - opponents(enc, target) if melee else 0  # R-ATK-14: −1 per extra opponent
     flank = flank if flank < 0 else 0  # max(), uncalled: a Defense roll for most hits

@@ -18,7 +18,6 @@ from textual.widgets import Static
 
 from ...campaign.combat import EndTurn, Option
 from ...rules.errors import RulesError
-from ...table.seat_choices import declare_options
 from ...table.seats import watching
 from ...table.state import Say
 from ...table.views import TableView
@@ -249,12 +248,13 @@ class TableScreen(FollowsSession, Screen[None]):
         hero = self.seat_view.hero
         if not self._hero_or_say() or hero is None:
             return
-        menu = action_menu(hero)
+        menu = action_menu(hero, self.app.table.actions())  # type: ignore[attr-defined]
 
         def then(command: Command | None) -> None:
             if command is None:
                 return
-            detail = detail_menu(hero, command, self.app.table.catalog)  # type: ignore[attr-defined,arg-type]
+            options = self.app.table.action_details(command)  # type: ignore[attr-defined]
+            detail = detail_menu(hero, command, options)  # type: ignore[arg-type]
             if detail is None:
                 self._send(command)
             else:
@@ -275,7 +275,8 @@ class TableScreen(FollowsSession, Screen[None]):
         self.app.push_screen(dialog, self._send)
 
     def action_declare(self) -> None:
-        self._menu("Declare actions (R-ACT-3)", "How many actions this turn?", declare_options())
+        options = self.app.table.declares()  # type: ignore[attr-defined]
+        self._menu("Declare actions (R-ACT-3)", "How many actions this turn?", options)
 
     def action_end_turn(self) -> None:
         self._send(EndTurn())

@@ -36,6 +36,7 @@ from ...campaign.encounter import Combatant, Encounter
 from ...packs.loader import SHIPPED
 from ...persistence.encounter_file import encounter_commands, read_encounter
 from ...rules import RulesError
+from ...table.seat_choices import action_options, detail_options
 from ...table.session import Batch, Command
 from ..widgets.attack_draft import AttackDraft
 from ..widgets.attack_panel import AttackPanel
@@ -316,7 +317,7 @@ class CombatScreen(SessionScreen):
         self.panel.change(lambda d: self.panel.shots(d, delta))
 
     def action_hand(self) -> None:
-        self.panel.change(AttackDraft.next_hand)
+        self.panel.change(self.panel.hand)
 
     def action_throw(self) -> None:
         self.panel.change(self.panel.thrown)
@@ -406,13 +407,15 @@ class CombatScreen(SessionScreen):
     def action_action_menu(self) -> None:
         actor = self._acting("act")
         if actor is not None:
-            self.app.push_screen(DecisionDialog(*action_menu(actor)), self._then_detail)
+            options = action_options(self.enc, actor, self.session.catalog)
+            self.app.push_screen(DecisionDialog(*action_menu(actor, options)), self._then_detail)
 
     def _then_detail(self, command: CombatCommand | None) -> None:
         """Ask for the weapon (or the Escape Artist bonus) where the action needs one."""
         if isinstance(command, TakeAction):
             actor = self.enc.get(command.combatant)
-            menu = detail_menu(actor, command, self.session.catalog)
+            options = detail_options(self.enc, actor, command, self.session.catalog)
+            menu = detail_menu(actor, command, options)
             if menu is not None:
                 self.choose(*menu)
             elif self._apply(command) and command.action == "task":
@@ -458,7 +461,7 @@ class CombatScreen(SessionScreen):
         if self.enc.turn is None:
             self.notify("No turn under way: s starts combat (R-ACT-3)", severity="warning")
         else:
-            self.choose(*declare_menu())
+            self.choose(*declare_menu(self.enc))
 
     def action_cover(self) -> None:
         chosen = self._acting("take cover")
@@ -469,7 +472,7 @@ class CombatScreen(SessionScreen):
         """Cover or a move for the selected combatant's whole group."""
         chosen = self._acting("give orders to")
         if chosen is not None:
-            self.choose(*group_menu(self.enc, chosen))
+            self.choose(*group_menu(self.enc, chosen, self.session.catalog))
 
     def action_reveal(self) -> None:
         """The players now see the selected combatant's group (hidden from

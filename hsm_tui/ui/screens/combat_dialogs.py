@@ -10,13 +10,11 @@ and applies the answer, so a key handler stays one call to the session.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.screen import ModalScreen
 
 from ...campaign.combat import (
-    ACTIONS,
     EndCombat,
     Option,
     PendingCombatRerolls,
@@ -27,7 +25,6 @@ from ...campaign.combat import (
     Suppress,
     SuppressPlan,
     TakeAction,
-    action_cost,
     plan_sonic,
     plan_suppress,
     sonic_weapons,
@@ -36,7 +33,6 @@ from ...campaign.combat import (
 from ...campaign.encounter import Combatant, Encounter
 from ...campaign.freeflow import PendingRerolls, SpendRerolls
 from ...packs.model import Catalog
-from ...rules import Cover
 from ...table.seat_choices import declare_options, group_options, move_options
 from ..widgets.attack_draft import AttackDraft
 from .decision_dialog import DecisionDialog
@@ -53,9 +49,6 @@ TITLES = {
     "PendingSidekick": "Sidekick rules (R-CHAR-8)",
 }
 """Dialog titles by kind of decision (re-rolls have their own dialog); else "Decision"."""
-
-ESCAPE_BONUS = (0, 1, 2, 3, -1)
-"""Break free (R-ATK-17): Escape Artist adds its level; −1 when the grappler was hit."""
 
 
 class Menu(NamedTuple):
@@ -84,60 +77,38 @@ def move_menu(enc: Encounter, mover: Combatant, run: bool) -> Menu | None:
     return Menu("Move (R-ACT-2)", question, options)
 
 
-def group_menu(enc: Encounter, chosen: Combatant) -> Menu:
+def group_menu(enc: Encounter, chosen: Combatant, catalog: Catalog) -> Menu:
     """Cover or a move for ``chosen``'s whole group in one pick (the engine's options)."""
     question = f"{chosen.name} and its group in {chosen.zone}: which cover, or where to?"
-    return Menu("Group orders (R-ACT-2)", question, group_options(enc, chosen))
+    return Menu("Group orders (R-ACT-2)", question, group_options(enc, chosen, catalog))
 
 
-def action_menu(actor: Combatant) -> Menu:
-    """R-ACT-2/5/6: every action with its cost; :func:`detail_menu` asks what it needs."""
-    options: list[Option[Any]] = []
-    for index, (action, kind) in enumerate(ACTIONS.items()):
-        key = str(index + 1) if index < 9 else "abcdefghij"[index - 9]
-        cost = action_cost(actor, action)
-        price = "free" if not cost else f"{cost} action" + ("s" if cost > 1 else "")
-        label = f"{action} ({price}): {kind.hint}"
-        options.append(Option(key, label, TakeAction(actor.id, action)))
+def action_menu(actor: Combatant, options: list[Option[Any]]) -> Menu:
+    """R-ACT-2/5/6: every action with its cost, as the engine checked it
+    (:func:`~hsm_tui.table.seat_choices.action_options`); :func:`detail_menu` asks next.
+    """
     question = f"{actor.name}: which action? (attacks, moves and cover have their own keys)"
     return Menu("Actions (R-ACT-2)", question, options)
 
 
-def detail_menu(actor: Combatant, command: TakeAction, catalog: Catalog) -> Menu | None:
-    """The weapon (or the Escape Artist bonus) an action needs; None: it needs none."""
+def detail_menu(actor: Combatant, command: TakeAction, options: list[Option[Any]]) -> Menu | None:
+    """What the action names (a weapon, a cover, the Escape Artist bonus), as the engine
+    checked it (:func:`~hsm_tui.table.seat_choices.detail_options`); None: it names none.
+    """
+    if not options:
+        return None
     if command.action == "break-free":
-        options = [
-            Option(str(i + 1), f"{bonus:+d}", replace(command, bonus=bonus))
-            for i, bonus in enumerate(ESCAPE_BONUS)
-        ]
         question = "Escape Artist bonus (−1 if the grappler was hit this turn, R-ATK-17)"
         return Menu("Break free (R-ATK-17)", question, options)
-    if command.action == "hide":  # Into which cover (R-ATK-6)
-        options = [
-            Option(str(int(c)), f"{c.label} (+{int(c)} Defense)", replace(command, cover=c.label))
-            for c in list(Cover)[1:]  # light, medium, heavy
-        ]
+    if command.action == "hide":
         return Menu("Hide (R-ACT-2)", f"{actor.name} hides: in which cover?", options)
-    if not ACTIONS[command.action].weapon or not actor.weapons:
-        return None
-    names = catalog.weapons
-    options = [
-        Option(
-            str(i + 1),
-            names[w.id].name if w.id in names else w.id,
-            replace(command, weapon=w.id),
-        )
-        for i, w in enumerate(actor.weapons[:8])
-    ]
-    if command.action == "interact":
-        options.append(Option("0", "other equipment nearby", command))
     question = f"{actor.name}: {command.action} which weapon?"
     return Menu(f"{command.action.title()} (R-ACT-5)", question, options)
 
 
-def declare_menu() -> Menu:
+def declare_menu(enc: Encounter) -> Menu:
     """R-ACT-3: how many actions this turn (each beyond two costs −1 on every action)."""
-    options: list[Option[Any]] = list(declare_options())
+    options: list[Option[Any]] = list(declare_options(enc))
     question = "How many actions this turn? (Heroes, before the first action)"
     return Menu("Declare actions (R-ACT-3)", question, options)
 

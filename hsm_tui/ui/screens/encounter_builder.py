@@ -388,7 +388,10 @@ class EncounterBuilderScreen(SessionScreen):
         c = self._chosen("place its group")
         if c is not None:
             question = f"{c.name} and its group in {c.zone}: which cover, or which zone?"
-            options = [*cover_options(self.enc, c), *place_options(self.enc, c)]
+            options = [
+                *cover_options(self.enc, c, self.session.catalog),
+                *place_options(self.enc, c),
+            ]
             self._choose("Group cover and zone", question, options)
 
     def action_remove(self) -> None:

@@ -38,14 +38,17 @@ when someone comes within Short) · Misc. Heroes may declare more: every action 
 
 ### Attacks (R-ATK-2..17)
 Range: −1 per band past the weapon's. Called shot −3 ranged / −2 melee (head +d8,
-limb: Stamina − damage). Two weapons −2 / −3. Shooting in melee: pistol −1, rifle −2.
-Size ±1 per category. Each hit: 1 Fear; Defense d10 per hit, a die **above** Dodge +
-cover (a Hero's wound marker and Shaken count) lets it through; each hit through:
-damage and 1 more Fear.
+limb: Stamina − damage). Two one-handed weapons −2 / −3. Shooting in melee: pistol
+−1, rifle −2. Size ±1 per category. Each hit: 1 Fear; Defense d10 per hit, a die
+**above** Dodge + cover (a Hero's wound marker and Shaken count) lets it through; each
+hit through: damage and 1 more Fear.
 
 ### Cover (R-ATK-6)
-none 0 · light +1 · medium +2 · heavy +3 to Defense. Dive for cover (ranged, in the
-open or to better cover): take it, go Prone, lose 1 action next turn.
+none 0 · light +1 · medium +2 · heavy +3 to Defense, against melee blows too: the book's
+Defense is "Dodge rating, plus any cover" for every attack (Dodge 5 in heavy cover: 8
+against a dagger). Where the cover does not stand between the fighters, `c` takes it
+off. Dive for cover (ranged only, in the open or to better cover): take it, go Prone,
+lose 1 action next turn.
 
 ### Wounds (R-DMG, R-WOUND)
 A wound step each time damage exceeds another multiple of Health. Heroes: −1, −2,

@@ -40,7 +40,7 @@ class Rerolls(Protocol):
 
 
 class RerollDialog(AnswersQuestion, ModalScreen[tuple[int, int] | None]):
-    """Pick how many d10 and Hero-die re-rolls to spend; starts at the best split."""
+    """Pick how many d10 and Hero-die re-rolls to spend; starts at the engine's offer."""
 
     CSS_PATH = "../styles/tasks.tcss"
 
@@ -82,7 +82,7 @@ class RerollDialog(AnswersQuestion, ModalScreen[tuple[int, int] | None]):
             yield Stepper("d10", choices, d10, id="reroll-d10")
             if p.roll.hero_first is not None:
                 yield Stepper("Hero die", choices, hero, id="reroll-hero")
-            yield Label(f"Best odds: {d10} d10 + {hero} Hero die", id="reroll-hint")
+            yield Label(f"Suggested: {d10} d10 + {hero} Hero die", id="reroll-hint")
             yield Label(self._odds(d10, hero), id="reroll-odds", markup=False)
         yield KeyBar()
 

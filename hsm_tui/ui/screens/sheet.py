@@ -15,13 +15,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
-from ...campaign.combat import carried_losses
+from ...campaign.combat import SetDestroyed, carried_items, carried_losses
 from ...campaign.conditions import CONDITIONS, HEALTH_MARKERS, TOKENS
 from ...campaign.encounter import Combatant, Encounter
 from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
+from ...table.seat_choices import destroyed_options
 from ..widgets.keybar import KeyBar
 from . import FollowsSession
+from .decision_dialog import DecisionDialog
 from .help_text import HelpText
 
 MARKS = {
@@ -66,9 +68,11 @@ class SheetScreen(FollowsSession, ModalScreen[None]):
         Binding("down", "step(1)", "Next", id="sheet.next"),
         Binding("pageup", "scroll(-1)", "Scroll up", show=False, id="sheet.page-up"),
         Binding("pagedown", "scroll(1)", "Scroll down", show=False, id="sheet.page-down"),
+        Binding("D", "destroyed", "Destroyed gear", id="sheet.destroyed"),
         Binding("f1,question_mark", "app.help", "Help", id="sheet.help"),
     ]
-    """Esc or v closes (v opened it); ↑ ↓ go through the combatants; PgUp/PgDn scroll."""
+    """Esc or v closes (v opened it); ↑ ↓ go through the combatants; PgUp/PgDn scroll;
+    D marks a piece of gear destroyed or mends it (§7 row 6, the GM's pick)."""
 
     def __init__(self, ids: Sequence[str], shown: str) -> None:
         super().__init__()
@@ -86,6 +90,26 @@ class SheetScreen(FollowsSession, ModalScreen[None]):
     def action_scroll(self, pages: int) -> None:
         body = self.query_one(VerticalScroll)
         body.scroll_to(y=body.scroll_y + pages * body.size.height, animate=False)
+
+    def action_destroyed(self) -> None:
+        """§7 row 6 by the GM's hand: which piece no longer works, or works again."""
+        c = self.session.encounter.get(self.shown)
+        options = destroyed_options(c, self.session.catalog)
+        if not options:
+            self.notify(f"{c.name} carries nothing", severity="warning")
+            return
+        question = f"{c.name}: which piece is destroyed (no longer works), or mended?"
+        dialog = DecisionDialog("Equipment destroyed (§7)", question, options)
+        self.app.push_screen(dialog, self._send)
+
+    def _send(self, command: SetDestroyed | None) -> None:
+        """The pick, sent as the GM's command; a refusal is said, never raised."""
+        if command is None:
+            return
+        try:
+            self.table.apply(command)
+        except RulesError as err:
+            self.notify(str(err), title="Refused", severity="error")
 
     def action_step(self, delta: int) -> None:
         index = self.ids.index(self.shown) if self.shown in self.ids else 0
@@ -205,13 +229,17 @@ def gear_text(c: Combatant, catalog: Catalog) -> Text:
         if weapon is None:
             text.append(f" {state.id} (not in the loaded packs)\n", style="dim")
             continue
-        text.append(f" {weapon.name}", style="dim strike" if state.dropped else "bold")
+        wrecked = state.id in c.destroyed
+        strike = state.dropped or wrecked
+        text.append(f" {weapon.name}", style="dim strike" if strike else "bold")
         if state.charges is not None:
             text.append(f" {state.charges}/{state.power}")
         if state.stuck:
             text.append(f" STUCK ({state.stuck} action(s))", style="bold")
         if state.dropped:
             text.append(" DROPPED", style="bold")
+        if wrecked:
+            text.append(" DESTROYED (§7)", style="bold")
         attacks = f"{weapon.attacks.source}×" if weapon.attacks else "style×"
         card = f"{weapon.skill.value} {attacks} {weapon.damage.source} {weapon.range.label}"
         text.append(f"\n   {card}\n", style="dim")
@@ -221,6 +249,12 @@ def gear_text(c: Combatant, catalog: Catalog) -> Text:
         ]
         if any(notes):
             text.append("   " + " · ".join(n for n in notes if n) + "\n", style="dim")
+    weapons = {w.id for w in c.weapons}
+    items = dict(carried_items(c, catalog)) if c.destroyed else {}
+    gear = [items.get(k, k) for k in c.destroyed if k not in weapons]
+    if gear:
+        text.append("Equipment destroyed (§7)\n", style="bold underline")
+        text.append("".join(f" {name}: no longer works\n" for name in gear))
     text.append("Conditions\n", style="bold underline")
     marks = [("prone", "an action to stand up (R-ACT-6)")] if c.prone else []
     for mark in c.conditions:

@@ -20,9 +20,11 @@ from textual.widget import Widget
 
 from ...campaign.combat import (
     AttackPlan,
+    Hand,
     action_refusal,
     firepower,
     nearest_enemies,
+    off_hand_weapons,
     plan_attack,
     pools_refusal,
     ready_weapon,
@@ -129,7 +131,8 @@ class AttackPanel(Widget):
 
     def aim(self, attacker: Combatant) -> None:
         """``a``: the nearest standing enemy, the first weapon in hand, as many shots as
-        its charges pay for (R-ATK-3).
+        its charges pay for (R-ATK-3); right after a main-hand attack, the off hand's
+        weapon (R-ATK-11).
         """
         if not attacker.standing:
             why = down_reason(attacker)
@@ -143,7 +146,11 @@ class AttackPanel(Widget):
         if not targets:
             self.notify(f"{attacker.name} has no standing enemy to attack", severity="warning")
             return
-        self._set(self._fitted(AttackDraft(attacker.id, targets[0].id, weapon.id)))
+        draft = AttackDraft(attacker.id, targets[0].id, weapon.id)
+        others = off_hand_weapons(self._enc, attacker, self._catalog)
+        if others:  # R-ATK-11: the main hand attacked; what is left is the off hand's
+            draft = replace(draft.with_weapon(others[0]), hand=Hand.OFF)
+        self._set(self._fitted(draft))
 
     def retarget(self, delta: int) -> None:
         """The next (or previous) standing enemy, nearest first."""
@@ -194,6 +201,18 @@ class AttackPanel(Widget):
             self.notify("This attack has a single shot (rate of fire 1)")
             return None
         return draft.with_shots(delta, rate)
+
+    def hand(self, draft: AttackDraft) -> AttackDraft:
+        """``h``: the next hand (R-ATK-11); the off hand takes a weapon the engine lets it
+        use, so the preview shows that attack rather than a refusal of the main hand's.
+        """
+        stepped = draft.next_hand()
+        if stepped.hand == Hand.OFF:
+            attacker = self._enc.get(draft.attacker)
+            others = off_hand_weapons(self._enc, attacker, self._catalog)
+            if others and stepped.weapon not in others:
+                stepped = replace(stepped.with_weapon(others[0]), hand=Hand.OFF)
+        return self._fitted(stepped)
 
     def thrown(self, draft: AttackDraft) -> AttackDraft:
         return self._fitted(draft.toggled_throw())
