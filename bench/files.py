@@ -13,16 +13,17 @@ Run: ``.venv/bin/python bench/files.py`` (``--trials N``, default 200 for each o
 autosave). Prints a table; never fails. Target: 0 torn, 0 lost, 0 temporary files left
 after the next open but those offered. The tests run the same trials, 12 of each.
 
-A second table (``--only sizes``; ``--sizes 10000,50000``) times long campaigns: one of N
-log entries, every step undoable (ten Minions set up in two zones, then task rolls, one
-entry and one step each), saved in this process; then a fresh process, as a GM's app
-starts, opens it (**open**), plays a task and undoes it, times the **first undo** into the
-file's history and reports the **peak** memory so far (the maximum resident set of the
-app's whole process, Python and packs included), then plays a task and saves (**save**).
-At 50,000 entries it also times an **autosave** after one more change: the part on the
-app's thread (``Session.frozen``) and the write on the autosave thread. Targets (issue 32): save and
-open ≤ 250 ms at 50,000 entries, first undo ≤ 200 ms and peak ≤ 250 MB at 20,000 and
-growing linearly, autosave ≤ 20 ms on the app's thread.
+A second table (``--only sizes``; ``--sizes 10000,50000``; ``--repeat 3``: each figure the
+median of that many processes) times long campaigns: one of N log entries, every step
+undoable (ten Minions set up in two zones, then task rolls, one entry and one step each),
+saved in this process; then a fresh process, as a GM's app starts, opens it (**open**),
+plays a task and undoes it, times the **first undo** into the file's history and reports
+the **peak** memory so far (the maximum resident set of the app's whole process, Python and
+packs included), then plays a task and saves (**save**). At 50,000 entries it also times an
+**autosave** after one more change: the part on the app's thread (``Session.frozen``) and
+the write on the autosave thread. Targets (issue 32): save and open ≤ 250 ms at 50,000
+entries, first undo ≤ 200 ms and peak ≤ 250 MB at 20,000 and growing linearly, autosave
+≤ 20 ms on the app's thread. A power cut after a save is ``bench/powercut.py``'s (root).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -126,8 +128,8 @@ def _timed(work: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def sizes(counts: list[int]) -> None:
-    """The long-campaign table."""
+def sizes(counts: list[int], repeat: int) -> None:
+    """The long-campaign table: each figure the median of ``repeat`` fresh processes."""
     head = f"{'entries':>9}{'file MB':>9}{'save':>9}{'open':>9}{'first u':>9}{'peak MB':>9}"
     print(f"\n{head}{'autosave: app thread':>22}{'write':>9}")
     print("-" * 85)
@@ -136,11 +138,14 @@ def sizes(counts: list[int]) -> None:
         for count in counts:
             build(session, count)
             path = store.save(session, Path(tmp) / f"c{count}.toml")
-            child = subprocess.run(
-                [sys.executable, __file__, "--measure", str(path)],
-                capture_output=True, text=True, check=True,
-            )  # fmt: skip
-            got = json.loads(child.stdout)
+            runs = [
+                json.loads(subprocess.run(
+                    [sys.executable, __file__, "--measure", str(path)],
+                    capture_output=True, text=True, check=True,
+                ).stdout)
+                for _ in range(repeat)
+            ]  # fmt: skip
+            got = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
             auto = f"{got['frozen'] * 1000:>20.1f}ms{got['write'] * 1000:>7.0f}ms"
             print(
                 f"{count:>9,}{path.stat().st_size / 2**20:>9.1f}{got['save'] * 1000:>7.0f}ms"
@@ -154,6 +159,7 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--only", choices=("kills", "sizes"))
     parser.add_argument("--sizes", default="10000,20000,50000,100000")
+    parser.add_argument("--repeat", type=int, default=3, help="processes per size (median)")
     parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -164,7 +170,7 @@ def main() -> int:
         f" {platform.machine()}, {os.cpu_count()} CPU(s)"
     )
     if args.only != "kills":
-        sizes([int(n) for n in args.sizes.split(",")])
+        sizes([int(n) for n in args.sizes.split(",")], args.repeat)
     if args.only == "sizes":
         return 0
     head = f"\n{'kill -9 during':<16}{'trials':>8}{'torn':>6}{'lost':>6}"

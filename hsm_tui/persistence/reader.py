@@ -34,13 +34,17 @@ def read(path: Path) -> dict[str, Any]:
     by :meth:`Session.load_data`.
     """
     try:
-        text = _text(path, read_regular(path, LIMIT))
+        raw = read_regular(path, LIMIT)
     except OSError as err:
         raise CampaignFileError(f"cannot open {path}: {err.strerror or err}") from None
-    if not text.strip():
-        raise CampaignFileError(f"{path}: the file is empty (not a campaign)")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CampaignFileError(f"{path}: UTF-16 text; a campaign file is UTF-8")
     try:
-        data = _parse(text)
+        data = _parse(raw)
+    except UnicodeDecodeError as err:  # its place in the file (:func:`_utf8`)
+        line = raw[: err.start].count(b"\n") + 1
+        problem = f"not a text file (not UTF-8 at line {line}: byte 0x{raw[err.start]:02x})"
+        raise CampaignFileError(f"{path}: {problem}") from None
     except ValueError as err:
         raise CampaignFileError(f"{path}: {err}") from None
     if data.get("format") != FORMAT:
@@ -70,53 +74,83 @@ _BLOCKS = {
     "undo.checkpoints": "'''\ncheckpoints = '''\n",
 }
 """How each block of lines begins as a save writes it: its table, its key, its quotes."""
-_ILLEGAL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
-"""What TOML refuses in a literal string (tomllib reads CR LF as LF before it checks)."""
+_ILLEGAL = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+"""What TOML refuses in a literal string (tomllib reads CR LF as LF before it checks);
+in UTF-8, none of these bytes is ever part of another character."""
 
 
-def _parse(text: str) -> dict[str, Any]:
-    """``text`` parsed as TOML, the blocks of lines a save writes (:data:`_BLOCKS`) cut
-    out first and put back after: tomllib checks a literal string a character at a time,
-    a third of the time of opening a long campaign; one regular expression checks them
-    here. Anything laid out otherwise (or refused) is parsed as it is, by tomllib alone.
+def _parse(raw: bytes) -> dict[str, Any]:
+    """The file's bytes parsed as TOML, the blocks of lines a save writes (:data:`_BLOCKS`)
+    cut out first and put back after: tomllib checks a literal string a character at a
+    time, a third of the time of opening a long campaign. Here one pass finds the blocks,
+    one call checks the file holds no byte TOML refuses there, and each block is decoded
+    apart (a block of plain ASCII then stays one byte a character in memory). A file laid
+    out otherwise, or refused, is parsed as it is by tomllib alone, which says what and
+    where. UnicodeDecodeError: not UTF-8.
     """
-    cut, found = text, []
-    for path, opening in _BLOCKS.items():
-        at = cut.find(opening)
-        if at < 0:
-            continue
-        start = at + len(opening)
-        end = cut.find("'''", start)
-        if end < 0 or _ILLEGAL.search(cut, start, end):
-            return parse_toml(text, "a campaign")  # tomllib says what and where
-        stand_in = "\n" * cut.count("\n", start, end)  # each line stays where it was
-        found.append((path, cut[start:end], stand_in))
-        cut = f"{cut[:start]}{stand_in}{cut[end:]}"
+    spans = _blocks(raw)
+    if not spans or len(raw.translate(None, _ILLEGAL)) < len(raw):
+        return _whole(raw)
+    pieces, found, at = [], [], 0
+    for start, end, path in spans:
+        pieces.append(_utf8(raw, at, start))
+        found.append((path, _utf8(raw, start, end)))
+        at = end
+    pieces.append(_utf8(raw, at, len(raw)))
     try:
-        data = parse_toml(cut, "a campaign")
+        data = parse_toml("".join(pieces), "a campaign")
     except ValueError:
-        return parse_toml(text, "a campaign")  # where the file breaks, as tomllib says it
-    for path, lines, stand_in in found:
+        return _whole(raw)  # where the file breaks, as tomllib says it
+    for path, lines in found:
         *tables, key = path.split(".")
         table: Any = data
         for name in tables:
             table = table.get(name) if isinstance(table, dict) else None
-        if not isinstance(table, dict) or table.get(key) != stand_in:
-            return parse_toml(text, "a campaign")  # not the string it looked like
+        if not isinstance(table, dict) or table.get(key) != "":
+            return _whole(raw)  # not the string it looked like
         table[key] = lines
     return data
 
 
-def _text(path: Path, raw: bytes) -> str:
-    """The file's bytes as UTF-8 text, or the reason they are not (UTF-16 included)."""
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CampaignFileError(f"{path}: UTF-16 text; a campaign file is UTF-8")
+_OPENINGS = {opening.encode(): path for path, opening in _BLOCKS.items()}
+
+
+def _blocks(raw: bytes) -> list[tuple[int, int, str]]:
+    """Where each block of :data:`_BLOCKS` stands in ``raw`` (start, end, key), in one pass
+    from one ``'''`` to the next (a block holds none); [] when one is found twice or
+    never closes (the file is then left to tomllib)."""
+    spans: list[tuple[int, int, str]] = []
+    at = 0
+    while (quotes := raw.find(b"'''", at)) >= 0:
+        at = quotes + 3
+        for opening, path in _OPENINGS.items():
+            begins = quotes + 4 - len(opening)
+            if begins >= 0 and raw.startswith(opening, begins):
+                at = raw.find(b"'''", quotes + 4)
+                if at < 0 or path in (span[2] for span in spans):
+                    return []
+                spans.append((quotes + 4, at, path))
+                break
+    return spans
+
+
+def _whole(raw: bytes) -> dict[str, Any]:
+    """The file parsed by tomllib alone; ValueError says why it is not a campaign."""
+    text = _utf8(raw, 0, len(raw))
+    if not text.strip():
+        raise ValueError("the file is empty (not a campaign)")
+    return parse_toml(text, "a campaign")
+
+
+def _utf8(raw: bytes, start: int, end: int) -> str:
+    """``raw[start:end]`` as text (decoded where it is, not copied first);
+    UnicodeDecodeError names the place in all of ``raw``."""
     try:
-        return raw.decode("utf-8")
+        return str(memoryview(raw)[start:end], "utf-8")
     except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        problem = f"not a text file (not UTF-8 at line {line}: byte 0x{raw[err.start]:02x})"
-        raise CampaignFileError(f"{path}: {problem}") from None
+        raise UnicodeDecodeError(
+            "utf-8", raw, start + err.start, start + err.end, err.reason
+        ) from None
 
 
 HEADER_TYPES = {"name": str, "party": list, "adventure": int, "in_combat": bool}
@@ -150,10 +184,10 @@ def problem(path: Path, err: DataError) -> str:
 def _first_line(path: Path, block: str) -> int | None:
     """The line of the file on which ``block``'s first entry stands, if written as a save
     writes it (a hand-made layout, or a version 2 file, has none to name)."""
-    opening = _BLOCKS[block]
+    opening = _BLOCKS[block].encode()
     try:
-        text = read_regular(path, LIMIT).decode("utf-8")
-    except (OSError, ValueError):
+        raw = read_regular(path, LIMIT)
+    except OSError:
         return None
-    at = text.find(opening)
-    return None if at < 0 else text.count("\n", 0, at + len(opening)) + 1
+    at = raw.find(opening)
+    return None if at < 0 else raw.count(b"\n", 0, at + len(opening)) + 1

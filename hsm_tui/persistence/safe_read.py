@@ -24,7 +24,7 @@ def read_regular(path: Path, limit: int) -> bytes:
     try:
         if size > limit:
             raise OSError(errno.EFBIG, f"larger than {amount(limit)}: not read", str(path))
-        data = _read(fd, limit + 1)
+        data = _read(fd, limit + 1, size + 1)
     finally:
         os.close(fd)
     if len(data) > limit:  # grown since the size was read
@@ -68,13 +68,16 @@ def _open(path: Path) -> tuple[int, int]:
     return fd, st.st_size
 
 
-def _read(fd: int, most: int) -> bytes:
+def _read(fd: int, most: int, first: int = CHUNK) -> bytes:
+    """At most ``most`` bytes of ``fd``; ``first`` in one read (the size the file had,
+    read at once: no second copy to join), then chunks, should it have grown."""
     chunks: list[bytes] = []
-    total = 0
-    while total < most and (chunk := os.read(fd, min(CHUNK, most - total))):
+    total, size = 0, first
+    while total < most and (chunk := os.read(fd, min(size, most - total))):
         chunks.append(chunk)
         total += len(chunk)
-    return b"".join(chunks)
+        size = CHUNK
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 def amount(size: int) -> str:

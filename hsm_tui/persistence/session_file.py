@@ -16,6 +16,8 @@ from ..table.state import Command, LogEntry, Snapshot
 from . import checkpoints, codec, lines
 from .references import check_log
 from .snapshot import (
+    NOW_LOG,
+    START_LOG,
     STEP_LINES,
     check_bounds,
     known,
@@ -217,15 +219,14 @@ def read_steps(steps: tuple[str, ...]) -> list[Command]:
 def session_data(saved: SessionData) -> dict[str, Any]:
     """``saved`` as TOML-ready data (the undo table only when there is history)."""
     data: dict[str, Any] = {"seed": saved.seed, "state": snapshot_data(saved.now)}
-    steps = [*saved.unread, *STEP_LINES.lines(saved.commands)]
-    if steps:
+    if saved.unread or saved.commands:
         marks = [
             *checkpoints.rebased(saved.checkpoints, saved.base, saved.now.log),
             *map(checkpoints.line, saved.marks),
         ]
         data["undo"] = {
             "start": start_data(saved.start, saved.now),
-            "commands": lines.block(steps),
+            "commands": STEP_LINES.block([*saved.unread, *saved.commands]),
             "checkpoints": lines.block(marks),
         }
     data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
@@ -239,14 +240,14 @@ def session_from(data: dict[str, Any]) -> SessionData:
     """
     types = known()
     seed = codec.from_data(data.get("seed"), int, types, "seed")
-    now = snapshot_from(data.get("state"), types, "state")
+    now = snapshot_from(data.get("state"), types, "state", memo=NOW_LOG)
     undo = data.get("undo", {})
     if not isinstance(undo, dict):
         raise codec.DataError("undo", "expected a table")
     check_bounds(now, "state")
     start = now
     if "start" in undo:
-        start = snapshot_from(undo["start"], types, "undo.start", now.log)
+        start = snapshot_from(undo["start"], types, "undo.start", now.log, START_LOG)
         check_bounds(start, "undo.start")
     steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
     marks = tuple(lines.split(undo.get("checkpoints", ""), "undo.checkpoints"))

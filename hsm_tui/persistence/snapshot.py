@@ -139,7 +139,7 @@ def snapshot_data(snap: Snapshot, log: lines.Memo = NOW_LOG) -> dict[str, Any]:
     written of this snapshot's log), the dice state apart."""
     version, internal, gauss = snap.rng_state
     data = codec.to_data(replace(snap, rng_state=None, log=()), Snapshot)
-    data["log"] = lines.block(log.lines(snap.log))
+    data["log"] = log.block(snap.log)
     data["rng_state"] = {"version": version, "internal": list(internal)}
     if gauss is not None:
         data["rng_state"]["gauss"] = gauss
@@ -166,10 +166,15 @@ def start_data(start: Snapshot, now: Snapshot) -> dict[str, Any]:
 
 
 def snapshot_from(
-    data: Any, known: dict[str, type], where: str, before: tuple[LogEntry, ...] = ()
+    data: Any,
+    known: dict[str, type],
+    where: str,
+    before: tuple[LogEntry, ...] = (),
+    memo: lines.Memo | None = None,
 ) -> Snapshot:
     """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``); ``before``
-    is the log whose first entries :data:`SHARED` counts (``state``'s, for the start).
+    is the log whose first entries :data:`SHARED` counts (``state``'s, for the start);
+    ``memo`` keeps the lines of the log it writes (:func:`snapshot_data`'s ``log``).
     """
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
@@ -179,7 +184,7 @@ def snapshot_from(
     if not 0 <= shared <= len(before):
         problem = f"{shared} is outside 0 to {len(before)} (the entries of the state's log)"
         raise codec.DataError(f"{where}.{SHARED}", problem)
-    log = before[:shared] + lines.log_from(data["log"], f"{where}.log")
+    log = before[:shared] + lines.log_from(data["log"], f"{where}.log", memo)
     rng = data.get("rng_state")
     if not isinstance(rng, dict):
         raise codec.DataError(f"{where}.rng_state", "missing, or not a table")

@@ -139,32 +139,37 @@ def encode(body: Callable[[], dict[str, Any]], path: Path, now: datetime | None 
         data = {"format": FORMAT, "format_version": VERSION, "saved": stamp}
         data["header"] = versions.header(session.get("state"))
         data.update(session)
-        return f"{_toml(data)}\n{END}".encode()
+        return b"".join([*_toml(data), f"\n{END}".encode()])
     except (TypeError, ValueError, DataError) as err:  # a state TOML or UTF-8 cannot hold
         raise CampaignFileError(f"cannot save {path}: {err}") from None
 
 
-def _toml(data: dict[str, Any]) -> str:
-    """``data`` as TOML text, each :class:`~.lines.Block` as a literal string (tomli_w
-    would write it as one line of escapes, which tomllib reads a character at a time).
-    Each block goes in under a random stand-in no value can hold by chance.
+def _toml(data: dict[str, Any]) -> list[bytes]:
+    """``data`` as TOML in pieces of UTF-8, each :class:`~.lines.Block` as a literal string
+    (tomli_w would write it as one line of escapes, which tomllib reads a character at a
+    time). Each block goes in under a random stand-in no value can hold by chance; its
+    bytes are a piece as they are, for the file to be put together once (a long
+    campaign's blocks are most of its file, and each pass over them took 0.1 s).
     """
-    blocks: dict[str, str] = {}
+    blocks: dict[str, Block] = {}
     nonce = secrets.token_hex(16)
 
     def marked(value: Any) -> Any:
         if isinstance(value, Block):
             stand_in = f"{nonce}-{len(blocks)}"
-            blocks[f'"{stand_in}"'] = f"'''\n{value}'''"
+            blocks[f'"{stand_in}"'] = value
             return stand_in
         if isinstance(value, dict):
             return {k: marked(v) for k, v in value.items()}
         return value
 
     text = tomli_w.dumps(marked(data))
-    for stand_in, literal in blocks.items():
-        text = text.replace(stand_in, literal, 1)
-    return text
+    pieces, at = [], 0
+    for where, stand_in in sorted((text.index(s), s) for s in blocks):
+        pieces += [text[at:where].encode(), b"'''\n", blocks[stand_in].data, b"'''"]
+        at = where + len(stand_in)
+    pieces.append(text[at:].encode())
+    return pieces
 
 
 def write(

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .lines import block, line
+from .lines import line
 
 VERSION = 5
 """The version this hsm-tui writes and the newest it reads."""
@@ -103,12 +103,12 @@ def _title_only(entry: Any) -> Any:
 
 
 def _lines_of(table: Data, key: str) -> Data:
-    """``table`` with its list ``key`` as a block of lines (anything else left for the
-    reader to refuse)."""
+    """``table`` with its list ``key`` as a block of lines, as a version 3 file's reads
+    (anything else left for the reader to refuse)."""
     items = table.get(key)
     if not isinstance(items, list):
         return table
-    return {**table, key: block(map(line, items))}
+    return {**table, key: "".join(f"{line(item)}\n" for item in items)}
 
 
 def _v3_to_v4(data: Data) -> Data:
