@@ -177,7 +177,18 @@ def save_on_stop(session: Session, saver: Autosaver | None = None, discard: bool
 
 
 async def serve(options: ServeOptions) -> int:
-    """Run the table until stopped; see the module's docstring."""
+    """Run the table until stopped; see the module's docstring. Headless, SIGINT and
+    SIGTERM stop it from the first moment: a signal while it starts (the campaign read,
+    the port bound) still closes the table and saves."""
+    stopped = _stopped_by_signals() if options.headless else None
+    try:
+        return await _serve(options, stopped)
+    finally:
+        if stopped is not None:
+            _forget_signals()
+
+
+async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
     from .hostkey import HostKeyError, fingerprint, host_key_path, load_or_create_host_key
     from .server import TableServer
 
@@ -208,8 +219,8 @@ async def serve(options: ServeOptions) -> int:
         return f"The GM closed the table: {kept}."
 
     try:
-        if options.headless:
-            await _until_signalled()
+        if stopped is not None:
+            await stopped.wait()
         else:
             discard = await _local_app(session, table)
     finally:
@@ -249,16 +260,22 @@ def autosaver(session: Session) -> Autosaver:
     return saver
 
 
-async def _until_signalled() -> None:
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _stopped_by_signals() -> asyncio.Event:
+    """An event SIGINT or SIGTERM sets, from now on."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
+    return stop
+
+
+def _forget_signals() -> None:
+    loop = asyncio.get_running_loop()
+    for sig in STOP_SIGNALS:
+        loop.remove_signal_handler(sig)
 
 
 async def _local_app(session: Session, table: Table) -> bool:

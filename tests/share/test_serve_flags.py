@@ -172,3 +172,22 @@ def test_every_limit_flag_reaches_the_server(monkeypatch: pytest.MonkeyPatch) ->
     assert given == [Limits(2, (3, 50, 9), 4, 11, 12, 1, 13, 99)]
     command.run(build_parser().parse_args(["serve"]))
     assert given[1] == Limits()
+
+
+def test_sigterm_as_the_server_starts_still_closes_the_table_and_saves(tmp_path: Path) -> None:
+    """The stop signals are taken before the table opens: a SIGTERM at the first line the
+    server prints (its host key) closes the table as its end does instead of killing it."""
+    (tmp_path / "players.toml").write_text("")
+    env = {**os.environ, "HSM_CONFIG_DIR": str(tmp_path / "config"), "HSM_SAVES": str(tmp_path)}
+    command = [sys.executable, "-m", "hsm_tui", "serve", "--headless", "--port", "0"]
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None and "fingerprint" in server.stdout.readline()
+        server.send_signal(signal.SIGTERM)
+        out, err = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 0, err  # not -15: the signal was taken
+    assert out.splitlines()[-1] == "nothing to save"  # it closed as it does at the end
