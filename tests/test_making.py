@@ -287,3 +287,24 @@ def test_hsm_campaign_export_sheets_prints_each_party_heros_sheet(tmp_path: Path
     assert "| Crate \\| of \\*tools\\* | 9 | cart |" in text  # literal, not a new cell
     assert "Carried 13 of Encumbrance 10 · **Encumbered**" in text
     assert "## Kestrel Vance" in text and "Luck 2 · Clues 2" in text
+
+
+def test_the_gm_edits_a_heros_lasting_chart_results() -> None:
+    """§7: a row healed off, one from before the campaign added; each logged, undoable."""
+    from hsm_tui.campaign.party import EditChart
+
+    s = Session(seed=1, content=pack())
+    s.apply(AddHero("kestrel-vance"))
+    s.apply(EditChart("kestrel-vance", "scarred", add=True))
+    s.apply(EditChart("kestrel-vance", "limb-injury", add=True))
+    assert s.campaign.member("kestrel-vance").chart == ("scarred", "limb-injury")
+    s.apply(EditChart("kestrel-vance", "scarred", add=False))
+    assert s.log[-1].title == "Kestrel Vance: Scarred taken off (the GM's edit, §7)"
+    assert s.campaign.member("kestrel-vance").chart == ("limb-injury",)
+    said = refused(s, EditChart("kestrel-vance", "scarred", add=False))
+    assert said == "Kestrel Vance has no Scarred to take off"
+    assert refused(s, EditChart("kestrel-vance", "dead", add=True)) == (
+        "a death is the chart's roll, not an edit"
+    )
+    s.undo()
+    assert s.campaign.member("kestrel-vance").chart == ("scarred", "limb-injury")

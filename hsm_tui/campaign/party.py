@@ -119,6 +119,18 @@ class GrantClues:
 
 
 @dataclass(frozen=True)
+class EditChart:
+    """The GM's edit of a Hero's lasting Severe Wound chart results (§7: Scarred, a limb,
+    sight or hearing, PTSD …): a row from a past adventure added, or one healed (a
+    surgeon, a relic) taken off. ``add``: add ``row``; else take one of it off."""
+
+    entry: str
+    row: str
+    add: bool
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class AddParty:
     """Every party Hero joins the encounter in ``zone`` as a player character."""
 
@@ -144,6 +156,7 @@ CampaignCommand = (
     | SetScene
     | GrantClues
     | NewAdventure
+    | EditChart
     | MakingCommand
 )
 
@@ -193,6 +206,23 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
         if len(cmd.text) > SCENE_LIMIT:
             raise RulesError(f"scene notes are limited to {SCENE_LIMIT:,} characters")
         return replace(campaign, scene=cmd.text), "Scene notes updated"
+    if isinstance(cmd, EditChart):
+        m = campaign.member(cmd.entry)
+        names = {row.id: row.name for row in cat.chart}
+        if cmd.add:
+            if cmd.row not in names:
+                raise RulesError(f"no row {cmd.row!r} on the Severe Wound chart")
+            if cmd.row in {row.id for row in cat.chart if row.dead}:
+                raise RulesError("a death is the chart's roll, not an edit")
+            chart = (*m.chart, cmd.row)
+        elif cmd.row in m.chart:
+            at = len(m.chart) - 1 - m.chart[::-1].index(cmd.row)  # its latest
+            chart = m.chart[:at] + m.chart[at + 1 :]
+        else:
+            raise RulesError(f"{m.name} has no {names.get(cmd.row, cmd.row)} to take off")
+        done = "added" if cmd.add else "taken off"
+        title = f"{m.name}: {names.get(cmd.row, cmd.row)} {done} (the GM's edit, §7)"
+        return campaign.with_member(replace(m, chart=chart)), title
     if isinstance(cmd, GrantClues):
         m = campaign.member(cmd.entry)
         if not 0 <= m.clues + cmd.count <= MAX_POOL:

@@ -224,3 +224,20 @@ async def test_f7_makes_a_one_off_minion_and_adds_it_at_once() -> None:
         assert made.name == "One-eyed boss" and made.id == f"{entry.id}-copy"
         picker = app.screen.query_one(PackPicker)
         assert any(e.id == made.id for e in picker.entries)
+
+
+async def test_f8_r_takes_a_healed_chart_result_off_a_hero() -> None:
+    from hsm_tui.campaign.party import EditChart
+    from hsm_tui.ui.screens.decision_dialog import DecisionDialog
+
+    app = _app("kestrel-vance")
+    app.session.apply(EditChart("kestrel-vance", "scarred", add=True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        pilot.app.push_screen(CampaignScreen())
+        await pilot.pause()
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, DecisionDialog)
+        await pilot.press("1")  # the first: take off Scarred
+        await pilot.pause()
+        assert app.session.campaign.member("kestrel-vance").chart == ()

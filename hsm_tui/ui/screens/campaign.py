@@ -70,6 +70,7 @@ class CampaignScreen(SessionScreen):
         Binding("b", "build_hero", "Build hero", id="campaign.build-hero"),
         Binding("g", "grow_hero", "Grow", show=False, id="campaign.grow-hero"),
         Binding("B", "budget", "Budget", show=False, id="campaign.budget"),
+        Binding("R", "chart_rows", "Chart rows", show=False, id="campaign.chart-rows"),
         Binding("X", "export_characters", "Export", show=False, id="campaign.export-characters"),
         Binding("I", "import_character", "Import", show=False, id="campaign.import-character"),
         Binding("x", "remove_hero", "Remove hero", show=False, id="campaign.remove-hero"),
@@ -212,6 +213,31 @@ class CampaignScreen(SessionScreen):
         made = next((m for m in self.session.campaign.made if m.id == entry), None)
         start = made if made is not None else from_entry(hero, "hero")
         self.app.push_screen(CharacterBuilder(start, grows=True))
+
+    def action_chart_rows(self) -> None:
+        """The highlighted Hero's lasting chart results (§7): one taken off (healed), or a
+        row added (from before the campaign kept them)."""
+        from ...campaign.combat import Option
+
+        entry = self._highlighted("#party")
+        if entry is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+        member = self.session.party_now().member(entry)
+        catalog = self.session.catalog
+        rows = {row.id: row.name for row in catalog.chart}
+        edit = _party().EditChart
+        off = [
+            (f"take off {rows.get(r, r)}", edit(entry, r, add=False))
+            for r in dict.fromkeys(member.chart)
+        ]
+        on = [(f"add {r.name}", edit(entry, r.id, add=True)) for r in catalog.chart if not r.dead]
+        keys = "123456789abcdefhijklmnpqrstuvwxz"
+        options = [
+            Option(k, label, cmd) for k, (label, cmd) in zip(keys, [*off, *on], strict=False)
+        ]
+        now = ", ".join(rows.get(r, r) for r in member.chart) or "none"
+        self.choose("Severe Wound chart results (§7)", f"{member.name} has: {now}", options)
 
     def action_budget(self) -> None:
         """The trait points a new character may spend (the book gives none: the GM's)."""
