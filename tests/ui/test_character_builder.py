@@ -26,13 +26,19 @@ def _app(*heroes: str) -> HsmApp:
     return HsmApp(session)
 
 
-async def _builder(pilot, key: str = "b") -> CharacterBuilder:
+async def _on_home(pilot, key: str) -> object:
+    """F8's screen, ``key`` pressed on it: the screen on top then."""
     pilot.app.push_screen(CampaignScreen())
     await pilot.pause()
     await pilot.press(key)
     await pilot.pause()
-    assert isinstance(pilot.app.screen, CharacterBuilder)
     return pilot.app.screen
+
+
+async def _builder(pilot, key: str = "b") -> CharacterBuilder:
+    screen = await _on_home(pilot, key)
+    assert isinstance(screen, CharacterBuilder)
+    return screen
 
 
 def _sheet(screen: CharacterBuilder) -> str:
@@ -174,10 +180,7 @@ async def test_made_heroes_export_to_a_pack_and_import_into_another_campaign(
     first.session.rename("Long Reach")
     first.session.apply(MakeCharacter(ADA))
     async with first.run_test(size=(80, 24)) as pilot:
-        pilot.app.push_screen(CampaignScreen())
-        await pilot.pause()
-        await pilot.press("X")
-        await pilot.pause()
+        await _on_home(pilot, "X")
     folder = tmp_path / "packs" / "long-reach"
     assert sorted(p.name for p in folder.iterdir()) == ["heroes.toml", "pack.toml"]
     check = [sys.executable, "-m", "hsm_tui", "content", "check", "--strict", str(folder)]
@@ -185,11 +188,7 @@ async def test_made_heroes_export_to_a_pack_and_import_into_another_campaign(
     assert done.returncode == 0, done.stdout + done.stderr
     second = _app("kestrel-vance")
     async with second.run_test(size=(80, 24)) as pilot:
-        pilot.app.push_screen(CampaignScreen())
-        await pilot.pause()
-        await pilot.press("I")
-        await pilot.pause()
-        assert isinstance(second.screen, PickerScreen)
+        assert isinstance(await _on_home(pilot, "I"), PickerScreen)
         await pilot.press(*"ada", "enter")
         await pilot.pause()
         assert isinstance(second.screen, CharacterBuilder)
@@ -233,11 +232,7 @@ async def test_f8_r_takes_a_healed_chart_result_off_a_hero() -> None:
     app = _app("kestrel-vance")
     app.session.apply(EditChart("kestrel-vance", "scarred", add=True))
     async with app.run_test(size=(80, 24)) as pilot:
-        pilot.app.push_screen(CampaignScreen())
-        await pilot.pause()
-        await pilot.press("R")
-        await pilot.pause()
-        assert isinstance(app.screen, DecisionDialog)
+        assert isinstance(await _on_home(pilot, "R"), DecisionDialog)
         await pilot.press("1")  # the first: take off Scarred
         await pilot.pause()
         assert app.session.campaign.member("kestrel-vance").chart == ()
