@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...campaign.combat import EndTurn, Option
+from ...rules import Cover
 from ...rules.errors import RulesError
 from ...table.seat_choices import declare_options
 from ...table.seats import watching
@@ -102,10 +103,11 @@ FIGHT_COLUMNS = (
     Column("Name", 4),
     Column("Side", 2),
     Column("Zone", 2),
-    Column("Cover"),
+    Column("Cover", least=max(len(cover.label) for cover in Cover)),
     Column("State", 3),
 )
-"""The fight's columns: the turn marker, then where each combatant is and how it fares."""
+"""The fight's columns: the turn marker, then where each combatant is and how it fares (the
+cover's as wide as its longest word: a raider diving into medium cover moves no column)."""
 
 
 def fight_rows(view: TableView) -> tuple[Row, ...]:

@@ -94,7 +94,7 @@ class AttackPanel(Widget):
         self._pending: Decision | None = None
         self._chosen: Combatant | None = None
         self._planned: tuple[Encounter, Catalog, AttackDraft, AttackPlan | str] | None = None
-        self._drawn: Text | None = None
+        self._drawn: tuple[int, Text] | None = None  # the width it was worked out for
 
     # -- attributes down ------------------------------------------------------------
     def show(
@@ -126,7 +126,7 @@ class AttackPanel(Widget):
         # Not aiming, the panel's text is worked out now and repainted only if it changed
         # (most changes of the session leave it as it was); an aim's plan waits for the
         # paint, so a draft that a command is about to clear is never planned.
-        drawn = self._text() if self.draft is None else None
+        drawn = (self.content_size.width, self._text()) if self.draft is None else None
         if drawn is None or drawn != self._drawn:
             self._drawn = drawn
             self.refresh()  # a fixed box: no layout pass, which would redraw everything
@@ -231,14 +231,12 @@ class AttackPanel(Widget):
         return replace(draft, shots=fitted.shots)
 
     # -- drawing --------------------------------------------------------------------
-    def on_resize(self) -> None:
-        self._drawn = None  # its lines fit the width: worked out again at the paint
-
     def render(self) -> Text:
         """The text :meth:`show` worked out, or anew (aiming, or a new width)."""
-        if self._drawn is None:
-            self._drawn = self._text()
-        return self._drawn
+        width = self.content_size.width
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, self._text())
+        return self._drawn[1]
 
     def _text(self) -> Text:
         lines: list[str | Text] = []

@@ -28,10 +28,13 @@ BOLD = Style(bold=True)
 @dataclass(frozen=True)
 class Column:
     """A column's heading and its share of the width left once the fitted columns (share
-    0: as wide as their widest cell) and the gaps are taken."""
+    0: as wide as their widest cell, and at least ``least``) and the gaps are taken. A
+    fitted column whose widest value is known keeps that width, so a new value never
+    moves the columns (and repaints every row)."""
 
     heading: str
     share: int = 0
+    least: int = 1
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,9 @@ def column_widths(width: int, columns: Sequence[Column], rows: Sequence[Row]) ->
     last = len(columns) - 1
     gaps = [GAP // 2 * ((i > 0) + (i < last)) for i in range(len(columns))]
     fitted = [
-        0 if c.share else max(1, *(cell_len(t) for t in (c.heading, *(r.cells[i] for r in rows))))
+        0
+        if c.share
+        else max(c.least, *(cell_len(t) for t in (c.heading, *(r.cells[i] for r in rows))))
         for i, c in enumerate(columns)
     ]
     left = width - sum(f + g for f, g, c in zip(fitted, gaps, columns, strict=True) if not c.share)
