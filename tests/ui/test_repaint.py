@@ -23,13 +23,13 @@ from hsm_tui.ui.player.table import FIGHT_COLUMNS
 from hsm_tui.ui.widgets.attack_panel import AttackPanel
 from hsm_tui.ui.widgets.combatants import CombatantTable
 from hsm_tui.ui.widgets.initiative import InitiativeList
-from hsm_tui.ui.widgets.line_table import GAP, LineTable, Row, column_widths, fit
+from hsm_tui.ui.widgets.line_table import GAP, LineTable, Row, column_widths, fit, row_line
 from hsm_tui.ui.widgets.range_board import RangeBoard
 from hsm_tui.ui.widgets.roll_log import wrap_entry
 from tests.share.conftest import fight
 
 ROWS = (
-    Row(("▶", "Kestrel Vance", "heroes", "ridge", "—", "unhurt"), bold=True),
+    Row(("▶", "Kestrel Vance", "heroes", "ridge", "—", "unhurt"), own=True),
     Row(("", "Pirate raider 1", "pirates", "dig", "medium", "unhurt")),
 )
 
@@ -57,6 +57,20 @@ def test_fitted_columns_take_their_widest_cell_and_the_rest_share_what_is_left()
 )
 def test_a_cell_fills_its_width_exactly_cut_with_an_ellipsis(text, width, shown) -> None:
     assert fit(text, width) == shown and cell_len(fit(text, width)) == width
+
+
+def test_a_row_is_one_segment_per_run_of_one_style() -> None:
+    """The seat's own hero's name in bold, the rest of its row plain; a header in bold."""
+    widths = column_widths(49, FIGHT_COLUMNS, ROWS)
+    own = row_line(ROWS[0].cells, widths, [c.own_bold for c in FIGHT_COLUMNS])
+    assert [(s.text.strip(), bool(s.style and s.style.bold)) for s in own] == [
+        ("▶", False),
+        ("Kestrel Vance", True),
+        ("hero…  ridge  —       unhurt", False),
+    ]
+    header = row_line([c.heading for c in FIGHT_COLUMNS], widths, [True] * len(widths))
+    [segment] = list(header)
+    assert segment.style is not None and segment.style.bold
 
 
 class _TableApp(App[None]):

@@ -100,7 +100,7 @@ def _aside(view: TableView) -> tuple[object, ...]:
 
 FIGHT_COLUMNS = (
     Column(""),
-    Column("Name", 4),
+    Column("Name", 4, own_bold=True),
     Column("Side", 2),
     Column("Zone", 2),
     Column("Cover", least=max(len(cover.label) for cover in Cover)),
@@ -112,7 +112,7 @@ cover's as wide as its longest word: a raider diving into medium cover moves no 
 
 def fight_rows(view: TableView) -> tuple[Row, ...]:
     """Everyone the seat may see: where they are and how they fare (never numbers); the
-    seat's own hero in bold."""
+    seat's own hero's name in bold."""
     mine = view.hero.id if view.hero is not None else None
     return tuple(
         Row(
@@ -124,7 +124,7 @@ def fight_rows(view: TableView) -> tuple[Row, ...]:
                 c.cover.label if c.cover else "—",
                 ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions)),
             ),
-            bold=c.id == mine,
+            own=c.id == mine,
         )
         for c in view.combatants
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -35,14 +37,16 @@ class Column:
     heading: str
     share: int = 0
     least: int = 1
+    own_bold: bool = False
+    """The seat's own row shows this cell in bold (its hero's name)."""
 
 
 @dataclass(frozen=True)
 class Row:
-    """A row's cells, one per column; ``bold``: the seat's own."""
+    """A row's cells, one per column; ``own``: the seat's own (its hero)."""
 
     cells: tuple[str, ...]
-    bold: bool = False
+    own: bool = False
 
 
 def column_widths(width: int, columns: Sequence[Column], rows: Sequence[Row]) -> list[int]:
@@ -79,19 +83,19 @@ def fit(text: str, width: int) -> str:
     return set_cell_size(text, max(0, width - 1)) + "…" if width else ""
 
 
-def row_line(cells: Sequence[str], widths: Sequence[int], style: Style | None) -> Strip:
-    """One row drawn in ``widths``, the columns ``GAP`` apart."""
-    gap = Segment(" " * GAP)
-    segments: list[Segment] = []
-    for i, (text, width) in enumerate(zip(cells, widths, strict=True)):
+def row_line(cells: Sequence[str], widths: Sequence[int], bold: Sequence[bool]) -> Strip:
+    """One row drawn in ``widths``, the columns ``GAP`` apart, the cells ``bold`` says in
+    bold. Each run of text in one style is one segment: fewer to style, fewer to send."""
+    pieces: list[tuple[str, bool]] = []
+    for i, (text, width, strong) in enumerate(zip(cells, widths, bold, strict=True)):
         if i:
-            segments.append(gap)
-        segments.append(Segment(fit(text, width), style))
+            pieces.append((" " * GAP, strong and bold[i - 1]))
+        pieces.append((fit(text, width), strong))
+    segments = [
+        Segment("".join(text for text, _ in run), BOLD if strong else None)
+        for strong, run in groupby(pieces, key=itemgetter(1))
+    ]
     return Strip(segments, sum(widths) + GAP * (len(widths) - 1))
-
-
-def _style(row: Row) -> Style | None:
-    return BOLD if row.bold else None
 
 
 class LineTable(Widget):
@@ -119,7 +123,7 @@ class LineTable(Widget):
         lines = self._lines[:1]
         for y, row in enumerate(self.rows, start=1):
             same = y <= len(before) and before[y - 1] == row
-            lines.append(self._lines[y] if same else row_line(row.cells, widths, _style(row)))
+            lines.append(self._lines[y] if same else self._row_line(row, widths))
             if not same:
                 self.refresh(Region(0, y, width, 1))
         for y in range(len(self.rows) + 1, len(before) + 1):  # rows gone: blank lines now
@@ -140,8 +144,12 @@ class LineTable(Widget):
         if not widths:
             self._lines = []
             return
-        header = row_line([c.heading for c in self.columns], widths, BOLD)
-        self._lines = [header, *(row_line(r.cells, widths, _style(r)) for r in self.rows)]
+        header = row_line([c.heading for c in self.columns], widths, [True] * len(widths))
+        self._lines = [header, *(self._row_line(r, widths) for r in self.rows)]
+
+    def _row_line(self, row: Row, widths: list[int]) -> Strip:
+        bold = [row.own and c.own_bold for c in self.columns]
+        return row_line(row.cells, widths, bold)
 
     def render_line(self, y: int) -> Strip:
         width = self.content_region.width
