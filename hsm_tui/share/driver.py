@@ -35,10 +35,12 @@ MAX_SILENT_INPUT = 256 << 10
 """Characters the parser may swallow without an event (an endless bracketed paste)
 before it is started afresh: what it holds meanwhile is server memory."""
 
-MAX_EVENTS_PER_SECOND = 1000
+MAX_EVENTS_PER_SECOND = 200
 """Events (keys, pastes, clicks) one client may send in a second; past it the rest of a
-read is dropped and input pauses until the next second. A typist sends tens, a paste
-is one event: only a flood reaches it, and then it cannot take the loop from others."""
+read is dropped and input pauses until the next second. A typist sends tens, a held key
+some thirty, a paste is one event (and the longest line a player may type is 200
+characters): only a flood reaches it. Each key may open a menu on the loop every seat
+shares, so at a thousand a second one flooding client took a fifth of it."""
 
 FEED_SLICE = 256
 """Characters parsed in one turn of the loop. Textual's parser takes some 15 µs a character,
