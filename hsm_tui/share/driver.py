@@ -35,10 +35,18 @@ MAX_SILENT_INPUT = 256 << 10
 """Characters the parser may swallow without an event (an endless bracketed paste)
 before it is started afresh: what it holds meanwhile is server memory."""
 
-MAX_EVENTS_PER_SECOND = 1000
+MAX_EVENTS_PER_SECOND = 200
 """Events (keys, pastes, clicks) one client may send in a second; past it the rest of a
-read is dropped and input pauses until the next second. A typist sends tens, a paste
-is one event: only a flood reaches it, and then it cannot take the loop from others."""
+read is dropped and input pauses until the next second. A typist sends tens, a held key
+some thirty, a paste is one event (and the longest line a player may type is 200
+characters): only a flood reaches it. Each key may open a menu on the loop every seat
+shares, so at a thousand a second one flooding client took a fifth of it."""
+
+FEED_SLICE = 256
+"""Characters parsed in one turn of the loop. Textual's parser takes some 15 µs a character,
+so a 32 KB read typed flat out would hold every seat's frames for half a second; the rest
+waits for the next turn, the client's input paused meanwhile, and once this second's
+budget is spent it is dropped unparsed."""
 
 SETTLE_POLL, SETTLE_LIMIT = 0.001, 0.25
 """How often a held key checks whether the key before it is done, and how long at most
@@ -121,6 +129,7 @@ class ChannelDriver(Driver):
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._out: list[str] = []
         self._silent = 0
+        self._unparsed = ""
         self._input = False
         self._paused = False
         self._budget = MAX_EVENTS_PER_SECOND
@@ -207,10 +216,22 @@ class ChannelDriver(Driver):
         super().process_message(message)
 
     def receive(self, data: bytes) -> None:
-        """Bytes from the client, parsed in the app's context."""
+        """Bytes from the client, parsed in the app's context, a slice a turn."""
         text = self._decode(data)
         if self._input and text:  # "" is half a character; fed, it would mean EOF
-            self._in_context(self._feed, text)
+            waiting, self._unparsed = self._unparsed, self._unparsed + text
+            if not waiting:  # else a slice is already on its way
+                self._in_context(self._feed_slice)
+
+    def _feed_slice(self) -> None:
+        """Parse the next :data:`FEED_SLICE` characters; the rest in a later turn of the
+        loop, so one client's flood delays no other seat's frame by more than a slice."""
+        text, self._unparsed = self._unparsed[:FEED_SLICE], self._unparsed[FEED_SLICE:]
+        self._feed(text)
+        if not self._input or self._budget == 0:
+            self._unparsed = ""  # past the budget: the rest of the read is dropped
+        elif self._unparsed:
+            self._loop.call_soon(self._in_context, self._feed_slice)
 
     def resize(self) -> None:
         self._in_context(self._send_size)
@@ -339,17 +360,20 @@ class ChannelDriver(Driver):
         return len(self._held) + (queue.qsize() if queue is not None else 0)
 
     def _throttle(self) -> None:
-        """Pause the client's input once this second's budget is spent or while the
-        app has a backlog; SSH flow control then holds the client back.
+        """Pause the client's input once this second's budget is spent, while the app
+        has a backlog or while what it sent is still being parsed; SSH flow control then
+        holds the client back.
         """
-        if not self._paused and (self._budget == 0 or self._backlog() > QUEUE_HIGH):
+        if not self._paused and (
+            self._budget == 0 or self._backlog() > QUEUE_HIGH or self._unparsed
+        ):
             self._paused = True
             self.terminal.channel.pause_reading()
             self._loop.call_later(0.02, self._in_context, self._resume_when_due)
 
     def _resume_when_due(self) -> None:
         self._refill()
-        if self._input and (self._budget == 0 or self._backlog() > QUEUE_LOW):
+        if self._input and (self._budget == 0 or self._backlog() > QUEUE_LOW or self._unparsed):
             self._loop.call_later(0.02, self._in_context, self._resume_when_due)
             return
         self._paused = False

@@ -4,6 +4,7 @@ client's TERM, one channel write per frame, a stalled client dropped, early inpu
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
@@ -14,7 +15,13 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from hsm_tui.share.driver import MAX_BACKLOG, MAX_EVENTS_PER_SECOND, ChannelDriver, color_system
+from hsm_tui.share.driver import (
+    FEED_SLICE,
+    MAX_BACKLOG,
+    MAX_EVENTS_PER_SECOND,
+    ChannelDriver,
+    color_system,
+)
 from hsm_tui.share.terminal import MAX_EARLY_INPUT, ClientTerminal, bounded
 
 
@@ -142,9 +149,39 @@ async def test_a_key_flood_is_cut_to_the_budget_and_paused():
     app = App()
     driver = ChannelDriver.bound_to(ClientTerminal(channel, "xterm", (80, 24)))(app)
     driver.start_application_mode()
-    driver.receive(b"a" * (MAX_EVENTS_PER_SECOND + 500))
-    assert len([m for m in posted(app) if isinstance(m, events.Key)]) == MAX_EVENTS_PER_SECOND
+    driver.receive(b"a" * (MAX_EVENTS_PER_SECOND + 500) * 10)
     assert channel.paused
+    keys = []
+    while driver._unparsed:
+        await asyncio.sleep(0)
+        keys += [m for m in posted(app) if isinstance(m, events.Key)]
+    keys += [m for m in posted(app) if isinstance(m, events.Key)]
+    assert len(keys) == MAX_EVENTS_PER_SECOND  # the rest dropped, most of it unparsed
+    assert channel.paused
+    driver.disable_input()
+
+
+async def test_a_flood_is_parsed_a_slice_per_turn_of_the_loop():
+    """Whatever one read holds, the loop turns (and other seats draw their frames) after
+    each :data:`FEED_SLICE` characters parsed."""
+    app = App()
+    driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
+    driver.start_application_mode()
+    turns: list[int] = []
+
+    async def another_seat() -> None:
+        while driver._unparsed or not turns:
+            turns.append(len(driver._unparsed))
+            await asyncio.sleep(0)
+
+    seat = asyncio.create_task(another_seat())
+    await asyncio.sleep(0)
+    driver.receive(b"\x1b[1;5A" * 150)  # 900 characters, 150 ctrl+up: four slices
+    parsed = len([m for m in posted(app) if isinstance(m, events.Key)])
+    assert parsed <= FEED_SLICE  # the first slice now, not the whole read
+    await seat
+    left = sorted({n for n in turns if n}, reverse=True)
+    assert len(left) >= 3  # another task ran between the slices
     driver.disable_input()
 
 

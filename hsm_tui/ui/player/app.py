@@ -45,6 +45,7 @@ class PlayerApp(App[None]):
         self._heard_seq = -1  # the last change heard: the view is worked out once per change
         self._view: tuple[int, TableView] | None = None
         self._mine = (False, False, False)  # its turn, its question, a roll asked of it
+        self._bell_pending = False
         self._unsubscribe = table.subscribe(self._heard)
 
     @property
@@ -72,16 +73,22 @@ class PlayerApp(App[None]):
         return view.left is not None, view.decision is not None, bool(view.asked)
 
     def _heard(self, event: Event) -> None:
-        """Ring the player's bell when their turn starts, a question waits for them or the
-        GM asks them for a roll (a view schedules nothing heavier here: the screens follow
-        on their own).
+        """Note the change; whether to ring is worked out from this app's own queue, once
+        however many changes came before it runs: a notification only schedules, so the
+        GM's change does not wait while twenty seats work out their views.
         """
         self._heard_seq = event.seq
-        if not self.is_running:
-            return
+        if self.is_running and not self._bell_pending:
+            self._bell_pending = True
+            self.call_later(self._ring_if_mine)
+
+    def _ring_if_mine(self) -> None:
+        """Ring the player's bell when their turn starts, a question waits for them or the
+        GM asks them for a roll."""
+        self._bell_pending = False
         now = self._now_mine(self.seat_view)
         if any(n and not b for n, b in zip(now, self._mine, strict=True)):
-            self.call_later(self.bell)
+            self.bell()
         self._mine = now
 
     def action_help(self) -> None:

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.markup import escape
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -17,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...campaign.combat import EndTurn, Option
+from ...rules import Cover
 from ...rules.errors import RulesError
 from ...table.seats import watching
 from ...table.state import Say
@@ -26,6 +26,7 @@ from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
 from ..screens.decision_dialog import DecisionDialog
 from ..screens.help_text import HelpText
 from ..widgets.keybar import KeyBar
+from ..widgets.line_table import Column, LineTable, Row
 from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 
@@ -96,19 +97,36 @@ def _aside(view: TableView) -> tuple[object, ...]:
     return (view.party, view.member, view.bands, view.active, view.order, view.turn)
 
 
-def fight_table(view: TableView) -> Table:
-    """Everyone the seat may see: where they are and how they fare (never numbers)."""
-    table = Table(expand=True, box=None, pad_edge=False, show_edge=False)
-    for column, ratio in (("", 0), ("Name", 4), ("Side", 2), ("Zone", 2), ("Cover", 0)):
-        table.add_column(column, ratio=ratio or None, no_wrap=True, overflow="ellipsis")
-    table.add_column("State", ratio=3, no_wrap=True, overflow="ellipsis")
-    for c in view.combatants:
-        mine = view.hero is not None and c.id == view.hero.id
-        state = ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions))
-        name = Text(c.name, style="bold" if mine else "")
-        cover = c.cover.label if c.cover else "—"
-        table.add_row("▶" if c.acting else "", name, c.side, c.zone, cover, state)
-    return table
+FIGHT_COLUMNS = (
+    Column(""),
+    Column("Name", 4, own_bold=True),
+    Column("Side", 2),
+    Column("Zone", 2),
+    Column("Cover", least=max(len(cover.label) for cover in Cover)),
+    Column("State", 3),
+)
+"""The fight's columns: the turn marker, then where each combatant is and how it fares (the
+cover's as wide as its longest word: a raider diving into medium cover moves no column)."""
+
+
+def fight_rows(view: TableView) -> tuple[Row, ...]:
+    """Everyone the seat may see: where they are and how they fare (never numbers); the
+    seat's own hero's name in bold."""
+    mine = view.hero.id if view.hero is not None else None
+    return tuple(
+        Row(
+            (
+                "▶" if c.acting else "",
+                c.name,
+                c.side,
+                c.zone,
+                c.cover.label if c.cover else "—",
+                ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions)),
+            ),
+            own=c.id == mine,
+        )
+        for c in view.combatants
+    )
 
 
 def party_text(view: TableView) -> Text:
@@ -172,7 +190,7 @@ class TableScreen(FollowsSession, Screen[None]):
         yield TitleBar()
         yield Static(id="status")
         with Horizontal(id="player-main"):
-            yield Static(id="fight")
+            yield LineTable(FIGHT_COLUMNS, id="fight")
             yield Static(id="party")
         yield RollLog(id="player-log", focusable=False)
         yield KeyBar()
@@ -202,9 +220,9 @@ class TableScreen(FollowsSession, Screen[None]):
         if last is None or _status(last) != _status(view):
             self.query_one("#status", Static).update(status_line(view))
         if last is None or last.combatants != view.combatants:
-            self.query_one("#fight", Static).update(fight_table(view))
+            self.query_one(LineTable).show(fight_rows(view))
         if last is None or _aside(last) != _aside(view):
-            self.query_one("#party", Static).update(party_text(view))
+            self.query_one("#party", Static).update(party_text(view), layout=False)
         if last is None or last.log != view.log:
             self.query_one(RollLog).show(view.log[-RECENT:])
 

@@ -10,6 +10,7 @@ from rich.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 
+from ..widgets.repaint import retitle
 from ..widgets.title_bar import TitleBar
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ class SessionScreen(FollowsSession, Screen[None]):
             for bar in self.query(TitleBar):
                 bar.show()
         if self.UNSAVED_PANEL:
-            self.query_one(self.UNSAVED_PANEL).border_subtitle = "unsaved" if unsaved else ""
+            retitle(self.query_one(self.UNSAVED_PANEL), subtitle="unsaved" if unsaved else "")
 
     def after_apply(self) -> None:
         """A screen's follow-up once a command went through (e.g. ask a pending question)."""

@@ -45,6 +45,7 @@ from ..widgets.initiative import InitiativeList, group_name
 from ..widgets.keybar import KeyBar
 from ..widgets.marks import legend
 from ..widgets.range_board import RangeBoard
+from ..widgets.repaint import retitle
 from ..widgets.roll_log import RollLog
 from ..widgets.title_bar import TitleBar
 from . import SessionScreen, set_border_titles
@@ -159,7 +160,7 @@ class CombatScreen(SessionScreen):
         target = draft.target if draft else None
         initiative = self.query_one(InitiativeList)
         initiative.show(enc, self.compact)
-        initiative.border_title = f"Round {enc.round}" if enc.active else "Initiative"
+        retitle(initiative, f"Round {enc.round}" if enc.active else "Initiative")
         table = self.query_one(CombatantTable)
         table.show(enc, self.selected, target, acting, self.compact)
         self.query_one(RangeBoard).show(enc, chosen.zone if chosen else None)

@@ -39,6 +39,7 @@ from .attack_draft import AttackDraft
 from .combatants import wound_text
 from .labels import fit
 from .marks import spelled_marks
+from .repaint import retitle
 
 if TYPE_CHECKING:
     from ...table.session import Decision
@@ -96,6 +97,7 @@ class AttackPanel(Widget):
         self._pending: Decision | None = None
         self._chosen: Combatant | None = None
         self._planned: tuple[Encounter, Catalog, AttackDraft, AttackPlan | str] | None = None
+        self._drawn: tuple[int, Text] | None = None  # the width it was worked out for
 
     # -- attributes down ------------------------------------------------------------
     def show(
@@ -103,7 +105,7 @@ class AttackPanel(Widget):
     ) -> None:
         """The session's facts to draw from; the draft stays only while it still makes
         sense (its attacker selected and standing; a fallen target gives way to the
-        nearest enemy). Drawn at the next paint, once, whatever else changes before it.
+        nearest enemy).
         """
         self._enc, self._catalog, self._pending, self._chosen = enc, catalog, pending, chosen
         draft = self.draft
@@ -117,12 +119,20 @@ class AttackPanel(Widget):
                 targets = nearest_enemies(enc, attacker)
                 self.draft = replace(draft, target=targets[0].id) if targets else None
         if self.draft is not None:
-            self.border_title = "Attack — Enter rolls · Esc cancels"
-            self.border_subtitle = f"←→ target · w weapon · options {OPTION_KEYS}"
+            retitle(
+                self,
+                "Attack — Enter rolls · Esc cancels",
+                f"←→ target · w weapon · options {OPTION_KEYS}",
+            )
         else:
-            self.border_title = "Attack"
-            self.border_subtitle = ""
-        self.refresh()  # a fixed box: no layout pass, which would redraw everything
+            retitle(self, "Attack", "")
+        # Not aiming, the panel's text is worked out now and repainted only if it changed
+        # (most changes of the session leave it as it was); an aim's plan waits for the
+        # paint, so a draft that a command is about to clear is never planned.
+        drawn = (self.content_size.width, self._text()) if self.draft is None else None
+        if drawn is None or drawn != self._drawn:
+            self._drawn = drawn
+            self.refresh()  # a fixed box: no layout pass, which would redraw everything
 
     # -- aiming (messages up) -------------------------------------------------------
     def _set(self, draft: AttackDraft | None) -> None:
@@ -242,6 +252,13 @@ class AttackPanel(Widget):
 
     # -- drawing --------------------------------------------------------------------
     def render(self) -> Text:
+        """The text :meth:`show` worked out, or anew (aiming, or a new width)."""
+        width = self.content_size.width
+        if self._drawn is None or self._drawn[0] != width:
+            self._drawn = (width, self._text())
+        return self._drawn[1]
+
+    def _text(self) -> Text:
         lines: list[str | Text] = []
         if self._pending is not None:
             lines.append(Text(f"⚠ Waiting: {self._pending.question}", style="bold"))

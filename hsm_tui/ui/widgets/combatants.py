@@ -19,6 +19,7 @@ from ...rules import Cover, Derived, Rank
 from ...rules.combat import severely_wounded
 from .labels import fit, side_legend, side_tags, zone_text
 from .marks import cond_cell
+from .repaint import retitle
 from .row_window import Fold, shown_rows
 
 #: Column widths when compact (80 columns); wide tables size columns to their content.
@@ -185,7 +186,7 @@ class CombatantTable(ScrollView, can_focus=False):
                 cells = cells_in({h: w - 1 for h, w in zip(headings, widths, strict=True)})
         tagged = any(cells[c.id]["Side"] != c.side for c in enc.combatants)
         legend = side_legend(tags) if tagged else ""
-        self.border_title = f"Combatants · {legend}" if legend else "Combatants"
+        retitle(self, f"Combatants · {legend}" if legend else "Combatants")
         rows = {c.id: self._texts(c, cells[c.id]) for c in enc.combatants}
         order = list(rows)
         pinned = [selected, target, *(key for key in order if key in acting)]

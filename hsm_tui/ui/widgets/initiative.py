@@ -29,7 +29,9 @@ class InitiativeList(Static):
     """Order of play with ▶ on the current turn and the acting members' actions."""
 
     def show(self, enc: Encounter, compact: bool) -> None:
-        self.update(self.render_order(enc, compact), layout=False)  # its box never resizes
+        order = self.render_order(enc, compact)
+        if order != self.content:
+            self.update(order, layout=False)  # its box never resizes
 
     def render_order(self, enc: Encounter, compact: bool) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")

@@ -26,6 +26,8 @@ class RangeBoard(Static):
         re-renders the whole screen (≈40 ms at 120×40).
         """
         board = self.render_board(enc, zone, width or self.content_size.width or None)
+        if board == self.content:
+            return
         lines = board.plain.count("\n")
         self.update(board, layout=lines != getattr(self, "_lines", None))
         self._lines = lines

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
+from functools import lru_cache
 
+from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from textual.events import Resize
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
@@ -57,6 +61,27 @@ def line_text(line: str, style: str = "") -> Text:
     )
 
 
+_WRAPPER = Console(file=io.StringIO(), color_system=None, legacy_windows=False, emoji=False)
+"""Wraps entries for every app's log: wrapping reads only the width (the colours an app's
+console writes in come later, at its output)."""
+
+
+@lru_cache(maxsize=256)
+def wrap_entry(entry: LogEntry, width: int) -> tuple[Strip, ...]:
+    """``entry``'s lines wrapped to ``width``, kept for every log that shows an equal entry:
+    twenty players' screens read the same new entry at once, and it is wrapped once. Equal
+    entries only, so a seat is given back nothing but what it showed itself.
+    """
+    options = _WRAPPER.options.update_width(width)
+    style = "strike dim" if isinstance(entry, UndoneEntry) else ""
+    texts = [entry_heading(entry), *(line_text("  " + line, style) for line in entry.lines)]
+    return tuple(
+        Strip(segments, width)
+        for text in texts
+        for segments in _WRAPPER.render_lines(text, options, pad=True)
+    )
+
+
 class RollLog(ScrollView):
     """Shows every log entry with the lines that explain it, wrapped to the log's width.
 
@@ -79,11 +104,12 @@ class RollLog(ScrollView):
         super().__init__(id=id)
         self.can_focus = focusable
         self._entries: tuple[LogEntry, ...] = ()
-        self._wrapped: dict[tuple[int, type], tuple[LogEntry, int, list[Strip]]] = {}
+        self._wrapped: dict[tuple[int, type], tuple[LogEntry, int, tuple[Strip, ...]]] = {}
         self.lines: list[Strip] = []
         """Every line shown, top to bottom, wrapped to the current width."""
         self._at_end = True
         """Following the newest entry: kept across a resize, lost when the GM scrolls back."""
+        self._style = Style()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -107,7 +133,7 @@ class RollLog(ScrollView):
             kept = self._wrapped.get(key)
             # equal, not only the same: a seat's view makes its redacted entries anew
             if kept is None or kept[1] != width or (kept[0] is not entry and kept[0] != entry):
-                kept = (entry, width, self._wrap(entry, width))
+                kept = (entry, width, wrap_entry(entry, width))
             wrapped[key] = kept
             lines += kept[2]
         self._wrapped, self.lines = wrapped, lines
@@ -122,26 +148,18 @@ class RollLog(ScrollView):
         if self._at_end:  # now, in this frame: scroll_to waits for the scrollbar's layout
             self.set_scroll(None, self.max_scroll_y)
             self.vertical_scrollbar.position = self.max_scroll_y
-        self.refresh()
+        self.refresh(Region(0, 0, *self.scrollable_content_region.size))  # not the border
 
-    def _wrap(self, entry: LogEntry, width: int) -> list[Strip]:
-        console = self.app.console
-        options = console.options.update_width(width)
-        style = "strike dim" if isinstance(entry, UndoneEntry) else ""
-        texts = [
-            entry_heading(entry),
-            *(line_text("  " + line, style) for line in entry.lines),
-        ]
-        return [
-            Strip(segments, width)
-            for text in texts
-            for segments in console.render_lines(text, options, pad=True)
-        ]
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``, with the widget's style worked out once for all of them
+        (it walks every ancestor's styles)."""
+        self._style = self.rich_style
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         index = round(self.scroll_offset.y) + y
-        style = self.rich_style
+        style = self._style
         if not 0 <= index < len(self.lines):
             return Strip.blank(width, style)
         return self.lines[index].apply_style(style).crop_extend(0, width, style)

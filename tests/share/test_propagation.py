@@ -1,0 +1,77 @@
+"""A GM change reaching the players' screens (issue 33): each seat repaints and sends only
+the lines that changed, and a new log entry is wrapped once for every seat that shows it.
+Each app runs on the real :class:`ChannelDriver`, its frames captured from the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from hsm_tui.campaign.combat import SetCover
+from hsm_tui.share.driver import run_app
+from hsm_tui.share.terminal import ClientTerminal
+from hsm_tui.table.seated import SeatedSession
+from hsm_tui.table.seats import Role, Seat
+from hsm_tui.ui.player.app import PlayerApp
+from hsm_tui.ui.widgets.line_table import LineTable
+from hsm_tui.ui.widgets.roll_log import RollLog, wrap_entry
+from tests.share.conftest import fight, until
+
+ROW = re.compile(rb"\x1b\[(\d+);\d+H(?=\x1b\[[\d;]*m|[^\x1b\n])")
+"""A cursor move to a screen row (1-based) with something drawn after it (a frame ends by
+moving the cursor home)."""
+
+
+class Channel:
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+
+async def test_a_gm_change_sends_each_player_the_changed_lines_only() -> None:
+    session = fight()
+    seats = [Seat(Role.PLAYER, user, "kestrel-vance") for user in ("kara", "otto")]
+    channels = [Channel() for _ in seats]
+    apps = [PlayerApp(SeatedSession(session, seat)) for seat in seats]
+    tasks = [
+        asyncio.create_task(run_app(app, ClientTerminal(channel, "xterm-256color", (80, 24))))
+        for app, channel in zip(apps, channels, strict=True)
+    ]
+    try:
+        await until(
+            lambda: all(b"Pirate raider" in b"".join(c.writes) for c in channels),
+            lambda: "no first frame",
+        )
+        await asyncio.sleep(0.2)  # settled: nothing more to draw
+        before = [len(c.writes) for c in channels]
+        wraps = wrap_entry.cache_info().misses
+        session.apply(SetCover("pirate-raider-1", "heavy"))
+        await until(
+            lambda: all(len(c.writes) > n for c, n in zip(channels, before, strict=True)),
+            lambda: "the change never reached a player",
+        )
+        await asyncio.sleep(0.2)
+        for app, channel, n in zip(apps, channels, before, strict=True):
+            frame = b"".join(channel.writes[n:])
+            table, log = app.screen.query_one(LineTable), app.screen.query_one(RollLog)
+            raider = next(i for i, r in enumerate(table.rows) if r.cells[1] == "Pirate raider 1")
+            row = table.content_region.y + 1 + raider  # under the header
+            content = range(log.content_region.y, log.content_region.bottom)
+            rows = {int(y) - 1 for y in ROW.findall(frame)}
+            assert row in rows and b"heavy" in frame
+            assert rows <= {row, *content}  # not the other rows, the borders, the party
+        assert wrap_entry.cache_info().misses == wraps + 1  # the new entry, once for both
+    finally:
+        for app in apps:
+            app.exit()
+        await asyncio.gather(*tasks)
