@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hsm_tui.campaign.combat import AddCombatants, Attack, SetCover, StartCombat
+from hsm_tui.campaign.combat import AddCombatants, Attack, EndTurn, SetCover, StartCombat
 from hsm_tui.campaign.combat.outcome import PendingDive
 from hsm_tui.campaign.freeflow import AskRoll, PendingRerolls, RollTask, SpendRerolls
 from hsm_tui.persistence import store
@@ -266,7 +266,8 @@ async def test_a_player_speaks_to_the_table_and_whispers_to_the_gm(game) -> None
 async def test_a_two_player_evening_keeps_every_gm_secret_off_the_players_screens(game) -> None:
     """Two players and a watcher at 80×24 for an evening: the GM builds in private, starts,
     asks Kara for a roll with the difficulty kept, Otto whispers, the GM rolls in secret
-    and whispers to Kara, Kara drops and comes back. Every screen each seat showed, and
+    and whispers to Kara, Kara drops and comes back, and a hidden zealot stabs her from
+    hiding (noticed, not named). Every screen each seat showed, and
     every byte it received, is searched for what only the GM (or another seat) may know."""
     session = fight(seed=0, started=False)
     session.apply(AddCombatants("hero", "roan-maddox", "heroes", "ridge", player=True))
@@ -313,6 +314,12 @@ async def test_a_two_player_evening_keeps_every_gm_secret_off_the_players_screen
     back = await table.join("kara")
     clients["kara"] = back
     await back.shows("Since you left: 1 entry")
+    look()
+    while not session.encounter.turn.actor.startswith("cultist"):  # type: ignore[union-attr]
+        session.apply(EndTurn())
+    session.apply(Attack("cultist-zealot-1", "kestrel-vance-1", "dagger"))  # from hiding
+    await back.shows("Someone unseen in the ridge attacks Kestrel Vance")
+    await otto.shows("Someone unseen in the ridge attacks Kestrel Vance")
     look()
     gm_only = (SECRET_NOTE, HIDDEN_NAME, "Zealots ready", "TN Senses 3 + Senses 3")
     for user, texts in seen.items():
