@@ -205,6 +205,12 @@ class Turn:
         return {}
 
 
+DIVE_POLICIES = ("ask", "stay", "light", "medium", "heavy")
+"""A side's standing answer for its Minions' dives (R-ATK-5): ask each time, stay put, or
+dive into that cover (the best the GM rules is within Short range) when it is better than
+theirs; else they stay put. A Hero's player is always asked."""
+
+
 @record
 class Encounter:
     zones: tuple[str, ...]
@@ -216,6 +222,7 @@ class Encounter:
     turn: Turn | None = None
     active: bool = False
     surprise: tuple[str, ...] = ()  # actors still to act in the surprise round (R-INIT-3)
+    dive_policy: tuple[tuple[str, str], ...] = ()  # side → its Minions' answer (DIVE_POLICIES)
 
     # -- lookups ---------------------------------------------------------------------
     def get(self, cid: str) -> Combatant:

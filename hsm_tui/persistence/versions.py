@@ -22,8 +22,9 @@ the reader with both versions named (``store.read``).
   entry's fields) and a trait budget for new ones (``campaign.budget``); a set-up step's
   log entry may hold what it sets after its step (``sets``), so an export shows the set-up
   as it stood when the fight started; a Hero or combatant may carry ``destroyed`` gear (the
-  Severe Wound chart's Equipment destroyed). An older file has none of them (no budget;
-  its entries set nothing; nothing destroyed).
+  Severe Wound chart's Equipment destroyed); an encounter may hold each side's dive policy
+  (``encounter.dive_policy``). An older file has none of them (no budget; its entries set
+  nothing; nothing destroyed; every dive asked).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from ..campaign.combat import (
     ClearEncounter,
     RemoveCombatant,
     Reveal,
+    SetDivePolicy,
     StartCombat,
     actor_name,
     log_step,
@@ -58,8 +59,8 @@ NOTICED = "noticed"
 someone the players see. The heroes notice the attack, not who made it: each entry is
 judged as for :data:`BY_ENTRY`, but a title naming the attacker is every seat's, the
 attacker in it read as :func:`unseen` (where the shot came from), not the GM's alone."""
-GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster)
-"""Commands whose log entries are the GM's alone (notes, the roster)."""
+GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster, SetDivePolicy)
+"""Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy)."""
 SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
 """Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
 

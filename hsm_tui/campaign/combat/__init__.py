@@ -78,6 +78,7 @@ from .commands import (
     SetCondition,
     SetCover,
     SetDestroyed,
+    SetDivePolicy,
     SetFear,
     SetPools,
     SonicBlast,
@@ -89,6 +90,7 @@ from .commands import (
     set_up_subject,
 )
 from .damage import answer_dive, apply_damage, choose_chart_row, roll_chart
+from .dives import set_dive_policy
 from .equipment import carried_items, set_destroyed
 from .fear import MAX_FEAR, set_fear, unit_of
 from .gear import FISTS, held_weapon, ready_weapon
@@ -159,6 +161,7 @@ HANDLERS = {
     SetDestroyed: set_destroyed,
     SetFear: set_fear,
     SetCondition: set_condition,
+    SetDivePolicy: set_dive_policy,
     DecideSidekick: decide_sidekick,
     StartCombat: start_combat,
     DeclareActions: declare_actions,
@@ -234,6 +237,7 @@ __all__ = [
     "SetCondition",
     "SetCover",
     "SetDestroyed",
+    "SetDivePolicy",
     "SetFear",
     "SetPools",
     "SonicBlast",

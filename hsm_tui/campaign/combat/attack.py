@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache, partial
 
 from ...packs import Catalog
@@ -30,7 +31,8 @@ from .aiming import plan_attack, take_attack_action
 from .cards import apply_card_effects, face_effects
 from .commands import Attack, CloseIn, EndTurn, Move, SonicBlast, SpendCombatRerolls, Suppress
 from .cone import resume_cone
-from .damage import Step, ally_in_melee, hit_rerolled, resolve
+from .damage import Step, ally_in_melee, answer_dive, hit_rerolled, resolve
+from .dives import policy_answer
 from .fear import fear_line, give_fear, unit_after_attack, unit_of
 from .gear import edit_weapon
 from .groups import retarget
@@ -310,10 +312,11 @@ def _resolve_attack(
             " dive for cover within Short range? (it goes Prone and loses 1 action next turn)"
         )
         unit = len(unit_of(enc, target))  # a Minion unit dives as one (R-ATK-5)
-        return Outcome(
-            enc,
-            (LogLines(title, tuple(lines)),),
-            PendingDive(pending_attack, question, target.cover, unit),
-        )
+        asked = PendingDive(pending_attack, question, target.cover, unit)
+        answer = policy_answer(enc, target)  # the side's standing answer, if it gave one
+        if answer is not None:
+            answered = answer_dive(enc, replace(answer, unit=unit > 1), asked, rng, cat)
+            return answered.after(LogLines(title, tuple(lines)))
+        return Outcome(enc, (LogLines(title, tuple(lines)),), asked)
     finished = resolve(enc, pending_attack, rng, cat, _DEFENSE)
     return finished.after(LogLines(title, tuple(lines)))

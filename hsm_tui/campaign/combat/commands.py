@@ -150,6 +150,16 @@ class SetFear:
 
 
 @dataclass(frozen=True)
+class SetDivePolicy:
+    """How ``side``'s Minions answer a dive question (``DIVE_POLICIES``): the GM decides
+    once instead of at every hit."""
+
+    side: str
+    policy: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class SetCondition:
     """§8: the GM puts a condition on a combatant (``level`` 0 clears it). ``prone`` and
     ``unconscious`` set those states (a revived Hero: unconscious 0).
@@ -359,6 +369,7 @@ CombatCommand = (
     | SetDestroyed
     | SetFear
     | SetCondition
+    | SetDivePolicy
     | DecideSidekick
     | StartCombat
     | DeclareActions

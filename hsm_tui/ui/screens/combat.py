@@ -475,6 +475,11 @@ class CombatScreen(SessionScreen):
         if chosen is not None:
             self.choose(*group_menu(self.enc, chosen, self.session.catalog))
 
+    def action_dive_policy(self) -> None:
+        from .dive_policy import ask_dive_policy
+
+        ask_dive_policy(self)
+
     def action_reveal(self) -> None:
         """The players now see the selected combatant's group (hidden from
         them until now); the engine refuses one they see already.

@@ -87,6 +87,7 @@ COMBAT_KEYS = [
         "X,delete", "remove", "Remove combatant", "remove", "Leaves the encounter (asks first)"
     ),
     _hidden("V", "reveal", "Reveal group", "reveal", "Show the players a hidden group"),
+    _hidden("J", "dive_policy", "Dive policy", "dive-policy", "A side's Minions dive or not"),
     _hidden("E", "end_combat", "End combat", "end"),
     _hidden("o", "decide", "Answer decision", "decide"),
     _hidden("y", "redo", "Redo", "redo"),

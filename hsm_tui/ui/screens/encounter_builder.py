@@ -114,6 +114,14 @@ class EncounterBuilderScreen(SessionScreen):
         ),
         Binding("d", "decide", "Sidekick", id="builder.decide", tooltip="Sidekick's rules"),
         Binding(
+            "J",
+            "dive_policy",
+            "Dive policy",
+            show=False,
+            id="builder.dive-policy",
+            tooltip="How a side's Minions answer dive questions: once, for all",
+        ),
+        Binding(
             "M",
             "make",
             "Make one-off",
@@ -299,6 +307,11 @@ class EncounterBuilderScreen(SessionScreen):
             self.query_one(EncounterList).picked = self.enc.combatants[-1].id
             self.refresh_from_session()  # the new side is a choice now, and shown
             picker.focus_list()  # ready for the next entry (/ or ↑ ↓)
+
+    def action_dive_policy(self) -> None:
+        from .dive_policy import ask_dive_policy
+
+        ask_dive_policy(self)
 
     def action_make(self) -> None:
         """A one-off Minion or Sidekick for tonight: the highlighted pack entry copied into
