@@ -67,6 +67,8 @@ async def test_r_char_2_a_gm_builds_a_hero_who_joins_the_party(size) -> None:
         assert "Dodge = Senses + Agility = 5" in _sheet(screen)  # R-CHAR-3, live
         await _type(pilot, "skills", "observation 2, rifles 1")
         assert "Rifles 6" in _sheet(screen)  # Agility 3 + Senses 2 + Rifles 1 (R-CHAR-4)
+        await _type(pilot, "ratings", "agile 8")  # set by hand: the convention gives 6
+        assert "Agile 8" in _sheet(screen)
         await _type(pilot, "talents", "Pathfinder")
         assert "⚠ talents: a Hero has as many Talents as its Luck (2), found 1" in _sheet(screen)
         await _type(pilot, "weapons", "assault-laser")
@@ -77,6 +79,7 @@ async def test_r_char_2_a_gm_builds_a_hero_who_joins_the_party(size) -> None:
         assert not isinstance(app.screen, CharacterBuilder)
         assert [m.name for m in app.session.campaign.party] == ["Ada Quill"]
         assert app.session.catalog.heroes["ada-quill"].ratings.rifles == 6
+        assert app.session.catalog.heroes["ada-quill"].ratings.agile == 8
         app.session.undo()  # one step: made and joined together
         assert app.session.campaign.party == () and app.session.campaign.made == ()
 
@@ -90,7 +93,7 @@ async def test_a_refusal_is_the_engines_beside_the_field_and_enter_keeps_nothing
         assert "no weapon 'laser-pistl' (did you mean 'laser-pistol'?)" in _sheet(screen)
         assert screen.query_one("#character-weapons", Input).has_class("-invalid")
         await _type(pilot, "skills", "observation two")
-        assert "a skill and its number" in _sheet(screen)
+        assert "a name and its number" in _sheet(screen)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, CharacterBuilder) and app.session.campaign.made == ()

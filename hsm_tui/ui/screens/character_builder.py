@@ -33,8 +33,8 @@ from .character_form import (
     equipment_of,
     equipment_text,
     number_of,
-    skills_of,
-    skills_text,
+    numbers_of,
+    numbers_text,
     texts_of,
     texts_text,
     weapons_of,
@@ -49,6 +49,7 @@ TEXTS = (
 )
 LISTS = (
     ("skills", "Skills", "e.g. observation 2, lock picking 1"),
+    ("ratings", "Ratings", "by hand, e.g. agile 8 (blank: the convention)"),
     ("talents", "Talents", "e.g. Pathfinder; Quick draw"),
     ("advantages", "Advantages", "e.g. Keen eyes: a re-roll on Observation"),
     ("drawbacks", "Drawbacks", "e.g. Restless"),
@@ -72,7 +73,8 @@ def _as_typed(s: MadeCharacter) -> dict[str, str]:
         k: "" if getattr(s, k) is None else str(getattr(s, k)) for k in ("encumbrance", "storage")
     }
     return {
-        "skills": skills_text(s.skills),
+        "skills": numbers_text(s.skills),
+        "ratings": numbers_text(s.ratings),
         **{k: texts_text(getattr(s, k)) for k in ("talents", "advantages", "drawbacks")},
         "weapons": ", ".join(s.weapons),
         "equipment": equipment_text(s.equipment),
@@ -153,7 +155,8 @@ class CharacterBuilder(SessionScreen):
             id=self.start.id if self.grows else self._text("id").strip(),
             traits=traits,
             **{key: self._text(key).strip() for key, _ in TEXTS},
-            skills=skills_of(self._text("skills")),
+            skills=numbers_of("skills", self._text("skills")),
+            ratings=numbers_of("ratings", self._text("ratings")),
             talents=texts_of(self._text("talents")),
             advantages=texts_of(self._text("advantages")),
             drawbacks=texts_of(self._text("drawbacks")),

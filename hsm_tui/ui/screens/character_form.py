@@ -3,7 +3,8 @@ the builder fits 80×24 without a dialog per item. Reading what was typed is the
 job; whether the character it makes is one the rules allow is the engine's
 (:func:`hsm_tui.campaign.making.check`).
 
-- Skills: ``observation 2, lock picking 1`` (a name and its number, comma between).
+- Skills: ``observation 2, lock picking 1`` (a name and its number, comma between);
+  ratings set by hand the same way (``agile 8``; the others follow the convention).
 - Talents, Advantages, Drawbacks: ``Pathfinder; Quick draw`` (semicolon between).
 - Weapons: pack ids, ``assault-laser, dagger``.
 - Equipment carried: ``Assault Laser 3 back; Rope 1 pack`` (a name, its encumbrance
@@ -39,19 +40,20 @@ def texts_text(items: Iterable[str]) -> str:
     return "; ".join(items)
 
 
-def skills_of(text: str) -> tuple[tuple[str, int], ...]:
-    """``observation 2, lock picking 1`` → the pack's keys and numbers."""
-    skills = []
+def numbers_of(field: str, text: str) -> tuple[tuple[str, int], ...]:
+    """Skills (``observation 2, lock picking 1``) or ratings set by hand (``agile 8``) →
+    the pack's keys and numbers."""
+    pairs = []
     for part in _parts(text, ","):
         name, _, number = part.rpartition(" ")
         if not name or not re.fullmatch(r"-?\d+", number):
-            raise FormError("skills", f"{part!r}: a skill and its number, like 'stealth 2'")
-        skills.append(("-".join(name.lower().split()), int(number)))
-    return tuple(skills)
+            raise FormError(field, f"{part!r}: a name and its number, like 'stealth 2'")
+        pairs.append(("-".join(name.lower().split()), int(number)))
+    return tuple(pairs)
 
 
-def skills_text(skills: Iterable[tuple[str, int]]) -> str:
-    return ", ".join(f"{name} {number}" for name, number in skills)
+def numbers_text(pairs: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{name} {number}" for name, number in pairs)
 
 
 def weapons_of(text: str) -> tuple[str, ...]:
