@@ -8,18 +8,27 @@ from __future__ import annotations
 
 from ..packs import Catalog
 from .encounter import Encounter
+from .making import check
 from .party import Campaign
 
 KINDS = ("hero", "sidekick", "minion")
 
 
 def missing_entries(campaign: Campaign, enc: Encounter, catalog: Catalog) -> list[str]:
-    """One line per entry the packs lack: party Heroes, the roster, the encounter's
-    combatants and the weapons they carry (each named once)."""
-    lines = [
+    """One line per entry the packs lack: the campaign's own characters that no longer
+    check (a pack they take weapons from changed, or a hand-edited file), party Heroes,
+    the roster, the encounter's combatants and the weapons they carry (each named once)."""
+    lines = []
+    for made in campaign.made:
+        _character, problems = check(made, catalog)
+        errors = [p.message for p in problems if p.is_error]
+        if errors:
+            lines.append(f"{errors[0]} (the campaign's {made.kind}, kept as saved: F8 g mends it)")
+    own = {m.id for m in campaign.made}
+    lines += [
         f"{m.name}: hero {m.entry!r} is not in the loaded packs (it cannot join a fight)"
         for m in campaign.party
-        if m.entry not in catalog.kind("hero")
+        if m.entry not in catalog.kind("hero") and m.entry not in own
     ]
     lines += [
         f"roster: {kind} {entry!r} is not in the loaded packs (kept, marked missing)"

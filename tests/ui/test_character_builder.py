@@ -239,3 +239,35 @@ async def test_f8_r_takes_a_healed_chart_result_off_a_hero() -> None:
         await pilot.press("1")  # the first: take off Scarred
         await pilot.pause()
         assert app.session.campaign.member("kestrel-vance").chart == ()
+
+
+async def test_a_campaign_hero_that_no_longer_checks_is_named_on_open_and_mended_with_g(
+    tmp_path,
+) -> None:
+    """A hand-edited file (Strength 9): opening says which field, F8 g opens the sheet and
+    says it again, and keeping the mended sheet makes the Hero playable again."""
+    from hsm_tui.campaign.making import MakeCharacter
+    from hsm_tui.persistence import store
+    from tests.test_making import ADA
+
+    first = _app()
+    first.session.apply(MakeCharacter(ADA))
+    first.session.apply(AddHero("ada-quill"))
+    path = store.save(first.session, tmp_path / "reach.toml")
+    text = path.read_text()
+    at = text.index("[[state.campaign.made]]")
+    path.write_text(text[:at] + text[at:].replace("traits = [\n    2,", "traits = [\n    9,", 1))
+    second = _app()
+    said = store.load(second.session, path)
+    assert "traits.strength: must be from 1 to 4, got 9" in said
+    assert "ada-quill" not in second.session.catalog.heroes
+    async with second.run_test(size=(80, 24)) as pilot:
+        screen = await _builder(pilot, "g")
+        assert any("got 9" in n.message for n in second._notifications)
+        await _type(pilot, "note", "the file was mended")
+        screen.query_one("#character-strength", Stepper).value = 2
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert second.session.catalog.heroes["ada-quill"].traits.strength == 2
+    assert "Strength 9 → 2" in second.session.log[-1].lines

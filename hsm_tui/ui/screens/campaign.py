@@ -207,11 +207,11 @@ class CampaignScreen(SessionScreen):
 
         entry = self._highlighted("#party")
         hero = self.session.catalog.heroes.get(entry or "")
-        if hero is None:
+        made = next((m for m in self.session.campaign.made if m.id == entry), None)
+        if made is None and hero is None:  # the campaign's own opens even when it no longer checks
             self.notify("Highlight a Hero in the party first", severity="warning")
             return
-        made = next((m for m in self.session.campaign.made if m.id == entry), None)
-        start = made if made is not None else from_entry(hero, "hero")
+        start = made if made is not None else from_entry(hero, "hero")  # type: ignore[arg-type]
         self.app.push_screen(CharacterBuilder(start, grows=True))
 
     def action_chart_rows(self) -> None:

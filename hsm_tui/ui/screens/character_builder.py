@@ -139,6 +139,10 @@ class CharacterBuilder(SessionScreen):
         self.query_one("#character-sheet").border_title = "Sheet (the engine's reading)"
         self.query_one("#character-form").border_title = "Enter keeps · Esc backs out"
         self.query_one("#character-name").focus()
+        _character, problems = making.check(self.start, self.session.catalog)
+        errors = [p.message.split(": ", 1)[-1] for p in problems if p.is_error]
+        if errors:  # a hand-edited file: the form holds what fits, the change is logged
+            self.notify(f"{errors[0]}; the form shows what fits", title="The saved sheet")
         self._show()
 
     # -- reading the form ------------------------------------------------------------
