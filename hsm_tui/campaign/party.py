@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..packs import Catalog, Character
+from ..packs.model import SevereWound
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, Traits
 from ..rules.combat import extra_action_penalty, wound_penalty
 from . import making
@@ -130,6 +131,23 @@ class EditChart:
     issuer: str = GM
 
 
+def addable(cat: Catalog) -> tuple[SevereWound, ...]:
+    """The chart rows an edit may add: every one but a death (the chart's roll alone)."""
+    return tuple(row for row in cat.chart if not row.dead)
+
+
+def chart_edits(campaign: Campaign, entry: str, cat: Catalog) -> list[tuple[str, EditChart]]:
+    """Every :class:`EditChart` the engine takes for ``entry`` now, each with its label:
+    its rows taken off, then the rows it may add."""
+    m = campaign.member(entry)
+    names = {row.id: row.name for row in cat.chart}
+    off = [
+        (f"take off {names.get(r, r)}", EditChart(entry, r, add=False))
+        for r in dict.fromkeys(m.chart)
+    ]
+    return off + [(f"add {row.name}", EditChart(entry, row.id, add=True)) for row in addable(cat)]
+
+
 @dataclass(frozen=True)
 class AddParty:
     """Every party Hero joins the encounter in ``zone`` as a player character."""
@@ -212,7 +230,7 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
         if cmd.add:
             if cmd.row not in names:
                 raise RulesError(f"no row {cmd.row!r} on the Severe Wound chart")
-            if cmd.row in {row.id for row in cat.chart if row.dead}:
+            if cmd.row not in {row.id for row in addable(cat)}:
                 raise RulesError("a death is the chart's roll, not an edit")
             chart = (*m.chart, cmd.row)
         elif cmd.row in m.chart:

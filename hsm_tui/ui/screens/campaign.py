@@ -223,19 +223,12 @@ class CampaignScreen(SessionScreen):
         if entry is None:
             self.notify("Highlight a Hero in the party first", severity="warning")
             return
-        member = self.session.party_now().member(entry)
-        catalog = self.session.catalog
+        campaign, catalog = self.session.party_now(), self.session.catalog
+        member = campaign.member(entry)
         rows = {row.id: row.name for row in catalog.chart}
-        edit = _party().EditChart
-        off = [
-            (f"take off {rows.get(r, r)}", edit(entry, r, add=False))
-            for r in dict.fromkeys(member.chart)
-        ]
-        on = [(f"add {r.name}", edit(entry, r.id, add=True)) for r in catalog.chart if not r.dead]
+        edits = _party().chart_edits(campaign, entry, catalog)  # the engine's own menu
         keys = "123456789abcdefhijklmnpqrstuvwxz"
-        options = [
-            Option(k, label, cmd) for k, (label, cmd) in zip(keys, [*off, *on], strict=False)
-        ]
+        options = [Option(k, label, cmd) for k, (label, cmd) in zip(keys, edits, strict=False)]
         now = ", ".join(rows.get(r, r) for r in member.chart) or "none"
         self.choose("Severe Wound chart results (§7)", f"{member.name} has: {now}", options)
 

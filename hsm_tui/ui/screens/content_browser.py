@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...packs import Catalog, Character, LoadResult
+from ...packs.kinds import KINDS
 from ..widgets.entry_card import (
     character_sheet,
     chart_table,
@@ -97,8 +98,8 @@ def _items(kind: str, content: LoadResult) -> list[Item]:
 
 
 TABS = ("packs", "weapons", "minions", "sidekicks", "heroes", "chart", "problems")
-KIND_OF = {"minions": "minion", "sidekicks": "sidekick", "heroes": "hero"}
-"""A tab of characters, and the kind the builder makes from one of its entries."""
+KIND_OF = {plural: kind for kind, plural in KINDS.items()}
+"""A tab, and the kind of its entries (the builder makes one of that kind)."""
 
 
 class ContentBrowserScreen(SessionScreen):
