@@ -16,8 +16,9 @@ from ..packs import Catalog, Character
 from ..packs.model import SevereWound
 from ..rules import Derived, Modifier, Rank, RulesError, Trait, Traits
 from ..rules.combat import extra_action_penalty, wound_penalty
-from . import making
+from . import drafts, making
 from .conditions import moved_penalty, penalty, wound_marker
+from .drafts import Draft, DraftCommand
 from .encounter import MAX_POOL, Combatant, Encounter
 from .making import MadeCharacter, MakingCommand
 
@@ -61,6 +62,7 @@ class Campaign:
     adventure: int = 1
     made: tuple[MadeCharacter, ...] = ()  # the characters the campaign made itself
     budget: int = 0  # trait points a new character may spend (0: no budget)
+    drafts: tuple[Draft, ...] = ()  # Heroes' sheets their players fill in
 
     def member(self, entry: str) -> PartyMember:
         for m in self.party:
@@ -176,6 +178,7 @@ CampaignCommand = (
     | NewAdventure
     | EditChart
     | MakingCommand
+    | DraftCommand
 )
 
 
@@ -188,6 +191,14 @@ def apply(
         names = {m.id: m.name for m in made if m.kind == "hero"}  # a Hero renamed
         party = tuple(replace(m, name=names.get(m.entry, m.name)) for m in campaign.party)
         return replace(campaign, made=made, budget=budget, party=party), title, lines
+    if isinstance(cmd, DraftCommand):
+        sheets = drafts.sheets_of((m.entry for m in campaign.party), campaign.made, cat)
+        kept, grows, title = drafts.apply(campaign.drafts, sheets, campaign.budget, cmd, cat)
+        campaign = replace(campaign, drafts=kept)
+        if grows is None:
+            return campaign, title, ()
+        grown, _title, lines = apply(campaign, grows, cat)
+        return grown, title, lines
     return (*_apply(campaign, cmd, cat), ())
 
 
@@ -204,7 +215,8 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
     if isinstance(cmd, RemoveHero):
         m = campaign.member(cmd.entry)
         party = tuple(x for x in campaign.party if x.entry != m.entry)
-        return replace(campaign, party=party), f"{m.name} leaves the party"
+        kept = tuple(d for d in campaign.drafts if d.hero != m.entry)  # its draft goes too
+        return replace(campaign, party=party, drafts=kept), f"{m.name} leaves the party"
     if isinstance(cmd, AddToRoster | RemoveFromRoster):
         if cmd.kind not in ("sidekick", "minion"):
             raise RulesError("the roster holds sidekicks and minions")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..campaign import freeflow, making, party
+from ..campaign import drafts, freeflow, making, party
 from ..campaign.combat import (
     ApplyDamage,
     ChooseChartRow,
@@ -26,6 +26,8 @@ from ..campaign.making import MadeCharacter
 from ..campaign.party import PARTY, Campaign
 from ..packs import Catalog
 from ..rules import Rank, RulesError
+from ..rules.errors import NotPermitted
+from .seats import refusal
 
 
 class PartyHeroes:
@@ -44,6 +46,29 @@ class PartyHeroes:
             merged = making.with_made(packs, self.campaign.made)
             self._made = packs, self.campaign.made, merged
         return merged
+
+    _sketches: dict[str, tuple[drafts.Draft, MadeCharacter]] = {}
+    """Each draft as its player is typing it now, with the draft it was typed on: never
+    kept, undone or saved (the player's own KeepDraft keeps it)."""
+
+    def sketch(self, sheet: MadeCharacter, issuer: str) -> None:
+        """``issuer``'s draft of ``sheet.id`` as typed so far, for the GM to read live:
+        refused as keeping it would be (another seat's Hero, a sheet too big to keep)."""
+        why = refusal(self._seat_of(issuer), drafts.KeepDraft(sheet), self.encounter, None)
+        if why:
+            raise NotPermitted(why)
+        draft = drafts.sketched(self.campaign.drafts, sheet, self.catalog)
+        self._sketches = {**self._sketches, sheet.id: (draft, sheet)}
+        self._notify("sketch")
+
+    def sketch_of(self, hero: str) -> MadeCharacter | None:
+        """What ``hero``'s player is typing on its open draft now, None when nothing
+        has been typed since it was last kept (the draft's own sheet then stands)."""
+        draft = drafts.draft_of(self.campaign.drafts, hero)
+        typed = self._sketches.get(hero)
+        if typed is None or draft is None or typed[0] != draft or typed[1] == draft.sheet:
+            return None
+        return typed[1]
 
     def party_now(self) -> Campaign:
         """The campaign with its Heroes as they are now: those in the encounter as the

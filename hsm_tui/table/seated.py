@@ -6,11 +6,14 @@ loop; none holds state the Session needs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..campaign.combat import DeclareActions
+from ..campaign.drafts import KeepDraft
 from ..campaign.party import Roller, rollers
+from ..rules import RulesError
 from .seat_choices import (
     action_options,
     attack_options,
@@ -22,6 +25,7 @@ from .seats import Seat, refusal, stamped
 
 if TYPE_CHECKING:
     from ..campaign.combat import Attack, Option, TakeAction
+    from ..campaign.making import MadeCharacter
     from ..packs import Catalog
     from .session import Event, Session
     from .state import Command, Decision
@@ -44,6 +48,19 @@ class SeatedSession:
     def apply(self, command: Command, answering: Decision | None = None) -> None:
         """Send ``command`` as this seat's; ``answering``: the question it answers."""
         self.session.apply(stamped(command, self.seat), answering)
+
+    def sketch(self, sheet: MadeCharacter) -> None:
+        """The seat's Hero's draft as typed so far (the GM reads it live; nothing kept)."""
+        self.session.sketch(sheet, self.seat.issuer)
+
+    def keep_sketch(self) -> None:
+        """Keep what the seat's player typed on its draft and did not keep: the seat is
+        leaving (a dropped connection too), and nothing typed is lost. A sheet the draft
+        cannot keep stays typed for the GM to read until the server stops."""
+        typed = self.session.sketch_of(self.seat.hero) if self.seat.hero else None
+        if typed is not None:
+            with suppress(RulesError):
+                self.apply(KeepDraft(typed))
 
     def undo(self) -> Command:
         return self.session.undo(self.seat.issuer)

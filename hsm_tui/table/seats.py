@@ -3,9 +3,9 @@ session). One rule decides whether a seat may issue a command now: :func:`refusa
 
 A seat is fixed for a whole connection (by its SSH key), never chosen in the UI.
 The GM may do everything. A player plays one hero: it rolls that hero's tasks, acts on
-that hero's turn, answers the decisions that wait for that hero and spends its Luck and
-Clues; everything else (set-up, Minions, damage, undo, files) is the GM's. A watcher sees
-and issues nothing.
+that hero's turn, answers the decisions that wait for that hero, spends its Luck and
+Clues and keeps that hero's draft sheet; everything else (set-up, Minions, damage, undo,
+files) is the GM's. A watcher sees and issues nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..campaign.combat import (
     Suppress,
     TakeAction,
 )
+from ..campaign.drafts import KeepDraft
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
 from ..campaign.party import PARTY
@@ -134,6 +135,8 @@ def _acting(command: Command, enc: Encounter, pending: Decision | None) -> str |
         return enc.turn.actor if enc.turn is not None else ""
     if isinstance(command, SpendRerolls | AnswerDive | SpendCombatRerolls):
         return answered_by(pending)
+    if isinstance(command, KeepDraft):  # a player keeps their own Hero's draft
+        return PARTY + command.sheet.id
     return None
 
 

@@ -20,6 +20,7 @@ from ..campaign.combat import (
     PendingSidekick,
     SpendCombatRerolls,
 )
+from ..campaign.drafts import KeepDraft
 from ..campaign.encounter import Encounter
 from ..campaign.freeflow import (
     Asked,
@@ -145,9 +146,11 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll, Say)
-"""Taken even while a decision waits: the GM's notes and lists, a request for a roll and
-words at the table change no roll or fight."""
+ANY_TIME: tuple[type, ...] = (
+    SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll, Say, KeepDraft
+)  # fmt: skip
+"""Taken even while a decision waits: the GM's notes and lists, a request for a roll,
+words at the table and a player's draft sheet kept change no roll or fight."""
 
 PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
 """Rolls taken while another seat's question waits: the question is set aside until the

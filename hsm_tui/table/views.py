@@ -22,6 +22,7 @@ import operator
 from dataclasses import astuple, dataclass, replace
 
 from ..campaign.combat import actor_name
+from ..campaign.drafts import Draft, draft_of
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import Asked
 from ..campaign.party import Campaign, PartyMember
@@ -98,6 +99,8 @@ class TableView:
     decision: Decision | None = None  # the question waiting for this seat's answer
     left: int | None = None  # actions the seat's hero has left; None: not its turn
     asked: tuple[Asked, ...] = ()  # rolls the GM asked of this seat's hero (the GM: all)
+    draft: Draft | None = None  # the seat's hero's sheet while its player fills it in
+    budget: int = 0  # the campaign's trait budget (a draft that makes its hero keeps to it)
 
 
 def unhurt(c: Combatant) -> bool:
@@ -179,6 +182,8 @@ def view_for(
         ),
         left=enc.turn.left(mine.id) if mine and enc.turn and mine.group == acting else None,
         asked=tuple(a for a in asked if gm or seat.plays(enc, a.task.who)),
+        draft=None if gm else draft_of(campaign.drafts, seat.hero),
+        budget=campaign.budget,
     )
 
 

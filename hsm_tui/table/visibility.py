@@ -22,6 +22,7 @@ from ..campaign.combat import (
     actor_name,
     log_step,
 )
+from ..campaign.drafts import KeepDraft
 from ..campaign.encounter import Encounter
 from ..campaign.freeflow import RollGroup, RollOpposed, RollTask
 from ..campaign.party import AddToRoster, RemoveFromRoster, SetScene
@@ -78,6 +79,8 @@ def entry_visibility(
     """
     if isinstance(command, GM_NOTES) or (isinstance(command, SECRET_ROLLS) and command.hidden):
         return GM_ONLY
+    if isinstance(command, KeepDraft) and not command.send:
+        return GM_ONLY  # a draft kept as it goes: the GM's record, not the table's news
     if before is None or after is None:
         return PUBLIC
     building = being_built(before) and log_step(command, before.active) == "setup"

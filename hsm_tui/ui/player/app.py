@@ -44,7 +44,7 @@ class PlayerApp(App[None]):
         self._on_leave = on_leave
         self._heard_seq = -1  # the last change heard: the view is worked out once per change
         self._view: tuple[int, TableView] | None = None
-        self._mine = (False, False, False)  # its turn, its question, a roll asked of it
+        self._mine = (False, False, False, False)  # its turn, question, roll asked, draft
         self._bell_pending = False
         self._unsubscribe = table.subscribe(self._heard)
 
@@ -65,12 +65,14 @@ class PlayerApp(App[None]):
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+        self.table.keep_sketch()  # a draft sheet typed and not kept: the player left
         if self._on_leave is not None:
             log = self.seat_view.log
             self._on_leave(log[-1].seq if log else 0)
 
-    def _now_mine(self, view: TableView) -> tuple[bool, bool, bool]:
-        return view.left is not None, view.decision is not None, bool(view.asked)
+    def _now_mine(self, view: TableView) -> tuple[bool, bool, bool, bool]:
+        draft = view.draft is not None and not view.draft.sent  # handed over, or back
+        return view.left is not None, view.decision is not None, bool(view.asked), draft
 
     def _heard(self, event: Event) -> None:
         """Note the change; whether to ring is worked out from this app's own queue, once
@@ -83,8 +85,8 @@ class PlayerApp(App[None]):
             self.call_later(self._ring_if_mine)
 
     def _ring_if_mine(self) -> None:
-        """Ring the player's bell when their turn starts, a question waits for them or the
-        GM asks them for a roll."""
+        """Ring the player's bell when their turn starts, a question waits for them, the
+        GM asks them for a roll or hands them their sheet to fill in."""
         self._bell_pending = False
         now = self._now_mine(self.seat_view)
         if any(n and not b for n, b in zip(now, self._mine, strict=True)):

@@ -48,7 +48,7 @@ GM_KEYS = {
 }
 """Keys the GM's app binds that a player's does not: each says why instead of nothing."""
 
-HERO_KEYS = "a,m,A,t,x,n,enter,o,v"
+HERO_KEYS = "a,m,A,t,x,n,enter,o,v,b"
 """A hero's keys, which a watcher's seat refuses with the engine's reason."""
 
 
@@ -80,6 +80,9 @@ def status_line(view: TableView) -> Text:
     if view.asked:
         label = view.asked[0].task.label
         text.append(f" · the GM asks you to roll {label}: t rolls it", style="bold reverse")
+    if view.draft is not None and not view.draft.sent:
+        back = "came back" if view.draft.note else "is a draft"
+        text.append(f" · your sheet {back}: b opens it", style="bold reverse")
     if view.waiting_for == you:
         text.append(" · a question waits for you: Enter answers it", style="bold reverse")
     elif view.waiting_for:
@@ -89,7 +92,7 @@ def status_line(view: TableView) -> Text:
 
 def _status(view: TableView) -> tuple[object, ...]:
     """The facts :func:`status_line` reads."""
-    return (view.active, view.round, view.turn, view.left, view.waiting_for, view.asked)
+    return (view.active, view.round, view.turn, view.left, view.waiting_for, view.asked, view.draft)
 
 
 def _aside(view: TableView) -> tuple[object, ...]:
@@ -163,6 +166,7 @@ class TableScreen(FollowsSession, Screen[None]):
         Binding("t", "task", "Task", id="player.task"),
         Binding("n", "end_turn", "End", id="player.end-turn"),
         Binding("v", "sheet", "Sheet", id="player.sheet"),
+        Binding("b", "draft", "Draft sheet", show=False, id="player.draft"),
         Binding("x", "declare", "Declare", id="player.declare"),
         Binding("enter,o", "answer", "Answer", show=False, id="player.answer"),
         Binding("apostrophe", "say('')", "Say", show=False, id="player.say"),
@@ -312,6 +316,16 @@ class TableScreen(FollowsSession, Screen[None]):
 
         if self._hero_or_say():
             self.app.push_screen(PlayerSheet())
+
+    def action_draft(self) -> None:
+        """The hero's draft sheet, when the GM made it one, to fill in and send."""
+        from .draft import DraftSheet
+
+        draft = self.seat_view.draft
+        if draft is None:
+            self.notify("your sheet is not a draft: the GM makes it one (F8 D)")
+            return
+        self.app.push_screen(DraftSheet(draft))
 
     def action_log(self) -> None:
         from .log import PlayerLog

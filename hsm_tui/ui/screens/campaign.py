@@ -70,6 +70,7 @@ class CampaignScreen(SessionScreen):
         Binding("b", "build_hero", "Build hero", id="campaign.build-hero"),
         Binding("g", "grow_hero", "Grow", show=False, id="campaign.grow-hero"),
         Binding("B", "budget", "Budget", show=False, id="campaign.budget"),
+        Binding("D", "draft", "Draft sheet", show=False, id="campaign.draft"),
         Binding("R", "chart_rows", "Chart rows", show=False, id="campaign.chart-rows"),
         Binding("X", "export_characters", "Export", show=False, id="campaign.export-characters"),
         Binding("I", "import_character", "Import", show=False, id="campaign.import-character"),
@@ -141,6 +142,10 @@ class CampaignScreen(SessionScreen):
         keep = party.highlighted
         party.clear_options()
         chart = {r.id: r.name for r in self.session.catalog.chart}
+        drafted = {
+            d.hero: " · draft sent (D reads it)" if d.sent else " · draft with its player"
+            for d in campaign.drafts
+        }
         for m in campaign.party:
             wounds = "DEAD" if m.dead else marker(m.wounds)
             scars = (
@@ -149,6 +154,7 @@ class CampaignScreen(SessionScreen):
                 else ""
             )
             marks = "".join(f" · {c}" for c in m.conditions)  # §8, kept between fights
+            marks += drafted.get(m.entry, "")
             party.add_option(
                 Option(
                     f"{m.name}  Luck {m.luck} · Clues {m.clues} · {wounds}{marks}{scars}", m.entry
@@ -213,6 +219,27 @@ class CampaignScreen(SessionScreen):
             return
         start = made if made is not None else from_entry(hero, "hero")  # type: ignore[arg-type]
         self.app.push_screen(CharacterBuilder(start, grows=True))
+
+    def action_draft(self) -> None:
+        """The highlighted Hero's sheet handed to its player to fill in over SSH (to make
+        or to grow it), or, once it is, the draft as the player has it now."""
+        from ...campaign.combat import Option
+        from ...campaign.drafts import OpenDraft, draft_of
+        from .draft_review import DraftReview
+
+        entry = self._highlighted("#party")
+        if entry is None:
+            self.notify("Highlight a Hero in the party first", severity="warning")
+            return
+        if draft_of(self.session.campaign.drafts, entry) is not None:
+            self.app.push_screen(DraftReview(entry))
+            return
+        options = [
+            Option("m", "to make the Hero (the trait budget holds)", OpenDraft(entry, makes=True)),
+            Option("g", "to grow the Hero (between adventures)", OpenDraft(entry)),
+        ]
+        name = self.session.campaign.member(entry).name
+        self.choose("Draft sheet", f"{name}'s player fills in the sheet over SSH:", options)
 
     def action_chart_rows(self) -> None:
         """The highlighted Hero's lasting chart results (§7): one taken off (healed), or a
