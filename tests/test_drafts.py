@@ -5,10 +5,13 @@ step or returned with a note; what the player edits never leaves their Hero.
 
 from __future__ import annotations
 
+import re
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from hsm_tui.campaign.drafts import (
     ApproveDraft,
@@ -135,3 +138,23 @@ def test_drafts_are_kept_in_the_campaign_file_and_go_with_their_hero(tmp_path: P
     assert opened.campaign.drafts == s.campaign.drafts
     opened.apply(RemoveHero("kara-hero"))
     assert opened.campaign.drafts == ()
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        (lambda d: d.update(hero="roan-maddox"), "state.campaign.drafts[0].hero"),
+        (lambda d: d["sheet"].update(id="roan-maddox"), "state.campaign.drafts[0].sheet"),
+        (lambda d: d["sheet"].update(kind="minion"), "state.campaign.drafts[0].sheet"),
+    ],
+)
+def test_a_file_whose_draft_is_not_its_heros_is_refused_with_the_key(
+    tmp_path: Path, change, key: str
+) -> None:
+    s, _kara, _ben = table()
+    path = store.save(s, tmp_path / "drafts.toml")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    change(data["state"]["campaign"]["drafts"][0])
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    with pytest.raises(store.CampaignFileError, match=re.escape(key)):
+        store.load(Session(content=pack()), path)

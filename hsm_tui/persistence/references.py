@@ -68,6 +68,17 @@ def _encounter(enc: Encounter, at: str) -> None:
 
 def _campaign(campaign: Campaign, at: str) -> None:
     _within(campaign.adventure, 1, MAX_ADVENTURE, f"{at}.adventure")
+    party = [m.entry for m in campaign.party]
+    drafted: set[str] = set()
+    for i, draft in enumerate(campaign.drafts):  # a draft is of one party Hero, and its own
+        if draft.hero not in party or draft.hero in drafted:
+            listed = ", ".join(party) or "nobody"
+            problem = f"{draft.hero!r}: a draft is of one Hero of the party ({listed}), once"
+            raise DataError(f"{at}.drafts[{i}].hero", problem)
+        if (draft.sheet.kind, draft.sheet.id) != ("hero", draft.hero):
+            problem = f"{draft.sheet.kind} {draft.sheet.id!r}: the draft is {draft.hero!r}'s"
+            raise DataError(f"{at}.drafts[{i}].sheet", problem)
+        drafted.add(draft.hero)
 
 
 def check_log(log: tuple[LogEntry, ...], at: str) -> None:
