@@ -1,5 +1,6 @@
-"""bench/ssh.py's figures at a door under attack: silent TCP connections (opened, never a
-byte sent) held while the GM types, and while a player logs in under ``ulimit -n 1024``.
+"""bench/ssh.py's figures under attack: silent TCP connections (opened, never a byte
+sent) held while the GM types, and while a player logs in under ``ulimit -n 1024``; a
+player's key flood while the GM changes the game.
 
 The silent ones come from :data:`ATTACKER` (one machine, as in the issue's attack), the
 logging-in player from :data:`PLAYERS_HOST`: on one host, two loopback addresses stand for
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -25,6 +27,8 @@ SILENT_TYPING, SILENT_LOGIN, LOGIN_NOFILE = 500, 1500, 1024
 LOGIN_TARGET_MS = 150.0
 """A login's first frame under the flood: the bench's first-frame target, since silent
 connections the door turns away should cost a player nothing they notice."""
+FLOOD_KEYS = b"almvtxnA"
+"""What a flooding player types: the player's keys that open a screen or a menu."""
 RETRY = 0.05
 """Seconds a player waits before trying again when turned away (an ssh in a loop)."""
 
@@ -70,3 +74,17 @@ async def login_ms(
         await player.close()  # type: ignore[attr-defined]
         return (None if seen is None else (seen - start) * 1000), tries
     return None, tries
+
+
+async def key_flood(stdin: asyncssh.SSHWriter[bytes], stop: asyncio.Event) -> int:
+    """The player's keys as fast as SSH takes them (4 KB a write) until ``stop``; the
+    bytes sent."""
+    rng = random.Random(0)
+    sent = 0
+    with contextlib.suppress(asyncssh.Error, OSError):  # dropped: the flood is over
+        while not stop.is_set():
+            data = bytes(rng.choice(FLOOD_KEYS) for _ in range(4096))
+            stdin.write(data)
+            await stdin.drain()
+            sent += len(data)
+    return sent
