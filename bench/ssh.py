@@ -577,18 +577,13 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
                 figures.apply.append(answer["apply"])
         if profile:
             figures.profile = (await server.ask(op="stats"))["text"]
-        flooder, *_ = await seat(users[0])
-        stop = asyncio.Event()
-        flooding = asyncio.create_task(key_flood(flooder.process.stdin, stop))
-        await asyncio.sleep(0.5)
-        for n in range(changes + 2, 2 * changes + 2):
-            answer = await server.ask(op="change", n=n)
-            found = await shown(others, game.changed(n), answer["t0"])
-            figures.change_flooded += [t - answer["t0"] for t in found if t is not None]
-            figures.missed += found.count(None)
-        stop.set()
-        figures.key_flood = await flooding
-        await flooder.close()
+        async with key_flood(server.port, users[0], keys[users[0]]) as sent:
+            for n in range(changes + 2, 2 * changes + 2):
+                answer = await server.ask(op="change", n=n)
+                found = await shown(others, game.changed(n), answer["t0"])
+                figures.change_flooded += [t - answer["t0"] for t in found if t is not None]
+                figures.missed += found.count(None)
+        figures.key_flood = sent[0]
         for player in others:
             await player.close()
         await server.seated(0)

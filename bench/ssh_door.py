@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
@@ -76,15 +77,68 @@ async def login_ms(
     return None, tries
 
 
-async def key_flood(stdin: asyncssh.SSHWriter[bytes], stop: asyncio.Event) -> int:
-    """The player's keys as fast as SSH takes them (4 KB a write) until ``stop``; the
-    bytes sent."""
+async def _flood(port: int, user: str, key: asyncssh.SSHKey) -> None:
+    """The flooding player's client: logs in, says so on stdout, then sends the player's
+    keys as fast as SSH takes them until its stdin closes; prints the bytes sent."""
     rng = random.Random(0)
+    keys = bytes(rng.choice(FLOOD_KEYS) for _ in range(1 << 16))
+    loop = asyncio.get_running_loop()
+    stop = loop.run_in_executor(None, sys.stdin.buffer.read)
     sent = 0
-    with contextlib.suppress(asyncssh.Error, OSError):  # dropped: the flood is over
-        while not stop.is_set():
-            data = bytes(rng.choice(FLOOD_KEYS) for _ in range(4096))
-            stdin.write(data)
-            await stdin.drain()
-            sent += len(data)
-    return sent
+
+    async def send(stdin: asyncssh.SSHWriter[bytes]) -> None:
+        nonlocal sent
+        with contextlib.suppress(asyncssh.Error, OSError):  # dropped: the flood is over
+            while True:
+                start = sent % len(keys)
+                stdin.write(keys[start : start + 4096])
+                await stdin.drain()
+                sent += 4096
+
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=user, client_keys=[key],
+        known_hosts=None, agent_path=None, config=None,
+    ) as conn:  # fmt: skip
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        await asyncio.sleep(1.0)  # its first frame
+        print("flooding", flush=True)
+        flooding = asyncio.create_task(send(process.stdin))
+        await asyncio.wait([flooding, stop], return_when=asyncio.FIRST_COMPLETED)
+        flooding.cancel()
+    print(sent, flush=True)
+
+
+@contextlib.asynccontextmanager
+async def key_flood(port: int, user: str, key: asyncssh.SSHKey) -> AsyncIterator[list[int]]:
+    """A player flooding keys from a process of its own (its client's work, encrypting
+    and sending, is then not the measuring clients'), while the block runs; the list
+    yielded gets the bytes it sent."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, str(port), user,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(key.export_private_key())
+    await process.stdin.drain()
+    sent: list[int] = []
+    try:
+        if await asyncio.wait_for(process.stdout.readline(), 30) != b"flooding\n":
+            raise RuntimeError("the flooding player never logged in")
+        yield sent
+    finally:
+        process.stdin.close()
+        out = await asyncio.wait_for(process.stdout.read(), 30)
+        await process.wait()
+        sent.append(int(out or 0))
+
+
+def _read_key() -> asyncssh.SSHKey:
+    """The flooding player's private key, the first lines on stdin (to its END line)."""
+    lines = [sys.stdin.buffer.readline()]
+    while not lines[-1].startswith(b"-----END") and lines[-1]:
+        lines.append(sys.stdin.buffer.readline())
+    return asyncssh.import_private_key(b"".join(lines))
+
+
+if __name__ == "__main__":
+    asyncio.run(_flood(int(sys.argv[1]), sys.argv[2], _read_key()))
