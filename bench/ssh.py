@@ -9,7 +9,9 @@ never fails on timing. Targets, for hsm (hello-world is the floor Textual and as
 set; hsm / hello is the ratio): first frame ≤ 150 ms median; a GM change on each of 20
 players' screens within 60 ms median (and ≤ 3× hello-world's) and 100 ms p90; ≤ 1 MB of
 server memory per extra player; ≤ 2 MB kept after 30 reconnects; a flood adds at most a
-frame to the GM's p95.
+frame to the GM's p95, and so do 500 silent connections, and a player's key flood to
+the 20 players' p90; a login under 1,500 silent
+connections and ``ulimit -n 1024`` ≤ 150 ms.
 
 The server runs in a process of its own, as ``hsm serve`` does: one asyncio loop for the
 TableServer on 127.0.0.1 (port 0), an app per SSH connection, and the GM's own app,
@@ -33,9 +35,11 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
 - GM change → 20 players: 20 clients connected and idle; from just before
   ``session.apply`` (the server's stamp) until the raider's row in each client's table
   shows the new cover ("Hello, world [n]"); every client × every change (one unmeasured
-  change first): median and p90; then the last of the 20 to see each change (median over
-  the changes), and the server's own time in ``session.apply`` (the GM's screen redraws
-  inside it, the players' are scheduled on their own queues).
+  change first): median and p90; the p90 again while a 21st player types the player's
+  keys flat out (bench/ssh_door.py; target: idle p90 + a frame); the last of the 20 to
+  see each change (median over the changes), and the server's own time in
+  ``session.apply`` (the GM's screen redraws inside it, the players' are scheduled on
+  their own queues).
 - RSS growth over 30 reconnects: the server's VmRSS (as below) after a player's login,
   first frame and logout 30 times over, minus before them (after the first-frame runs,
   so warm); target ≤ 2 MB.
@@ -44,7 +48,13 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   palette's input shows it; then again while a watcher's client sends window changes
   flat out (50 per turn of this loop), trying to log in again at once each time the
   server drops it for flooding. Target: the flood adds no more than a frame (16.7 ms)
-  to the idle p95.
+  to the idle p95. Then once more while 500 silent TCP connections are held
+  (bench/ssh_door.py: from another loopback address; same target).
+- login under 1,500 silent connections: a second server under ``ulimit -n 1024`` (the
+  issue's attack locked players out there); 1,500 silent connections held, then a player
+  from a third address connects, trying again when turned away, until its first frame.
+  Target: the first frame's, 150 ms (the door turns the silent ones away: a player should
+  not notice them).
 - memory per extra player: the server process's VmRSS (``/proc/self/status``, after
   ``gc.collect()`` and a quiet half second) with 21 players connected minus with 1, over
   20; players join one by one, each waiting for its first frame. RSS rather than
@@ -84,6 +94,17 @@ import textual
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Static
+
+from bench.ssh_door import (
+    LOGIN_NOFILE,
+    LOGIN_TARGET_MS,
+    PLAYERS_HOST,
+    SILENT_LOGIN,
+    SILENT_TYPING,
+    key_flood,
+    login_ms,
+    silent,
+)
 
 PLAYERS = 20
 """Players connected while the GM changes something; memory compares 1 with 1 + this."""
@@ -347,8 +368,11 @@ class Player:
         await asyncio.wait_for(self._reader, TIMEOUT)
 
 
-async def join(port: int, user: str, key: asyncssh.SSHKey) -> tuple[Player, float, float]:
-    """A player at the table: the client, when connecting started, when the session did."""
+async def join(
+    port: int, user: str, key: asyncssh.SSHKey, local: str | None = None
+) -> tuple[Player, float, float]:
+    """A player at the table (from the address ``local``, if given): the client, when
+    connecting started, when the session did."""
     start = time.monotonic()
     conn = await asyncssh.connect(
         "127.0.0.1",
@@ -358,6 +382,7 @@ async def join(port: int, user: str, key: asyncssh.SSHKey) -> tuple[Player, floa
         known_hosts=None,
         agent_path=None,
         config=None,
+        local_addr=None if local is None else (local, 0),
     )
     opened = time.monotonic()
     process = await conn.create_process(term_type="xterm-256color", term_size=SIZE, encoding=None)
@@ -432,7 +457,15 @@ class Server:
         self.port = 0
 
     @classmethod
-    async def start(cls, kind: str, keys: dict[str, asyncssh.SSHKey]) -> Server:
+    async def start(
+        cls, kind: str, keys: dict[str, asyncssh.SSHKey], nofile: int | None = None
+    ) -> Server:
+        """The server process for ``kind``, under ``ulimit -n nofile`` if given."""
+        nofile_limit = (nofile, nofile)
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, nofile_limit)
+
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             __file__,
@@ -440,6 +473,7 @@ class Server:
             kind,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
+            preexec_fn=None if nofile is None else limit,
         )
         server = cls(process)
         lines = {u: k.export_public_key().decode().strip() for u, k in keys.items()}
@@ -491,6 +525,17 @@ class Figures:
     """The same under a resize flood."""
     flood: tuple[int, int] = (0, 0)
     """Window changes sent, and how often the flooder was dropped."""
+    change_flooded: list[float] = field(default_factory=list)
+    """A GM change on each player's screen while another player floods keys."""
+    key_flood: int = 0
+    """Bytes of keys the flooding player sent."""
+    silent: list[float] = field(default_factory=list)
+    """The GM's key → screen while :data:`SILENT_TYPING` silent connections are held."""
+    held: tuple[int, int] = (0, 0)
+    """Silent connections the server still held: while the GM typed, while one logged in."""
+    login: tuple[float | None, int] = (None, 0)
+    """A player's login to first frame under :data:`SILENT_LOGIN` silent connections and
+    ``ulimit -n`` :data:`LOGIN_NOFILE` (ms, None: never), and the tries it took."""
     rss: dict[str, int] = field(default_factory=dict)
     rss_kind: str = ""
     profile: str = ""
@@ -532,6 +577,13 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
                 figures.apply.append(answer["apply"])
         if profile:
             figures.profile = (await server.ask(op="stats"))["text"]
+        async with key_flood(server.port, users[0], keys[users[0]]) as sent:
+            for n in range(changes + 2, 2 * changes + 2):
+                answer = await server.ask(op="change", n=n)
+                found = await shown(others, game.changed(n), answer["t0"])
+                figures.change_flooded += [t - answer["t0"] for t in found if t is not None]
+                figures.missed += found.count(None)
+        figures.key_flood = sent[0]
         for player in others:
             await player.close()
         await server.seated(0)
@@ -559,7 +611,22 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
         figures.flooded = await typed(gm)
         stop.set()
         figures.flood = await flooding
+        async with silent(server.port, SILENT_TYPING) as held:
+            figures.silent = await typed(gm)
         await gm.close()
+    finally:
+        await server.stop()
+    server = await Server.start(kind, keys, nofile=LOGIN_NOFILE)
+    try:
+        async with silent(server.port, SILENT_LOGIN) as held_at_login:
+
+            async def first(player: Player, since: float) -> float | None:
+                return (await shown([player], game.first, since))[0]
+
+            figures.login = await login_ms(
+                lambda: join(server.port, users[0], keys[users[0]], PLAYERS_HOST), first
+            )
+        figures.held = (held, held_at_login)
     finally:
         await server.stop()
     return figures
@@ -597,6 +664,9 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
          "ms", f"≤ {CHANGE_TARGET_MS[0]:.0f} ms, {CHANGE_RATIO:.0f}×", CHANGE_TARGET_MS[0]),
         (f"GM change → {PLAYERS} players, p90", *(ms(f.change, 0.9) for f in (hsm, hello)),
          "ms", f"≤ {CHANGE_TARGET_MS[1]:.0f} ms", CHANGE_TARGET_MS[1]),
+        (f"GM change → {PLAYERS} players, p90, key flood",
+         *(ms(f.change_flooded, 0.9) for f in (hsm, hello)),
+         "ms", "≤ +1 frame", ms(hsm.change, 0.9) + FRAME_MS),
         (f"  … the last of the {PLAYERS} to see it, median", *(ms(f.last) for f in (hsm, hello)),
          "ms", "", None),
         ("  … of which apply (server), median", *(ms(f.apply) for f in (hsm, hello)),
@@ -608,6 +678,12 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
         ("GM key → screen p95, idle", *(ms(f.keys, 0.95) for f in (hsm, hello)), "ms", "", None),
         ("GM key → screen p95, resize flood", *(ms(f.flooded, 0.95) for f in (hsm, hello)),
          "ms", "≤ +1 frame", ms(hsm.keys, 0.95) + FRAME_MS),
+        (f"GM key → screen p95, {SILENT_TYPING} silent",
+         *(ms(f.silent, 0.95) for f in (hsm, hello)),
+         "ms", "≤ +1 frame", ms(hsm.keys, 0.95) + FRAME_MS),
+        (f"login, {SILENT_LOGIN} silent, ulimit -n {LOGIN_NOFILE}",
+         *(f.login[0] if f.login[0] is not None else float("inf") for f in (hsm, hello)),
+         "ms", f"≤ {LOGIN_TARGET_MS:.0f} ms", LOGIN_TARGET_MS),
     ]  # fmt: skip
     print(
         f"\n{'figure (80×24 clients)':<42}{'hsm':>10}{'hello':>10}{'hsm/hello':>11}"
@@ -637,7 +713,13 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
         print(
             f"{name} flood: {figures.flood[0]} window changes sent, the flooder dropped"
             f" {figures.flood[1]} times; GM keys timed {len(figures.keys)} idle,"
-            f" {len(figures.flooded)} flooded (of {len(KEYS)} each)"
+            f" {len(figures.flooded)} flooded (of {len(KEYS)} each); a player flooded"
+            f" {figures.key_flood / 1e6:.1f} MB of keys"
+        )
+        print(
+            f"{name} silent connections still held by the server: {figures.held[0]} of"
+            f" {SILENT_TYPING} while the GM typed, {figures.held[1]} of {SILENT_LOGIN} at the"
+            f" login (from {PLAYERS_HOST}, {figures.login[1]} tries)"
         )
 
 

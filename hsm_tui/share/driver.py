@@ -40,7 +40,8 @@ MAX_EVENTS_PER_SECOND = 200
 read is dropped and input pauses until the next second. A typist sends tens, a held key
 some thirty, a paste is one event (and the longest line a player may type is 200
 characters): only a flood reaches it. Each key may open a menu on the loop every seat
-shares, so at a thousand a second one flooding client took a fifth of it."""
+shares, so at a thousand a second one flooding client took a fifth of it; those kept are
+handed on a frame apart (:data:`KEY_GAP`)."""
 
 FEED_SLICE = 256
 """Characters parsed in one turn of the loop. Textual's parser takes some 15 µs a character,
@@ -48,9 +49,13 @@ so a 32 KB read typed flat out would hold every seat's frames for half a second;
 waits for the next turn, the client's input paused meanwhile, and once this second's
 budget is spent it is dropped unparsed."""
 
-SETTLE_POLL, SETTLE_LIMIT = 0.001, 0.25
-"""How often a held key checks whether the key before it is done, and how long at most
-it waits for that (an app busy past it takes the next key anyway)."""
+KEY_GAP, SETTLE_POLL, SETTLE_LIMIT = 1 / 60, 0.001, 0.25
+"""Keys reach the app one at a time, a frame apart at least and once it is done with the
+one before (checked every ``SETTLE_POLL`` s, and waited for ``SETTLE_LIMIT`` s at most:
+an app busy past it takes the next key anyway). A key may open a screen, a re-layout and
+repaint of ten milliseconds or more on the loop every seat shares: a seat's keys then cost
+the others a frame at most, however fast they come. A typist's keys are tens of
+milliseconds apart, a paste is one event."""
 
 QUEUE_HIGH, QUEUE_LOW = 512, 64
 """The app's waiting messages at which the client's input is paused, and resumed: input
@@ -136,7 +141,8 @@ class ChannelDriver(Driver):
         self._budget_until = 0.0
         self._esc_timer: Any = None
         self._held: deque[Message] = deque()
-        self._settling_since: float | None = None
+        self._released_at = float("-inf")
+        self._release_due: Any = None
 
     def write(self, data: str) -> None:
         self._out.append(data)
@@ -186,9 +192,10 @@ class ChannelDriver(Driver):
 
     def disable_input(self) -> None:
         self._input = False
-        if self._esc_timer is not None:
-            self._esc_timer.cancel()
-            self._esc_timer = None
+        for timer in (self._esc_timer, self._release_due):
+            if timer is not None:
+                timer.cancel()
+        self._esc_timer = self._release_due = None
         if self.terminal.driver is self:
             self.terminal.driver = None
 
@@ -310,32 +317,31 @@ class ChannelDriver(Driver):
         if self._budget > 0:
             self._budget -= 1
             self._held.append(event)
-            if self._settling_since is None:
+            if self._release_due is None:
                 self._release()
 
     def _release(self) -> None:
-        """Hand the held events over up to and including the next key that is not a
-        character; the rest wait until the app is done with it.
+        """Hand the next held event over, when :data:`KEY_GAP` allows; the rest wait.
 
-        Textual inserts a character in the focused widget's own queue, but a key such as
-        Backspace, Enter or ctrl+u bubbles up to the app, whose bindings act on it later:
-        characters typed after it in the same read (SSH sends a typist's burst as one)
-        would land first. So after such a key the next events wait until every queue on
-        its way (the focused widget, its ancestors, the app) has finished.
+        Waiting for the app to be done with a key keeps the order typed, too: Textual
+        inserts a character in the focused widget's own queue, but a key such as
+        Backspace, Enter or ctrl+u bubbles up to the app, whose bindings act on it later,
+        so characters typed after it in the same read (SSH sends a typist's burst as one)
+        would land first. The next event waits until every queue on its way (the focused
+        widget, its ancestors, the app) has finished.
         """
-        if self._settling_since is not None:
-            waited = self._loop.time() - self._settling_since
-            if not self._settled() and waited < SETTLE_LIMIT:
-                self._loop.call_later(SETTLE_POLL, self._in_context, self._release)
-                return
-            self._settling_since = None
-        while self._held:
-            event = self._held.popleft()
-            self.process_message(event)
-            if isinstance(event, events.Key) and not event.is_printable:
-                self._settling_since = self._loop.time()
-                self._loop.call_later(SETTLE_POLL, self._in_context, self._release)
-                return
+        self._release_due = None
+        if not self._held:
+            return
+        waited = self._loop.time() - self._released_at
+        if waited < KEY_GAP or (waited < SETTLE_LIMIT and not self._settled()):
+            delay = max(KEY_GAP - waited, SETTLE_POLL)
+            self._release_due = self._loop.call_later(delay, self._in_context, self._release)
+            return
+        self._released_at = self._loop.time()
+        self.process_message(self._held.popleft())
+        if self._held:
+            self._release_due = self._loop.call_later(KEY_GAP, self._in_context, self._release)
 
     def _settled(self) -> bool:
         """Whether the focused widget and every node above it up to the app have taken

@@ -1,15 +1,22 @@
 """A GM change reaching the players' screens (issue 33): each seat repaints and sends only
-the lines that changed, and a new log entry is wrapped once for every seat that shows it.
-Each app runs on the real :class:`ChannelDriver`, its frames captured from the channel.
+the lines that changed, and a new log entry is wrapped once for every seat that shows it
+(each app on the real :class:`ChannelDriver`, its frames captured from the channel); one
+player's key flood, over real SSH, costs another seat's update a frame at most.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import random
 import re
+import time
+
+import pytest
+from textual import events
 
 from hsm_tui.campaign.combat import SetCover
-from hsm_tui.share.driver import run_app
+from hsm_tui.share.driver import KEY_GAP, ChannelDriver, run_app
 from hsm_tui.share.terminal import ClientTerminal
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import Role, Seat
@@ -75,3 +82,44 @@ async def test_a_gm_change_sends_each_player_the_changed_lines_only() -> None:
         for app in apps:
             app.exit()
         await asyncio.gather(*tasks)
+
+
+async def test_a_flooding_player_costs_another_seats_update_a_frame_at_most(
+    game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kara types flat out (her client sends letters as fast as SSH takes them, each may
+    open a screen); her keys reach her app a frame apart at least, so Otto's screen shows
+    each GM change as it would with no flood."""
+    handed: dict[int, list[float]] = {}  # driver → when each key reached its app
+    process = ChannelDriver.process_message
+
+    def timed(driver: ChannelDriver, message: events.Message) -> None:
+        if isinstance(message, events.Key):
+            handed.setdefault(id(driver), []).append(time.monotonic())
+        process(driver, message)
+
+    monkeypatch.setattr(ChannelDriver, "process_message", timed)
+    session = fight()
+    table = await game(session)
+    kara, otto = await table.join("kara"), await table.join("otto")
+    await otto.shows("Pirate raider")
+    rng = random.Random(0)
+    flooding = True
+
+    async def flood() -> None:
+        while flooding:
+            kara.send(bytes(rng.choice(b"almvtxnA") for _ in range(4096)))
+            await kara.process.stdin.drain()
+
+    flooder = asyncio.create_task(flood())
+    try:
+        await until(lambda: sum(map(len, handed.values())) > 20, lambda: f"{handed}")
+        for cover in ("heavy", "light", "heavy"):
+            session.apply(SetCover("pirate-raider-1", cover))
+            await otto.shows(f"Pirate raider 1: {cover} cover")  # the log's newest line
+    finally:
+        flooding = False
+        await flooder
+    [keys] = handed.values()  # Otto typed nothing
+    gaps = [b - a for a, b in itertools.pairwise(keys)]
+    assert len(keys) > 20 and min(gaps) >= KEY_GAP * 0.99

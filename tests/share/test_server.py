@@ -119,6 +119,35 @@ async def test_modern_clients_agree_on_modern_algorithms(table: Table, user_keys
     assert ctr.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
 
 
+SHA1_USER_SIGNATURES = (
+    "asyncssh 2.24 gives a server no say over the hash of a user's RSA signature: "
+    "signature_algs only fills server-sig-algs, and the key's own verify takes ssh-rsa"
+)
+
+
+@pytest.mark.parametrize(
+    ("signs", "in_"),
+    [
+        ("rsa-sha2-256", True),
+        pytest.param(
+            "ssh-rsa", False, marks=pytest.mark.xfail(strict=True, reason=SHA1_USER_SIGNATURES)
+        ),
+    ],
+)
+async def test_an_rsa_key_signing_with_sha1_is_refused(
+    table: Table, user_keys, caplog: pytest.LogCaptureFixture, signs: str, in_: bool
+):
+    rsa = asyncssh.generate_private_key("ssh-rsa", key_size=2048)
+    table.server.set_seats(seat_entries({**user_keys, "kara": rsa}))
+    if in_:
+        await table.connect("kara", rsa, signature_algs=[signs])
+        return
+    refused = pytest.raises(asyncssh.PermissionDenied)
+    with caplog.at_level(logging.INFO, logger="hsm_tui.share"), refused:
+        await table.connect("kara", rsa, signature_algs=[signs])
+    assert "ssh-rsa" in caplog.text and "SHA-1" in caplog.text
+
+
 async def test_passwords_are_refused(table: Table):
     with pytest.raises(asyncssh.PermissionDenied):
         await table.connect("kara", password="kara", client_keys=None)
