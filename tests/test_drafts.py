@@ -51,7 +51,7 @@ def karas(**changes: object) -> MadeCharacter:
 
 
 def test_r_char_1_a_player_keeps_sends_and_the_gm_approves_as_one_grown_step() -> None:
-    s, kara, _ben = table()
+    s, kara, ben = table()
     assert s.log[-1].title == "Kara's hero's sheet goes to its player to make"
     kara.apply(KeepDraft(karas()))
     assert s.log[-1].title == "Kara keeps Kara's hero's draft"
@@ -62,6 +62,7 @@ def test_r_char_1_a_player_keeps_sends_and_the_gm_approves_as_one_grown_step() -
     draft = s.campaign.drafts[0]
     assert (draft.sent, draft.note) == (False, "a Motivation, please")
     assert kara.view().draft == draft  # she reads the note on her own draft
+    assert "please" not in repr(ben.view())  # the table reads that it went back, not why
     kara.apply(KeepDraft(karas(motivation="Find my brother"), send=True))
     assert s.campaign.drafts[0].note == ""
     s.apply(ApproveDraft("kara-hero"))

@@ -58,7 +58,8 @@ class KeepDraft:
 
 @dataclass(frozen=True)
 class ReturnDraft:
-    """The GM hands a sent draft back to its player, saying why in ``note``."""
+    """The GM hands a sent draft back to its player, saying why in ``note`` (the draft
+    keeps it, for its player and the GM: the table's log says only that it went back)."""
 
     hero: str
     note: str
@@ -171,7 +172,7 @@ def apply(
         if not note or len(note) > MAX_TEXT:
             raise RulesError(f"say why in a note of 1 to {MAX_TEXT} characters")
         back = replace(draft, sent=False, note=note)
-        return (*others, back), None, f"{name}'s draft goes back to its player: {note}"
+        return (*others, back), None, f"{name}'s draft goes back to its player with a note"
     problems = sheet_problems(draft.sheet, catalog, draft, budget)
     if problems:
         raise RulesError(f"the draft does not check: {problems[0]}")
