@@ -20,6 +20,7 @@ from . import making
 from .conditions import moved_penalty, penalty, wound_marker
 from .encounter import MAX_POOL, Combatant, Encounter
 from .making import MadeCharacter, MakingCommand
+from .prepared import PreparedEncounter
 
 GM = "gm"
 PARTY = "party:"
@@ -61,6 +62,7 @@ class Campaign:
     adventure: int = 1
     made: tuple[MadeCharacter, ...] = ()  # the characters the campaign made itself
     budget: int = 0  # trait points a new character may spend (0: no budget)
+    prepared: tuple[PreparedEncounter, ...] = ()  # encounters kept ahead (the GM's alone)
 
     def member(self, entry: str) -> PartyMember:
         for m in self.party:

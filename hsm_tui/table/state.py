@@ -38,6 +38,7 @@ from ..campaign.party import (
     RemoveFromRoster,
     SetScene,
 )
+from ..campaign.prepared import DropEncounter, KeepEncounter, PreparedCommand
 from ..rules.secret import plain
 
 GM = "gm"
@@ -130,6 +131,7 @@ Command = (
     | CombatCommand
     | CampaignCommand
     | AddParty
+    | PreparedCommand
     | Batch
 )
 Decision = PendingRerolls | Pending
@@ -145,9 +147,18 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 }
 
 
-ANY_TIME: tuple[type, ...] = (SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll, Say)
-"""Taken even while a decision waits: the GM's notes and lists, a request for a roll and
-words at the table change no roll or fight."""
+ANY_TIME: tuple[type, ...] = (
+    SetScene,
+    AddToRoster,
+    RemoveFromRoster,
+    KeepEncounter,
+    DropEncounter,
+    OpenEntry,
+    AskRoll,
+    Say,
+)
+"""Taken even while a decision waits: the GM's notes and lists (the roster, encounters
+prepared ahead), a request for a roll and words at the table change no roll or fight."""
 
 PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
 """Rolls taken while another seat's question waits: the question is set aside until the
