@@ -191,8 +191,9 @@ def encounter_text(prep: PreparedEncounter) -> str:
 
 
 def write_encounter(prep: PreparedEncounter, path: Path) -> Path:
-    """Write ``prep`` as an encounter file at ``path`` (whole or not at all); OSError if
-    the folder cannot take it."""
+    """Write ``prep`` as an encounter file at ``path`` (whole or not at all; its folder made
+    when there is none); OSError if the folder cannot take it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     atomic.replace_file(path, encounter_text(prep).encode("utf-8"), 0o644)
     return path
 
