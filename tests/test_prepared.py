@@ -107,7 +107,7 @@ def test_keeping_loading_and_dropping_are_each_one_undo_step_in_the_gms_log() ->
     assert s.campaign.prepared == ()
 
 
-def test_a_load_is_refused_while_a_fight_is_on_and_the_fight_is_left_as_it_was() -> None:
+def test_r_combat_1_a_load_is_refused_while_a_fight_is_on_and_the_fight_stays() -> None:
     s = _built()
     s.apply(KeepEncounter(SECRET))
     s.apply(AddCombatants("sidekick", "veteran-guide", "heroes", "bridge"))
