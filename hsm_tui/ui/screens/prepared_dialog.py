@@ -117,6 +117,10 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
         """The builder's: forecasts outlive the dialog, as the encounters do."""
         self._queued: set[tuple[PreparedEncounter, int]] = set()
         """Forecasts a worker of this dialog plays or will: none is started twice."""
+        self._refused: dict[tuple[PreparedEncounter, bool], str] = {}
+        """Each reason :meth:`_refusal` worked out, by encounter and whether a fight is on."""
+        self._refused_with: Catalog | None = None
+        """The catalog those reasons were worked out with (the packs and made characters)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prepared-box"):
@@ -139,10 +143,10 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
         are started."""
         options = self.query_one(OptionList)
         at = options.highlighted
-        enc, catalog, seed = self.session.encounter, self.session.catalog, self.session.seed
+        catalog, seed = self.session.catalog, self.session.seed
         options.clear_options()
         options.add_options(
-            Option(row_text(p, load_refusal(p, enc, catalog), self.forecasts.get((p, seed), "")))
+            Option(row_text(p, self._refusal(p), self.forecasts.get((p, seed), "")))
             for p in self.prepared
         )
         if self.prepared:
@@ -159,6 +163,17 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
         if todo:
             self._queued.update(todo)
             self._forecast([p for p, _ in todo], catalog, seed)
+
+    def _refusal(self, prep: PreparedEncounter) -> str:
+        """The engine's reason ``prep`` cannot be loaded now, worked out once per fight
+        state and catalog: a refresh of 40 prepared encounters set each up again (~60 ms)."""
+        enc, catalog = self.session.encounter, self.session.catalog
+        if catalog is not self._refused_with:
+            self._refused, self._refused_with = {}, catalog
+        key = (prep, enc.active)
+        if key not in self._refused:
+            self._refused[key] = load_refusal(prep, enc, catalog)
+        return self._refused[key]
 
     @work(thread=True, group="prepared-forecasts", exit_on_error=False)
     def _forecast(self, todo: list[PreparedEncounter], catalog: Catalog, seed: int) -> None:
@@ -191,13 +206,13 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
     # -- commands ------------------------------------------------------------------
     def action_load(self) -> None:
         """Load the highlighted one; over an encounter already set up, ask first (it goes,
-        as with N). The engine refuses it while a fight is on, and says why."""
+        as with N). One the engine refuses (a fight is on) is refused at once, with why."""
         prep = self._highlighted()
         if prep is None:
             return
         enc, load = self.session.encounter, LoadEncounter(prep.name)
-        if enc.active or not (enc.zones or enc.combatants):
-            self._loaded(load)
+        if self._refusal(prep) or not (enc.zones or enc.combatants):
+            self._loaded(load)  # nothing to lose, or the engine says why not
             return
         question = (
             f"Load {prep.name!r} in place of the builder's encounter? Its "
