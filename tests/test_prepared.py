@@ -112,7 +112,10 @@ def test_r_combat_1_a_load_is_refused_while_a_fight_is_on_and_the_fight_stays() 
     s.apply(KeepEncounter(SECRET))
     s.apply(AddCombatants("sidekick", "veteran-guide", "heroes", "bridge"))
     s.apply(StartCombat())
-    while s.pending is not None:  # the Sidekicks' rules (R-CHAR-8)
+    asked = s.pending  # R-CHAR-8: the Sidekicks' rules are asked at the start
+    s.apply(KeepEncounter("While asked"))  # the GM's lists are taken while a question waits
+    assert s.pending is asked and len(s.campaign.prepared) == 2
+    while s.pending is not None:
         s.apply(s.pending.options[0].command)
     fight = s.encounter
     with pytest.raises(RulesError, match="combat is under way: end it first"):

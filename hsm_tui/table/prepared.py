@@ -24,7 +24,7 @@ from ..campaign.prepared import (
 )
 from ..campaign.staging import checked, load_refusal, setup_commands
 from ..rules import RulesError
-from .visibility import GM_ONLY
+from .visibility import entry_visibility
 
 
 def described(prep: PreparedEncounter) -> str:
@@ -55,7 +55,7 @@ class PreparedEncounters:
             done = "replaced" if name.casefold() in known else "kept"
             self.campaign = replace(camp, prepared=kept(camp.prepared, prep, command.replace))
             title, lines = f"Prepared encounter {name!r} {done}", (described(prep),)
-        self._add_log(command.issuer, title, lines, GM_ONLY)
+        self._add_log(command.issuer, title, lines, entry_visibility(command))
 
     def _load_prepared(self, command: LoadEncounter) -> None:
         """The builder's encounter goes (the party keeps what it left, as with ``N``) and
@@ -69,6 +69,6 @@ class PreparedEncounters:
         if self.encounter != Encounter(zones=()):
             self._dispatch(ClearEncounter(keep_zones=False, issuer=command.issuer))
         title = f"Prepared encounter {prep.name!r} loaded (it stays prepared)"
-        self._add_log(command.issuer, title, tuple(notes), GM_ONLY)
+        self._add_log(command.issuer, title, tuple(notes), entry_visibility(command))
         for setup in commands:
             self._dispatch(replace(setup, issuer=command.issuer))
