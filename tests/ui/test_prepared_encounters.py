@@ -162,3 +162,19 @@ async def _listed(pilot: Pilot) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_prepared_encounters_on_f7(snap_compare, size) -> None:
     assert snap_compare(_app(), terminal_size=size, run_before=_listed)
+
+
+async def test_k_under_a_kept_name_says_it_replaces_it_before_enter() -> None:
+    app = _app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _prepared(pilot)
+        await _keys(pilot, "k", *NAME, "enter")
+        await _keys(pilot, "escape", "x")  # the builder loses a combatant
+        await _keys(pilot, "P", "k", *NAME.upper())
+        said = str(app.screen.query_one("#name-message").render())
+        assert said == f"✓ Enter keeps the builder's encounter in place of {NAME.upper()!r}"
+        await _keys(pilot, "enter")
+        [prep] = app.session.campaign.prepared
+        assert prep.name == NAME.upper() and prep.size == 4
+        await _keys(pilot, "u")  # the one kept before comes back
+        assert [p.size for p in app.session.campaign.prepared] == [5]
