@@ -160,11 +160,11 @@ CORRUPT = {
     ),
     "future-version": (
         lambda t: _edited(t, format_version=9),
-        "{f}: format_version 9 is newer than this hsm-tui reads (5): open it with a newer hsm-tui",
+        "{f}: format_version 9 is newer than this hsm-tui reads (6): open it with a newer hsm-tui",
     ),
     "version-text": (
         lambda t: _edited(t, format_version="2"),
-        "{f}: key format_version is '2'; this hsm-tui reads versions 1 to 5",
+        "{f}: key format_version is '2'; this hsm-tui reads versions 1 to 6",
     ),
     "wrong-typed-seed": (lambda t: _edited(t, seed="x"), "{f}: key seed: expected a number"),
     "wrong-typed-header": (

@@ -44,7 +44,7 @@ def hsm(*args: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
 # -- versions ----------------------------------------------------------------------------
 def test_every_older_version_has_a_step_up_to_the_current_one() -> None:
     assert sorted(versions.STEPS) == list(range(1, versions.VERSION))
-    assert store.VERSION == versions.VERSION == 5
+    assert store.VERSION == versions.VERSION == 6
 
 
 def test_version_1_to_2_adds_the_header_from_the_state() -> None:

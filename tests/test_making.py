@@ -30,7 +30,7 @@ from hsm_tui.forecast.simulate import fight
 from hsm_tui.packs import load
 from hsm_tui.packs.loader import content_dirs
 from hsm_tui.packs.model import EquipmentItem
-from hsm_tui.persistence import store
+from hsm_tui.persistence import store, versions
 from hsm_tui.persistence.encounter_file import EncounterSpec, prepare
 from hsm_tui.rules import Derived, RulesError, Trait, Traits
 from hsm_tui.table.session import Session
@@ -251,7 +251,7 @@ def test_a_version_4_campaign_opens_and_keeps_its_made_heroes_once_saved(tmp_pat
     s.apply(MakeCharacter(ADA))
     s.apply(AddHero("ada-quill"))
     store.save(s, path)
-    assert tomllib.loads(path.read_text())["format_version"] == 5
+    assert tomllib.loads(path.read_text())["format_version"] == versions.VERSION
     check = [sys.executable, "-m", "hsm_tui", "campaign", "check", str(path)]
     done = subprocess.run(check, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -173,7 +173,7 @@ def test_the_file_names_its_format_version_and_time_and_holds_the_dice(tmp_path:
     session = duel(seed=1)
     path = store.save(session, tmp_path / "duel.toml", now=SAVED_AT)
     data = store.read(path)
-    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 5)
+    assert (data["format"], data["format_version"]) == ("hsm-tui campaign", 6)
     assert data["saved"] == SAVED_AT.replace(microsecond=0)
     version, internal, gauss = session.rng.getstate()
     assert data["state"]["rng_state"] == {"version": version, "internal": list(internal)}
@@ -409,8 +409,8 @@ BAD_DATA = [
     ),
     pytest.param(_drop("format"), r"not an hsm-tui campaign", id="no-format"),
     pytest.param(
-        _set("format_version", to=6),
-        r"format_version 6 is newer than this hsm-tui reads \(5\): open it with a newer",
+        _set("format_version", to=7),
+        r"format_version 7 is newer than this hsm-tui reads \(6\): open it with a newer",
         id="newer-version",
     ),
     pytest.param(_set("format_version", to=0), r"key format_version is 0", id="version-0"),

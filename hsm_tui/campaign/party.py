@@ -21,6 +21,7 @@ from .conditions import moved_penalty, penalty, wound_marker
 from .drafts import Draft, DraftCommand
 from .encounter import MAX_POOL, Combatant, Encounter
 from .making import MadeCharacter, MakingCommand
+from .prepared import PreparedEncounter
 
 GM = "gm"
 PARTY = "party:"
@@ -63,6 +64,7 @@ class Campaign:
     made: tuple[MadeCharacter, ...] = ()  # the characters the campaign made itself
     budget: int = 0  # trait points a new character may spend (0: no budget)
     drafts: tuple[Draft, ...] = ()  # Heroes' sheets their players fill in
+    prepared: tuple[PreparedEncounter, ...] = ()  # encounters kept ahead (the GM's alone)
 
     def member(self, entry: str) -> PartyMember:
         for m in self.party:

@@ -25,6 +25,11 @@ the reader with both versions named (``store.read``).
   Severe Wound chart's Equipment destroyed); an encounter may hold each side's dive policy
   (``encounter.dive_policy``). An older file has none of them (no budget; its entries set
   nothing; nothing destroyed; every dive asked).
+- **6**: the campaign keeps encounters prepared ahead (``campaign.prepared``: each by name,
+  its zones, bands, rows of combatants by pack entry and dive policies, as an encounter
+  file describes them), and the undo steps may keep, drop or load one; and Heroes' sheets
+  their players fill in (``campaign.drafts``: each Hero's draft as last kept, whether it
+  was sent, the GM's note). An older file has none prepared and no drafts.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any
 
 from .lines import line
 
-VERSION = 5
+VERSION = 6
 """The version this hsm-tui writes and the newest it reads."""
 
 Data = dict[str, Any]
@@ -123,11 +128,17 @@ def _v4_to_v5(data: Data) -> Data:
     return data
 
 
+def _v5_to_v6(data: Data) -> Data:
+    """Version 6 may keep prepared encounters: a version 5 file has none."""
+    return data
+
+
 STEPS: dict[int, Callable[[Data], Data]] = {
     1: _v1_to_v2,
     2: _v2_to_v3,
     3: _v3_to_v4,
     4: _v4_to_v5,
+    5: _v5_to_v6,
 }
 """From version N to N + 1, one per version this hsm-tui can read."""
 

@@ -44,6 +44,7 @@ from ..campaign.freeflow import (
 )
 from ..campaign.missing import missing_entries
 from ..campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
+from ..campaign.prepared import PreparedCommand
 from ..packs import LoadResult, content_dirs
 from ..packs.kept import load_kept
 from ..persistence import checkpoints, collector, session_file
@@ -53,6 +54,7 @@ from . import talk
 from .freeflowing import FreeFlowing
 from .heroes import PartyHeroes
 from .history import History
+from .prepared import PreparedEncounters
 from .seats import GM_SEAT, Role, Seat, answered_by, refusal
 from .state import (
     ACCEPTS,
@@ -102,7 +104,7 @@ class Event:
 
 
 @dataclass
-class Session(FreeFlowing, PartyHeroes):
+class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
     """Campaign-level state and the command pipeline."""
 
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
@@ -312,6 +314,8 @@ class Session(FreeFlowing, PartyHeroes):
             self._say(command)
         elif isinstance(command, AddParty):
             self._add_party(command)
+        elif isinstance(command, PreparedCommand):
+            self._prepared(command)
         elif isinstance(command, CampaignCommand):
             if isinstance(command, NewAdventure) and self.encounter.active:
                 raise RulesError("combat is under way: a new adventure comes after it (E ends it)")

@@ -39,6 +39,7 @@ from ..campaign.party import (
     RemoveFromRoster,
     SetScene,
 )
+from ..campaign.prepared import DropEncounter, KeepEncounter, PreparedCommand
 from ..rules.secret import plain
 
 GM = "gm"
@@ -131,6 +132,7 @@ Command = (
     | CombatCommand
     | CampaignCommand
     | AddParty
+    | PreparedCommand
     | Batch
 )
 Decision = PendingRerolls | Pending
@@ -147,10 +149,19 @@ ACCEPTS: dict[type, tuple[type, ...]] = {
 
 
 ANY_TIME: tuple[type, ...] = (
-    SetScene, AddToRoster, RemoveFromRoster, OpenEntry, AskRoll, Say, KeepDraft
-)  # fmt: skip
-"""Taken even while a decision waits: the GM's notes and lists, a request for a roll,
-words at the table and a player's draft sheet kept change no roll or fight."""
+    SetScene,
+    AddToRoster,
+    RemoveFromRoster,
+    KeepEncounter,
+    DropEncounter,
+    OpenEntry,
+    AskRoll,
+    Say,
+    KeepDraft,
+)
+"""Taken even while a decision waits: the GM's notes and lists (the roster, encounters
+prepared ahead), a request for a roll, words at the table and a player's draft sheet kept
+change no roll or fight."""
 
 PARKS: tuple[type, ...] = (RollTask, RollOpposed, RollGroup)
 """Rolls taken while another seat's question waits: the question is set aside until the

@@ -26,6 +26,7 @@ from ..campaign.drafts import KeepDraft
 from ..campaign.encounter import Encounter
 from ..campaign.freeflow import RollGroup, RollOpposed, RollTask
 from ..campaign.party import AddToRoster, RemoveFromRoster, SetScene
+from ..campaign.prepared import DropEncounter, KeepEncounter, LoadEncounter
 from ..rules import RulesError
 from ..rules.secret import START as MARKED
 from ..rules.secret import plain, secret
@@ -60,8 +61,17 @@ NOTICED = "noticed"
 someone the players see. The heroes notice the attack, not who made it: each entry is
 judged as for :data:`BY_ENTRY`, but a title naming the attacker is every seat's, the
 attacker in it read as :func:`unseen` (where the shot came from), not the GM's alone."""
-GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster, SetDivePolicy)
-"""Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy)."""
+GM_NOTES = (
+    SetScene,
+    AddToRoster,
+    RemoveFromRoster,
+    SetDivePolicy,
+    KeepEncounter,
+    DropEncounter,
+    LoadEncounter,
+)
+"""Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy,
+the encounters prepared ahead: the players never learn what waits for them)."""
 SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
 """Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
 

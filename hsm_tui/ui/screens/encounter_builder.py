@@ -10,7 +10,7 @@ the encounter, not state).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -50,6 +50,9 @@ from ..widgets.zone_panel import ZonePanel
 from . import SessionScreen, set_border_titles
 from .decision_dialog import DecisionDialog
 from .help_text import HelpText
+
+if TYPE_CHECKING:
+    from .prepared_dialog import Forecasts
 
 
 def party_zones(enc: Encounter, side: str) -> list[Choice]:
@@ -103,6 +106,13 @@ class EncounterBuilderScreen(SessionScreen):
         ),
         Binding("F,f", "forecast", "Forecast", id="builder.forecast", tooltip="200 fights"),
         Binding("s", "start", "Start", id="builder.start", tooltip="Start combat (F4)"),
+        Binding(
+            "P",
+            "prepared",
+            "Prepared",
+            id="builder.prepared",
+            tooltip="Encounters prepared ahead: keep this one, load, import, export",
+        ),
         Binding("c", "cover", "Cover", id="builder.cover", tooltip="Cycle cover"),
         Binding(
             "g",
@@ -154,6 +164,11 @@ class EncounterBuilderScreen(SessionScreen):
     PANELS = ("#builder-zone-list", "#builder-bands", "#builder-entries", "#builder-roster")
     """The lists ← and → move between."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.prepared_forecasts: Forecasts = {}
+        """The prepared encounters' forecasts (P), kept while the app runs: played once."""
+
     @property
     def enc(self) -> Encounter:
         return self.session.encounter
@@ -187,7 +202,7 @@ class EncounterBuilderScreen(SessionScreen):
                 "#builder-zones": "Zones (z)",
                 "#builder-bands": "Bands (b)",
                 "#builder-roster": "Encounter",
-                "#builder-forecast": "Forecast (F)",
+                "#builder-forecast": "Forecast (F) · prepared encounters (P)",
             },
         )
         self.follow_session(self.refresh_from_session)
@@ -446,6 +461,11 @@ class EncounterBuilderScreen(SessionScreen):
         """Roll initiative and go to the fight; a Sidekick question waits there."""
         if self._apply(StartCombat()):
             self.app.switch_mode("combat")
+
+    def action_prepared(self) -> None:
+        from .prepared_dialog import PreparedDialog
+
+        self.app.push_screen(PreparedDialog(self.prepared_forecasts))
 
     def action_forecast(self) -> None:
         """Play the encounter as built many times in a thread (the forecast panel)."""

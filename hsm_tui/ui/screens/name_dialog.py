@@ -4,6 +4,8 @@ file (``saves/<name>.toml``). Checked as it is typed; Enter takes it, Esc backs 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,10 +19,11 @@ from ..widgets.keybar import KeyBar
 from .help_text import HelpText
 
 
-def name_problem(text: str) -> str:
-    """Why ``text`` cannot name a campaign, or "" when it can (the session's own rule)."""
+def name_problem(text: str, rule: Callable[[str], str] = campaign_name) -> str:
+    """Why ``text`` cannot be taken by ``rule`` (a campaign's name: the session's own
+    rule), or "" when it can."""
     try:
-        campaign_name(text)
+        rule(text)
     except RulesError as err:
         return f"✗ {err}"
     return ""
@@ -31,6 +34,8 @@ class NameDialog(ModalScreen[str | None]):
 
     CSS_PATH = "../styles/dialogs.tcss"
     HELP = HelpText(__name__, max_name=MAX_NAME)
+    LONGEST = MAX_NAME + 20
+    """The most characters the field takes (the rule says what is too long)."""
 
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", id="name.cancel"),
@@ -46,7 +51,7 @@ class NameDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="name-box"):
             yield Label(f"[b]{self.title_text}[/b]")
-            yield Input(self.name_now, id="name-field", max_length=MAX_NAME + 20)
+            yield Input(self.name_now, id="name-field", max_length=self.LONGEST)
             yield Static(id="name-message", markup=False)
         yield KeyBar()
 
@@ -58,14 +63,22 @@ class NameDialog(ModalScreen[str | None]):
         event.stop()
         self._show(event.value)
 
+    def rule(self, text: str) -> str:
+        """What the typed text is taken as, or a RulesError saying why it cannot be."""
+        return campaign_name(text)
+
+    def said(self, text: str) -> str:
+        """What Enter will do with ``text``, which :meth:`rule` takes."""
+        return f"✓ Enter saves {self.folder}/{file_name(text)}"
+
     def _show(self, text: str) -> None:
-        problem = name_problem(text)
+        problem = name_problem(text, self.rule)
         message = self.query_one("#name-message", Static)
         message.set_class(bool(problem), "-error")
         self.query_one(Input).set_class(bool(problem), "-invalid")
-        message.update(problem or f"✓ Enter saves {self.folder}/{file_name(text)}")
+        message.update(problem or self.said(text))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if not name_problem(event.value):
-            self.dismiss(campaign_name(event.value))
+        if not name_problem(event.value, self.rule):
+            self.dismiss(self.rule(event.value))

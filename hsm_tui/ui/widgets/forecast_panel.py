@@ -8,7 +8,7 @@ encounter it was played on, a view of the encounter rather than game state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -39,6 +39,49 @@ def forecast_problem(spec: EncounterSpec) -> str | None:
     if len({c["side"] for c in spec.combatants}) < 2:
         return "combatants must stand on at least two sides"
     return None
+
+
+def forecast_block(spec: EncounterSpec, catalog: Catalog) -> str | Text | None:
+    """Why no fight of ``spec`` can be played, or None: a problem the file reader would
+    name, or no side ever reaching another (:func:`stalemate_text`: nothing to play, so
+    the reason instead of a table of draws)."""
+    problem = forecast_problem(spec)
+    if problem:
+        return problem
+    try:
+        unreached = never_reach(spec, catalog)
+    except RulesError as err:
+        return str(err)
+    return stalemate_text(unreached) if nobody_reaches(spec, unreached) else None
+
+
+def forecast_summary(
+    spec: EncounterSpec, catalog: Catalog, seed: int, cancelled: Callable[[], bool]
+) -> str | None:
+    """A forecast in one line, for a list of encounters (``FORECAST_RUNS`` fights, as the
+    builder's panel plays them): who wins how often, or why there is none. Played in the
+    calling thread (the worker processes where there are some); None once ``cancelled``.
+    """
+    blocked = forecast_block(spec, catalog)
+    if isinstance(blocked, Text):
+        return blocked.plain.splitlines()[0]
+    if blocked is not None:
+        return f"✗ No forecast: {blocked}"
+
+    def progress(_done: int) -> None:
+        if cancelled():
+            raise _Cancelled
+
+    try:
+        result = fight_pool.play(spec, catalog, FORECAST_RUNS, seed, progress)
+    except _Cancelled:
+        return None
+    except RulesError as err:
+        return f"✗ No forecast: {err}"
+    if result.harmless:
+        return f"✗ Nobody was wounded or taken out in {result.runs} fights"
+    wins = " · ".join(f"{side} {rate:.0%}" for side, rate in result.wins.items())
+    return f"wins {wins} · draws {result.draws:.0%} · rounds {result.rounds['mean']:.1f}"
 
 
 def unreached_lines(unreached: Iterable[NoReach]) -> Text:
@@ -160,17 +203,9 @@ class ForecastPanel(VerticalScroll):
         self._run += 1
         self._seed = seed
         spec = encounter_spec(enc)
-        problem = forecast_problem(spec)
-        if problem:
-            self._failed(self._run, problem)
-            return
-        try:
-            unreached = never_reach(spec, catalog)
-        except RulesError as err:
-            self._failed(self._run, str(err))
-            return
-        if nobody_reaches(spec, unreached):  # nothing to play: say why instead of zeros
-            self._failed(self._run, stalemate_text(unreached))
+        blocked = forecast_block(spec, catalog)
+        if blocked is not None:
+            self._failed(self._run, blocked)
             return
         bar = self.query_one("#builder-progress", ProgressBar)
         bar.update(total=FORECAST_RUNS, progress=0)
