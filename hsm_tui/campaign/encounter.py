@@ -94,6 +94,17 @@ class WeaponState:
 
 
 @record
+class Countdown:
+    """An effect that ends by itself after some of its bearer's turns: a chart row's
+    Stunned for 1d6 turns, the GM's "stunned 2 more rounds" (:mod:`..countdowns`)."""
+
+    effect: str  # a §8 condition marked with it ("stunned"), or the GM's own words
+    left: int  # its bearer's turns still to end under it
+    of: int  # the turns it was set for: none has ended yet while ``left == of``
+    waits: bool = False  # set during its bearer's own turn: that turn's end does not count
+
+
+@record
 class Combatant:
     id: str
     name: str
@@ -125,6 +136,8 @@ class Combatant:
     entry: str = ""  # the pack entry it was made from
     lose_why: tuple[str, ...] = ()  # the cause of each lost action: "wound" or "dive"
     hidden: bool = False  # not yet revealed to the players (a hidden ambush)
+    note: str = ""  # the GM's own words about it: never shown to a player
+    countdowns: tuple[Countdown, ...] = ()  # effects that end after some of its turns
 
     @property
     def rules_rank(self) -> Rank:
