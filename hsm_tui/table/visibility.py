@@ -18,6 +18,7 @@ from ..campaign.combat import (
     RemoveCombatant,
     Reveal,
     SetDivePolicy,
+    SetNote,
     StartCombat,
     actor_name,
     log_step,
@@ -59,8 +60,9 @@ NOTICED = "noticed"
 someone the players see. The heroes notice the attack, not who made it: each entry is
 judged as for :data:`BY_ENTRY`, but a title naming the attacker is every seat's, the
 attacker in it read as :func:`unseen` (where the shot came from), not the GM's alone."""
-GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster, SetDivePolicy)
-"""Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy)."""
+GM_NOTES = (SetScene, AddToRoster, RemoveFromRoster, SetDivePolicy, SetNote)
+"""Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy,
+the GM's note on a combatant)."""
 SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
 """Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
 

@@ -3,9 +3,14 @@ played by the engine, and the GM's note on a combatant."""
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
+import tomli_w
 
 from hsm_tui.campaign.combat import (
+    AddCombatants,
+    AddZone,
     EndCombat,
     EndTurn,
     Move,
@@ -13,10 +18,14 @@ from hsm_tui.campaign.combat import (
     SetCondition,
     SetCountdown,
     SetNote,
+    SetPools,
+    StartCombat,
     TakeAction,
 )
 from hsm_tui.campaign.encounter import Countdown
-from tests.campaign import edit, play, refused, state
+from hsm_tui.persistence import store
+from hsm_tui.table.session import Session
+from tests.campaign import edit, new_session, pack, play, refused, state
 from tests.campaign.test_combat_engine import R1, R2, K, duel, last
 
 
@@ -144,3 +153,45 @@ def test_gm_note_is_tidied_kept_undone_and_cleared() -> None:
     s.apply(SetNote(R1, "x"))
     s.apply(SetNote(R1, ""))
     assert s.encounter.get(R1).note == "" and last(s)[0] == "Pirate raider 1: note cleared"
+
+
+def test_notes_and_countdowns_round_trip_and_a_file_without_them_opens(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The new fields have defaults: a format-5 file written before them opens with no
+    note and no countdown (no format step), and one that has them keeps them, undo too."""
+    s = new_session(  # the session's own seeded dice: a file replays its history
+        AddZone("ridge"),
+        AddCombatants("hero", "kestrel-vance", "heroes", "ridge", player=True),
+        AddCombatants("minion", "pirate-raider", "pirates", "ridge", count=2),
+        SetPools(K, luck=0),
+        StartCombat(),
+        seed=3,
+    )
+    s.apply(SetNote(R1, "carries the vault key"))
+    s.apply(SetCountdown(K, "stunned", 3))
+    path = store.save(s, tmp_path / "timed.toml")
+    loaded = Session(content=pack())
+    store.load(loaded, path)
+    assert loaded.encounter == s.encounter
+    assert loaded.encounter.get(K).countdowns == (Countdown("stunned", 3, 3),)
+    loaded.undo()
+    assert loaded.encounter.get(K).countdowns == () and loaded.encounter.get(R1).note
+
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data["format_version"] == 5 and _drop_new_keys(data) == 6  # 3 combatants
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    before = Session(content=pack())
+    store.load(before, path)
+    assert all(c.note == "" and c.countdowns == () for c in before.encounter.combatants)
+
+
+def _drop_new_keys(data: object) -> int:
+    """Take ``note`` and ``countdowns`` out of every combatant's table, as a file saved
+    before them has it; how many were taken."""
+    dropped = 0
+    if isinstance(data, dict):
+        if "rank" in data:
+            dropped += sum(data.pop(key, None) is not None for key in ("note", "countdowns"))
+        dropped += sum(_drop_new_keys(value) for value in data.values())
+    elif isinstance(data, list):
+        dropped += sum(_drop_new_keys(item) for item in data)
+    return dropped
