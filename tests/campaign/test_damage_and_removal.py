@@ -38,7 +38,7 @@ def test_r_wound_5_gm_damage_past_minus_2_rolls_the_chart() -> None:
         "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11",
         f"→ Stunned: {s.catalog.chart_rows(11)[0].text}",
         "Kestrel Vance marked stunned for its next 4 turns (1d6 [4] = 4):"
-        " no Run; first timed turn: no Move, no Hide (chart 11)",
+        " no Run; stays put its first timed turn (chart 11)",
     )
     assert kestrel.conditions == ("stunned",)  # §7 row's condition, for its next 4 turns
     assert s.pending is None

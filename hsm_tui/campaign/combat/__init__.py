@@ -149,7 +149,7 @@ from .setup import (
 from .sonic import SonicPlan, SonicTarget, plan_sonic, sonic_blast, sonic_weapons
 from .spots import Spot, on_the_way
 from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress, suppression_weapons
-from .timed import set_countdown, set_note
+from .timed import set_countdown, set_note, timed_refusal
 from .turns import actor_name, carried_losses
 from .wounds import damage_outcome
 
@@ -296,6 +296,7 @@ __all__ = [
     "suppress",
     "suppression_weapons",
     "take_action_refusal",
+    "timed_refusal",
     "unit_of",
     "weapon_style",
     "within_charges",
