@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ from hsm_tui.campaign.encounter import Countdown, Encounter
 from hsm_tui.campaign.party import AddHero, AddToRoster, Campaign, SetScene
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
+from hsm_tui.rules.errors import NotPermitted
 from hsm_tui.rules.secret import END, SPLIT, START
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import GM_SEAT, Role, Seat
@@ -441,3 +443,8 @@ def test_the_gms_notes_stay_the_gms_and_countdowns_show_on_the_combatants_seen()
         assert "Pirate raider 1: blinded for its next 1 turn" in {e.title for e in seen.log}
     assert s.view(KARA).hero is not None and s.view(KARA).hero.note == ""
     assert timed_marks(s.view(KARA).combatants[0]) == ("stunned (2 more turns)",)
+    s.take_seat(KARA)  # the GM's alone to write, as to read
+    mine = (SetNote(K, "mine", issuer=KARA.issuer), SetCountdown(K, "x", 1, issuer=KARA.issuer))
+    for command in mine:
+        with pytest.raises(NotPermitted, match="only the GM may"):
+            s.apply(command)

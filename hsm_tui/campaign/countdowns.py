@@ -77,8 +77,15 @@ def effect_name(text: str) -> str:
 
 
 def timed(c: Combatant, effect: str) -> Countdown | None:
-    """``c``'s countdown of ``effect``, if it has one."""
-    return next((cd for cd in c.countdowns if cd.effect == effect), None)
+    """``c``'s countdown of ``effect`` (whatever its case: "On fire" is "on fire"), if
+    it has one."""
+    wanted = effect.casefold()
+    return next((cd for cd in c.countdowns if cd.effect.casefold() == wanted), None)
+
+
+def _others(c: Combatant, effect: str) -> tuple[Countdown, ...]:
+    """``c``'s countdowns but that of ``effect``."""
+    return tuple(cd for cd in c.countdowns if cd.effect.casefold() != effect.casefold())
 
 
 def with_countdown(c: Combatant, effect: str, turns: int) -> Combatant:
@@ -87,7 +94,7 @@ def with_countdown(c: Combatant, effect: str, turns: int) -> Combatant:
     """
     if not 0 <= turns <= MAX_TURNS:
         raise RulesError(f"a countdown is 0 (end it) to {MAX_TURNS} turns, not {turns}")
-    kept = tuple(cd for cd in c.countdowns if cd.effect != effect)
+    kept = _others(c, effect)
     if turns:
         kept = (*kept, Countdown(effect, turns, turns))
     c = evolve(c, countdowns=kept)
@@ -98,9 +105,7 @@ def with_countdown(c: Combatant, effect: str, turns: int) -> Combatant:
 
 def without_countdown(c: Combatant, effect: str) -> Combatant:
     """``c`` without a countdown of ``effect`` (its mark cleared by the GM)."""
-    if timed(c, effect) is None:
-        return c
-    return evolve(c, countdowns=tuple(cd for cd in c.countdowns if cd.effect != effect))
+    return c if timed(c, effect) is None else evolve(c, countdowns=_others(c, effect))
 
 
 def turns_text(cd: Countdown, acting: bool) -> str:

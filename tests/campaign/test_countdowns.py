@@ -85,6 +85,8 @@ def test_gm_countdown_of_its_own_words_ends_at_the_end_of_the_bearers_turn() -> 
 
     s.undo()
     s.undo()
+    s.apply(SetCountdown(R1, "On Fire", 2))  # the same effect, whatever its case: replaced
+    assert s.encounter.get(R1).countdowns == (Countdown("On Fire", 2, 2),)
     s.apply(SetCountdown(R1, "on fire", 0))
     assert last(s) == ("Pirate raider 1: on fire ended by the GM", ())
     assert s.encounter.get(R1).countdowns == ()
