@@ -99,9 +99,8 @@ class Countdown:
     Stunned for 1d6 turns, the GM's "stunned 2 more rounds" (:mod:`..countdowns`)."""
 
     effect: str  # a §8 condition marked with it ("stunned"), or the GM's own words
-    left: int  # its bearer's turns still to end under it
-    of: int  # the turns it was set for: none has ended yet while ``left == of``
-    waits: bool = False  # set during its bearer's own turn: that turn's end does not count
+    left: int  # its bearer's turns still to start under it (0: the last is under way)
+    of: int  # the turns it was set for: none has started yet while ``left == of``
 
 
 @record
