@@ -304,9 +304,9 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
         reader.report(Code.RANGE, f"max {v['max']} is below min {v['min']}", ("max",))
     turns = v["turns"]
     if turns is not None and turns.references:
-        reader.report(Code.DICE, f"turns is dice and numbers, not {turns}", ("turns",))
+        reader.report(Code.DICE, f"dice and numbers only, not {turns}", ("turns",))
     if turns is not None and v["condition"] is None:
-        why = "turns says how long the row's condition lasts: name the condition"
+        why = "says how long the row's condition lasts: name the condition"
         reader.report(Code.MISSING_KEY, why, ("turns",))
     if reader.failed:
         return None

@@ -280,7 +280,7 @@ CASES: dict[str, Case] = {
     ),
     "47-chart-turns-without-condition": case(
         P("charts.toml:13", E, Code.MISSING_KEY, "dazed", "turns",
-          "turns says how long the row's condition lasts: name the condition"),
+          "says how long the row's condition lasts: name the condition"),
         P("charts.toml:19", W, Code.CHART, "dead", "min", "no chart entry covers 6"),
         chart=("scarred", "dead"),
     ),
