@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,14 +21,17 @@ from hsm_tui.campaign.combat import (
     EndTurn,
     Reveal,
     SetBand,
+    SetCountdown,
     SetCover,
+    SetNote,
     SetPools,
     StartCombat,
 )
-from hsm_tui.campaign.encounter import Encounter
+from hsm_tui.campaign.encounter import Countdown, Encounter
 from hsm_tui.campaign.party import AddHero, AddToRoster, Campaign, SetScene
 from hsm_tui.persistence import store
 from hsm_tui.rules import Derived, RulesError
+from hsm_tui.rules.errors import NotPermitted
 from hsm_tui.rules.secret import END, SPLIT, START
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import GM_SEAT, Role, Seat
@@ -35,6 +39,7 @@ from hsm_tui.table.session import Session
 from hsm_tui.table.state import LogEntry, OpenEntry, UndoneEntry
 from hsm_tui.table.views import view_for
 from hsm_tui.table.visibility import GM_ONLY, OPEN, TITLED, keeps_secrets
+from hsm_tui.ui.player.table import timed_marks
 from tests.campaign import pack, play
 from tests.campaign.test_combat_engine import R1, duel
 
@@ -407,3 +412,39 @@ def test_the_players_do_not_watch_an_encounter_being_built() -> None:
     assert any("pirates in vault" in e.title for e in fighting.log)
     s.undo()  # the start taken back: private again (what she read stays, struck through)
     assert [c.name for c in s.view(KARA).combatants] == ["Kestrel Vance"]
+
+
+def test_the_gms_notes_stay_the_gms_and_countdowns_show_on_the_combatants_seen() -> None:
+    """A note on a combatant is the GM's alone, the player's own hero's too (and its log
+    entry); a countdown shows on a combatant the players see (§7 row 11 Stunned for 2
+    turns), and nothing of a hidden one's note or countdown reaches them."""
+    s = ambush()
+    hound = "xeno-hound-1"
+    for command in (
+        SetNote(K, "her brother is the traitor"),
+        SetNote(hound, "the pack's alpha: flees at half"),
+        SetNote(R1, "carries the vault key"),
+        SetCountdown(K, "stunned", 2),
+        SetCountdown(R1, "blinded", 1),
+        SetCountdown(hound, "enraged", 3),
+    ):
+        s.apply(command)
+    gm = s.view(GM_SEAT)
+    assert gm.hero is None and s.encounter.get(K).note == "her brother is the traitor"
+    assert sum(": note “" in e.title for e in gm.log) == 3
+    for seat in (KARA, WATCHER):
+        seen = s.view(seat)
+        told = text(seen)
+        for secret in ("traitor", "alpha", "vault key", "enraged", "hound"):
+            assert secret not in told.lower(), (seat, secret)
+        by_id = {c.id: c for c in seen.combatants}
+        assert by_id[K].countdowns == (Countdown("stunned", 2, 2),)
+        assert by_id[R1].countdowns == (Countdown("blinded", 1, 1),)
+        assert "Pirate raider 1: blinded for its next 1 turn" in {e.title for e in seen.log}
+    assert s.view(KARA).hero is not None and s.view(KARA).hero.note == ""
+    assert timed_marks(s.view(KARA).combatants[0]) == ("stunned (2 more turns)",)
+    s.take_seat(KARA)  # the GM's alone to write, as to read
+    mine = (SetNote(K, "mine", issuer=KARA.issuer), SetCountdown(K, "x", 1, issuer=KARA.issuer))
+    for command in mine:
+        with pytest.raises(NotPermitted, match="only the GM may"):
+            s.apply(command)

@@ -57,7 +57,7 @@ CONDITIONS: dict[str, Condition] = {
         Condition("fatigued", False, "a successful trait roll is rolled again to confirm"),
         Condition("bleeding", False, "Stamina roll each turn start; failure: a Stamina token"),
         Condition("nauseated", False, "d10 vs Stamina − 1 before each roll; failure: −1"),
-        Condition("stunned", False, "moves only a little (chart 11): the GM narrates"),
+        Condition("stunned", False, "no Run; stays put its first timed turn (chart 11)"),
         Condition("grappled", False, "held (R-ATK-17): breaking free costs an action"),
         Condition("lamed", False, "a limb hit by a called shot is useless (R-ATK-10)"),
         Condition("slowed", False, "stopped by a zone of control: no Run this turn"),

@@ -94,6 +94,16 @@ class WeaponState:
 
 
 @record
+class Countdown:
+    """An effect that ends by itself after some of its bearer's turns: a chart row's
+    Stunned for 1d6 turns, the GM's "stunned 2 more rounds" (:mod:`..countdowns`)."""
+
+    effect: str  # a §8 condition marked with it ("stunned"), or the GM's own words
+    left: int  # its bearer's turns still to start under it (0: the last is under way)
+    of: int  # the turns it was set for: none has started yet while ``left == of``
+
+
+@record
 class Combatant:
     id: str
     name: str
@@ -125,6 +135,8 @@ class Combatant:
     entry: str = ""  # the pack entry it was made from
     lose_why: tuple[str, ...] = ()  # the cause of each lost action: "wound" or "dive"
     hidden: bool = False  # not yet revealed to the players (a hidden ambush)
+    note: str = ""  # the GM's own words about it: never shown to a player
+    countdowns: tuple[Countdown, ...] = ()  # effects that end after some of its turns
 
     @property
     def rules_rank(self) -> Rank:

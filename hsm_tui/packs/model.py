@@ -130,6 +130,7 @@ class SevereWound:
     condition: str | None = None  # marked on the Hero for the encounter (painful, …)
     out_of_cover: bool = False  # the Hero is thrown out of its cover (§7 "Rolls a ways")
     destroys_equipment: bool = False  # a carried piece picked at random stops working (§7)
+    turns: Expression | None = None  # the condition lasts this many of its turns (rolled)
 
     def covers(self, total: int) -> bool:
         return total >= self.min and (self.max is None or total <= self.max)

@@ -294,6 +294,7 @@ CHART_FIELDS: dict[str, Field] = {
     "condition": Field(choice(CHART_CONDITIONS)),
     "out_of_cover": Field(boolean, default=False),
     "destroys_equipment": Field(boolean, default=False),
+    "turns": Field(dice),
 }
 
 
@@ -301,6 +302,12 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
     v = reader.read(CHART_FIELDS)
     if v["min"] is not None and v["max"] is not None and v["max"] < v["min"]:
         reader.report(Code.RANGE, f"max {v['max']} is below min {v['min']}", ("max",))
+    turns = v["turns"]
+    if turns is not None and turns.references:
+        reader.report(Code.DICE, f"dice and numbers only, not {turns}", ("turns",))
+    if turns is not None and v["condition"] is None:
+        why = "says how long the row's condition lasts: name the condition"
+        reader.report(Code.MISSING_KEY, why, ("turns",))
     if reader.failed:
         return None
     return SevereWound(
@@ -315,6 +322,7 @@ def build_severe_wound(reader: EntryReader, source: Source) -> SevereWound | Non
         condition=v["condition"],
         out_of_cover=v["out_of_cover"],
         destroys_equipment=v["destroys_equipment"],
+        turns=v["turns"],
     )
 
 

@@ -5,11 +5,13 @@ forgotten in a screen cannot leak a secret.
 A player sees their own hero in full (sheet, pools, wounds), the party's names and
 wounds, the zones and bands, the initiative order, whose turn it is (the GM's, while a
 hidden group acts), and the combatants
-the GM has revealed, each enemy's wounds as a word (unhurt, wounded, down). Of the log
+the GM has revealed, each enemy's wounds as a word (unhurt, wounded, down), and its
+conditions and countdowns (stunned for 2 more turns). Of the log
 they see the public entries, dice and all, with the GM's numbers the engine marked in
 them (:mod:`hsm_tui.rules.secret`: a GM roll's TN and odds, a Minion's Defense, Health,
 Morale, Strength or Initiative) read as "hidden"; an entry the GM opened, whole. They
-never see scene notes, the roster, hidden combatants or entries about them (a hidden
+never see scene notes, the GM's notes on combatants (their own hero's too), the roster,
+hidden combatants or entries about them (a hidden
 attacker's attack on someone they see is noticed, its name unsaid:
 :mod:`hsm_tui.table.visibility`), or any Minion's traits. A watcher sees what a player
 without a hero sees. The GM sees it all.
@@ -23,7 +25,7 @@ from dataclasses import astuple, dataclass, replace
 
 from ..campaign.combat import actor_name
 from ..campaign.drafts import Draft, draft_of
-from ..campaign.encounter import Combatant, Encounter
+from ..campaign.encounter import Combatant, Countdown, Encounter
 from ..campaign.freeflow import Asked
 from ..campaign.party import Campaign, PartyMember
 from ..rules import Cover, Rank
@@ -66,6 +68,7 @@ class SeenCombatant:
     conditions: tuple[str, ...]
     prone: bool
     acting: bool
+    countdowns: tuple[Countdown, ...] = ()  # effects that end after some of its turns
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,8 @@ def view_for(
     mine = seat.combatant(enc)
     if mine is not None and not gm:  # whom it fights in melee: only foes it may see
         hidden = {c.id for c in enc.combatants if c.hidden}
-        mine = replace(mine, engaged=tuple(e for e in mine.engaged if e not in hidden))
+        engaged = tuple(e for e in mine.engaged if e not in hidden)
+        mine = replace(mine, engaged=engaged, note="")  # the GM's note is the GM's
     member = next((m for m in campaign.party if m.entry == seat.hero), None)
     return TableView(
         seat=seat,
@@ -193,7 +197,17 @@ def _seen(c: Combatant, known: bool, acting: bool) -> SeenCombatant:
     if known and hero and not c.standing:
         state = "dead" if c.out else "unconscious"
     return SeenCombatant(
-        c.id, c.name, c.side, c.zone, c.cover, hero, state, c.conditions, c.prone, acting
+        c.id,
+        c.name,
+        c.side,
+        c.zone,
+        c.cover,
+        hero,
+        state,
+        c.conditions,
+        c.prone,
+        acting,
+        c.countdowns,
     )
 
 

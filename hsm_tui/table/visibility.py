@@ -18,6 +18,7 @@ from ..campaign.combat import (
     RemoveCombatant,
     Reveal,
     SetDivePolicy,
+    SetNote,
     StartCombat,
     actor_name,
     log_step,
@@ -66,12 +67,14 @@ GM_NOTES = (
     AddToRoster,
     RemoveFromRoster,
     SetDivePolicy,
+    SetNote,
     KeepEncounter,
     DropEncounter,
     LoadEncounter,
 )
 """Commands whose log entries are the GM's alone (notes, the roster, a side's dive policy,
-the encounters prepared ahead: the players never learn what waits for them)."""
+the GM's note on a combatant, the encounters prepared ahead: the players never learn what
+waits for them)."""
 SECRET_ROLLS = (RollTask, RollOpposed, RollGroup)
 """Rolls the GM may mark hidden before rolling (F2 ``h``): then their entries are the GM's."""
 

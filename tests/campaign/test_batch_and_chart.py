@@ -66,7 +66,7 @@ def test_r_wound_5_gm_rolls_the_chart_with_the_s7_modifier() -> None:
     assert (kestrel.severe, kestrel.prone) == (1, True)
     assert s.log[-1].lines[1] == "Severe Wound chart: d10 3 + 2 past Health + 2×0 earlier = 5"
     assert kestrel.chart[-1] == s.catalog.chart_rows(5)[0].id
-    play(s, RollChart(K, overflow=0), 1, 2, 9)  # 9 + 0 + 2×1 = 11
+    play(s, RollChart(K, overflow=0), 1, 2, 9, 3)  # 9 + 0 + 2×1 = 11: Stunned, 1d6 3
     assert s.log[-1].lines[1].endswith("+ 2×1 earlier = 11")
 
 

@@ -31,15 +31,16 @@ def test_r_dmg_2_gm_damage_wounds_a_hero_step_by_step() -> None:
 
 def test_r_wound_5_gm_damage_past_minus_2_rolls_the_chart() -> None:
     s = duel()
-    play(s, ApplyDamage(K, 19), 1, 2, 10)  # 3 steps; grip kept; d10 10 + (19 − 18) = 11
+    play(s, ApplyDamage(K, 19), 1, 2, 10, 4)  # 3 steps; grip kept; d10 10 + 1 = 11; 1d6 4
     kestrel = s.encounter.get(K)
     assert kestrel.wounds == 3 and kestrel.severe == 1
     assert s.log[-1].lines[-3:] == (
         "Severe Wound chart: d10 10 + 1 past Health + 2×0 earlier = 11",
         f"→ Stunned: {s.catalog.chart_rows(11)[0].text}",
-        "Kestrel Vance marked stunned: moves only a little (chart 11): the GM narrates",
+        "Kestrel Vance marked stunned for its next 4 turns (1d6 [4] = 4):"
+        " no Run; stays put its first timed turn (chart 11)",
     )
-    assert kestrel.conditions == ("stunned",)  # §7 row's condition, for this encounter
+    assert kestrel.conditions == ("stunned",)  # §7 row's condition, for its next 4 turns
     assert s.pending is None
 
 
@@ -80,7 +81,7 @@ def test_r_wound_5_gm_damage_asks_a_hero_about_luck_on_the_grip_roll(tmp_path) -
     pending = s.pending
     assert isinstance(pending, PendingCombatRerolls) and pending.attack is None
     assert pending.question.startswith("Kestrel Vance's grip Stamina roll: d10 9")
-    play(s, SpendCombatRerolls(1, 0), 1, 10)  # the d10 again: 1; chart d10 10 + 1 = 11
+    play(s, SpendCombatRerolls(1, 0), 1, 10, 5)  # the d10 again: 1; d10 10 + 1 = 11; 1d6 5
     title, lines = s.log[-1].title, s.log[-1].lines
     assert title == "Kestrel Vance takes damage" and s.pending is None
     assert lines[-4].endswith(": keeps hold of Assault Laser (R-WOUND-5)")

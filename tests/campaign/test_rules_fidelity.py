@@ -568,7 +568,7 @@ def test_r_wound_5_a_hero_may_spend_luck_on_the_stamina_roll_to_keep_its_weapon(
     assert s.pending.question.startswith("Kestrel Vance's grip Stamina roll: d10 9 > TN 4 ✗")
     assert last(s)[1][-1].startswith("Stamina roll: d10 9 > TN 4 ✗")
     refused(s, EndTurn(), "answer the pending question first")
-    play(s, SpendCombatRerolls(1, 0), 1, 3)  # the d10 again: 1; chart d10 3
+    play(s, SpendCombatRerolls(1, 0), 1, 3, 2)  # the d10 again: 1; chart d10 3; 1d6 2
     title, lines = last(s)
     assert title == "Kestrel Vance defends"
     assert lines[0].startswith("re-rolls (1 Luck): d10 1")

@@ -278,6 +278,12 @@ CASES: dict[str, Case] = {
         P("charts.toml:19", W, Code.CHART, "dead", "min", "no chart entry covers 6"),
         chart=("scarred", "dead"),
     ),
+    "47-chart-turns-without-condition": case(
+        P("charts.toml:13", E, Code.MISSING_KEY, "dazed", "turns",
+          "says how long the row's condition lasts: name the condition"),
+        P("charts.toml:19", W, Code.CHART, "dead", "min", "no chart entry covers 6"),
+        chart=("scarred", "dead"),
+    ),
     # -- rules -----------------------------------------------------------------------------
     "33-hero-talents-not-luck": case(
         P("heroes.toml:5", W, Code.RULES, "ace", "talents",

@@ -239,6 +239,19 @@ def test_severe_wound_chart(catalog):
     assert all(len(catalog.chart_rows(t)) == 1 for t in range(1, 61) if t != 13)
 
 
+def test_s7_row_11_stunned_lasts_1d6_turns_and_turns_is_plain_dice(catalog, tmp_path):
+    (stunned,) = catalog.chart_rows(11)
+    assert (stunned.condition, str(stunned.turns)) == ("stunned", "1d6")
+    rows = (
+        '[[severe_wound]]\nid = "a"\nname = "a"\nmin = 1\ncondition = "stunned"\n'
+        'turns = "1+agility"\ntext = "-"\n'
+    )
+    problems = load([write_pack(tmp_path / "p", "p", {"charts.toml": rows})]).problems
+    assert [p.message for p in problems] == [
+        "severe_wound 'a': turns: dice and numbers only, not 1+agility"
+    ]
+
+
 def test_derived_traits_follow_r_char_3(catalog):
     everyone = [*catalog.minions.values(), *catalog.sidekicks.values(), *catalog.heroes.values()]
     for c in everyone:

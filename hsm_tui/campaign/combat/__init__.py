@@ -22,6 +22,7 @@ The modules import in one direction, each with one job:
 - ``groups``: a Minion group's turn: who attacks next, at whom, each member's aim;
 - ``cards``: a weapon card's effects on the Hero die;
 - ``damage``: Defense rolls, damage per hit, and the points an attack resumes from;
+- ``timed``: the GM's note on a combatant and the effects that count down its turns;
 - ``cone``: suppressive fire's targets once fired: Defense (re-rolls asked), Fear, damage;
 - ``attack``, ``suppress`` and ``sonic``: the three attacks, rolled from their plans.
 
@@ -76,10 +77,12 @@ from .commands import (
     RollChart,
     SetBand,
     SetCondition,
+    SetCountdown,
     SetCover,
     SetDestroyed,
     SetDivePolicy,
     SetFear,
+    SetNote,
     SetPools,
     SonicBlast,
     SpendCombatRerolls,
@@ -146,6 +149,7 @@ from .setup import (
 from .sonic import SonicPlan, SonicTarget, plan_sonic, sonic_blast, sonic_weapons
 from .spots import Spot, on_the_way
 from .suppress import SuppressPlan, SuppressTarget, plan_suppress, suppress, suppression_weapons
+from .timed import set_countdown, set_note, timed_refusal
 from .turns import actor_name, carried_losses
 from .wounds import damage_outcome
 
@@ -161,6 +165,8 @@ HANDLERS = {
     SetDestroyed: set_destroyed,
     SetFear: set_fear,
     SetCondition: set_condition,
+    SetNote: set_note,
+    SetCountdown: set_countdown,
     SetDivePolicy: set_dive_policy,
     DecideSidekick: decide_sidekick,
     StartCombat: start_combat,
@@ -235,10 +241,12 @@ __all__ = [
     "RowOdds",
     "SetBand",
     "SetCondition",
+    "SetCountdown",
     "SetCover",
     "SetDestroyed",
     "SetDivePolicy",
     "SetFear",
+    "SetNote",
     "SetPools",
     "SonicBlast",
     "SonicPlan",
@@ -288,6 +296,7 @@ __all__ = [
     "suppress",
     "suppression_weapons",
     "take_action_refusal",
+    "timed_refusal",
     "unit_of",
     "weapon_style",
     "within_charges",

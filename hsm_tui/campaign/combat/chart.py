@@ -12,8 +12,10 @@ from fractions import Fraction
 from ...packs import Catalog, SevereWound
 from ...rules import Cover, Derived
 from ...rules.combat import severe_wound_modifier
+from ...rules.dice import roll
 from ...rules.tasks import PoolRoll
 from ..conditions import CONDITIONS, trait_roll, with_condition
+from ..countdowns import MAX_TURNS, with_countdown
 from ..encounter import Combatant, evolve
 from .equipment import destroy_at_random
 from .gear import edit_weapon, held_weapon
@@ -105,7 +107,8 @@ def apply_chart_row(
     target: Combatant, row: SevereWound, line: str, rng: random.Random, cat: Catalog
 ) -> tuple[Combatant, list[str]]:
     """The row's result on ``target`` and its log lines (a row that destroys equipment
-    picks the piece with ``rng``: :func:`~.equipment.destroy_at_random`).
+    picks the piece with ``rng``: :func:`~.equipment.destroy_at_random`; a row's
+    condition that lasts some turns rolls them with ``rng``: :mod:`..countdowns`).
     """
     flags = row.mark
     target = evolve(
@@ -116,7 +119,15 @@ def apply_chart_row(
         cover=Cover.NONE if row.out_of_cover else target.cover,
     )
     lines = [line, f"→ {row.name}{flags}: {row.text}"]
-    if row.condition:  # what the row means at the table, marked for this encounter
+    if row.condition and row.turns is not None:  # for some of its turns (Stunned, 1d6)
+        rolled = roll(row.turns, rng)
+        turns = max(1, min(rolled.total, MAX_TURNS))
+        target = with_countdown(target, row.condition, turns)
+        lines.append(
+            f"{target.name} marked {row.condition} for its next {turns} turns"
+            f" ({rolled.explain()}): {CONDITIONS[row.condition].text}"
+        )
+    elif row.condition:  # what the row means at the table, marked for this encounter
         target = with_condition(target, row.condition)
         lines.append(f"{target.name} marked {row.condition}: {CONDITIONS[row.condition].text}")
     if row.destroys_equipment:

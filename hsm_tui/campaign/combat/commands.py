@@ -172,6 +172,27 @@ class SetCondition:
 
 
 @dataclass(frozen=True)
+class SetNote:
+    """The GM's own words about a combatant ("" clears them): a reminder only the GM
+    reads, never a rule."""
+
+    combatant: str
+    text: str
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
+class SetCountdown:
+    """An effect on a combatant for its next ``turns`` turns (0 ends it): a §8 condition
+    such as ``stunned``, marked with it, or the GM's own words; the engine ends it."""
+
+    combatant: str
+    effect: str
+    turns: int
+    issuer: str = GM
+
+
+@dataclass(frozen=True)
 class DecideSidekick:
     combatant: str
     rank: str  # hero or minion
@@ -369,6 +390,8 @@ CombatCommand = (
     | SetDestroyed
     | SetFear
     | SetCondition
+    | SetNote
+    | SetCountdown
     | SetDivePolicy
     | DecideSidekick
     | StartCombat
@@ -392,7 +415,7 @@ CombatCommand = (
 
 SET_UP = (
     AddZone, SetBand, AddCombatants, Reveal, SetCover, Place, SetPools, SetCondition,
-    DecideSidekick, RemoveCombatant,
+    SetNote, SetCountdown, DecideSidekick, RemoveCombatant,
 )  # fmt: skip
 """Commands that build an encounter when it is not under way (the builder's steps)."""
 
@@ -420,12 +443,14 @@ def set_up_subject(command: CombatCommand) -> str:
         return f"band {'|'.join(zones)}"
     if isinstance(command, SetCondition):
         return f"{command.condition.strip().lower()} {command.combatant}"
+    if isinstance(command, SetCountdown):
+        return f"countdown {' '.join(command.effect.split()).lower()} {command.combatant}"
     kind = _SUBJECTS.get(type(command))
     return f"{kind} {command.combatant}" if kind else ""  # type: ignore[attr-defined]
 
 
 _SUBJECTS: dict[type, str] = {
     SetCover: "cover", Place: "zone", SetPools: "pools", DecideSidekick: "rules",
-    RemoveCombatant: "leaves",
+    SetNote: "note", RemoveCombatant: "leaves",
 }  # fmt: skip
 """The set-up steps about one combatant, by what each sets (``set_up_subject``)."""

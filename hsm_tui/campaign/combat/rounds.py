@@ -23,6 +23,7 @@ from ..conditions import (
     with_condition,
     wound_marker,
 )
+from ..countdowns import countdowns_end, countdowns_over, countdowns_start
 from ..encounter import MAX_DECLARED, Combatant, Encounter, Turn, evolve
 from .commands import DeclareActions, EndCombat, EndTurn, StartCombat
 from .gear import recharged
@@ -93,13 +94,17 @@ def start_combat(enc: Encounter, cmd: StartCombat, rng: random.Random, _cat: Cat
 
 def _unplayed_turn(enc: Encounter, actor: str) -> tuple[Encounter, list[str]]:
     """A turn nobody in it can play still ends: a Hero bleeding out unconscious takes
-    its Health marker (§7 row 15).
+    its Health marker (§7 row 15), and the turn counts for its countdowns.
     """
-    lines = []
+    lines: list[str] = []
     for c in enc.whole_group(actor):
+        was = c
         c, line = bleed_out(c)
-        if line:
-            enc, lines = enc.with_combatant(c), [*lines, line]
+        c, _ = countdowns_start(c)  # nobody reads the start of a turn not played
+        c, ended = countdowns_end(c)
+        lines += [*([line] if line else []), *ended]
+        if c is not was:
+            enc = enc.with_combatant(c)
     return enc, lines
 
 
@@ -191,7 +196,8 @@ def end_turn(
     panic: tuple[PoolRoll, str] | None = None,
 ) -> Outcome:
     """Weapons not fired recharge 1 (R-ATK-3); Shaken sheds 1 Fear (§8); a Panicked Hero's
-    Morale roll (``panic`` once made and re-rolled, R-TASK-6) may pause it; next actor.
+    Morale roll (``panic`` once made and re-rolled, R-TASK-6) may pause it; a countdown
+    whose last turn it was ends (:mod:`..countdowns`); next actor.
     """
     turn = current_turn(enc)
     members = enc.members(turn.actor)
@@ -208,7 +214,7 @@ def end_turn(
     ended, marked = [], False
     for member in members:
         fear, calmer = member.fear, member
-        if member.conditions:  # Panicked, Shaken and dying are markers: most have none
+        if member.conditions or member.countdowns:  # markers: most have none
             marked = True
             if fear and "shaken" in member.conditions:
                 fear -= 1
@@ -218,6 +224,8 @@ def end_turn(
             calmer, bleeding = bleed_out(calmer)
             if bleeding:
                 lines.append(bleeding)
+            calmer, over = countdowns_end(calmer)
+            lines += over
         weapons = tuple(map(recharged, calmer.weapons))
         same = all(map(operator.is_, weapons, calmer.weapons))
         if calmer is not member or fear != member.fear or not same:
@@ -249,11 +257,13 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
     Interpretation: Fear and what it brings (Shaken, Panicked, Pinned, R-FEAR, §8) and the
     actions' marks (Dodge, Full defense, Standby) belong to the fight and end with it; a
     fight started again in the same encounter begins calm. Wounds, Prone and the other
-    conditions (bleeding, a painful wound …) stay for the GM to play out.
+    conditions (bleeding, a painful wound …) stay for the GM to play out. Countdowns end
+    (they count the fight's turns), and the marks they set with them.
     """
     if not enc.active:
         raise RulesError("no combat to end")
     calmed = (*ENGINE_MARKS, *FIGHT_MARKS)
+    timed = [f"{c.name}: {cd.effect} ends with it" for c in enc.combatants for cd in c.countdowns]
     combatants = tuple(
         evolve(
             c,
@@ -263,14 +273,17 @@ def end_combat(enc: Encounter, _cmd: EndCombat, _rng: random.Random, _cat: Catal
             fear=0,
             conditions=tuple(m for m in c.conditions if m.partition(":")[0] not in calmed),
         )
-        for c in enc.combatants
+        for c in map(countdowns_over, enc.combatants)
     )
     return Outcome(
         evolve(enc, active=False, turn=None, order=(), turn_index=-1, combatants=combatants),
         (
             LogLines(
                 f"Combat ends after {enc.round} round(s)",
-                ("Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",),
+                (
+                    "Fear, Shaken, Panicked, Pinned, Dodge, Full defense and Standby end with it",
+                    *timed,
+                ),
             ),
         ),
     )

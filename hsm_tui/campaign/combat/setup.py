@@ -13,6 +13,7 @@ from ...rules import Cover, Derived, RangeBand, Rank, RulesError
 from ...rules.combat import InitiativeRoll, initiative_key
 from ...rules.secret import secret
 from ..conditions import check_condition, with_condition
+from ..countdowns import without_countdown
 from ..encounter import MAX_POOL, Combatant, Encounter, evolve
 from ..party import LASTING
 from .commands import (
@@ -258,6 +259,8 @@ def set_condition(enc: Encounter, cmd: SetCondition, _rng: random.Random, _cat: 
     else:
         info = check_condition(name, cmd.level)
         changed = with_condition(c, name, cmd.level)
+        if not cmd.level:  # a timed mark cleared by hand: its countdown goes with it
+            changed = without_countdown(changed, name)
         text = (
             f"{name}{f' {cmd.level}' if info.leveled else ''}: {info.text}"
             if cmd.level

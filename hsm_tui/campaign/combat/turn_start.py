@@ -1,5 +1,5 @@
 """The start of a turn: a Hero's Morale roll and Fear (R-FEAR-1/2/3), the §8 conditions
-(Dazed, Bleeding, Confused, Pinned) and the actions lost.
+(Dazed, Bleeding, Confused, Pinned), the actions lost and the countdowns' turn begun.
 
 A Hero's roll here (Morale, Bleeding's Stamina, Confused's Savvy + Senses − 1) may pause
 the turn for re-rolls (R-TASK-6, "re-roll any roll"). Answered, the turn starts again
@@ -20,6 +20,7 @@ from ...rules.rerolls import spend_free
 from ...rules.secret import secret
 from ...rules.tasks import HeroFace, PoolRoll
 from ..conditions import ENGINE_MARKS, TURN_ROLLS, start_of_turn, trait_roll
+from ..countdowns import countdowns_start
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .outcome import (
     Line,
@@ -109,7 +110,13 @@ def start_turn(
     restricted: list[str] = []
     started: list[Combatant] = []
     for member in members:
-        calm = not (member.fear or member.conditions or member.lose_actions or member.lose_why)
+        calm = not (
+            member.fear
+            or member.conditions
+            or member.lose_actions
+            or member.lose_why
+            or member.countdowns
+        )
         if calm and member.traits[_MORALE_TRAIT] > 0:
             continue  # nothing to check, settle or lose: most Minions' turns (a forecast)
         was = member
@@ -132,7 +139,8 @@ def start_turn(
             )
             paused = enc.with_combatants(*ended, *started, turn=Turn(actor), **moved)
             return Outcome(paused, (LogLines(title, (*lines, *said[logged:])),), ask)
-        member = start.combatant
+        member, timed = countdowns_start(start.combatant)
+        said += timed
         if start.restricted:
             restricted.append(member.id)
         shaken = "shaken" in member.conditions

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ...rules import Derived, Rank, RulesError
 from ..conditions import level, trait_roll
+from ..countdowns import stunned_refusal
 from ..encounter import Combatant, Encounter, Turn, evolve
 from .commands import Attack, CloseIn, Move, SonicBlast, Suppress
 from .outcome import LogLines, Outcome, PendingCombatRerolls, RollStage, ask_rerolls
@@ -130,12 +131,15 @@ def spend_action(
 
 def condition_refusal(turn: Turn, actor: Combatant, action: str) -> str:
     """Why a §8 condition leaves ``actor`` no ``action`` this turn ("" if none does):
-    Panicked, or Confused with its roll failed, allows only Move, Run or Hide. A forecast
+    Panicked, or Confused with its roll failed, allows only Move, Run or Hide; Stunned
+    holds back a Run, and on its first turn a Move or a Hide (§7 row 11). A forecast
     asks it before an attack is planned: a Panicked figure's attack is refused some 17
     times a fight, and planning it first cost 3% of the forecast.
     """
-    if not (actor.conditions or turn.restricted) or action in ("move", "run", "hide"):
+    if not (actor.conditions or turn.restricted):
         return ""  # most figures acting hold no markers and failed no roll
+    if action in ("move", "run", "hide"):
+        return stunned_refusal(actor, action)
     if "panicked" in actor.conditions:
         return f"{actor.name} is Panicked: only Move, Run or Hide (§8)"
     if actor.id in turn.restricted:

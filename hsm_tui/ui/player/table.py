@@ -16,11 +16,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ...campaign.combat import EndTurn, Option
+from ...campaign.countdowns import turns_text
 from ...rules import Cover
 from ...rules.errors import RulesError
 from ...table.seats import watching
 from ...table.state import Say
-from ...table.views import TableView
+from ...table.views import SeenCombatant, TableView
 from ..screens import FollowsSession
 from ..screens.combat_dialogs import action_menu, detail_menu, pending_dialog
 from ..screens.decision_dialog import DecisionDialog
@@ -124,12 +125,19 @@ def fight_rows(view: TableView) -> tuple[Row, ...]:
                 c.side,
                 c.zone,
                 c.cover.label if c.cover else "—",
-                ", ".join((c.state, *(("prone",) if c.prone else ()), *c.conditions)),
+                ", ".join((c.state, *(("prone",) if c.prone else ()), *timed_marks(c))),
             ),
             own=c.id == mine,
         )
         for c in view.combatants
     )
+
+
+def timed_marks(c: SeenCombatant) -> tuple[str, ...]:
+    """Its conditions, each with the turns a countdown gives it (``stunned (2 more
+    turns)``), then the GM's own timed effects."""
+    timed = {cd.effect: f"{cd.effect} ({turns_text(cd, c.acting)})" for cd in c.countdowns}
+    return (*(timed.pop(mark, mark) for mark in c.conditions), *timed.values())
 
 
 def party_text(view: TableView) -> Text:

@@ -63,10 +63,12 @@ from .combat_dialogs import (
 )
 from .combat_keys import COMBAT_KEYS
 from .conditions_dialog import ROWS, ConditionsDialog
+from .countdown_dialog import CountdownDialog
 from .damage_dialog import DamageDialog
 from .decision_dialog import DecisionDialog
 from .fear_dialog import FearDialog
 from .help_text import HelpText
+from .note_dialog import NoteDialog
 from .pools_dialog import PoolsDialog
 from .sheet import SheetScreen
 
@@ -380,6 +382,18 @@ class CombatScreen(SessionScreen):
             unit = len(unit_of(self.enc, chosen))
             dialog = FearDialog(chosen.id, chosen.name, chosen.fear, unit)
             self.app.push_screen(dialog, self.apply_answer)
+
+    def action_note(self) -> None:
+        """The GM's own note on the selected combatant (the players never read it)."""
+        chosen = self._acting("note")
+        if chosen is not None:
+            self.app.push_screen(NoteDialog(self.enc, chosen), self.apply_answer)
+
+    def action_countdown(self) -> None:
+        """An effect for some of the selected combatant's turns; the engine ends it."""
+        chosen = self._acting("time an effect on")
+        if chosen is not None:
+            self.app.push_screen(CountdownDialog(self.enc, chosen), self.apply_answer)
 
     def action_board(self) -> None:
         """R-COMBAT-2: the zones and bands full-size (the side panel hides below 100 columns)."""

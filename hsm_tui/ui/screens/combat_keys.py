@@ -79,6 +79,8 @@ COMBAT_KEYS = [
     _hidden("C", "conditions", "Conditions", "conditions"),
     _hidden("P", "pools", "Luck and Clues", "pools"),
     _hidden("F", "fear", "Fear tokens", "fear", "The unit's, or one figure's"),
+    _hidden("N", "note", "Note", "note", "The GM's own note on the selected combatant"),
+    _hidden("K", "countdown", "Countdown", "countdown", "An effect for some of its turns"),
     _hidden("v", "sheet", "Character sheet", "sheet"),
     _hidden(
         "W", "apply_damage", "Apply damage", "apply-damage", "Damage from a fall, a blast, a trap"

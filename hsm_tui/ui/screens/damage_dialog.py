@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.validation import Integer
 from textual.widgets import Input, Label, Static
 
@@ -25,6 +24,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.stepper import Stepper, focus_arrows
 from .conditions_dialog import choices
 from .help_text import HelpText
+from .stepper_dialog import Rechecked
 
 MOST = 99
 """The largest amount the dialog takes (a fall is d6 per 20 ft, R-OTHER-6)."""
@@ -33,7 +33,7 @@ WHOLE = f"a whole number 0–{MOST}"
 """What the amount field wants, shown beside it while the text is not that."""
 
 
-class DamageDialog(ModalScreen[ApplyDamage | None]):
+class DamageDialog(Rechecked[ApplyDamage | None]):
     """Type the damage, toggle non-lethal, Enter applies it to the combatant."""
 
     CSS_PATH = "../styles/combat.tcss"
@@ -76,7 +76,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
 
     def on_mount(self) -> None:
         self.query_one("#damage-amount").focus()
-        self._show()
+        self.show_check()
 
     @property
     def nonlethal(self) -> bool:
@@ -90,16 +90,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
         result = field.validate(field.value)
         return int(field.value) if result is None or result.is_valid else None
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        event.stop()
-        self._show()
-
-    def on_stepper_changed(self, event: Stepper.Changed) -> None:
-        event.stop()
-        if self.is_mounted:
-            self._show()
-
-    def _show(self, insist: bool = False) -> None:
+    def show_check(self, insist: bool = False) -> None:
         """The message beside the field and the wound steps the amount would cause;
         an empty field is only a problem once Enter was pressed (``insist``)."""
         amount = self.amount()
@@ -126,7 +117,7 @@ class DamageDialog(ModalScreen[ApplyDamage | None]):
     def action_apply(self) -> None:
         amount = self.amount()
         if amount is None:
-            self._show(insist=True)
+            self.show_check(insist=True)
             self.query_one("#damage-amount").focus()
             return
         self.dismiss(ApplyDamage(self.combatant.id, amount, nonlethal=self.nonlethal))

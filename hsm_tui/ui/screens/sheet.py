@@ -17,6 +17,7 @@ from textual.widgets import Label, Static
 
 from ...campaign.combat import SetDestroyed, carried_items, carried_losses
 from ...campaign.conditions import CONDITIONS, HEALTH_MARKERS, TOKENS
+from ...campaign.countdowns import turns_text
 from ...campaign.encounter import Combatant, Encounter
 from ...packs import Catalog
 from ...rules import Derived, Rank, Rating, RulesError, Trait
@@ -257,11 +258,13 @@ def gear_text(c: Combatant, catalog: Catalog) -> Text:
         text.append("".join(f" {name}: no longer works\n" for name in gear))
     text.append("Conditions\n", style="bold underline")
     marks = [("prone", "an action to stand up (R-ACT-6)")] if c.prone else []
+    timed = {cd.effect: f" ({turns_text(cd, False)})" for cd in c.countdowns}
     for mark in c.conditions:
         name, _, n = mark.partition(":")
         info = CONDITIONS.get(name)
-        label = f"{name} {n}" if n else name
+        label = (f"{name} {n}" if n else name) + timed.pop(name, "")
         marks.append((label, info.text if info else MARKS.get(name, "")))
+    marks += [(effect + turns, "the GM's, ends by itself") for effect, turns in timed.items()]
     for label, meaning in marks:
         text.append(f" {label}", style="bold")
         text.append(f": {meaning}\n" if meaning else "\n")

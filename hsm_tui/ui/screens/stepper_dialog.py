@@ -1,11 +1,13 @@
-"""A small dialog of steppers (pools, Fear): ↑ ↓ between them, Enter sets, Esc leaves."""
+"""A small dialog of steppers (pools, Fear): ↑ ↓ between them, Enter sets, Esc leaves;
+and what a dialog of typed and stepped fields does at each change (:class:`Rechecked`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
+from textual.widgets import Input
 
 from ..widgets.stepper import Stepper, focus_arrows
 
@@ -32,3 +34,24 @@ class StepperDialog(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         self.query(Stepper).first().focus()
+
+
+Answer = TypeVar("Answer")
+
+
+class Rechecked(ModalScreen[Answer]):
+    """A dialog whose message (the engine's verdict, a preview) is worked out again at
+    every change of a field, typed or stepped: subclasses give :meth:`show_check`."""
+
+    def show_check(self) -> object:
+        """Work the message out from the fields as they are now."""
+        raise NotImplementedError
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.show_check()
+
+    def on_stepper_changed(self, event: Stepper.Changed) -> None:
+        event.stop()
+        if self.is_mounted:  # a stepper set while composing says so before the message exists
+            self.show_check()

@@ -342,7 +342,12 @@ class AttackPanel(Widget):
         if chosen is None:
             return []
         lines: list[str | Text] = [Text(chosen.name + pools_text(chosen), style="bold")]
-        spelled = spelled_marks(chosen, bool(enc.in_melee_with(chosen)))
+        if chosen.note:  # the GM's own words (N), one line: the panel is short at 80×24
+            note = Text(chosen.note, style="italic")
+            note.truncate((self.content_size.width or len(note) + 5) - 5, overflow="ellipsis")
+            lines.append(Text.assemble(("Note ", "dim"), note))
+        mine = enc.turn is not None and chosen.group == enc.turn.actor
+        spelled = spelled_marks(chosen, bool(enc.in_melee_with(chosen)), mine)
         if spelled:  # every mark: the table's Cond. cell may show only the gravest
             lines.append(Text.assemble(("Cond. ", "dim"), " · ".join(spelled)))
         for state in chosen.weapons:
@@ -352,7 +357,6 @@ class AttackPanel(Widget):
             empty = " empty" if state.charges == 0 else ""
             lost = " dropped (A: interact)" if state.dropped else " stuck" if state.stuck else ""
             lines.append(f"  {name}{charges}{empty}{lost}")
-        mine = enc.turn is not None and chosen.group == enc.turn.actor
         if not chosen.standing:
             why = down_reason(chosen)
             lines.append(Text(f"{why}: cannot act" + (" (n ends its turn)" if mine else ""), "dim"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...campaign.conditions import HEALTH_MARKERS, TOKENS
+from ...campaign.countdowns import turns_text
 from ...campaign.encounter import Combatant
 
 
@@ -75,6 +76,9 @@ def marks(c: Combatant, in_melee: bool) -> list[tuple[str, int]]:
     for name, counter in COUNTED.items():
         if name in levels and counter in levels:
             levels[name] = levels.pop(counter)
+    for cd in c.countdowns:  # a timed mark's number: the turns still to come under it
+        if cd.effect in levels:
+            levels[cd.effect] = max(cd.left, 0)
     return sorted(levels.items(), key=lambda mark: SERIOUS.get(mark[0], len(SERIOUS)))
 
 
@@ -110,19 +114,24 @@ def cond_cell(c: Combatant, in_melee: bool, width: int) -> str:
     return _fill(shorts, width)
 
 
-def spelled_marks(c: Combatant, in_melee: bool) -> list[str]:
-    """Every mark spelled out for the panel beside the table (a counter with its count)."""
+def spelled_marks(c: Combatant, in_melee: bool, acting: bool = False) -> list[str]:
+    """Every mark spelled out for the panel beside the table (a counter with its count, a
+    timed mark with its turns: ``acting``, its bearer's turn is under way), then the GM's
+    own timed effects."""
     spelled = []
+    timed = {cd.effect: f" ({turns_text(cd, acting)})" for cd in c.countdowns}
     for name, n in marks(c, in_melee):
         look = _look(name)
         text = look.spelled or look.word
-        if name in COUNTED and n:
+        if name in timed:
+            text += timed.pop(name)
+        elif name in COUNTED and n:
             counter = _look(COUNTED[name]).word
             text += f", {n} {counter.removesuffix('s') if n == 1 else counter}"
         elif n:
             text += f" {n}"
         spelled.append(text)
-    return spelled
+    return spelled + [effect + turns for effect, turns in timed.items()]
 
 
 def legend() -> str:
