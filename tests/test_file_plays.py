@@ -159,6 +159,20 @@ OUT_OF_PLAY = [
         "state.campaign.adventure: 0 is outside 1 to 10000",
         id="adventure-0",
     ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), OUT_OF_PLAY)
+def test_a_reference_to_nothing_or_a_number_out_of_play_is_refused_by_open_and_check(
+    tmp_path: Path, change: Change, message: str
+) -> None:
+    path = _edited(_saved(tmp_path), change)
+    assert problems(path) == [f"{path}: key {message}"]
+    with pytest.raises(CampaignFileError, match=f"^{re.escape(f'{path}: key {message}')}$"):
+        store.load(Session(content=pack()), path)
+
+
+LOG_OUT_OF_PLAY = [
     pytest.param(
         lambda s: s.update(log=s["log"].replace('"public", "setup"]', '"nobody", "setup"]', 1)),
         "state.log[0].visibility: 'nobody': expected one of public, gm, open, title, record, "
@@ -173,14 +187,21 @@ OUT_OF_PLAY = [
 ]
 
 
-@pytest.mark.parametrize(("change", "message"), OUT_OF_PLAY)
-def test_a_reference_to_nothing_or_a_number_out_of_play_is_refused_by_open_and_check(
+@pytest.mark.parametrize(("change", "message"), LOG_OUT_OF_PLAY)
+def test_a_log_entry_out_of_play_is_named_by_check_and_opens_as_an_entry_that_says_so(
     tmp_path: Path, change: Change, message: str
 ) -> None:
+    """Open reads each log entry when something first asks for it (a long campaign opens
+    in a fraction of the time) and can no longer refuse it then: it reads as an entry for
+    the GM alone that says what is wrong; ``check`` reads every one and names it."""
     path = _edited(_saved(tmp_path), change)
     assert problems(path) == [f"{path}: key {message}"]
-    with pytest.raises(CampaignFileError, match=f"^{re.escape(f'{path}: key {message}')}$"):
-        store.load(Session(content=pack()), path)
+    session = Session(content=pack())
+    store.load(session, path)
+    first = session.log[0]
+    assert first.title == "Log entry 1 could not be read (hsm campaign check names its line)"
+    assert (first.lines, first.visibility) == ((message.split(": ", 1)[1],), "gm")
+    assert session.log[1].title == "Zone dig"
 
 
 def test_the_file_as_saved_plays_and_checks(tmp_path: Path) -> None:

@@ -10,10 +10,12 @@ at the door, with its key.
 
 from __future__ import annotations
 
+import operator
+
 from ..campaign.combat.gear import FISTS
 from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Encounter, Turn
 from ..campaign.party import Campaign
-from ..table.state import LogEntry, Snapshot
+from ..table.state import LogEntry, Snapshot, read_places
 from ..table.visibility import VISIBILITIES, seen_by
 from .codec import DataError
 
@@ -24,6 +26,8 @@ SIZES = (-5, 5)
 """A combatant's size, as a pack may give it (``packs/schema.py``)."""
 STEPS = (None, "setup", "start", "end")
 _PLAIN = frozenset(VISIBILITIES)
+_STEPS = frozenset(STEPS)
+_SEEN, _STEP = operator.attrgetter("visibility"), operator.attrgetter("step")
 
 
 def check_references(snap: Snapshot, where: str) -> None:
@@ -96,9 +100,15 @@ def _campaign(campaign: Campaign, at: str) -> None:
 
 
 def check_log(log: tuple[LogEntry, ...], at: str) -> None:
-    """Each entry's visibility and fight step one play knows (``at``: the log's key)."""
-    for i, entry in enumerate(log):
-        if entry.visibility in _PLAIN and entry.step in STEPS:  # most entries: no seats
+    """Each entry's visibility and fight step one play knows (``at``: the log's key); an
+    entry not read yet is checked as it is read (``lines.read_entry``)."""
+    places = read_places(log)
+    read = [log[i] for i in places] if len(places) < len(log) else log
+    if _PLAIN.issuperset(map(_SEEN, read)) and _STEPS.issuperset(map(_STEP, read)):
+        return  # most logs: no seats named, checked in C
+    for i in places:
+        entry = log[i]
+        if entry.visibility in _PLAIN and entry.step in STEPS:
             continue
         base = seen_by(entry.visibility)[0]
         if base not in VISIBILITIES:
