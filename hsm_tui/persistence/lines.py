@@ -30,7 +30,7 @@ from typing import Any
 from ..table.state import GM, Command, LogEntry, read_later
 from ..table.visibility import GM_ONLY
 from . import codec
-from .references import check_log
+from .references import check_entry
 
 
 @dataclass(frozen=True)
@@ -172,12 +172,16 @@ def read_entry(line: str) -> dict[str, Any]:
     so, as it can no longer be refused: the campaign is open.
     """
     try:
-        row = _DECODER.decode(line)
+        row, end = _SCAN(line, 0)
+        if end != len(line):
+            row = _DECODER.decode(line)  # spaces around it, or not JSON
         entry = _row_entry(row)
         if entry is None:
             entry = _entry(row, "log")
-        check_log((entry,), "log")
+        check_entry(entry, "log")
         return vars(entry)  # its own dict: the entry made here goes at once
+    except StopIteration:  # the scanner's word for no JSON value at all
+        problem = "not JSON: Expecting value (column 1)"
     except json.JSONDecodeError as err:
         problem = f"not JSON: {err.msg} (column {err.colno})"
     except RecursionError:

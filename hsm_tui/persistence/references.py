@@ -107,13 +107,17 @@ def check_log(log: tuple[LogEntry, ...], at: str) -> None:
     if _PLAIN.issuperset(map(_SEEN, read)) and _STEPS.issuperset(map(_STEP, read)):
         return  # most logs: no seats named, checked in C
     for i in places:
-        entry = log[i]
-        if entry.visibility in _PLAIN and entry.step in STEPS:
-            continue
-        base = seen_by(entry.visibility)[0]
-        if base not in VISIBILITIES:
-            problem = f"{entry.visibility!r}: expected one of {', '.join(VISIBILITIES)}"
-            raise DataError(f"{at}[{i}].visibility", problem)
-        if entry.step not in STEPS:
-            problem = f"{entry.step!r}: expected setup, start, end or none"
-            raise DataError(f"{at}[{i}].step", problem)
+        check_entry(log[i], f"{at}[{i}]")
+
+
+def check_entry(entry: LogEntry, at: str) -> None:
+    """An entry's visibility and fight step one play knows (``at``: its key)."""
+    if entry.visibility in _PLAIN and entry.step in STEPS:
+        return
+    base = seen_by(entry.visibility)[0]
+    if base not in VISIBILITIES:
+        problem = f"{entry.visibility!r}: expected one of {', '.join(VISIBILITIES)}"
+        raise DataError(f"{at}.visibility", problem)
+    if entry.step not in STEPS:
+        problem = f"{entry.step!r}: expected setup, start, end or none"
+        raise DataError(f"{at}.step", problem)
