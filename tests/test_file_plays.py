@@ -8,18 +8,20 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tomli_w
 
+from hsm_tui.campaign.combat import RemoveCombatant
 from hsm_tui.cli.campaign import problems
 from hsm_tui.persistence import store
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.table.session import Session
 from tests.campaign import pack
-from tests.test_persistence import duel
+from tests.test_persistence import K, duel
 
 Change = Callable[[dict[str, Any]], object]
 
@@ -46,6 +48,12 @@ def _encounter(**fields: object) -> Change:
 def _first_order(**fields: object) -> Change:
     return lambda s: s["encounter"]["order"][0].update(fields)
 
+
+def _turn(**fields: object) -> Change:
+    return lambda s: s["encounter"]["turn"].update(fields)
+
+
+_IDS = "kestrel-vance-1, pirate-raider-1, pirate-raider-2"
 
 OUT_OF_PLAY = [
     pytest.param(
@@ -76,6 +84,47 @@ OUT_OF_PLAY = [
         "state.encounter.turn.actor: 'kestrel-vance-9' is not an actor in the initiative order"
         " of this encounter (kestrel-vance-1, pirate-raider@pirates)",
         id="turn-actor-unknown",
+    ),
+    pytest.param(
+        _turn(used=[["pirate-raider-1", "move"], ["ghost", "attack"]]),
+        f"state.encounter.turn.used[1]: 'ghost' is not a combatant of this encounter ({_IDS})",
+        id="turn-used-unknown",
+    ),
+    pytest.param(
+        _turn(lost=[["ghost", 1]]),
+        f"state.encounter.turn.lost[0]: 'ghost' is not a combatant of this encounter ({_IDS})",
+        id="turn-lost-unknown",
+    ),
+    pytest.param(
+        _turn(lost=[["pirate-raider-2", 99]]),
+        "state.encounter.turn.lost[0]: 99 is outside 0 to 9",
+        id="turn-lost-99",
+    ),
+    pytest.param(
+        _turn(lost_why=[["ghost", "wound"]]),
+        f"state.encounter.turn.lost_why[0]: 'ghost' is not a combatant of this encounter ({_IDS})",
+        id="turn-lost-why-unknown",
+    ),
+    pytest.param(
+        _turn(movers=["pirate-raider-1", "ghost"]),
+        f"state.encounter.turn.movers[1]: 'ghost' is not a combatant of this encounter ({_IDS})",
+        id="turn-mover-unknown",
+    ),
+    pytest.param(
+        _turn(reactions=["ghost"]),
+        f"state.encounter.turn.reactions[0]: 'ghost' is not a combatant of this encounter ({_IDS})",
+        id="turn-reaction-unknown",
+    ),
+    pytest.param(
+        _turn(main_weapons=[["pirate-raider-1", "assault-laser"]]),
+        "state.encounter.turn.main_weapons[0]: 'assault-laser' is not a weapon pirate-raider-1"
+        " carries (laser-pistol, cutlass)",
+        id="turn-main-weapon-not-carried",
+    ),
+    pytest.param(
+        _encounter(dive_policy=[["pirates", "run"]]),
+        "state.encounter.dive_policy[0]: 'run': expected one of stay, light, medium, heavy",
+        id="dive-policy-unknown",
     ),
     pytest.param(
         _encounter(turn_index=-2), "state.encounter.turn_index: -2 is outside -1 to 1", id="ti-low"
@@ -110,6 +159,20 @@ OUT_OF_PLAY = [
         "state.campaign.adventure: 0 is outside 1 to 10000",
         id="adventure-0",
     ),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), OUT_OF_PLAY)
+def test_a_reference_to_nothing_or_a_number_out_of_play_is_refused_by_open_and_check(
+    tmp_path: Path, change: Change, message: str
+) -> None:
+    path = _edited(_saved(tmp_path), change)
+    assert problems(path) == [f"{path}: key {message}"]
+    with pytest.raises(CampaignFileError, match=f"^{re.escape(f'{path}: key {message}')}$"):
+        store.load(Session(content=pack()), path)
+
+
+LOG_OUT_OF_PLAY = [
     pytest.param(
         lambda s: s.update(log=s["log"].replace('"public", "setup"]', '"nobody", "setup"]', 1)),
         "state.log[0].visibility: 'nobody': expected one of public, gm, open, title, record, "
@@ -124,14 +187,21 @@ OUT_OF_PLAY = [
 ]
 
 
-@pytest.mark.parametrize(("change", "message"), OUT_OF_PLAY)
-def test_a_reference_to_nothing_or_a_number_out_of_play_is_refused_by_open_and_check(
+@pytest.mark.parametrize(("change", "message"), LOG_OUT_OF_PLAY)
+def test_a_log_entry_out_of_play_is_named_by_check_and_opens_as_an_entry_that_says_so(
     tmp_path: Path, change: Change, message: str
 ) -> None:
+    """Open reads each log entry when something first asks for it (a long campaign opens
+    in a fraction of the time) and can no longer refuse it then: it reads as an entry for
+    the GM alone that says what is wrong; ``check`` reads every one and names it."""
     path = _edited(_saved(tmp_path), change)
     assert problems(path) == [f"{path}: key {message}"]
-    with pytest.raises(CampaignFileError, match=f"^{re.escape(f'{path}: key {message}')}$"):
-        store.load(Session(content=pack()), path)
+    session = Session(content=pack())
+    store.load(session, path)
+    first = session.log[0]
+    assert first.title == "Log entry 1 could not be read (hsm campaign check names its line)"
+    assert (first.lines, first.visibility) == ((message.split(": ", 1)[1],), "gm")
+    assert session.log[1].title == "Zone dig"
 
 
 def test_the_file_as_saved_plays_and_checks(tmp_path: Path) -> None:
@@ -157,3 +227,24 @@ def test_check_says_when_the_history_ends_elsewhere_than_the_state_saved(tmp_pat
         f"{path}: key undo: the undo history replayed ends in a state other than the one saved"
         " (7 step(s)); the first u would drop it"
     ]
+
+
+def test_r_other_4_a_combatant_who_leaves_takes_its_records_of_the_turn_along(
+    tmp_path: Path,
+) -> None:
+    """Kestrel reacted on the raiders' turn (zone of control) and leaves the fight: the
+    turn keeps no record of her, so the campaign saved then opens (a turn naming a
+    combatant gone is refused above)."""
+    session = duel(seed=1)
+    turn = session.encounter.turn
+    assert turn is not None and turn.actor == "pirate-raider@pirates"
+    raider = "pirate-raider-1"
+    records = {"used": ((raider, "move"),), "reactions": (K,), "lost": ((K, 1), (raider, 0))}
+    session.encounter = session.encounter.with_turn(replace(turn, **records))
+    session.apply(RemoveCombatant(K))
+    left = session.encounter.turn
+    assert left is not None
+    assert (left.used, left.reactions, left.lost) == (((raider, "move"),), (), ((raider, 0),))
+    again = Session(content=pack())
+    store.load(again, store.save(session, tmp_path / "c.toml"))
+    assert again.encounter.turn == left

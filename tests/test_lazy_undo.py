@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from hsm_tui.campaign.combat import AddZone, EndTurn
+from hsm_tui.cli.campaign import problems
 from hsm_tui.persistence import lines, session_file, store
 from hsm_tui.persistence.codec import DataError
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.rules import Rank, task_tn
 from hsm_tui.table.session import OpenEntry, RollTask, Session
-from hsm_tui.table.state import LogEntry
+from hsm_tui.table.state import LogEntry, read_places
 from tests.campaign import pack
 from tests.campaign import test_scripted_fight as scripted
 from tests.test_persistence import SAVED_AT, everything
@@ -165,11 +166,6 @@ def test_the_memo_writes_again_only_the_items_that_changed() -> None:
         ('{"seq": 1, "issuer": "gm"}', "state.log[1].title", "missing"),
         ('"text"', "state.log[1]", "expected a table, found 'text'"),
         ('[1, "gm", "t", [], "public"', "state.log[1]", "line 2 of the block is not JSON"),
-        (
-            '[2, "gm", "t", [], "public"] x',
-            "state.log[1]",
-            "line 2 of the block is not JSON: Extra",
-        ),
         ("[" * 100_000, "state.log[1]", "nested too deeply"),
     ],
 )
@@ -190,6 +186,66 @@ def test_a_bad_log_line_is_refused_with_its_file_line_and_key(
     message = str(caught.value)
     assert message.startswith(f"{path}: line {number}, key {where}: {problem}"), message
     assert victim.log == () and victim.file is None
+
+
+def test_a_bad_log_line_with_its_number_opens_as_an_entry_that_says_so(tmp_path: Path) -> None:
+    """Open checks a log line's number and reads the rest when something asks for it: a
+    line that does not read is then an entry for the GM that says so, a save writes the
+    line as it was, and ``hsm campaign check`` names it with its file line."""
+    session = Session(seed=1, content=pack())
+    session.apply(AddZone("a"))
+    session.apply(AddZone("b"))
+    path = store.save(session, tmp_path / "c.toml")
+    text = path.read_text(encoding="utf-8")
+    second, bad = '[2, "gm", "Zone b", [], "building", "setup"]', '[2, "gm", "t", [], "public"] x'
+    number = text[: text.index(second)].count("\n") + 1
+    path.write_text(text.replace(second, bad), encoding="utf-8")
+    opened = Session(content=pack())
+    store.load(opened, path)
+    entry = opened.log[1]
+    assert (entry.seq, entry.title, entry.visibility) == (
+        2,
+        "Log entry 2 could not be read (hsm campaign check names its line)",
+        "gm",
+    )
+    assert entry.lines == ("not JSON: Extra data (column 30)",)
+    assert opened.log[0].title == "Zone a"
+    store.save(opened, path)
+    assert f"\n{bad}\n" in path.read_text(encoding="utf-8")
+    (problem,) = problems(path)
+    assert problem.startswith(f"{path}: line {number}, key state.log[1]: line 2 of the block")
+
+
+def test_a_log_read_later_is_the_log_read_at_once() -> None:
+    entries = (
+        LogEntry(1, "gm", "a", ("x", ODD)),
+        LogEntry(2, "gm", "b", (), "gm", "setup"),
+        LogEntry(3, "gm", "c", (), "building", "setup", "band a|b"),
+        LogEntry(4, "player:ana", "d", (), "public", None, "cover k"),
+    )
+    block = lines.block(map(lines.entry_line, entries)).data.decode()
+    later = lines.log_from(block, "state.log", later=True)
+    assert read_places(later) == []
+    for read in (later, lines.log_from(block, "state.log")):
+        assert read == entries
+        assert [(e.step, e.sets) for e in read] == [(e.step, e.sets) for e in entries]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[1, "gm", "t", [],\n"public"]\n[2, "gm", "u", [], "public"]\n',
+        '[1, "gm", "t", []\n"public"], [2, "gm", "u", [], "public"]\n',
+        '[1, "gm", "t]\n[", [], "public"], [2, "gm", "u", [], "public"]\n',
+        '[1, "gm", "t", ["a"]\n[], "public"], [2, "gm", "u", [], "public"]\n',
+    ],
+    ids=["split-after-a-comma", "split-and-two-on-a-line", "split-in-a-text", "split-in-lines"],
+)
+def test_an_entry_over_two_lines_is_refused_by_its_line(text: str) -> None:
+    """One entry a line, as the memo writes the block again: a line that does not begin
+    with its entry's number is read on open, and named."""
+    with pytest.raises(DataError, match=re.escape("state.log[0]")):
+        lines.log_from(text, "state.log", later=True)
 
 
 def test_a_line_with_spaces_around_reads_as_any_other() -> None:

@@ -7,7 +7,7 @@ plain values so that undo snapshots share structure and campaign files can save 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from operator import itemgetter
 from typing import Any, NoReturn, TypeVar
 
@@ -179,6 +179,24 @@ class Turn:
     suppressed: tuple[str, ...] = ()  # fired suppressive fire: no other with it (R-ATK-16)
     movers: tuple[str, ...] = ()  # moved to another zone this turn (§7 row 13 after it)
     lost_why: tuple[tuple[str, str], ...] = ()  # (combatant id, what took its actions)
+
+    def records(self) -> Iterator[tuple[str, tuple[str, ...]]]:
+        """Each record the turn keeps per combatant (every field but the actor and the
+        actions declared, its id first in a pair: ``used`` holds (id, action)), by field
+        name, as the ids it names: what a file must name and a combatant leaving takes
+        along, whatever record a later rule adds."""
+        for name, records in self.__dict__.items():
+            if type(records) is tuple and not name.startswith("_"):
+                yield name, tuple([r[0] if type(r) is tuple else r for r in records])
+
+    def without(self, cid: str) -> Turn:
+        """This turn with no record of ``cid`` (it left the encounter)."""
+        changes = {
+            name: tuple([r for r, who in zip(getattr(self, name), ids, strict=True) if who != cid])
+            for name, ids in self.records()
+            if cid in ids
+        }
+        return evolve(self, **changes) if changes else self
 
     def used_by(self, cid: str) -> tuple[str, ...]:
         return tuple([action for who, action in self.used if who == cid])  # a list: quicker

@@ -108,7 +108,7 @@ def problems(path: Path) -> list[str]:
     try:
         data = store.read(path)
         body = {k: v for k, v in data.items() if k not in store.META_KEYS}
-        saved = session_from(body)
+        saved = session_from(body, every_entry=True)
         read_steps(saved.unread)  # opening leaves them to the first undo: check reads them
     except store.CampaignFileError as err:
         return [str(err)]

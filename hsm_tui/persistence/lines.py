@@ -27,8 +27,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..table.state import Command, LogEntry
+from ..table.state import GM, Command, LogEntry, read_later
+from ..table.visibility import GM_ONLY
 from . import codec
+from .references import check_entry
 
 
 @dataclass(frozen=True)
@@ -127,14 +129,74 @@ def entry_line(entry: LogEntry) -> str:
     return line([*row, entry.step] if entry.step else row)
 
 
-def log_from(text: Any, where: str, memo: Memo | None = None) -> tuple[LogEntry, ...]:
+def log_from(
+    text: Any, where: str, memo: Memo | None = None, *, first: int = 1, later: bool = False
+) -> tuple[LogEntry, ...]:
     """The log a block holds; a bad entry is refused with its key (``state.log[3].title``)
-    as the codec names it. A line as a save writes it is read directly, in one pass over
-    the block (not split into lines first): the codec takes 30 µs an entry, 0.3 s for a
-    long campaign's log. When every line is one, ``memo`` learns the block as the lines of
-    these entries, so the next save writes it as it is.
+    as the codec names it. ``first``: the number its first entry must have. ``later``: when
+    every line begins with its entry's number, the entries are read when something first
+    asks for them (:func:`_later`). When every line is one entry as a save writes it,
+    ``memo`` learns the block as the lines of these entries, so the next save writes it
+    as it is.
     """
     text = _text(text, where)
+    log = _later(text, first) if later else None
+    whole = log is not None
+    if log is None:
+        log, whole = _by_line(text, where)
+    if memo is not None and whole and text.endswith("\n"):
+        memo.seed(log, text)
+    return log
+
+
+def _later(text: str, first: int) -> tuple[LogEntry, ...] | None:
+    """The entries of a block as a save writes it, each read from its line when something
+    first asks for it (:func:`~hsm_tui.table.state.read_later`): opening a campaign of
+    50,000 entries read them all in 0.3 s. Only the numbers are checked now (each line
+    begins ``[1, ``, ``[2, `` …); a line that does not read later is an entry that says so
+    (:func:`read_entry`), and ``hsm campaign check`` reads every line. None: not such a
+    block (read now).
+    """
+    rows = text.split("\n")
+    if rows.pop() != "":
+        return None
+    seqs = range(first, first + len(rows))
+    if not all(map(str.startswith, rows, [f"[{seq}, " for seq in seqs])):
+        return None
+    return read_later(read_entry, seqs, rows)
+
+
+def read_entry(line: str) -> dict[str, Any]:
+    """The fields of the log entry a line holds, its number checked before
+    (:func:`_later`); a line that is not one reads as an entry for the GM alone that says
+    so, as it can no longer be refused: the campaign is open.
+    """
+    try:
+        row, end = _SCAN(line, 0)
+        if end != len(line):
+            row = _DECODER.decode(line)  # spaces around it, or not JSON
+        entry = _row_entry(row)
+        if entry is None:
+            entry = _entry(row, "log")
+        check_entry(entry, "log")
+        return vars(entry)  # its own dict: the entry made here goes at once
+    except StopIteration:  # the scanner's word for no JSON value at all
+        problem = "not JSON: Expecting value (column 1)"
+    except json.JSONDecodeError as err:
+        problem = f"not JSON: {err.msg} (column {err.colno})"
+    except RecursionError:
+        problem = "nested too deeply"
+    except codec.DataError as err:
+        problem = err.problem
+    seq = int(line[1 : line.index(",")])  # as checked on open
+    title = f"Log entry {seq} could not be read (hsm campaign check names its line)"
+    return vars(LogEntry(seq, GM, title, (problem,), GM_ONLY))
+
+
+def _by_line(text: str, where: str) -> tuple[tuple[LogEntry, ...], bool]:
+    """The log a block holds, read a line at a time (a line as a save writes it directly,
+    any other by the codec, which names what is wrong with it), and whether every line was
+    one as a save writes it."""
     out: list[LogEntry] = []
     at, size, whole = 0, len(text), True
     while at < size:
@@ -144,31 +206,36 @@ def log_from(text: Any, where: str, memo: Memo | None = None) -> tuple[LogEntry,
         try:
             row, end = _SCAN(text, at)
         except (StopIteration, ValueError, RecursionError):
-            end = -1
-        if (
-            end == end_of_line
-            and type(row) is list
-            and 5 <= len(row) <= 7
-            and type(row[0]) is int
-            and type(row[1]) is str
-            and type(row[2]) is str
-            and type(row[3]) is list
-            and type(row[4]) is str
-            and (len(row) == 5 or type(row[5]) in _STEP)
-            and (len(row) < 7 or type(row[6]) is str)
-            and _TEXT.issuperset(map(type, row[3]))
-        ):
-            step = row[5] if len(row) > 5 else None
-            sets = row[6] if len(row) == 7 else ""
-            out.append(LogEntry(row[0], row[1], row[2], tuple(row[3]), row[4], step, sets))
-        else:
+            row, end = None, -1
+        entry = _row_entry(row) if end == end_of_line else None
+        if entry is None:
             i = len(out)
-            out.append(_entry(_value(text[at:end_of_line], i, where), f"{where}[{i}]"))
+            entry = _entry(_value(text[at:end_of_line], i, where), f"{where}[{i}]")
             whole = False
+        out.append(entry)
         at = end_of_line + 1
-    if memo is not None and whole and text.endswith("\n"):
-        memo.seed(out, text)
-    return tuple(out)
+    return tuple(out), whole
+
+
+def _row_entry(row: Any) -> LogEntry | None:
+    """The entry a line's JSON value holds when it is one as a save writes it (None: the
+    codec reads it, and names what is wrong)."""
+    if (
+        type(row) is list
+        and 5 <= len(row) <= 7
+        and type(row[0]) is int
+        and type(row[1]) is str
+        and type(row[2]) is str
+        and type(row[3]) is list
+        and type(row[4]) is str
+        and (len(row) == 5 or type(row[5]) in _STEP)
+        and (len(row) < 7 or type(row[6]) is str)
+        and _TEXT.issuperset(map(type, row[3]))
+    ):
+        step = row[5] if len(row) > 5 else None
+        sets = row[6] if len(row) == 7 else ""
+        return LogEntry(row[0], row[1], row[2], tuple(row[3]), row[4], step, sets)
+    return None
 
 
 _TEXT = frozenset({str})

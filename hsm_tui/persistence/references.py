@@ -1,16 +1,21 @@
 """What a campaign file's state must hold for play to go on from it, beyond the types the
 codec checks: every name it refers to exists (a combatant's zone, a band's zones, who it
-is engaged with, the initiative and turn actors), every index points inside its list, and
-every number stays within what play can reach (rounds, adventure, size, ratings, log
-visibility and fight steps). A file that passed the codec but broke one of these would
-open and then break a view or a command mid-play; it is refused at the door, with its key.
+is engaged with, the initiative and turn actors, every combatant the turn in progress keeps
+a record of and the weapon in its main hand), every index points inside its list, and
+every number stays within what play can reach (rounds, adventure, size, ratings, actions
+lost, dive policies, log visibility and fight steps). A file that passed the codec but
+broke one of these would open and then break a view or a command mid-play; it is refused
+at the door, with its key.
 """
 
 from __future__ import annotations
 
-from ..campaign.encounter import Encounter
+import operator
+
+from ..campaign.combat.gear import FISTS
+from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Encounter, Turn
 from ..campaign.party import Campaign
-from ..table.state import LogEntry, Snapshot
+from ..table.state import LogEntry, Snapshot, read_places
 from ..table.visibility import VISIBILITIES, seen_by
 from .codec import DataError
 
@@ -21,6 +26,8 @@ SIZES = (-5, 5)
 """A combatant's size, as a pack may give it (``packs/schema.py``)."""
 STEPS = (None, "setup", "start", "end")
 _PLAIN = frozenset(VISIBILITIES)
+_STEPS = frozenset(STEPS)
+_SEEN, _STEP = operator.attrgetter("visibility"), operator.attrgetter("step")
 
 
 def check_references(snap: Snapshot, where: str) -> None:
@@ -64,6 +71,28 @@ def _encounter(enc: Encounter, at: str) -> None:
     _within(enc.turn_index, -1, len(enc.order) - 1, f"{at}.turn_index")
     if enc.turn is not None:
         _known(enc.turn.actor, ordered, "an actor in the initiative order", f"{at}.turn.actor")
+        _turn(enc.turn, enc, f"{at}.turn")
+    for i, (_, policy) in enumerate(enc.dive_policy):
+        if policy not in DIVE_POLICIES[1:]:  # asking is no policy kept
+            problem = f"{policy!r}: expected one of {', '.join(DIVE_POLICIES[1:])}"
+            raise DataError(f"{at}.dive_policy[{i}]", problem)
+
+
+def _turn(turn: Turn, enc: Encounter, at: str) -> None:
+    """Each of a turn's records (:meth:`Turn.records`) names a combatant of the
+    encounter, a main hand's weapon one it carries (or its fists), and actions lost stay within a
+    turn's reach."""
+    ids = {c.id for c in enc.combatants}
+    for name, named in turn.records():
+        for i, cid in enumerate(named):
+            _known(cid, ids, "a combatant", f"{at}.{name}[{i}]")
+    for i, (_, lost) in enumerate(turn.lost):
+        _within(lost, 0, MAX_DECLARED, f"{at}.lost[{i}]")
+    for i, (cid, weapon) in enumerate(turn.main_weapons):
+        carried = [w.id for w in enc.get(cid).weapons]
+        if weapon not in carried and weapon != FISTS:
+            problem = f"{weapon!r} is not a weapon {cid} carries ({', '.join(carried) or 'none'})"
+            raise DataError(f"{at}.main_weapons[{i}]", problem)
 
 
 def _campaign(campaign: Campaign, at: str) -> None:
@@ -82,14 +111,24 @@ def _campaign(campaign: Campaign, at: str) -> None:
 
 
 def check_log(log: tuple[LogEntry, ...], at: str) -> None:
-    """Each entry's visibility and fight step one play knows (``at``: the log's key)."""
-    for i, entry in enumerate(log):
-        if entry.visibility in _PLAIN and entry.step in STEPS:  # most entries: no seats
-            continue
-        base = seen_by(entry.visibility)[0]
-        if base not in VISIBILITIES:
-            problem = f"{entry.visibility!r}: expected one of {', '.join(VISIBILITIES)}"
-            raise DataError(f"{at}[{i}].visibility", problem)
-        if entry.step not in STEPS:
-            problem = f"{entry.step!r}: expected setup, start, end or none"
-            raise DataError(f"{at}[{i}].step", problem)
+    """Each entry's visibility and fight step one play knows (``at``: the log's key); an
+    entry not read yet is checked as it is read (``lines.read_entry``)."""
+    places = read_places(log)
+    read = [log[i] for i in places] if len(places) < len(log) else log
+    if _PLAIN.issuperset(map(_SEEN, read)) and _STEPS.issuperset(map(_STEP, read)):
+        return  # most logs: no seats named, checked in C
+    for i in places:
+        check_entry(log[i], f"{at}[{i}]")
+
+
+def check_entry(entry: LogEntry, at: str) -> None:
+    """An entry's visibility and fight step one play knows (``at``: its key)."""
+    if entry.visibility in _PLAIN and entry.step in STEPS:
+        return
+    base = seen_by(entry.visibility)[0]
+    if base not in VISIBILITIES:
+        problem = f"{entry.visibility!r}: expected one of {', '.join(VISIBILITIES)}"
+        raise DataError(f"{at}.visibility", problem)
+    if entry.step not in STEPS:
+        problem = f"{entry.step!r}: expected setup, start, end or none"
+        raise DataError(f"{at}.step", problem)

@@ -233,21 +233,23 @@ def session_data(saved: SessionData) -> dict[str, Any]:
     return data
 
 
-def session_from(data: dict[str, Any]) -> SessionData:
+def session_from(data: dict[str, Any], *, every_entry: bool = False) -> SessionData:
     """Read and check everything a campaign file's session holds before anything changes
-    but the undo steps, left unread (``unread``; :func:`read_steps` reads them): bad data
-    raises :class:`~hsm_tui.persistence.codec.DataError`.
+    but the undo steps, left unread (``unread``; :func:`read_steps` reads them), and the
+    log entries but their numbers, read when first asked for unless ``every_entry`` (``hsm
+    campaign check``): bad data raises :class:`~hsm_tui.persistence.codec.DataError`.
     """
     types = known()
     seed = codec.from_data(data.get("seed"), int, types, "seed")
-    now = snapshot_from(data.get("state"), types, "state", memo=NOW_LOG)
+    later = not every_entry
+    now = snapshot_from(data.get("state"), types, "state", memo=NOW_LOG, later=later)
     undo = data.get("undo", {})
     if not isinstance(undo, dict):
         raise codec.DataError("undo", "expected a table")
     check_bounds(now, "state")
     start = now
     if "start" in undo:
-        start = snapshot_from(undo["start"], types, "undo.start", now.log, START_LOG)
+        start = snapshot_from(undo["start"], types, "undo.start", now.log, START_LOG, later)
         check_bounds(start, "undo.start")
     steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
     marks = tuple(lines.split(undo.get("checkpoints", ""), "undo.checkpoints"))

@@ -7,6 +7,7 @@ counters and references checked at the door. The whole session (history included
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Iterable
 from dataclasses import replace
@@ -117,12 +118,18 @@ def check_unique(snap: Snapshot, where: str) -> None:
     )
     roster = enumerate(camp.roster)
     _once((f"{at}.roster[{i}]", r, f"{r[0]} {r[1]!r} is already on the roster") for i, r in roster)
+    seqs = list(map(_SEQ, snap.log))
+    if seqs == list(range(1, len(seqs) + 1)):  # compared in C: a long log is 50,000 entries
+        return
     for i, entry in enumerate(snap.log):
         if entry.seq != i + 1:
             problem = (
                 f"{entry.seq} is out of order: entries are numbered 1, 2, 3 …; expected {i + 1}"
             )
             raise codec.DataError(f"{where}.log[{i}].seq", problem)
+
+
+_SEQ = operator.attrgetter("seq")
 
 
 def _once(items: Iterable[tuple[str, Any, str]]) -> None:
@@ -171,10 +178,12 @@ def snapshot_from(
     where: str,
     before: tuple[LogEntry, ...] = (),
     memo: lines.Memo | None = None,
+    later: bool = False,
 ) -> Snapshot:
     """The snapshot file ``data`` holds at ``where`` (``state``, ``undo.start``); ``before``
     is the log whose first entries :data:`SHARED` counts (``state``'s, for the start);
-    ``memo`` keeps the lines of the log it writes (:func:`snapshot_data`'s ``log``).
+    ``memo`` keeps the lines of the log it writes (:func:`snapshot_data`'s ``log``);
+    ``later``: its entries are read when first asked for (:func:`.lines.log_from`).
     """
     if not isinstance(data, dict):
         raise codec.DataError(where, "missing, or not a table")
@@ -184,7 +193,8 @@ def snapshot_from(
     if not 0 <= shared <= len(before):
         problem = f"{shared} is outside 0 to {len(before)} (the entries of the state's log)"
         raise codec.DataError(f"{where}.{SHARED}", problem)
-    log = before[:shared] + lines.log_from(data["log"], f"{where}.log", memo)
+    own = lines.log_from(data["log"], f"{where}.log", memo, first=shared + 1, later=later)
+    log = before[:shared] + own
     rng = data.get("rng_state")
     if not isinstance(rng, dict):
         raise codec.DataError(f"{where}.rng_state", "missing, or not a table")

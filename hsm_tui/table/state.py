@@ -5,8 +5,11 @@ may leave waiting, and the snapshot of everything a command may change (undo, fi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import itertools
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 from ..campaign.combat import (
     AnswerDive,
@@ -40,6 +43,7 @@ from ..campaign.party import (
     SetScene,
 )
 from ..campaign.prepared import DropEncounter, KeepEncounter, PreparedCommand
+from ..rules.models import fields_setter, record
 from ..rules.secret import plain
 
 GM = "gm"
@@ -49,9 +53,12 @@ Step = str | None
 """Where a log entry stands in a fight's story: ``setup``, ``start``, ``end`` or None."""
 
 
-@dataclass(frozen=True)
+@record
 class LogEntry:
-    """One explained event: who, what, and the lines that show how it came out."""
+    """One explained event: who, what, and the lines that show how it came out. A
+    :func:`~hsm_tui.rules.models.record`: a long campaign's file makes 50,000 of them,
+    most of them read only when something asks for them (:func:`read_later`).
+    """
 
     seq: int
     issuer: str
@@ -75,6 +82,57 @@ class LogEntry:
     def gm_lines(self) -> tuple[str, ...]:
         """The lines as the GM reads them: every number shown, unmarked."""
         return tuple(map(plain, self.lines))
+
+    if not TYPE_CHECKING:  # type checkers still hold every read to the fields above
+
+        def __getattr__(self, name: str) -> Any:
+            """A field of an entry :func:`read_later` made, read on first use (Python asks
+            here only for a name not in ``__dict__``)."""
+            held = self.__dict__
+            later = held.get(_LATER)
+            if later is not None:
+                read, line = later
+                held = read(line)
+                _SET_ENTRY(self, held)
+            try:
+                return held[name]
+            except KeyError:
+                raise AttributeError(name) from None
+
+
+for _field in fields(LogEntry):  # the defaults stay in the fields and ``__init__``
+    if hasattr(LogEntry, _field.name):
+        delattr(LogEntry, _field.name)
+"""Python asks ``__getattr__`` only for a name neither the entry nor its class has: an
+entry not read yet would read a default kept on the class (its visibility ``public``)."""
+
+_LATER = "_later"
+"""Where an entry not read yet keeps its reader and its line."""
+_SET_ENTRY = fields_setter(LogEntry)
+
+
+def read_later(
+    read: Callable[[str], dict[str, Any]], seqs: Iterable[int], lines: Iterable[str]
+) -> tuple[LogEntry, ...]:
+    """Entries numbered ``seqs`` whose other fields ``read`` gives from their ``lines`` (all
+    the fields, by name) when something first asks for one: a long campaign's file opens
+    without reading 50,000 lines of JSON, as the log shows its newest entries and undo,
+    a save and an autosave need only their numbers and their lines.
+    """
+    new, put = object.__new__, _SET_ENTRY
+    out = []
+    for seq, line in zip(seqs, lines, strict=True):
+        entry = new(LogEntry)
+        put(entry, {"seq": seq, _LATER: (read, line)})
+        out.append(entry)
+    return tuple(out)
+
+
+def read_places(log: Sequence[LogEntry]) -> list[int]:
+    """Where the entries whose fields are read stand in ``log`` (not those of
+    :func:`read_later` still to be read), found in calls to C: a long log is 50,000."""
+    unread = map(operator.contains, map(vars, log), itertools.repeat(_LATER))
+    return list(itertools.compress(range(len(log)), map(operator.not_, unread)))
 
 
 @dataclass(frozen=True)

@@ -328,7 +328,10 @@ def remove_combatant(
         if slot is not None:
             order = (*order[:slot], *order[slot + 1 :])
             index -= int(slot < index)
-    enc, gone = vacated(evolve(enc, combatants=others, order=order, turn_index=index), c.zone)
+    turn = None if enc.turn is None else enc.turn.without(c.id)  # a Hero who reacted, say
+    enc, gone = vacated(
+        evolve(enc, combatants=others, order=order, turn_index=index, turn=turn), c.zone
+    )
     return Outcome(enc, (LogLines(f"{c.name} leaves the encounter", gone),))
 
 
