@@ -24,6 +24,7 @@ from hsm_tui.campaign.combat import (
 )
 from hsm_tui.campaign.encounter import Countdown
 from hsm_tui.persistence import store
+from hsm_tui.persistence.versions import VERSION
 from hsm_tui.table.session import Session
 from tests.campaign import edit, new_session, pack, play, refused, state
 from tests.campaign.test_combat_engine import R1, R2, K, duel, last
@@ -158,7 +159,7 @@ def test_gm_note_is_tidied_kept_undone_and_cleared() -> None:
 
 
 def test_notes_and_countdowns_round_trip_and_a_file_without_them_opens(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The new fields have defaults: a format-5 file written before them opens with no
+    """The new fields have defaults: a file written before them opens with no
     note and no countdown (no format step), and one that has them keeps them, undo too."""
     s = new_session(  # the session's own seeded dice: a file replays its history
         AddZone("ridge"),
@@ -179,7 +180,7 @@ def test_notes_and_countdowns_round_trip_and_a_file_without_them_opens(tmp_path)
     assert loaded.encounter.get(K).countdowns == () and loaded.encounter.get(R1).note
 
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    assert data["format_version"] == 5 and _drop_new_keys(data) == 6  # 3 combatants
+    assert data["format_version"] == VERSION and _drop_new_keys(data) == 6  # 3 combatants
     path.write_text(tomli_w.dumps(data), encoding="utf-8")
     before = Session(content=pack())
     store.load(before, path)
