@@ -31,6 +31,7 @@ from ..campaign.drafts import KeepDraft
 from ..campaign.encounter import Combatant, Encounter
 from ..campaign.freeflow import PendingRerolls, RollTask, SpendRerolls
 from ..campaign.party import PARTY
+from ..rules.errors import NotPermitted
 from .state import GM, Batch, Command, Decision, Say
 
 
@@ -92,6 +93,12 @@ def answered_by(pending: Decision | None) -> str:
     if isinstance(pending, PendingCombatRerolls):
         return pending.roller
     return ""
+
+
+def only_the_gm(issuer: str, what: str) -> None:
+    """Refuse ``what`` to anyone but the GM: undo, redo, replacing the whole campaign."""
+    if issuer != GM:
+        raise NotPermitted(f"{issuer!r} may not {what}: only the GM may")
 
 
 def watching(seat: Seat) -> str:

@@ -16,7 +16,6 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from ..campaign import party
 from ..campaign.combat import (
@@ -42,12 +41,11 @@ from ..campaign.freeflow import (
     RollTask,
     SpendRerolls,
 )
-from ..campaign.missing import missing_entries
 from ..campaign.party import AddParty, Campaign, CampaignCommand, NewAdventure
 from ..campaign.prepared import PreparedCommand
 from ..packs import LoadResult, content_dirs
 from ..packs.kept import load_kept
-from ..persistence import checkpoints, collector, session_file
+from ..persistence import collector, session_file
 from ..rules import RulesError
 from ..rules.errors import DecisionPending, NotPermitted, QuestionGone
 from . import talk
@@ -55,7 +53,8 @@ from .freeflowing import FreeFlowing
 from .heroes import PartyHeroes
 from .history import History
 from .prepared import PreparedEncounters
-from .seats import GM_SEAT, Role, Seat, answered_by, refusal
+from .seats import GM_SEAT, Role, Seat, answered_by, only_the_gm, refusal
+from .session_files import SessionFiles
 from .state import (
     ACCEPTS,
     ANY_TIME,
@@ -87,12 +86,6 @@ from .visibility import (
 LOG = logging.getLogger(__name__)
 
 
-def _only_the_gm(issuer: str, what: str) -> None:
-    """Replacing the whole campaign is the GM's alone, not a player's."""
-    if issuer != GM:
-        raise NotPermitted(f"{issuer!r} may not {what}: only the GM may")
-
-
 @dataclass(frozen=True)
 class Event:
     """A change a view hears of: what changed ("" for a new state), whose answer waits."""
@@ -104,7 +97,7 @@ class Event:
 
 
 @dataclass
-class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
+class Session(FreeFlowing, PartyHeroes, PreparedEncounters, SessionFiles):
     """Campaign-level state and the command pipeline."""
 
     seed: int = field(default_factory=lambda: random.SystemRandom().randrange(2**32))
@@ -160,7 +153,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
 
     def new_campaign(self, issuer: str = GM) -> None:
         """A fresh campaign: new dice, no party, no fight, nothing to undo; packs stay."""
-        _only_the_gm(issuer, "start a new campaign")
+        only_the_gm(issuer, "start a new campaign")
         self.seed = random.SystemRandom().randrange(2**32)
         fresh = Session(seed=self.seed)
         self._restore(fresh._snapshot())
@@ -276,7 +269,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
         so it holds through the whole undo history (undo never brings back a name the
         file no longer has), and it is taken even while a decision waits.
         """
-        _only_the_gm(issuer, "rename the campaign")
+        only_the_gm(issuer, "rename the campaign")
         name = party.campaign_name(text)
 
         def named(snap: Snapshot) -> Snapshot:
@@ -514,7 +507,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
 
     def undo(self, issuer: str = GM) -> Command:
         """Undo the last command, dice included (the RNG goes back too): the GM's alone."""
-        _only_the_gm(issuer, "undo")
+        only_the_gm(issuer, "undo")
         before = self.log
         if not self._undo and self._unread is not None:
             unread, self._unread = self._unread, None  # dropped if it no longer fits
@@ -533,7 +526,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
 
     def redo(self, issuer: str = GM) -> Command:
         """Re-apply the last undone command; it rolls the very same dice: the GM's alone."""
-        _only_the_gm(issuer, "redo")
+        only_the_gm(issuer, "redo")
         if not self._redo:
             raise RulesError("nothing to redo")
         command = self._redo.pop()
@@ -542,51 +535,6 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters):
         self.undone = tuple(e for e in self.undone if (e.seq, e.title) not in back)
         self._notify("redo")
         return command
-
-    # -- campaign files (plain data; persistence/store.py does the file) ---------------
-    def to_data(self) -> dict[str, Any]:
-        """The whole session as TOML-ready data: :meth:`frozen`, written out."""
-        return session_file.session_data(self.frozen())
-
-    def frozen(self) -> session_file.SessionData:
-        """State and undo/redo history as immutable values (cheap; SessionData says how)."""
-        start = self._undo.first(self.log) if self._undo else self._snapshot()
-        unread = self._unread or session_file.Unread(start, (), start)
-        marks = tuple(self._undo.marks(self.log, len(unread.steps), checkpoints.EVERY))
-        now, commands, redo = self._snapshot(), self._undo.commands(), list(self._redo)
-        return unread.data(self.seed, now, commands, redo, marks)
-
-    def load_data(self, data: dict[str, Any], issuer: str = GM) -> str:
-        """Replace the whole session with ``data`` from :meth:`to_data`; views re-render.
-
-        All but the undo steps is read and checked first: bad data raises DataError and
-        changes nothing. The steps are replayed on the first undo that needs them
-        (:meth:`_replayed`). The answer counts them and names entries the packs lack.
-        """
-        _only_the_gm(issuer, "open a campaign")
-        saved = session_file.session_from(data)
-        self.seed = saved.seed
-        self._restore(saved.now)
-        self._undo, self._redo = History(), list(saved.redo)
-        self._unread = saved.history()
-        self._notify()
-        answer = f"undo history of {len(saved.unread)} step(s), checked on the first undo"
-        enc, camp = self.encounter, self.campaign
-        missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
-        return "; ".join([answer, *missing])
-
-    def _replayed(self, unread: session_file.Unread) -> tuple[History, tuple[LogEntry, ...]]:
-        """The undo steps a file brought, replayed on the packs loaded now, and the log they
-        end with (``Unread.replay``: HistoryMisfit if they no longer fit)."""
-        scratch = Session(seed=self.seed, content=self.content)
-        scratch._restore(unread.start)
-        unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
-        return scratch._undo, scratch.log
-
-    def check_history(self) -> None:
-        """Replay every undo step a file brought (``hsm campaign check``)."""
-        if self._unread is not None:
-            self._unread.check(self._replayed)
 
     @classmethod
     def replay(
