@@ -36,7 +36,8 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   ``session.apply`` (the server's stamp) until the raider's row in each client's table
   shows the new cover ("Hello, world [n]"); every client × every change (one unmeasured
   change first): median and p90; the p90 again while a 21st player types the player's
-  keys flat out (bench/ssh_door.py; target: idle p90 + a frame); the last of the 20 to
+  keys 190 a second, the most a client may without being dropped (bench/ssh_door.py;
+  target: idle p90 + a frame); the last of the 20 to
   see each change (median over the changes), and the server's own time in
   ``session.apply`` (the GM's screen redraws inside it, the players' are scheduled on
   their own queues).
