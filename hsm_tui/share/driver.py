@@ -65,9 +65,10 @@ shares: a seat's keys then take a sixth of it at most, however fast they come, a
 the other seats are busy (a GM change drawn for twenty players is counted too) far less.
 A frame apart is a tenth of what a typist's keys cost."""
 
-MAX_HELD = 32
-"""Events waiting for their turn; past it the newest are dropped (a typist's burst is a
-few, a paste is one): a flood then queues nothing in the server's memory."""
+MAX_HELD = MAX_EVENTS_PER_SECOND
+"""Events waiting for their turn; past it the newest are dropped: a second's budget, since
+a paste from a terminal that does not mark it as one (a key line typed whole) comes as
+a hundred keys, and keys a flood sends faster than they are handed on are not kept."""
 
 QUEUE_HIGH, QUEUE_LOW = 512, 64
 """The app's waiting messages at which the client's input is paused, and resumed: input
@@ -405,9 +406,10 @@ class ChannelDriver(Driver):
                 self.terminal.dropped()
 
     def _backlog(self) -> int:
-        """The app's waiting messages (Textual keeps no public count: its queue's)."""
+        """The app's waiting messages (Textual keeps no public count: its queue's); the
+        keys held for their turn are bounded apart (:data:`MAX_HELD`)."""
         queue = getattr(self._app, "_message_queue", None)
-        return len(self._held) + (queue.qsize() if queue is not None else 0)
+        return queue.qsize() if queue is not None else 0
 
     def _throttle(self) -> None:
         """Pause the client's input once this second's budget is spent, while the app
