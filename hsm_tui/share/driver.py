@@ -370,9 +370,10 @@ class ChannelDriver(Driver):
         """
         waited = now - self._released_at
         if self._key_cpu is not None and waited < SETTLE_LIMIT:
-            drawn = self._drawn_cpu is not None or waited >= 2 * KEY_GAP  # a frame, if any
-            if not (drawn and self._settled()):
+            if not self._settled():
                 return now + SETTLE_POLL
+            if self._drawn_cpu is None and waited < 2 * KEY_GAP:  # its frame, if it makes one
+                return now + KEY_GAP / 4
         if self._key_cpu is not None:
             cost = (self._drawn_cpu or time.thread_time()) - self._key_cpu
             gap = min(max(KEY_GAP, KEY_SHARE * cost), MAX_KEY_GAP)
