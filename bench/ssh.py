@@ -36,7 +36,8 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   ``session.apply`` (the server's stamp) until the raider's row in each client's table
   shows the new cover ("Hello, world [n]"); every client × every change (one unmeasured
   change first): median and p90; the p90 again while a 21st player types the player's
-  keys flat out (bench/ssh_door.py; target: idle p90 + a frame); the last of the 20 to
+  keys 190 a second, the most a client may without being dropped (bench/ssh_door.py;
+  target: idle p90 + a frame); the last of the 20 to
   see each change (median over the changes), and the server's own time in
   ``session.apply`` (the GM's screen redraws inside it, the players' are scheduled on
   their own queues).
@@ -67,37 +68,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
 import gc
 import io
 import json
-import logging
 import os
 import platform
 import pstats
-import re
 import resource
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncssh
-import pyte
 import textual
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from bench.ssh_clients import TIMEOUT, Player, flood, join, shown, typed
 from bench.ssh_door import (
     LOGIN_NOFILE,
-    LOGIN_TARGET_MS,
     PLAYERS_HOST,
     SILENT_LOGIN,
     SILENT_TYPING,
@@ -105,22 +100,7 @@ from bench.ssh_door import (
     login_ms,
     silent,
 )
-
-PLAYERS = 20
-"""Players connected while the GM changes something; memory compares 1 with 1 + this."""
-SIZE = (80, 24)
-QUIET = 0.1
-"""Seconds without output from any client after which its screens are parsed."""
-TIMEOUT = 10.0
-
-FIRST_TARGET_MS = 150.0
-CHANGE_TARGET_MS = (60.0, 100.0)  # median, p90
-CHANGE_RATIO = 3.0
-"""A change's median on hsm's screens at most this many times hello-world's."""
-MEMORY_TARGET_MB = 1.0
-RECONNECTS, RECONNECT_TARGET_MB = 30, 2.0
-KEYS, FRAME_MS = "abcdefghijklmnopqrst", 1000 / 60
-"""Letters the GM types into the palette, one timed sample each; the flood's allowance."""
+from bench.ssh_rows import PLAYERS, RECONNECTS, Figures, report
 
 COVERS = ("light", "heavy")
 """Pirate raider 1 starts in light cover; change n puts it in ``COVERS[n % 2]``."""
@@ -318,137 +298,6 @@ async def serve(kind: str) -> None:
     answer()
 
 
-# -- the clients (this process) ---------------------------------------------------------
-class Player:
-    """One SSH client with a PTY: each chunk it reads with the time it came, and a pyte
-    screen fed from them only when :meth:`scan` is called.
-    """
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, process: Any) -> None:
-        self.conn = conn
-        self.process = process
-        self.chunks: list[tuple[float, bytes]] = []
-        self.screen = pyte.Screen(*SIZE)
-        self._stream = pyte.ByteStream(self.screen)
-        self._fed = 0
-        self.found: float | None = None
-        self._reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        with contextlib.suppress(asyncssh.ConnectionLost, OSError):  # dropped by the server
-            while data := await self.process.stdout.read(1 << 16):
-                self.chunks.append((time.monotonic(), data))
-
-    @property
-    def last(self) -> float:
-        return self.chunks[-1][0] if self.chunks else 0.0
-
-    def send(self, data: bytes) -> None:
-        self.process.stdin.write(data)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def scan(self, pattern: re.Pattern[str], since: float) -> float | None:
-        """Feed the screen what came; the stamp of the first chunk at or after ``since``
-        after which the screen matches ``pattern`` (kept in :attr:`found`).
-        """
-        while self._fed < len(self.chunks):
-            stamp, data = self.chunks[self._fed]
-            self._fed += 1
-            self._stream.feed(data)
-            if self.found is None and stamp >= since and pattern.search(self.text):
-                self.found = stamp
-        return self.found
-
-    async def close(self) -> None:
-        self.conn.close()
-        await self.conn.wait_closed()
-        await asyncio.wait_for(self._reader, TIMEOUT)
-
-
-async def join(
-    port: int, user: str, key: asyncssh.SSHKey, local: str | None = None
-) -> tuple[Player, float, float]:
-    """A player at the table (from the address ``local``, if given): the client, when
-    connecting started, when the session did."""
-    start = time.monotonic()
-    conn = await asyncssh.connect(
-        "127.0.0.1",
-        port,
-        username=user,
-        client_keys=[key],
-        known_hosts=None,
-        agent_path=None,
-        config=None,
-        local_addr=None if local is None else (local, 0),
-    )
-    opened = time.monotonic()
-    process = await conn.create_process(term_type="xterm-256color", term_size=SIZE, encoding=None)
-    return Player(conn, process), start, opened
-
-
-async def shown(players: Sequence[Player], pattern: str, since: float) -> list[float | None]:
-    """For each player, when the screen came to match ``pattern`` (None: not within the
-    timeout). Parses only once every player has had output since ``since`` and all of it
-    has been quiet for :data:`QUIET`.
-    """
-    regex = re.compile(pattern)
-    for player in players:
-        player.found = None
-    end = time.monotonic() + TIMEOUT
-    while True:
-        await asyncio.sleep(QUIET / 4)
-        now = time.monotonic()
-        quiet = now - max(p.last for p in players) >= QUIET
-        if now > end or (quiet and all(p.last >= since for p in players)):
-            found = [p.scan(regex, since) for p in players]
-            if now > end or None not in found:
-                return found
-
-
-async def typed(gm: Player) -> list[float]:
-    """Open the palette on ``gm``'s screen, type :data:`KEYS` one at a time, each timed
-    until the palette shows it; close it again. Seconds per key."""
-    gm.send(b"\x10")  # ctrl+p
-    if (await shown([gm], "Search for commands", time.monotonic() - TIMEOUT))[0] is None:
-        raise RuntimeError("the GM's command palette never opened")
-    times = []
-    for n in range(len(KEYS)):
-        sent = time.monotonic()
-        gm.send(KEYS[n].encode())
-        (seen,) = await shown([gm], re.escape(KEYS[: n + 1]), sent)
-        if seen is not None:
-            times.append(seen - sent)
-    gm.send(b"\x1b")
-    await asyncio.sleep(0.5)  # the lone Esc waits out the escape delay
-    return times
-
-
-async def flood(port: int, key: asyncssh.SSHKey, stop: asyncio.Event) -> tuple[int, int]:
-    """Window changes flat out from the ``flood`` seat until ``stop``, trying to log in
-    again at once whenever dropped; how many were sent, how many times it was dropped."""
-    sent = dropped = 0
-    logging.getLogger("asyncio").setLevel(logging.ERROR)  # "socket.send() raised": dropped
-    while not stop.is_set():
-        try:
-            player, _, _ = await join(port, "flood", key)
-        except (asyncssh.Error, OSError):  # turned away (the flooder's penalty)
-            await asyncio.sleep(0.01)
-            continue
-        closed = asyncio.ensure_future(player.conn.wait_closed())
-        while not (stop.is_set() or closed.done()):
-            for _ in range(50):
-                sent += 1
-                player.process.change_terminal_size(20 + sent % 300, 10 + sent % 150)
-            await asyncio.sleep(0)
-        dropped += closed.done()
-        player.conn.close()
-        await closed
-    return sent, dropped
-
-
 class Server:
     """The server process, asked one request at a time."""
 
@@ -506,39 +355,6 @@ class Server:
                 if self.process.returncode is None:
                     self.process.kill()
                     await self.process.wait()
-
-
-@dataclass
-class Figures:
-    """One game's measurements (seconds, KiB)."""
-
-    first: list[float] = field(default_factory=list)
-    opened: list[float] = field(default_factory=list)
-    change: list[float] = field(default_factory=list)
-    last: list[float] = field(default_factory=list)
-    """Per change, the time until the last of the players saw it."""
-    apply: list[float] = field(default_factory=list)
-    missed: int = 0
-    keys: list[float] = field(default_factory=list)
-    """The GM's key → screen, idle."""
-    flooded: list[float] = field(default_factory=list)
-    """The same under a resize flood."""
-    flood: tuple[int, int] = (0, 0)
-    """Window changes sent, and how often the flooder was dropped."""
-    change_flooded: list[float] = field(default_factory=list)
-    """A GM change on each player's screen while another player floods keys."""
-    key_flood: int = 0
-    """Bytes of keys the flooding player sent."""
-    silent: list[float] = field(default_factory=list)
-    """The GM's key → screen while :data:`SILENT_TYPING` silent connections are held."""
-    held: tuple[int, int] = (0, 0)
-    """Silent connections the server still held: while the GM typed, while one logged in."""
-    login: tuple[float | None, int] = (None, 0)
-    """A player's login to first frame under :data:`SILENT_LOGIN` silent connections and
-    ``ulimit -n`` :data:`LOGIN_NOFILE` (ms, None: never), and the tries it took."""
-    rss: dict[str, int] = field(default_factory=dict)
-    rss_kind: str = ""
-    profile: str = ""
 
 
 async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
@@ -630,97 +446,6 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
     finally:
         await server.stop()
     return figures
-
-
-# -- report -----------------------------------------------------------------------------
-def _percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def _per_extra_mb(figures: Figures) -> float:
-    return (figures.rss[str(PLAYERS + 1)] - figures.rss["1"]) / PLAYERS / 1024
-
-
-def _growth_mb(figures: Figures) -> float:
-    return (figures.rss["after"] - figures.rss["before"]) / 1024
-
-
-def _value(value: float, unit: str) -> str:
-    return f"{value:.2f} {unit}" if unit == "MB" else f"{value:.1f} {unit}"
-
-
-def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
-    def ms(values: Sequence[float], q: float | None = None) -> float:
-        value = statistics.median(values) if q is None else _percentile(values, q)
-        return value * 1000
-
-    rows: list[tuple[str, float, float, str, str, float | None]] = [
-        (f"first frame from connect, median of {runs}", *(ms(f.first) for f in (hsm, hello)),
-         "ms", f"≤ {FIRST_TARGET_MS:.0f} ms", FIRST_TARGET_MS),
-        ("  … from the session's opening, median", *(ms(f.opened) for f in (hsm, hello)),
-         "ms", "", None),
-        (f"GM change → {PLAYERS} players, median", *(ms(f.change) for f in (hsm, hello)),
-         "ms", f"≤ {CHANGE_TARGET_MS[0]:.0f} ms, {CHANGE_RATIO:.0f}×", CHANGE_TARGET_MS[0]),
-        (f"GM change → {PLAYERS} players, p90", *(ms(f.change, 0.9) for f in (hsm, hello)),
-         "ms", f"≤ {CHANGE_TARGET_MS[1]:.0f} ms", CHANGE_TARGET_MS[1]),
-        (f"GM change → {PLAYERS} players, p90, key flood",
-         *(ms(f.change_flooded, 0.9) for f in (hsm, hello)),
-         "ms", "≤ +1 frame", ms(hsm.change, 0.9) + FRAME_MS),
-        (f"  … the last of the {PLAYERS} to see it, median", *(ms(f.last) for f in (hsm, hello)),
-         "ms", "", None),
-        ("  … of which apply (server), median", *(ms(f.apply) for f in (hsm, hello)),
-         "ms", "", None),
-        (f"memory per extra player ({hsm.rss_kind})", *map(_per_extra_mb, (hsm, hello)),
-         "MB", f"≤ {MEMORY_TARGET_MB:.0f} MB", MEMORY_TARGET_MB),
-        (f"RSS growth over {RECONNECTS} reconnects", *map(_growth_mb, (hsm, hello)),
-         "MB", f"≤ {RECONNECT_TARGET_MB:.0f} MB", RECONNECT_TARGET_MB),
-        ("GM key → screen p95, idle", *(ms(f.keys, 0.95) for f in (hsm, hello)), "ms", "", None),
-        ("GM key → screen p95, resize flood", *(ms(f.flooded, 0.95) for f in (hsm, hello)),
-         "ms", "≤ +1 frame", ms(hsm.keys, 0.95) + FRAME_MS),
-        (f"GM key → screen p95, {SILENT_TYPING} silent",
-         *(ms(f.silent, 0.95) for f in (hsm, hello)),
-         "ms", "≤ +1 frame", ms(hsm.keys, 0.95) + FRAME_MS),
-        (f"login, {SILENT_LOGIN} silent, ulimit -n {LOGIN_NOFILE}",
-         *(f.login[0] if f.login[0] is not None else float("inf") for f in (hsm, hello)),
-         "ms", f"≤ {LOGIN_TARGET_MS:.0f} ms", LOGIN_TARGET_MS),
-    ]  # fmt: skip
-    print(
-        f"\n{'figure (80×24 clients)':<42}{'hsm':>10}{'hello':>10}{'hsm/hello':>11}"
-        f"{'target':>13}{'result':>8}"
-    )
-    print("-" * 94)
-    ratio_limits = {rows[2][0]: CHANGE_RATIO}
-    for name, a, b, unit, target, limit in rows:
-        within = limit is not None and a <= limit
-        if name in ratio_limits:
-            within = within and b > 0 and a / b <= ratio_limits[name]
-        verdict = "" if limit is None else ("ok" if within else "over")
-        ratio = f"{a / b:.2f}×" if b > 0 else "—"
-        print(
-            f"{name:<42}{_value(a, unit):>10}{_value(b, unit):>10}{ratio:>11}"
-            f"{target:>13}{verdict:>8}"
-        )
-    for name, figures in (("hsm", hsm), ("hello", hello)):
-        rss = figures.rss
-        print(
-            f"{name} server {figures.rss_kind}: {rss['idle'] / 1024:.1f} MB idle (GM's app only),"
-            f" {rss['1'] / 1024:.1f} MB with 1 player,"
-            f" {rss[str(PLAYERS + 1)] / 1024:.1f} MB with {PLAYERS + 1};"
-            f" {len(figures.change)} change samples ({changes} changes × {PLAYERS} players)"
-            + (f", {figures.missed} never shown" if figures.missed else "")
-        )
-        print(
-            f"{name} flood: {figures.flood[0]} window changes sent, the flooder dropped"
-            f" {figures.flood[1]} times; GM keys timed {len(figures.keys)} idle,"
-            f" {len(figures.flooded)} flooded (of {len(KEYS)} each); a player flooded"
-            f" {figures.key_flood / 1e6:.1f} MB of keys"
-        )
-        print(
-            f"{name} silent connections still held by the server: {figures.held[0]} of"
-            f" {SILENT_TYPING} while the GM typed, {figures.held[1]} of {SILENT_LOGIN} at the"
-            f" login (from {PLAYERS_HOST}, {figures.login[1]} tries)"
-        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -30,6 +30,9 @@ LOGIN_TARGET_MS = 150.0
 connections the door turns away should cost a player nothing they notice."""
 FLOOD_KEYS = b"almvtxnA"
 """What a flooding player types: the player's keys that open a screen or a menu."""
+FLOOD_RATE = 190
+"""Keys a second the flooding player types: just under what the server takes from a
+client (200), since one that types flat out is dropped within seconds."""
 RETRY = 0.05
 """Seconds a player waits before trying again when turned away (an ssh in a loop)."""
 
@@ -79,7 +82,7 @@ async def login_ms(
 
 async def _flood(port: int, user: str, key: asyncssh.SSHKey) -> None:
     """The flooding player's client: logs in, says so on stdout, then sends the player's
-    keys as fast as SSH takes them until its stdin closes; prints the bytes sent."""
+    keys, :data:`FLOOD_RATE` a second, until its stdin closes; prints the bytes sent."""
     rng = random.Random(0)
     keys = bytes(rng.choice(FLOOD_KEYS) for _ in range(1 << 16))
     loop = asyncio.get_running_loop()
@@ -88,12 +91,15 @@ async def _flood(port: int, user: str, key: asyncssh.SSHKey) -> None:
 
     async def send(stdin: asyncssh.SSHWriter[bytes]) -> None:
         nonlocal sent
+        began = loop.time()
         with contextlib.suppress(asyncssh.Error, OSError):  # dropped: the flood is over
             while True:
+                due = int((loop.time() - began) * FLOOD_RATE)
                 start = sent % len(keys)
-                stdin.write(keys[start : start + 4096])
+                stdin.write(keys[start : start + due - sent])
                 await stdin.drain()
-                sent += 4096
+                sent = due
+                await asyncio.sleep(1 / 60)
 
     async with asyncssh.connect(
         "127.0.0.1", port, username=user, client_keys=[key],

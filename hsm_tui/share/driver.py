@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextvars
 import io
 import logging
+import time
 from codecs import getincrementaldecoder
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -23,7 +24,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from .terminal import ClientTerminal
+from .terminal import FLOOD_SECONDS, ClientTerminal
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,8 @@ read is dropped and input pauses until the next second. A typist sends tens, a h
 some thirty, a paste is one event (and the longest line a player may type is 200
 characters): only a flood reaches it. Each key may open a menu on the loop every seat
 shares, so at a thousand a second one flooding client took a fifth of it; those kept are
-handed on a frame apart (:data:`KEY_GAP`)."""
+handed on in turn (:data:`KEY_SHARE`); a client that reaches it :data:`FLOOD_SECONDS`
+seconds in a row is dropped."""
 
 FEED_SLICE = 256
 """Characters parsed in one turn of the loop. Textual's parser takes some 15 µs a character,
@@ -52,10 +54,21 @@ budget is spent it is dropped unparsed."""
 KEY_GAP, SETTLE_POLL, SETTLE_LIMIT = 1 / 60, 0.001, 0.25
 """Keys reach the app one at a time, a frame apart at least and once it is done with the
 one before (checked every ``SETTLE_POLL`` s, and waited for ``SETTLE_LIMIT`` s at most:
-an app busy past it takes the next key anyway). A key may open a screen, a re-layout and
-repaint of ten milliseconds or more on the loop every seat shares: a seat's keys then cost
-the others a frame at most, however fast they come. A typist's keys are tens of
-milliseconds apart, a paste is one event."""
+an app busy past it takes the next key anyway). A typist's keys are tens of milliseconds
+apart, a paste is one event."""
+
+KEY_SHARE, MAX_KEY_GAP = 6, 0.5
+"""After a key, the next waits ``KEY_SHARE`` times the loop's CPU time from handing it on
+until the app had taken it and drawn its frame (``MAX_KEY_GAP`` s at most). A key may open
+a screen, a re-layout and repaint of ten milliseconds or more on the loop every seat
+shares: a seat's keys then take a sixth of it at most, however fast they come, and while
+the other seats are busy (a GM change drawn for twenty players is counted too) far less.
+A frame apart is a tenth of what a typist's keys cost."""
+
+MAX_HELD = MAX_EVENTS_PER_SECOND
+"""Events waiting for their turn; past it the newest are dropped: a second's budget, since
+a paste from a terminal that does not mark it as one (a key line typed whole) comes as
+a hundred keys, and keys a flood sends faster than they are handed on are not kept."""
 
 QUEUE_HIGH, QUEUE_LOW = 512, 64
 """The app's waiting messages at which the client's input is paused, and resumed: input
@@ -139,9 +152,13 @@ class ChannelDriver(Driver):
         self._paused = False
         self._budget = MAX_EVENTS_PER_SECOND
         self._budget_until = 0.0
+        self._flood_seconds = 0
         self._esc_timer: Any = None
         self._held: deque[Message] = deque()
         self._released_at = float("-inf")
+        self._key_cpu: float | None = None  # the loop's CPU time when the last key went
+        self._drawn_cpu: float | None = None  # … when a frame was last written since then
+        self._next_at = float("-inf")  # when the next key may go, by the last one's cost
         self._release_due: Any = None
 
     def write(self, data: str) -> None:
@@ -155,6 +172,8 @@ class ChannelDriver(Driver):
             return
         data = "".join(self._out).encode("utf-8", "replace")
         self._out.clear()
+        if self._key_cpu is not None:
+            self._drawn_cpu = time.thread_time()
         terminal = self.terminal
         if terminal.closed:
             return
@@ -312,16 +331,18 @@ class ChannelDriver(Driver):
             self._parser = XTermParser()
 
     def _post(self, event: Message) -> None:
-        """A parsed event to the app, within this second's budget, in the order typed."""
+        """A parsed event to the app, within this second's budget and :data:`MAX_HELD`,
+        in the order typed."""
         self._silent = 0
         if self._budget > 0:
             self._budget -= 1
-            self._held.append(event)
+            if len(self._held) < MAX_HELD:
+                self._held.append(event)
             if self._release_due is None:
                 self._release()
 
     def _release(self) -> None:
-        """Hand the next held event over, when :data:`KEY_GAP` allows; the rest wait.
+        """Hand the next held event over, when the last one's cost allows; the rest wait.
 
         Waiting for the app to be done with a key keeps the order typed, too: Textual
         inserts a character in the focused widget's own queue, but a key such as
@@ -333,15 +354,31 @@ class ChannelDriver(Driver):
         self._release_due = None
         if not self._held:
             return
-        waited = self._loop.time() - self._released_at
-        if waited < KEY_GAP or (waited < SETTLE_LIMIT and not self._settled()):
-            delay = max(KEY_GAP - waited, SETTLE_POLL)
-            self._release_due = self._loop.call_later(delay, self._in_context, self._release)
+        now = self._loop.time()
+        due = self._due(now)
+        if due > now:
+            self._release_due = self._loop.call_at(due, self._in_context, self._release)
             return
-        self._released_at = self._loop.time()
+        self._released_at, self._key_cpu, self._drawn_cpu = now, time.thread_time(), None
         self.process_message(self._held.popleft())
         if self._held:
             self._release_due = self._loop.call_later(KEY_GAP, self._in_context, self._release)
+
+    def _due(self, now: float) -> float:
+        """When the next key may go: once the last one is taken and drawn (or
+        :data:`SETTLE_LIMIT` has passed), :data:`KEY_SHARE` times its cost after it went.
+        """
+        waited = now - self._released_at
+        if self._key_cpu is not None and waited < SETTLE_LIMIT:
+            if not self._settled():
+                return now + SETTLE_POLL
+            if self._drawn_cpu is None and waited < 2 * KEY_GAP:  # its frame, if it makes one
+                return now + KEY_GAP / 4
+        if self._key_cpu is not None:
+            cost = (self._drawn_cpu or time.thread_time()) - self._key_cpu
+            gap = min(max(KEY_GAP, KEY_SHARE * cost), MAX_KEY_GAP)
+            self._next_at, self._key_cpu = self._released_at + gap, None
+        return max(self._next_at, self._released_at + KEY_GAP)
 
     def _settled(self) -> bool:
         """Whether the focused widget and every node above it up to the app have taken
@@ -356,22 +393,34 @@ class ChannelDriver(Driver):
         return all(node._message_queue.empty() for node in nodes)
 
     def _refill(self) -> None:
+        """A new second's budget; a client that spent the whole of it
+        :data:`FLOOD_SECONDS` seconds in a row is flooding, and dropped."""
         now = self._loop.time()
         if now >= self._budget_until:
+            spent = self._budget == 0 and now - self._budget_until < 1.0
+            self._flood_seconds = self._flood_seconds + 1 if spent else 0
             self._budget, self._budget_until = MAX_EVENTS_PER_SECOND, now + 1.0
+            if self._flood_seconds >= FLOOD_SECONDS:
+                log.warning("dropping a client that types flat out")
+                self._input = False
+                self.terminal.on_flood()
+                self.terminal.dropped()
 
     def _backlog(self) -> int:
-        """The app's waiting messages (Textual keeps no public count: its queue's)."""
+        """The app's waiting messages (Textual keeps no public count: its queue's); the
+        keys held for their turn are bounded apart (:data:`MAX_HELD`)."""
         queue = getattr(self._app, "_message_queue", None)
-        return len(self._held) + (queue.qsize() if queue is not None else 0)
+        return queue.qsize() if queue is not None else 0
 
     def _throttle(self) -> None:
         """Pause the client's input once this second's budget is spent, while the app
         has a backlog or while what it sent is still being parsed; SSH flow control then
         holds the client back.
         """
-        if not self._paused and (
-            self._budget == 0 or self._backlog() > QUEUE_HIGH or self._unparsed
+        if (
+            self._input
+            and not self._paused
+            and (self._budget == 0 or self._backlog() > QUEUE_HIGH or self._unparsed)
         ):
             self._paused = True
             self.terminal.channel.pause_reading()
@@ -379,7 +428,9 @@ class ChannelDriver(Driver):
 
     def _resume_when_due(self) -> None:
         self._refill()
-        if self._input and (self._budget == 0 or self._backlog() > QUEUE_LOW or self._unparsed):
+        if not self._input:
+            return  # dropped, or the app is leaving
+        if self._budget == 0 or self._backlog() > QUEUE_LOW or self._unparsed:
             self._loop.call_later(0.02, self._in_context, self._resume_when_due)
             return
         self._paused = False

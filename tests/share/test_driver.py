@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
+import time
 
 import pytest
 from rich.color import ColorSystem
@@ -15,10 +17,13 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
+from hsm_tui.share import driver as driver_module
 from hsm_tui.share.driver import (
     FEED_SLICE,
+    KEY_SHARE,
     MAX_BACKLOG,
     MAX_EVENTS_PER_SECOND,
+    MAX_HELD,
     ChannelDriver,
     color_system,
 )
@@ -29,14 +34,13 @@ class FakeChannel:
     def __init__(self, backlog: int = 0) -> None:
         self.writes: list[bytes] = []
         self.backlog = backlog
+        self.paused = False
 
     def write(self, data: bytes) -> None:
         self.writes.append(data)
 
     def get_write_buffer_size(self) -> int:
         return self.backlog
-
-        self.paused = False
 
     def pause_reading(self) -> None:
         self.paused = True
@@ -157,9 +161,58 @@ async def test_a_key_flood_is_cut_to_the_budget_and_paused():
         keys += [m for m in posted(app) if isinstance(m, events.Key)]
     keys += [m for m in [*posted(app), *driver._held] if isinstance(m, events.Key)]
     assert len(keys) == MAX_EVENTS_PER_SECOND  # the rest dropped, most of it unparsed
-    assert len(driver._held) == MAX_EVENTS_PER_SECOND - 1  # handed on a frame apart
+    assert len(driver._held) == MAX_HELD - 1  # one handed on, the rest wait their turn
     assert channel.paused
     driver.disable_input()
+
+
+async def test_a_client_that_types_flat_out_is_dropped(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(driver_module, "FLOOD_SECONDS", 2)
+    channel = FakeChannel()
+    terminal = ClientTerminal(channel, "xterm", (80, 24))
+    flooded: list[bool] = []
+    terminal.on_flood = lambda: flooded.append(True)
+    driver = ChannelDriver.bound_to(terminal)(App())
+    driver.start_application_mode()
+    end = asyncio.get_running_loop().time() + 5
+    while not terminal.closed and asyncio.get_running_loop().time() < end:
+        if not channel.paused:  # SSH flow control: a paused channel reads nothing
+            driver.receive(b"a" * 1000)
+        await asyncio.sleep(0.01)
+    assert terminal.closed and flooded == [True]
+    driver.disable_input()
+
+
+class _Slow(App[None]):
+    """Each key costs the loop :data:`COST` seconds of CPU (a screen opened, say)."""
+
+    COST = 0.01
+
+    def on_mount(self) -> None:
+        self.keys: list[float] = []
+
+    def on_key(self) -> None:
+        self.keys.append(time.monotonic())
+        start = time.thread_time()
+        while time.thread_time() - start < self.COST:
+            pass
+
+
+async def test_a_seats_keys_wait_in_proportion_to_what_they_cost():
+    """Keys that each take the loop 10 ms come :data:`KEY_SHARE` times that apart: a
+    flooding seat takes a share of the loop, whatever its keys cost."""
+    app = _Slow()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        driver = ChannelDriver.bound_to(ClientTerminal(FakeChannel(), "xterm", (80, 24)))(app)
+        driver._input = True
+        driver.receive(b"abcdef")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if len(app.keys) == 6:
+                break
+        gaps = [b - a for a, b in itertools.pairwise(app.keys)]
+        assert len(app.keys) == 6 and min(gaps) >= KEY_SHARE * _Slow.COST * 0.95
 
 
 async def test_a_flood_is_parsed_a_slice_per_turn_of_the_loop():
