@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from hsm_tui.campaign.combat import (
     AddCombatants,
     AddZone,
@@ -61,6 +63,30 @@ def test_r_atk_11_two_weapons_main_hand_minus_2_then_off_hand_minus_3_in_one_act
     play(s, off, 9, 9, 9, 2)
     assert left(s, K) == 1  # both hands were one Attack action
     refused(s, off, "right after a main-hand attack")
+
+
+@pytest.mark.parametrize(
+    ("advantages", "main_hand", "off_hand"),
+    [
+        (("Ambidexterity",), "main hand 2", "off hand (ambidexterity) 2"),
+        (("Two-weapon fighting: drilled",), "main hand (two-weapon fighting) 1", "fighting) 2"),
+        (("ambidexterity", "Two-weapon fighting"), "fighting) 1", "weapon fighting) 1"),
+    ],
+)
+def test_r_atk_11_ambidexterity_eases_the_weak_hand_two_weapon_fighting_both(
+    advantages: tuple[str, ...], main_hand: str, off_hand: str
+) -> None:
+    """The book (§5): Ambidexterity makes the weak hand 1 easier, Two-weapon fighting
+    both; with both Advantages each hand is at −1."""
+    s = duel(raiders_in="ridge")
+    kestrel = s.catalog.heroes["kestrel-vance"]
+    heroes = {**s.catalog.heroes, "kestrel-vance": replace(kestrel, advantages=advantages)}
+    cat = replace(s.catalog, heroes=heroes)
+    main = Attack(K, R1, "laser-pistol", hand="main")
+    assert main_hand in plan_attack(s.encounter, main, cat).tn.explain()
+    play(s, main, 9, 9, 9, 9, 2)
+    off = Attack(K, R1, "dagger", hand="off")
+    assert off_hand in plan_attack(s.encounter, off, cat).tn.explain()
 
 
 ROAN = "roan-maddox-1"

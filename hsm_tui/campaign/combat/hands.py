@@ -58,8 +58,8 @@ def off_hand_weapons(enc: Encounter, holder: Combatant, cat: Catalog) -> tuple[s
 def hand_modifier(
     enc: Encounter, attacker: Combatant, weapon: Weapon, cmd: Attack, cat: Catalog
 ) -> Modifier:
-    """R-ATK-11: −2 main hand, −3 off hand (the Ambidexterity and Two-weapon fighting
-    Advantages are the GM's ``modifier``); two-handed pairs: GM call. Asked only for an
+    """R-ATK-11: −2 main hand, −3 off hand, eased by the attacker's Advantages as the book
+    reads them (:func:`hand_advantages`); two-handed pairs: GM call. Asked only for an
     attack that names a hand; ``weapon`` is the card as the attack uses it.
     """
     if cmd.hand not in HANDS:
@@ -75,7 +75,7 @@ def hand_modifier(
                 f"{attacker.name} holds no second one-handed weapon: the main hand (−2) is"
                 " for fighting with two (R-ATK-11)"
             )
-        return Modifier("main hand", -2)
+        return _eased("main hand", -2, hand_advantages(attacker, cat), both_only=True)
     if turn is None or attacker.id not in turn.offhand:
         raise RulesError(
             "the off hand attacks right after a main-hand attack (R-ATK-11)"
@@ -90,7 +90,32 @@ def hand_modifier(
         )
     if own == FISTS:
         raise RulesError("the off hand attacks with a second weapon, not bare hands (R-ATK-11)")
-    return Modifier("off hand", -3)
+    return _eased("off hand", -3, hand_advantages(attacker, cat), both_only=False)
+
+
+AMBIDEXTERITY = "ambidexterity"
+TWO_WEAPON_FIGHTING = "two-weapon fighting"
+
+
+def hand_advantages(attacker: Combatant, cat: Catalog) -> tuple[str, ...]:
+    """The R-ATK-11 Advantages on the attacker's sheet: an Advantage whose text starts with
+    the name ("Ambidexterity", "Two-weapon fighting: …"), upper or lower case.
+
+    **Interpretation** (the book, §5, over the digest's "each make it 1 easier"):
+    Ambidexterity makes the weak (off) hand 1 easier; Two-weapon fighting makes both
+    hands 1 easier; with both, each hand is at −1.
+    """
+    entry = cat.kind(attacker.rank.value).get(attacker.entry)
+    said = [a.lower() for a in getattr(entry, "advantages", ())]
+    names = (AMBIDEXTERITY, TWO_WEAPON_FIGHTING)
+    return tuple(n for n in names if any(a.startswith(n) for a in said))
+
+
+def _eased(label: str, value: int, advantages: tuple[str, ...], both_only: bool) -> Modifier:
+    eased = [a for a in advantages if a == TWO_WEAPON_FIGHTING or not both_only]
+    if not eased:
+        return Modifier(label, value)
+    return Modifier(f"{label} ({', '.join(eased)})", value + len(eased))
 
 
 def main_hand_used(turn: Turn, cid: str, weapon: str) -> Turn:
