@@ -5,6 +5,7 @@ reference to nothing and every number out of play's reach, with the key at fault
 
 from __future__ import annotations
 
+import random
 import re
 import tomllib
 from collections.abc import Callable
@@ -15,13 +16,14 @@ from typing import Any
 import pytest
 import tomli_w
 
-from hsm_tui.campaign.combat import RemoveCombatant
+from hsm_tui.campaign.combat import Attack, RemoveCombatant
 from hsm_tui.cli.campaign import problems
 from hsm_tui.persistence import store
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.table.session import Session
-from tests.campaign import pack
-from tests.test_persistence import K, duel
+from tests.campaign import pack, play
+from tests.campaign.test_combat_engine import duel as fight_on
+from tests.test_persistence import R1, K, duel
 
 Change = Callable[[dict[str, Any]], object]
 
@@ -248,3 +250,29 @@ def test_r_other_4_a_combatant_who_leaves_takes_its_records_of_the_turn_along(
     again = Session(content=pack())
     store.load(again, store.save(session, tmp_path / "c.toml"))
     assert again.encounter.turn == left
+
+
+def _waiting_dive(tmp_path: Path) -> Path:
+    """A campaign saved while the raider's dive question waits (R-ATK-5)."""
+    s = fight_on()
+    play(s, Attack(K, R1, "assault-laser"), 1, 9, 9, 9, 9, 2)
+    s.rng = random.Random(0)  # the file keeps the session's dice, not a script's
+    return store.save(s, tmp_path / "dive.toml")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("target", "pirate-raider-9"), ("attacker", "party:nobody"), ("queue", ["ghost-1"])],
+)
+def test_r_atk_5_a_waiting_question_that_names_nobody_is_refused_with_its_key(
+    tmp_path: Path, key: str, value: object
+) -> None:
+    path = _edited(_waiting_dive(tmp_path), lambda s: s["pending"]["attack"].update({key: value}))
+    where = f"state.pending.attack.{key}" + ("[0]" if key == "queue" else "")
+    assert problems(path)[0].startswith(f"{path}: key {where}: ")
+    with pytest.raises(CampaignFileError, match=re.escape(where)):
+        store.load(Session(content=pack()), path)
+    good = _waiting_dive(tmp_path)
+    opened = Session(content=pack())
+    store.load(opened, good)
+    assert opened.pending is not None  # the question as saved opens and waits

@@ -1,20 +1,21 @@
 """What a campaign file's state must hold for play to go on from it, beyond the types the
 codec checks: every name it refers to exists (a combatant's zone, a band's zones, who it
 is engaged with, the initiative and turn actors, every combatant the turn in progress keeps
-a record of and the weapon in its main hand), every index points inside its list, and
-every number stays within what play can reach (rounds, adventure, size, ratings, actions
-lost, dive policies, log visibility and fight steps). A file that passed the codec but
-broke one of these would open and then break a view or a command mid-play; it is refused
-at the door, with its key.
+a record of and the weapon in its main hand, everyone a waiting question names), every
+index points inside its list, and every number stays within what play can reach (rounds,
+adventure, size, ratings, actions lost, dive policies, log visibility and fight steps).
+A file that passed the codec but broke one of these would open and then break a view or a
+command mid-play; it is refused at the door, with its key.
 """
 
 from __future__ import annotations
 
 import operator
+from dataclasses import fields, is_dataclass
 
 from ..campaign.combat.gear import FISTS
 from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Encounter, Turn
-from ..campaign.party import Campaign
+from ..campaign.party import PARTY, Campaign
 from ..table.state import LogEntry, Snapshot, read_places
 from ..table.visibility import VISIBILITIES, seen_by
 from .codec import DataError
@@ -35,6 +36,8 @@ def check_references(snap: Snapshot, where: str) -> None:
     refers to nothing or a number is out of play's reach; DataError names the key."""
     _encounter(snap.encounter, f"{where}.encounter")
     _campaign(snap.campaign, f"{where}.campaign")
+    for key in ("pending", "parked"):
+        _decision(getattr(snap, key), snap, f"{where}.{key}")
     check_log(snap.log, f"{where}.log")
 
 
@@ -108,6 +111,31 @@ def _campaign(campaign: Campaign, at: str) -> None:
             problem = f"{draft.sheet.kind} {draft.sheet.id!r}: the draft is {draft.hero!r}'s"
             raise DataError(f"{at}.drafts[{i}].sheet", problem)
         drafted.add(draft.hero)
+
+
+_WHO = ("attacker", "target", "spill", "who", "roller", "combatant")
+"""The fields of a waiting question (and the attack it holds) that name a combatant, or a
+party Hero outside the fight (``party:<hero id>``)."""
+
+
+def _decision(question: object, snap: Snapshot, at: str) -> None:
+    """A waiting question names only combatants of the encounter and Heroes of the party:
+    one naming nobody would open, then fail at its answer."""
+    if question is None or not is_dataclass(question):
+        return
+    known = {c.id for c in snap.encounter.combatants}
+    known |= {PARTY + m.entry for m in snap.campaign.party}
+    for f in fields(question):
+        value = getattr(question, f.name)
+        if f.name in _WHO and isinstance(value, str) and value and value not in known:
+            listed = ", ".join(sorted(known)) or "nobody"
+            raise DataError(f"{at}.{f.name}", f"{value!r} is nobody of this campaign ({listed})")
+        if f.name == "queue" and isinstance(value, tuple):
+            for i, who in enumerate(value):
+                if isinstance(who, str) and who not in known:
+                    raise DataError(f"{at}.queue[{i}]", f"{who!r} is nobody of this campaign")
+        if is_dataclass(value) and not isinstance(value, type):
+            _decision(value, snap, f"{at}.{f.name}")
 
 
 def check_log(log: tuple[LogEntry, ...], at: str) -> None:
