@@ -271,3 +271,12 @@ async def test_a_campaign_hero_that_no_longer_checks_is_named_on_open_and_mended
         await pilot.pause()
     assert second.session.catalog.heroes["ada-quill"].traits.strength == 2
     assert "Strength 9 → 2" in second.session.log[-1].lines
+
+
+async def test_a_new_character_opens_with_no_word_about_a_saved_sheet() -> None:
+    """The blank form has no id yet: that is the form's to say beside the field, not a
+    warning about a saved sheet (which is for a campaign character that no longer checks)."""
+    app = _app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await _builder(pilot)
+        assert [n.title for n in app._notifications if n.title == "The saved sheet"] == []

@@ -59,7 +59,7 @@ class CharacterBuilder(SheetForm, SessionScreen):
         self.query_one("#character-name").focus()
         _character, problems = making.check(self.start, self.session.catalog)
         errors = [p.message.split(": ", 1)[-1] for p in problems if p.is_error]
-        if errors:  # a hand-edited file: the form holds what fits, the change is logged
+        if self.grows and errors:  # a hand-edited file: the form holds what fits
             self.notify(f"{errors[0]}; the form shows what fits", title="The saved sheet")
         self.show_sheet()
 
