@@ -47,9 +47,9 @@ class PartyHeroes:
             self._made = packs, self.campaign.made, merged
         return merged
 
-    _sketches: dict[str, tuple[drafts.Draft, MadeCharacter]] = {}
+    _sketches: dict[str, tuple[drafts.Draft, MadeCharacter]]
     """Each draft as its player is typing it now, with the draft it was typed on: never
-    kept, undone or saved (the player's own KeepDraft keeps it)."""
+    kept, undone or saved (the player's own KeepDraft keeps it). Set by the Session."""
 
     def sketch(self, sheet: MadeCharacter, issuer: str) -> None:
         """``issuer``'s draft of ``sheet.id`` as typed so far, for the GM to read live:
@@ -58,7 +58,7 @@ class PartyHeroes:
         if why:
             raise NotPermitted(why)
         draft = drafts.sketched(self.campaign.drafts, sheet, self.catalog)
-        self._sketches = {**self._sketches, sheet.id: (draft, sheet)}
+        self._sketches[sheet.id] = (draft, sheet)
         self._notify("sketch")
 
     def sketch_of(self, hero: str) -> MadeCharacter | None:

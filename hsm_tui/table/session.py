@@ -134,6 +134,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters, SessionFiles):
         is refused (:meth:`take_seat` fills this as each view is seated)."""
         self.events = 0
         """How many changes views have been told of (an event's sequence number)."""
+        self._sketches = {}  # drafts as typed (:meth:`sketch`): never undone or saved
         self.undone: tuple[LogEntry, ...] = ()
         """Entries the GM undid (the latest few): a player's view strikes them through."""
 

@@ -5,6 +5,8 @@ shares: fields, the engine's verdict under them, Enter sends the command.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -38,17 +40,12 @@ class CheckedDialog(Rechecked[SetNote | SetCountdown | None]):
         self.enc = enc
         self.combatant = combatant
 
-    def fields(self) -> ComposeResult:
-        """The dialog's own fields, title first."""
-        raise NotImplementedError
-
-    def command(self) -> SetNote | SetCountdown:
-        """The command the fields say now."""
-        raise NotImplementedError
-
-    def done(self) -> str:
-        """What Enter does, in words."""
-        raise NotImplementedError
+    fields: Callable[[], ComposeResult]
+    """The dialog's own fields, title first (each dialog's own method, as are the next)."""
+    command: Callable[[], SetNote | SetCountdown]
+    """The command the fields say now."""
+    done: Callable[[], str]
+    """What Enter does, in words."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box checked-box"):

@@ -3,6 +3,7 @@ and what a dialog of typed and stepped fields does at each change (:class:`Reche
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from textual.binding import Binding
@@ -41,11 +42,10 @@ Answer = TypeVar("Answer")
 
 class Rechecked(ModalScreen[Answer]):
     """A dialog whose message (the engine's verdict, a preview) is worked out again at
-    every change of a field, typed or stepped: subclasses give :meth:`show_check`."""
+    every change of a field, typed or stepped."""
 
-    def show_check(self) -> object:
-        """Work the message out from the fields as they are now."""
-        raise NotImplementedError
+    show_check: Callable[[], object]
+    """Work the message out from the fields as they are now: each dialog's own method."""
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
