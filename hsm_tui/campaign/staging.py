@@ -113,8 +113,19 @@ def load_refusal(prep: PreparedEncounter, enc: Encounter, catalog: Catalog) -> s
     GM ends it first; a fight's encounter is the party's record until then), nor when the
     packs no longer have what it needs. The F7 list shows the same reason by its name.
     """
+    return fight_refusal(prep, enc) or packs_refusal(prep, catalog)
+
+
+def fight_refusal(prep: PreparedEncounter, enc: Encounter) -> str:
+    """The part of :func:`load_refusal` that follows the fight (cheap: asked per change)."""
     if enc.active:
         return f"combat is under way: end it first (F4 E), then load {prep.name!r}"
+    return ""
+
+
+def packs_refusal(prep: PreparedEncounter, catalog: Catalog) -> str:
+    """The part of :func:`load_refusal` that follows the packs: ``prep`` set up on them
+    (a list may keep it as long as the catalog is the same)."""
     try:
         checked(prep, catalog)
     except RulesError as err:

@@ -31,7 +31,7 @@ from ...campaign.prepared import (
     named,
     prepared_name,
 )
-from ...campaign.staging import load_refusal
+from ...campaign.staging import fight_refusal, packs_refusal
 from ...packs import Catalog
 from ...persistence import store
 from ...persistence.encounter_file import read_prepared, spec_of, write_encounter
@@ -117,8 +117,8 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
         """The builder's: forecasts outlive the dialog, as the encounters do."""
         self._queued: set[tuple[PreparedEncounter, int]] = set()
         """Forecasts a worker of this dialog plays or will: none is started twice."""
-        self._refused: dict[tuple[PreparedEncounter, bool], str] = {}
-        """Each reason :meth:`_refusal` worked out, by encounter and whether a fight is on."""
+        self._refused: dict[PreparedEncounter, str] = {}
+        """Each encounter's packs' reason (:func:`packs_refusal`), for the catalog below."""
         self._refused_with: Catalog | None = None
         """The catalog those reasons were worked out with (the packs and made characters)."""
 
@@ -165,15 +165,15 @@ class PreparedDialog(SessionScreen, ModalScreen[None]):
             self._forecast([p for p, _ in todo], catalog, seed)
 
     def _refusal(self, prep: PreparedEncounter) -> str:
-        """The engine's reason ``prep`` cannot be loaded now, worked out once per fight
-        state and catalog: a refresh of 40 prepared encounters set each up again (~60 ms)."""
-        enc, catalog = self.session.encounter, self.session.catalog
+        """The engine's reason ``prep`` cannot be loaded now (:func:`load_refusal`), its
+        packs' part kept while the catalog is the same: a refresh of 40 prepared
+        encounters set each up again (~60 ms)."""
+        catalog = self.session.catalog
         if catalog is not self._refused_with:
             self._refused, self._refused_with = {}, catalog
-        key = (prep, enc.active)
-        if key not in self._refused:
-            self._refused[key] = load_refusal(prep, enc, catalog)
-        return self._refused[key]
+        if prep not in self._refused:
+            self._refused[prep] = packs_refusal(prep, catalog)
+        return fight_refusal(prep, self.session.encounter) or self._refused[prep]
 
     @work(thread=True, group="prepared-forecasts", exit_on_error=False)
     def _forecast(self, todo: list[PreparedEncounter], catalog: Catalog, seed: int) -> None:
