@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import sys
 import time
@@ -35,6 +36,8 @@ FLOOD_RATE = 190
 client (200), since one that types flat out is dropped within seconds."""
 RETRY = 0.05
 """Seconds a player waits before trying again when turned away (an ssh in a loop)."""
+RESIZES_PER_TURN = 50
+"""Window changes the resize flooder sends in one turn of its loop (flat out)."""
 
 
 @contextlib.asynccontextmanager
@@ -80,13 +83,11 @@ async def login_ms(
     return None, tries
 
 
-async def _flood(port: int, user: str, key: asyncssh.SSHKey) -> None:
-    """The flooding player's client: logs in, says so on stdout, then sends the player's
-    keys, :data:`FLOOD_RATE` a second, until its stdin closes; prints the bytes sent."""
+async def _key_flood(conn: asyncssh.SSHClientConnection, stop: asyncio.Future[bytes]) -> str:
+    """Sends the player's keys, :data:`FLOOD_RATE` a second, until ``stop``; the bytes sent."""
     rng = random.Random(0)
     keys = bytes(rng.choice(FLOOD_KEYS) for _ in range(1 << 16))
     loop = asyncio.get_running_loop()
-    stop = loop.run_in_executor(None, sys.stdin.buffer.read)
     sent = 0
 
     async def send(stdin: asyncssh.SSHWriter[bytes]) -> None:
@@ -101,26 +102,75 @@ async def _flood(port: int, user: str, key: asyncssh.SSHKey) -> None:
                 sent = due
                 await asyncio.sleep(1 / 60)
 
-    async with asyncssh.connect(
-        "127.0.0.1", port, username=user, client_keys=[key],
-        known_hosts=None, agent_path=None, config=None,
-    ) as conn:  # fmt: skip
-        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
-        await asyncio.sleep(1.0)  # its first frame
-        print("flooding", flush=True)
-        flooding = asyncio.create_task(send(process.stdin))
-        await asyncio.wait([flooding, stop], return_when=asyncio.FIRST_COMPLETED)
-        flooding.cancel()
-    print(sent, flush=True)
+    process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+    await asyncio.sleep(1.0)  # its first frame
+    print("flooding", flush=True)
+    flooding = asyncio.create_task(send(process.stdin))
+    await asyncio.wait([flooding, stop], return_when=asyncio.FIRST_COMPLETED)
+    flooding.cancel()
+    return str(sent)
+
+
+Connect = Callable[[], Awaitable[asyncssh.SSHClientConnection]]
+
+
+async def _resize_flood(connect: Connect, stop: asyncio.Future[bytes]) -> str:
+    """Window changes flat out, :data:`RESIZES_PER_TURN` a turn of the loop, until
+    ``stop``, logging in again whenever dropped (turned away: again after :data:`RETRY`
+    s); says "flooding" once in; the changes sent and how many times it was dropped."""
+    sent = dropped = 0
+    while not stop.done():
+        try:
+            conn = await connect()
+        except (asyncssh.Error, OSError):  # turned away (the flooder's penalty)
+            await asyncio.sleep(RETRY)
+            continue
+        if not sent:
+            print("flooding", flush=True)
+        closed = asyncio.ensure_future(conn.wait_closed())
+        with contextlib.suppress(asyncssh.Error, OSError):  # dropped as it opened
+            process = await conn.create_process(
+                term_type="xterm", term_size=(80, 24), encoding=None
+            )
+            while not (stop.done() or closed.done()):
+                for _ in range(RESIZES_PER_TURN):
+                    sent += 1
+                    process.change_terminal_size(20 + sent % 300, 10 + sent % 150)
+                await asyncio.sleep(0)
+        dropped += closed.done()
+        conn.close()
+        await closed
+    return f"{sent} {dropped}"
+
+
+async def _flood(mode: str, port: int, user: str, key: asyncssh.SSHKey) -> None:
+    """A flooding client (``keys`` or ``resize``): logs in, says so on stdout, floods
+    until its stdin closes, then prints what it sent."""
+    logging.getLogger("asyncio").setLevel(logging.ERROR)  # "socket.send() raised": dropped
+    stop = asyncio.get_running_loop().run_in_executor(None, sys.stdin.buffer.read)
+
+    def connect() -> Awaitable[asyncssh.SSHClientConnection]:
+        return asyncssh.connect(
+            "127.0.0.1", port, username=user, client_keys=[key],
+            known_hosts=None, agent_path=None, config=None,
+        )  # fmt: skip
+
+    if mode == "resize":
+        print(await _resize_flood(connect, stop), flush=True)
+        return
+    async with await connect() as conn:
+        print(await _key_flood(conn, stop), flush=True)
 
 
 @contextlib.asynccontextmanager
-async def key_flood(port: int, user: str, key: asyncssh.SSHKey) -> AsyncIterator[list[int]]:
-    """A player flooding keys from a process of its own (its client's work, encrypting
-    and sending, is then not the measuring clients'), while the block runs; the list
-    yielded gets the bytes it sent."""
+async def flooding(
+    mode: str, port: int, user: str, key: asyncssh.SSHKey
+) -> AsyncIterator[list[int]]:
+    """``user`` flooding (``keys``: a player typing; ``resize``: window changes) from a
+    process of its own (its client's work, encrypting and sending, is then not the
+    measuring clients'), while the block runs; the list yielded gets what it sent."""
     process = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, str(port), user,
+        sys.executable, __file__, mode, str(port), user,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert process.stdin is not None and process.stdout is not None
@@ -129,13 +179,13 @@ async def key_flood(port: int, user: str, key: asyncssh.SSHKey) -> AsyncIterator
     sent: list[int] = []
     try:
         if await asyncio.wait_for(process.stdout.readline(), 30) != b"flooding\n":
-            raise RuntimeError("the flooding player never logged in")
+            raise RuntimeError(f"the {mode} flooder never logged in")
         yield sent
     finally:
         process.stdin.close()
         out = await asyncio.wait_for(process.stdout.read(), 30)
         await process.wait()
-        sent.append(int(out or 0))
+        sent.extend(int(n) for n in out.split() or [0])
 
 
 def _read_key() -> asyncssh.SSHKey:
@@ -147,4 +197,4 @@ def _read_key() -> asyncssh.SSHKey:
 
 
 if __name__ == "__main__":
-    asyncio.run(_flood(int(sys.argv[1]), sys.argv[2], _read_key()))
+    asyncio.run(_flood(sys.argv[1], int(sys.argv[2]), sys.argv[3], _read_key()))

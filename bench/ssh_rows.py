@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench.ssh_clients import KEYS
+from bench.ssh_clients import KEYS, ROUNDS
 from bench.ssh_door import (
     FLOOD_RATE,
     LOGIN_NOFILE,
@@ -141,8 +141,8 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
         print(
             f"{name} flood: {figures.flood[0]} window changes sent, the flooder dropped"
             f" {figures.flood[1]} times; GM keys timed {len(figures.keys)} idle,"
-            f" {len(figures.flooded)} flooded (of {len(KEYS)} each); a player flooded"
-            f" {figures.key_flood} keys ({FLOOD_RATE} a second)"
+            f" {len(figures.flooded)} flooded (of {(len(KEYS) - 1) * ROUNDS} each); a player"
+            f" flooded {figures.key_flood} keys ({FLOOD_RATE} a second)"
         )
         print(
             f"{name} silent connections still held by the server: {figures.held[0]} of"
