@@ -48,7 +48,8 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   command palette (ctrl+p) and types 20 letters, each but the first (which starts the
   palette's search) timed from its send until the palette's input shows it, three times
   over (57 samples); then again while a watcher's client, in a process of its own
-  (bench/ssh_door.py), sends window changes flat out (50 per turn of its loop), trying
+  (bench/ssh_door.py), sends window changes 110 a second (just under what drops a client), each
+  at another size, trying
   to log in again each time the server drops it for flooding. Target: the flood adds no
   more than a frame (16.7 ms) to the idle p95. Then once more while 500 silent TCP
   connections are held (bench/ssh_door.py: from another loopback address; same target).

@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import asyncssh
 
+from hsm_tui.share.terminal import RESIZE_FLOOD
+
 ATTACKER, PLAYERS_HOST = "127.0.0.3", "127.0.0.2"
 SILENT_TYPING, SILENT_LOGIN, LOGIN_NOFILE = 500, 1500, 1024
 """Silent connections while the GM types; while a player logs in, and the server's
@@ -36,8 +38,10 @@ FLOOD_RATE = 190
 client (200), since one that types flat out is dropped within seconds."""
 RETRY = 0.05
 """Seconds a player waits before trying again when turned away (an ssh in a loop)."""
-RESIZES_PER_TURN = 50
-"""Window changes the resize flooder sends in one turn of its loop (flat out)."""
+RESIZE_RATE = RESIZE_FLOOD - 10
+"""Window changes a second the resize flooder sends: just under what drops a client, each
+a size of its own (between 20×10 and 319×159), so that every one the server hands on is
+a re-layout at another size."""
 
 
 @contextlib.asynccontextmanager
@@ -115,8 +119,8 @@ Connect = Callable[[], Awaitable[asyncssh.SSHClientConnection]]
 
 
 async def _resize_flood(connect: Connect, stop: asyncio.Future[bytes]) -> str:
-    """Window changes flat out, :data:`RESIZES_PER_TURN` a turn of the loop, until
-    ``stop``, logging in again whenever dropped (turned away: again after :data:`RETRY`
+    """Window changes, :data:`RESIZE_RATE` a second, until ``stop``, logging in again
+    whenever dropped (turned away: again after :data:`RETRY`
     s); says "flooding" once in; the changes sent and how many times it was dropped."""
     sent = dropped = 0
     while not stop.done():
@@ -132,11 +136,13 @@ async def _resize_flood(connect: Connect, stop: asyncio.Future[bytes]) -> str:
             process = await conn.create_process(
                 term_type="xterm", term_size=(80, 24), encoding=None
             )
+            began, start = asyncio.get_running_loop().time(), sent
             while not (stop.done() or closed.done()):
-                for _ in range(RESIZES_PER_TURN):
+                due = start + int((asyncio.get_running_loop().time() - began) * RESIZE_RATE)
+                while sent < due:
                     sent += 1
                     process.change_terminal_size(20 + sent % 300, 10 + sent % 150)
-                await asyncio.sleep(0)
+                await asyncio.sleep(1 / 60)
         dropped += closed.done()
         conn.close()
         await closed

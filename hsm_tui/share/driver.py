@@ -65,6 +65,14 @@ shares: a seat's keys then take a sixth of it at most, however fast they come, a
 the other seats are busy (a GM change drawn for twenty players is counted too) far less.
 A frame apart is a tenth of what a typist's keys cost."""
 
+RESIZE_SHARE, MAX_RESIZE_GAP = 20, 5.0
+"""After a new size, the seat's next event (a key or another size) waits ``RESIZE_SHARE``
+times the loop's CPU time the re-layout took (``MAX_RESIZE_GAP`` s at most). A re-layout
+redraws every cell: at 300×150 a tenth of a second or more on the loop every seat shares,
+and a client may send window changes just under the rate that drops it for good. The
+last size still wins: one waits at most, taken as it is when its turn comes; after a
+quiet spell a new size still arrives at once."""
+
 MAX_HELD = MAX_EVENTS_PER_SECOND
 """Events waiting for their turn; past it the newest are dropped: a second's budget, since
 a paste from a terminal that does not mark it as one (a key line typed whole) comes as
@@ -115,6 +123,10 @@ def color_system(term: str, env: Mapping[str, str] | None = None) -> ColorSystem
     return ColorSystem.STANDARD
 
 
+_SIZE = Message()
+"""Held in a seat's queue of events for its turn: the client's size as it is then."""
+
+
 class ChannelDriver(Driver):
     """Textual's driver for one SSH client: output buffered per frame and written to the
     channel on flush, input decoded incrementally as UTF-8 and parsed by Textual's own
@@ -154,11 +166,12 @@ class ChannelDriver(Driver):
         self._budget_until = 0.0
         self._flood_seconds = 0
         self._esc_timer: Any = None
-        self._held: deque[Message] = deque()
+        self._held: deque[Message] = deque()  # keys, and at most one _SIZE
         self._released_at = float("-inf")
         self._key_cpu: float | None = None  # the loop's CPU time when the last key went
         self._drawn_cpu: float | None = None  # … when a frame was last written since then
         self._next_at = float("-inf")  # when the next key may go, by the last one's cost
+        self._share, self._max_gap = KEY_SHARE, MAX_KEY_GAP  # … for what went last
         self._release_due: Any = None
 
     def write(self, data: str) -> None:
@@ -260,7 +273,15 @@ class ChannelDriver(Driver):
             self._loop.call_soon(self._in_context, self._feed_slice)
 
     def resize(self) -> None:
-        self._in_context(self._send_size)
+        """The client's new size takes its turn among the held events (one waits at most,
+        read when it goes): a re-layout is paced by its cost, as a key is."""
+        self._in_context(self._hold_size)
+
+    def _hold_size(self) -> None:
+        if _SIZE not in self._held:
+            self._held.append(_SIZE)
+        if self._release_due is None:
+            self._release()
 
     def quit(self) -> None:
         self._in_context(self._app.exit)
@@ -360,13 +381,20 @@ class ChannelDriver(Driver):
             self._release_due = self._loop.call_at(due, self._in_context, self._release)
             return
         self._released_at, self._key_cpu, self._drawn_cpu = now, time.thread_time(), None
-        self.process_message(self._held.popleft())
+        event = self._held.popleft()
+        if event is _SIZE:
+            self._share, self._max_gap = RESIZE_SHARE, MAX_RESIZE_GAP
+            self._send_size()
+        else:
+            self._share, self._max_gap = KEY_SHARE, MAX_KEY_GAP
+            self.process_message(event)
         if self._held:
             self._release_due = self._loop.call_later(KEY_GAP, self._in_context, self._release)
 
     def _due(self, now: float) -> float:
         """When the next key may go: once the last one is taken and drawn (or
-        :data:`SETTLE_LIMIT` has passed), :data:`KEY_SHARE` times its cost after it went.
+        :data:`SETTLE_LIMIT` has passed), :data:`KEY_SHARE` times its cost after it went
+        (:data:`RESIZE_SHARE` times after a new size).
         """
         waited = now - self._released_at
         if self._key_cpu is not None and waited < SETTLE_LIMIT:
@@ -376,7 +404,7 @@ class ChannelDriver(Driver):
                 return now + KEY_GAP / 4
         if self._key_cpu is not None:
             cost = (self._drawn_cpu or time.thread_time()) - self._key_cpu
-            gap = min(max(KEY_GAP, KEY_SHARE * cost), MAX_KEY_GAP)
+            gap = min(max(KEY_GAP, self._share * cost), self._max_gap)
             self._next_at, self._key_cpu = self._released_at + gap, None
         return max(self._next_at, self._released_at + KEY_GAP)
 

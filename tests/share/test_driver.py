@@ -24,6 +24,7 @@ from hsm_tui.share.driver import (
     MAX_BACKLOG,
     MAX_EVENTS_PER_SECOND,
     MAX_HELD,
+    RESIZE_SHARE,
     ChannelDriver,
     color_system,
 )
@@ -213,6 +214,46 @@ async def test_a_seats_keys_wait_in_proportion_to_what_they_cost():
                 break
         gaps = [b - a for a, b in itertools.pairwise(app.keys)]
         assert len(app.keys) == 6 and min(gaps) >= KEY_SHARE * _Slow.COST * 0.95
+
+
+class _SlowLayout(App[None]):
+    """Each new size costs the loop :data:`COST` seconds of CPU (a big screen's re-layout)."""
+
+    COST = 0.01
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[tuple[float, tuple[int, int]]] = []
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.sizes.append((time.monotonic(), tuple(event.size)))
+        start = time.thread_time()
+        while time.thread_time() - start < self.COST:
+            pass
+
+
+async def test_a_seats_new_sizes_wait_in_proportion_to_their_re_layout():
+    """Sizes handed on while the last re-layout's share runs wait, one at most, and it goes
+    as the client's size is then: a client sending window changes just under the rate
+    that drops it takes a twentieth of the loop, however big its screen."""
+    app = _SlowLayout()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        terminal = ClientTerminal(FakeChannel(), "xterm", (80, 24))
+        driver = ChannelDriver.bound_to(terminal)(app)
+        driver._input = True
+        before = len(app.sizes)
+        for cols in range(100, 110):  # ten window changes in one go: the first goes at once
+            terminal.size = (cols, 30)
+            driver.resize()
+            await pilot.pause()
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if app.sizes[-1][1] == (109, 30):
+                break
+        times, sizes = zip(*app.sizes[before:], strict=True)
+        assert sizes == ((100, 30), (109, 30))  # the first, then the last: none between
+        assert times[1] - times[0] >= RESIZE_SHARE * _SlowLayout.COST * 0.95
 
 
 async def test_a_flood_is_parsed_a_slice_per_turn_of_the_loop():
