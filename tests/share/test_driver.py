@@ -17,17 +17,9 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from hsm_tui.share import driver as driver_module
-from hsm_tui.share.driver import (
-    FEED_SLICE,
-    KEY_SHARE,
-    MAX_BACKLOG,
-    MAX_EVENTS_PER_SECOND,
-    MAX_HELD,
-    RESIZE_SHARE,
-    ChannelDriver,
-    color_system,
-)
+from hsm_tui.share import pacing
+from hsm_tui.share.driver import FEED_SLICE, MAX_BACKLOG, ChannelDriver, color_system
+from hsm_tui.share.pacing import KEY_SHARE, MAX_EVENTS_PER_SECOND, MAX_HELD, RESIZE_SHARE
 from hsm_tui.share.terminal import MAX_EARLY_INPUT, ClientTerminal, bounded
 
 
@@ -168,7 +160,7 @@ async def test_a_key_flood_is_cut_to_the_budget_and_paused():
 
 
 async def test_a_client_that_types_flat_out_is_dropped(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(driver_module, "FLOOD_SECONDS", 2)
+    monkeypatch.setattr(pacing, "FLOOD_SECONDS", 2)
     channel = FakeChannel()
     terminal = ClientTerminal(channel, "xterm", (80, 24))
     flooded: list[bool] = []

@@ -20,7 +20,8 @@ import pytest
 from textual import events
 
 from hsm_tui.campaign.combat import SetCover
-from hsm_tui.share.driver import KEY_GAP, ChannelDriver, run_app
+from hsm_tui.share.driver import ChannelDriver, run_app
+from hsm_tui.share.pacing import KEY_GAP
 from hsm_tui.share.terminal import FLOOD_SECONDS, ClientTerminal
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import Role, Seat
