@@ -21,6 +21,7 @@ from ..campaign.party import campaign_name
 from ..persistence import collector, store, versions
 from ..persistence.atomic import replace_file
 from ..persistence.codec import DataError
+from ..persistence.references import check_chart
 from ..persistence.session_file import HistoryMisfit, SessionData, session_from
 from ..rules.errors import RulesError
 from ..table.logbook import escape, fights, to_markdown
@@ -136,11 +137,16 @@ def problems(path: Path) -> list[str]:
 
 
 def _replayed(saved: SessionData) -> HistoryMisfit | None:
-    """Where the undo history of a campaign read and checked stops fitting, if it does."""
+    """Where the undo history of a campaign read and checked stops fitting on the packs
+    ``hsm play`` loads, if it does; first, DataError for a Severe Wound chart row a Hero
+    or combatant carries that their chart lacks (the state and where the history starts).
+    """
     from ..table.session import Session
 
     session = Session()
     session.load_content()
+    for snap, where in ((saved.now, "state"), (saved.start, "undo.start")):
+        check_chart(snap, session.catalog, where)
     try:
         session.check_history(saved)
     except HistoryMisfit as misfit:
