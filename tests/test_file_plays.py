@@ -165,6 +165,11 @@ OUT_OF_PLAY = [
         id="adventure-0",
     ),
     pytest.param(
+        lambda s: s["campaign"].update(roster=[["minion", "pirate-raider"], ["villain", "x"]]),
+        "state.campaign.roster[1]: 'villain': the roster holds sidekick and minion entries",
+        id="roster-kind-unknown",
+    ),
+    pytest.param(
         _combatant(2, conditions=["shaken", "stunnd"]),
         f"state.encounter.combatants[2].conditions[1]: 'stunnd' is not a condition ({_MARKERS})",
         id="condition-unknown",

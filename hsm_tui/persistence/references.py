@@ -20,7 +20,7 @@ from ..campaign.conditions import CONDITIONS, LEVELED, MARKERS, MAX_LEVEL
 from ..campaign.countdowns import MAX_TURNS, effect_name, note_text
 from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Combatant, Encounter, Turn
 from ..campaign.missing import unknown_rows
-from ..campaign.party import LASTING, PARTY, Campaign
+from ..campaign.party import LASTING, PARTY, ROSTER_KINDS, Campaign
 from ..packs import Catalog
 from ..rules import RulesError
 from ..rules.models import MAX_RATING
@@ -155,6 +155,10 @@ def _campaign(campaign: Campaign, at: str) -> None:
     for i, m in enumerate(campaign.party):
         kept = "a condition a Hero keeps between fights"
         _marks(m.conditions, f"{at}.party[{i}].conditions", LASTING, kept)
+    for i, (kind, _) in enumerate(campaign.roster):
+        if kind not in ROSTER_KINDS:
+            problem = f"{kind!r}: the roster holds {' and '.join(ROSTER_KINDS)} entries"
+            raise DataError(f"{at}.roster[{i}]", problem)
     party = [m.entry for m in campaign.party]
     drafted: set[str] = set()
     for i, draft in enumerate(campaign.drafts):  # a draft is of one party Hero, and its own
