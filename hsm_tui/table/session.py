@@ -125,7 +125,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters, SessionFiles):
         self._unread: session_file.Unread | None = None
         """Undo steps a file brought, replayed on the first undo that needs them."""
         self._checking = False
-        """A check's replay of them (:meth:`check_history`): nothing else holds its log,
+        """A check's replay of undo steps (:meth:`check_history`): nothing else holds its log,
         so each entry is added to it in place (a list), not by copying the whole log (at
         50,000 entries that copying took most of the check)."""
         self._subscribers: list[Callable[[Event], None]] = []
@@ -485,7 +485,7 @@ class Session(FreeFlowing, PartyHeroes, PreparedEncounters, SessionFiles):
     # -- undo / redo / replay ----------------------------------------------------
     def _snapshot(self) -> Snapshot:
         return Snapshot(
-            tuple(self.log),  # the log itself, but a check's growing one (``_checking``)
+            tuple(self.log),  # the same tuple; a check's growing list (``_checking``) copied
             self.pending,
             self.encounter,
             self.queue,

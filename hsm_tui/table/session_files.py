@@ -69,9 +69,8 @@ class SessionFiles:
 
     def check_history(self, saved: session_file.SessionData) -> None:
         """Replay every undo step of a file read already (``hsm campaign check``) on the
-        packs of this session, with its dice."""
+        packs of this session."""
         unread = saved.history()
         if unread is not None:
-            self.seed = saved.seed
             with collector.paused():
                 unread.check(functools.partial(self._replayed, keep=False))
