@@ -349,6 +349,27 @@ def test_r_atk_5_a_waiting_question_that_names_nobody_is_refused_with_its_key(
     assert opened.pending is not None  # the question as saved opens and waits
 
 
+def test_the_markers_and_countdowns_play_makes_open(tmp_path: Path) -> None:
+    """§8 markers, the engine's own among them, and countdowns: the GM's words, a
+    condition the GM times, and one a chart row times that the GM may not (§7: a pack's
+    row may time Bleeding)."""
+    marks = ["bleed-tokens:2", "bleeding", "dazed:9", "dodging", "stunned"]
+    timed = [
+        {"effect": "stunned", "left": 2, "of": 3},
+        {"effect": "bleeding", "left": 0, "of": 1},
+        {"effect": "On  fire", "left": 1, "of": 20},
+    ]
+    path = _edited(_saved(tmp_path), _combatant(1, conditions=marks, countdowns=timed))
+    with pytest.raises(CampaignFileError, match=re.escape("'On  fire': kept as 'On fire'")):
+        store.load(Session(content=pack()), path)
+    timed[2]["effect"] = "On fire"
+    opened = Session(content=pack())
+    store.load(opened, _edited(_saved(tmp_path), _combatant(1, conditions=marks, countdowns=timed)))
+    raider = opened.encounter.combatants[1]
+    assert raider.conditions == tuple(marks)
+    assert [cd.effect for cd in raider.countdowns] == ["stunned", "bleeding", "On fire"]
+
+
 def _party(tmp_path: Path, **member: object) -> Path:
     """A campaign whose Hero Kestrel kept Scarred from the chart (F8 ``R``), edited by hand
     (``member``: her fields as the file then holds them; the header follows)."""

@@ -23,6 +23,7 @@ from ..campaign.missing import unknown_rows
 from ..campaign.party import LASTING, PARTY, ROSTER_KINDS, Campaign
 from ..packs import Catalog
 from ..rules import RulesError
+from ..rules.effects import CHART_CONDITIONS
 from ..rules.models import MAX_RATING
 from ..table.state import LogEntry, Snapshot, read_places
 from ..table.visibility import VISIBILITIES, seen_by
@@ -138,16 +139,25 @@ def _timed(c: Combatant, at: str) -> None:
     seen: set[str] = set()
     for i, cd in enumerate(c.countdowns):
         here = f"{at}.countdowns[{i}]"
-        try:
-            effect = effect_name(cd.effect)
-        except RulesError as err:
-            raise DataError(f"{here}.effect", f"{cd.effect!r}: {err}") from None
+        effect = _effect(cd.effect, f"{here}.effect")
         if effect != cd.effect or effect.casefold() in seen:
             problem = "counted twice" if effect == cd.effect else f"kept as {effect!r}"
             raise DataError(f"{here}.effect", f"{cd.effect!r}: {problem}")
         seen.add(effect.casefold())
         _within(cd.of, 1, MAX_TURNS, f"{here}.of")
         _within(cd.left, 0, cd.of, f"{here}.left")
+
+
+def _effect(effect: str, at: str) -> str:
+    """A countdown's effect as the engine keeps it: a condition a Severe Wound chart row
+    times (its pack's ``turns``: even one the GM may not time), else one the GM may time
+    or the GM's own words."""
+    if effect in CHART_CONDITIONS:
+        return effect
+    try:
+        return effect_name(effect)
+    except RulesError as err:
+        raise DataError(at, f"{effect!r}: {err}") from None
 
 
 def _campaign(campaign: Campaign, at: str) -> None:
