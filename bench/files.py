@@ -23,7 +23,9 @@ packs included), then plays a task and saves (**save**). At 50,000 entries it al
 **autosave** after one more change: the part on the app's thread (``Session.frozen``) and
 the write on the autosave thread. Targets (issue 32): save and open ≤ 250 ms at 50,000
 entries, first undo ≤ 200 ms and peak ≤ 250 MB at 20,000 and growing linearly, autosave
-≤ 20 ms on the app's thread. A power cut after a save is ``bench/powercut.py``'s (root).
+≤ 20 ms on the app's thread. **check** is the whole ``hsm campaign check FILE`` process
+(every entry read, every undo step replayed on the shipped packs), run once per size:
+target ≤ 10 s at 50,000. A power cut after a save is ``bench/powercut.py``'s (root).
 """
 
 from __future__ import annotations
@@ -131,8 +133,8 @@ def _timed(work: Callable[[], object]) -> float:
 def sizes(counts: list[int], repeat: int) -> None:
     """The long-campaign table: each figure the median of ``repeat`` fresh processes."""
     head = f"{'entries':>9}{'file MB':>9}{'save':>9}{'open':>9}{'first u':>9}{'peak MB':>9}"
-    print(f"\n{head}{'autosave: app thread':>22}{'write':>9}")
-    print("-" * 85)
+    print(f"\n{head}{'check':>9}{'autosave: app thread':>22}{'write':>9}")
+    print("-" * 94)
     session = Session(seed=1, content=pack())
     with tempfile.TemporaryDirectory() as tmp:
         for count in counts:
@@ -146,11 +148,17 @@ def sizes(counts: list[int], repeat: int) -> None:
                 for _ in range(repeat)
             ]  # fmt: skip
             got = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "hsm_tui", "campaign", "check", str(path)],
+                capture_output=True, check=True, cwd=Path(__file__).resolve().parents[1],
+            )  # fmt: skip
+            checked = time.perf_counter() - start
             auto = f"{got['frozen'] * 1000:>20.1f}ms{got['write'] * 1000:>7.0f}ms"
             print(
                 f"{count:>9,}{path.stat().st_size / 2**20:>9.1f}{got['save'] * 1000:>7.0f}ms"
                 f"{got['open'] * 1000:>7.0f}ms{got['undo'] * 1000:>7.0f}ms{got['peak']:>9.0f}"
-                f"{auto if count == 50_000 else ''}"
+                f"{checked:>8.1f}s{auto if count == 50_000 else ''}"
             )
 
 

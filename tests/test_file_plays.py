@@ -17,8 +17,10 @@ import pytest
 import tomli_w
 
 from hsm_tui.campaign.combat import Attack, RemoveCombatant
+from hsm_tui.campaign.conditions import MARKERS
+from hsm_tui.campaign.party import AddHero, EditChart
 from hsm_tui.cli.campaign import problems
-from hsm_tui.persistence import store
+from hsm_tui.persistence import store, versions
 from hsm_tui.persistence.store import CampaignFileError
 from hsm_tui.table.session import Session
 from tests.campaign import pack, play
@@ -56,6 +58,7 @@ def _turn(**fields: object) -> Change:
 
 
 _IDS = "kestrel-vance-1, pirate-raider-1, pirate-raider-2"
+_MARKERS = ", ".join(MARKERS)
 
 OUT_OF_PLAY = [
     pytest.param(
@@ -160,6 +163,74 @@ OUT_OF_PLAY = [
         lambda s: s["campaign"].update(adventure=0),
         "state.campaign.adventure: 0 is outside 1 to 10000",
         id="adventure-0",
+    ),
+    pytest.param(
+        lambda s: s["campaign"].update(roster=[["minion", "pirate-raider"], ["villain", "x"]]),
+        "state.campaign.roster[1]: 'villain': the roster holds sidekick and minion entries",
+        id="roster-kind-unknown",
+    ),
+    pytest.param(
+        _combatant(2, conditions=["shaken", "stunnd"]),
+        f"state.encounter.combatants[2].conditions[1]: 'stunnd' is not a condition ({_MARKERS})",
+        id="condition-unknown",
+    ),
+    pytest.param(
+        _combatant(2, conditions=["dazed:12"]),
+        "state.encounter.combatants[2].conditions[0]: 'dazed:12': dazed counts 1 to 9 (dazed:2)",
+        id="condition-dazed-12",
+    ),
+    pytest.param(
+        _combatant(2, conditions=["bleed-tokens:many"]),
+        "state.encounter.combatants[2].conditions[0]: 'bleed-tokens:many': bleed-tokens counts"
+        " 1 to 99 (bleed-tokens:2)",
+        id="condition-tokens-not-a-number",
+    ),
+    pytest.param(
+        _combatant(2, conditions=["shaken:2"]),
+        "state.encounter.combatants[2].conditions[0]: 'shaken:2': shaken counts nothing",
+        id="condition-shaken-counted",
+    ),
+    pytest.param(
+        _combatant(2, conditions=["pinned", "pinned"]),
+        "state.encounter.combatants[2].conditions[1]: 'pinned' is marked twice",
+        id="condition-twice",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "shaken", "left": 1, "of": 2}]),
+        "state.encounter.combatants[1].countdowns[0].effect: 'shaken': shaken is not timed:"
+        " Fear ends it",
+        id="countdown-untimed-condition",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "Stunned", "left": 1, "of": 2}]),
+        "state.encounter.combatants[1].countdowns[0].effect: 'Stunned': kept as 'stunned'",
+        id="countdown-condition-as-typed",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "x" * 41, "left": 1, "of": 2}]),
+        f"state.encounter.combatants[1].countdowns[0].effect: '{'x' * 41}': an effect is at"
+        " most 40 characters, not 41",
+        id="countdown-words-too-long",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "on fire", "left": 1, "of": 2}] * 2),
+        "state.encounter.combatants[1].countdowns[1].effect: 'on fire': counted twice",
+        id="countdown-twice",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "on fire", "left": 3, "of": 2}]),
+        "state.encounter.combatants[1].countdowns[0].left: 3 is outside 0 to 2",
+        id="countdown-left-past-its-turns",
+    ),
+    pytest.param(
+        _combatant(1, countdowns=[{"effect": "on fire", "left": 1, "of": 10**6}]),
+        "state.encounter.combatants[1].countdowns[0].of: 1000000 is outside 1 to 20",
+        id="countdown-a-million-turns",
+    ),
+    pytest.param(
+        _combatant(1, note="n" * 201),
+        "state.encounter.combatants[1].note: a note holds at most 200 characters, not 201",
+        id="note-too-long",
     ),
 ]
 
@@ -276,3 +347,82 @@ def test_r_atk_5_a_waiting_question_that_names_nobody_is_refused_with_its_key(
     opened = Session(content=pack())
     store.load(opened, good)
     assert opened.pending is not None  # the question as saved opens and waits
+
+
+def test_the_markers_and_countdowns_play_makes_open(tmp_path: Path) -> None:
+    """§8 markers, the engine's own among them, and countdowns: the GM's words, a
+    condition the GM times, and one a chart row times that the GM may not (§7: a pack's
+    row may time Bleeding)."""
+    marks = ["bleed-tokens:2", "bleeding", "dazed:9", "dodging", "stunned"]
+    timed = [
+        {"effect": "stunned", "left": 2, "of": 3},
+        {"effect": "bleeding", "left": 0, "of": 1},
+        {"effect": "On  fire", "left": 1, "of": 20},
+    ]
+    path = _edited(_saved(tmp_path), _combatant(1, conditions=marks, countdowns=timed))
+    with pytest.raises(CampaignFileError, match=re.escape("'On  fire': kept as 'On fire'")):
+        store.load(Session(content=pack()), path)
+    timed[2]["effect"] = "On fire"
+    opened = Session(content=pack())
+    store.load(opened, _edited(_saved(tmp_path), _combatant(1, conditions=marks, countdowns=timed)))
+    raider = opened.encounter.combatants[1]
+    assert raider.conditions == tuple(marks)
+    assert [cd.effect for cd in raider.countdowns] == ["stunned", "bleeding", "On fire"]
+
+
+def _party(tmp_path: Path, **member: object) -> Path:
+    """A campaign whose Hero Kestrel kept Scarred from the chart (F8 ``R``), edited by hand
+    (``member``: her fields as the file then holds them; the header follows)."""
+    session = Session(seed=1, content=pack())
+    session.apply(AddHero("kestrel-vance"))
+    session.apply(EditChart("kestrel-vance", "scarred", add=True))
+    path = store.save(session, tmp_path / "party.toml")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data["state"]["campaign"]["party"][0].update(member)
+    data["header"] = versions.header(data["state"])
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_party_hero_keeps_between_fights_only_the_lasting_conditions(tmp_path: Path) -> None:
+    """§8: outside a fight a Hero keeps Encumbered, Fatigued and Nauseated, nothing else."""
+    path = _party(tmp_path, conditions=["fatigued", "shaken"])
+    message = (
+        f"{path}: key state.campaign.party[0].conditions[1]: 'shaken' is not a condition a"
+        " Hero keeps between fights (encumbered, fatigued, nauseated)"
+    )
+    assert problems(path) == [message]
+    with pytest.raises(CampaignFileError, match=f"^{re.escape(message)}$"):
+        store.load(Session(content=pack()), path)
+    opened = Session(content=pack())
+    store.load(opened, _party(tmp_path, conditions=["encumbered:2", "fatigued"]))
+    assert opened.campaign.party[0].conditions == ("encumbered:2", "fatigued")
+
+
+_ROWS = (
+    "scarred, equipment-destroyed, ptsd, stunned, rolls-a-ways, painful-wound, limb-injury,"
+    " severe-bleeding, bleeding-out, random-drawback, memory-loss, never-the-same, maimed,"
+    " sight-or-hearing-reduced, crippled, dead"
+)
+
+
+def test_a_severe_wound_chart_row_the_packs_lack_is_named_by_check_and_kept_by_open(
+    tmp_path: Path,
+) -> None:
+    """§7: the chart is the packs' (open may have others loaded): ``check`` names a row
+    the chart of the packs ``hsm play`` loads lacks, with its key; open keeps it as saved
+    and says so, as it does an entry the packs no longer have."""
+    path = _party(tmp_path, chart=["scarred", "limb-injry"])
+    assert problems(path) == [
+        f"{path}: key state.campaign.party[0].chart[1]: 'limb-injry' is not a row of the"
+        f" Severe Wound chart ({_ROWS})"
+    ]
+    opened = Session(content=pack())
+    said = store.load(opened, path)
+    assert "Kestrel Vance: Severe Wound chart row 'limb-injry' is not in the loaded packs" in said
+    assert opened.campaign.party[0].chart == ("scarred", "limb-injry")
+    fight = _edited(_saved(tmp_path), _combatant(0, chart=["painful-wound", "bleed"]))
+    assert problems(fight) == [
+        f"{fight}: key state.encounter.combatants[0].chart[1]: 'bleed' is not a row of the"
+        f" Severe Wound chart ({_ROWS})"
+    ]

@@ -72,7 +72,12 @@ CONDITIONS: dict[str, Condition] = {
 ENGINE_MARKS = ("dodging", "full-defense", "standby")
 TOKENS = "bleed-tokens"
 HEALTH_MARKERS = "health-markers"
-_LEVELED = {c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_MARKERS}
+MARKERS = (*CONDITIONS, *ENGINE_MARKS, TOKENS, HEALTH_MARKERS)
+"""Every marker a combatant may carry: the GM's conditions and the engine's own."""
+LEVELED = frozenset({c.name for c in CONDITIONS.values() if c.leveled} | {TOKENS, HEALTH_MARKERS})
+"""The markers that carry a number (``dazed:2``); the others are there or not."""
+MAX_LEVEL = 9
+"""The most a GM sets a counted condition to (Dazed 9 takes more actions than a turn has)."""
 
 
 class Marked(Protocol):
@@ -107,7 +112,7 @@ def with_condition(c: Combatant, name: str, n: int = 1) -> Combatant:
     """Set (n ≥ 1) or clear (n = 0) a marker, keeping the others sorted."""
     kept = [m for m in c.conditions if m.partition(":")[0] != name]
     if n:
-        kept.append(f"{name}:{n}" if name in _LEVELED else name)
+        kept.append(f"{name}:{n}" if name in LEVELED else name)
     return evolve(c, conditions=tuple(sorted(kept)))
 
 
@@ -116,8 +121,8 @@ def check_condition(name: str, n: int) -> Condition:
     if info is None:
         known = ", ".join(CONDITIONS)
         raise RulesError(f"unknown condition {name!r} (one of {known}; prone has its own key)")
-    if not 0 <= n <= (9 if info.leveled else 1):
-        top = 9 if info.leveled else 1
+    top = MAX_LEVEL if info.leveled else 1
+    if not 0 <= n <= top:
         raise RulesError(f"{name} is set 0 (clear) to {top}, not {n}")
     return info
 

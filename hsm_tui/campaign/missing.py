@@ -1,15 +1,16 @@
-"""What a campaign names that the loaded packs no longer have (packs changed
-since the save). Nothing is dropped: each stays as saved, with a placeholder where it
-is shown (a roster line "(missing)", a sheet's weapon "not in the loaded packs"), and
-opening the campaign says which, so the GM can put the pack back or replace them.
+"""What a campaign names that the loaded packs no longer have (packs changed since the
+save, or a hand edit: a Severe Wound chart row misspelt). Nothing is dropped: each stays
+as saved, with a placeholder where it is shown (a roster line "(missing)", a sheet's
+weapon "not in the loaded packs"), and opening the campaign says which, so the GM can
+put the pack back or replace them.
 """
 
 from __future__ import annotations
 
 from ..packs import Catalog
-from .encounter import Encounter
+from .encounter import Combatant, Encounter
 from .making import check
-from .party import Campaign
+from .party import Campaign, PartyMember
 
 KINDS = ("hero", "sidekick", "minion")
 
@@ -50,4 +51,27 @@ def missing_entries(campaign: Campaign, enc: Encounter, catalog: Catalog) -> lis
         f"weapon {wid!r} is not in the loaded packs ({', '.join(names)} cannot use it)"
         for wid, names in weapons.items()
     ]
+    lines += [
+        f"{who}: Severe Wound chart row {row!r} is not in the loaded packs (kept as saved)"
+        for _, who, row in unknown_rows(campaign, enc, catalog)
+    ]
     return lines
+
+
+def unknown_rows(
+    campaign: Campaign, enc: Encounter, catalog: Catalog
+) -> list[tuple[str, str, str]]:
+    """Each Severe Wound chart row (§7) a party Hero or a combatant carries that the packs'
+    chart lacks, as (its key in the state, whose it is, the row): the chart is the packs',
+    so only a campaign opened on them can tell."""
+    rows = {row.id for row in catalog.chart}
+    carriers: list[tuple[str, PartyMember | Combatant]] = [
+        *((f"campaign.party[{i}]", m) for i, m in enumerate(campaign.party)),
+        *((f"encounter.combatants[{i}]", c) for i, c in enumerate(enc.combatants)),
+    ]
+    return [
+        (f"{key}.chart[{j}]", who.name, row)
+        for key, who in carriers
+        for j, row in enumerate(who.chart)
+        if row not in rows
+    ]

@@ -90,9 +90,13 @@ class RemoveHero:
     issuer: str = GM
 
 
+ROSTER_KINDS = ("sidekick", "minion")
+"""What the roster holds: the party's Heroes are kept apart (``Campaign.party``)."""
+
+
 @dataclass(frozen=True)
 class AddToRoster:
-    kind: str  # sidekick or minion
+    kind: str  # one of ROSTER_KINDS
     entry: str
     issuer: str = GM
 
@@ -220,7 +224,7 @@ def _apply(campaign: Campaign, cmd: CampaignCommand, cat: Catalog) -> tuple[Camp
         kept = tuple(d for d in campaign.drafts if d.hero != m.entry)  # its draft goes too
         return replace(campaign, party=party, drafts=kept), f"{m.name} leaves the party"
     if isinstance(cmd, AddToRoster | RemoveFromRoster):
-        if cmd.kind not in ("sidekick", "minion"):
+        if cmd.kind not in ROSTER_KINDS:
             raise RulesError("the roster holds sidekicks and minions")
         if cmd.entry not in cat.kind(cmd.kind):
             raise RulesError(f"no {cmd.kind} {cmd.entry!r} in the loaded packs")

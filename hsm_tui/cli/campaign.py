@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from ..campaign.party import campaign_name
-from ..persistence import store, versions
+from ..persistence import collector, store, versions
 from ..persistence.atomic import replace_file
 from ..persistence.codec import DataError
-from ..persistence.session_file import HistoryMisfit, read_steps, session_from
+from ..persistence.references import check_chart
+from ..persistence.session_file import HistoryMisfit, SessionData, session_from
 from ..rules.errors import RulesError
 from ..table.logbook import escape, fights, to_markdown
 from ..table.state import LogEntry
@@ -108,17 +109,17 @@ def problems(path: Path) -> list[str]:
     try:
         data = store.read(path)
         body = {k: v for k, v in data.items() if k not in store.META_KEYS}
-        saved = session_from(body, every_entry=True)
-        read_steps(saved.unread)  # opening leaves them to the first undo: check reads them
+        with collector.paused():  # every entry read: tens of thousands of records at once
+            saved = session_from(body, every_entry=True)
+        if data["header"] != versions.header(data["state"]):
+            return [f"{path}: key header: does not match the campaign in state (edited by hand?)"]
+        misfit = _replayed(saved)  # opening leaves the steps to the first undo: check reads them
     except store.CampaignFileError as err:
         return [str(err)]
     except DataError as err:
         return [store.problem(path, err)]
     except RecursionError:
         return [f"{path}: not a campaign: nested too deeply"]
-    if data["header"] != versions.header(data["state"]):
-        return [f"{path}: key header: does not match the campaign in state (edited by hand?)"]
-    misfit = _replayed(body)
     if misfit is None:
         return []
     steps = len(saved.unread)
@@ -135,15 +136,19 @@ def problems(path: Path) -> list[str]:
     return [store.problem(path, DataError(where, text))]
 
 
-def _replayed(body: dict[str, Any]) -> HistoryMisfit | None:
-    """Where the undo history of a campaign's checked ``body`` stops fitting, if it does."""
+def _replayed(saved: SessionData) -> HistoryMisfit | None:
+    """Where the undo history of a campaign read and checked stops fitting on the packs
+    ``hsm play`` loads, if it does; first, DataError for a Severe Wound chart row a Hero
+    or combatant carries that their chart lacks (the state and where the history starts).
+    """
     from ..table.session import Session
 
     session = Session()
     session.load_content()
-    session.load_data(body)
+    for snap, where in ((saved.now, "state"), (saved.start, "undo.start")):
+        check_chart(snap, session.catalog, where)
     try:
-        session.check_history()
+        session.check_history(saved)
     except HistoryMisfit as misfit:
         return misfit
     return None

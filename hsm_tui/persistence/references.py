@@ -2,8 +2,10 @@
 codec checks: every name it refers to exists (a combatant's zone, a band's zones, who it
 is engaged with, the initiative and turn actors, every combatant the turn in progress keeps
 a record of and the weapon in its main hand, everyone a waiting question names), every
-index points inside its list, and every number stays within what play can reach (rounds,
-adventure, size, ratings, actions lost, dive policies, log visibility and fight steps).
+index points inside its list, every number stays within what play can reach (rounds,
+adventure, size, ratings, actions lost, dive policies, log visibility and fight steps),
+and every name from a closed set is one of it (§8 markers, countdowns as the engine keeps
+them; the Severe Wound chart's rows against the packs', by ``hsm campaign check``).
 A file that passed the codec but broke one of these would open and then break a view or a
 command mid-play; it is refused at the door, with its key.
 """
@@ -14,8 +16,15 @@ import operator
 from dataclasses import fields, is_dataclass
 
 from ..campaign.combat.gear import FISTS
-from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Encounter, Turn
-from ..campaign.party import PARTY, Campaign
+from ..campaign.conditions import CONDITIONS, LEVELED, MARKERS, MAX_LEVEL
+from ..campaign.countdowns import MAX_TURNS, effect_name, note_text
+from ..campaign.encounter import DIVE_POLICIES, MAX_DECLARED, Combatant, Encounter, Turn
+from ..campaign.missing import unknown_rows
+from ..campaign.party import LASTING, PARTY, ROSTER_KINDS, Campaign
+from ..packs import Catalog
+from ..rules import RulesError
+from ..rules.effects import CHART_CONDITIONS
+from ..rules.models import MAX_RATING
 from ..table.state import LogEntry, Snapshot, read_places
 from ..table.visibility import VISIBILITIES, seen_by
 from .codec import DataError
@@ -64,6 +73,8 @@ def _encounter(enc: Encounter, at: str) -> None:
         for j, other in enumerate(c.engaged):
             _known(other, ids - {c.id}, "another combatant", f"{here}.engaged[{j}]")
         _within(c.size, *SIZES, f"{here}.size")
+        _marks(c.conditions, f"{here}.conditions", MARKERS, "a condition")
+        _timed(c, here)
     actors = ids | {c.group for c in enc.combatants}
     for i, roll in enumerate(enc.order):
         _known(roll.actor, actors, "a combatant or group", f"{at}.order[{i}].actor")
@@ -98,8 +109,66 @@ def _turn(turn: Turn, enc: Encounter, at: str) -> None:
             raise DataError(f"{at}.main_weapons[{i}]", problem)
 
 
+def _marks(marks: tuple[str, ...], at: str, known: tuple[str, ...], what: str) -> None:
+    """Each §8 marker one of ``known``, once, with a number (``dazed:2``) only if it counts
+    one, within reach: a GM's condition 1 to 9, the engine's tokens and markers to 99."""
+    seen: set[str] = set()
+    for i, mark in enumerate(marks):
+        name, colon, n = mark.partition(":")
+        if name not in known:
+            raise DataError(f"{at}[{i}]", f"{name!r} is not {what} ({', '.join(known)})")
+        if name in seen:
+            raise DataError(f"{at}[{i}]", f"{name!r} is marked twice")
+        seen.add(name)
+        top = MAX_LEVEL if name in CONDITIONS else MAX_RATING
+        within = n.isdecimal() and len(n) <= 2 and 1 <= int(n) <= top
+        if colon and (name not in LEVELED or not within):
+            counts = f"counts 1 to {top} ({name}:2)" if name in LEVELED else "counts nothing"
+            raise DataError(f"{at}[{i}]", f"{mark!r}: {name} {counts}")
+
+
+def _timed(c: Combatant, at: str) -> None:
+    """The GM's note and each countdown as the engine keeps them (:mod:`..countdowns`): a
+    condition it may time or the GM's own words (bounded), each once, its turns in reach."""
+    try:
+        note = note_text(c.note)
+    except RulesError as err:
+        raise DataError(f"{at}.note", str(err)) from None
+    if note != c.note:
+        raise DataError(f"{at}.note", f"one line, its spaces single: {note!r}")
+    seen: set[str] = set()
+    for i, cd in enumerate(c.countdowns):
+        here = f"{at}.countdowns[{i}]"
+        effect = _effect(cd.effect, f"{here}.effect")
+        if effect != cd.effect or effect.casefold() in seen:
+            problem = "counted twice" if effect == cd.effect else f"kept as {effect!r}"
+            raise DataError(f"{here}.effect", f"{cd.effect!r}: {problem}")
+        seen.add(effect.casefold())
+        _within(cd.of, 1, MAX_TURNS, f"{here}.of")
+        _within(cd.left, 0, cd.of, f"{here}.left")
+
+
+def _effect(effect: str, at: str) -> str:
+    """A countdown's effect as the engine keeps it: a condition a Severe Wound chart row
+    times (its pack's ``turns``: even one the GM may not time), else one the GM may time
+    or the GM's own words."""
+    if effect in CHART_CONDITIONS:
+        return effect
+    try:
+        return effect_name(effect)
+    except RulesError as err:
+        raise DataError(at, f"{effect!r}: {err}") from None
+
+
 def _campaign(campaign: Campaign, at: str) -> None:
     _within(campaign.adventure, 1, MAX_ADVENTURE, f"{at}.adventure")
+    for i, m in enumerate(campaign.party):
+        kept = "a condition a Hero keeps between fights"
+        _marks(m.conditions, f"{at}.party[{i}].conditions", LASTING, kept)
+    for i, (kind, _) in enumerate(campaign.roster):
+        if kind not in ROSTER_KINDS:
+            problem = f"{kind!r}: the roster holds {' and '.join(ROSTER_KINDS)} entries"
+            raise DataError(f"{at}.roster[{i}]", problem)
     party = [m.entry for m in campaign.party]
     drafted: set[str] = set()
     for i, draft in enumerate(campaign.drafts):  # a draft is of one party Hero, and its own
@@ -160,3 +229,13 @@ def check_entry(entry: LogEntry, at: str) -> None:
     if entry.step not in STEPS:
         problem = f"{entry.step!r}: expected setup, start, end or none"
         raise DataError(f"{at}.step", problem)
+
+
+def check_chart(snap: Snapshot, catalog: Catalog, where: str) -> None:
+    """Every Severe Wound chart row a Hero or combatant of ``snap`` carries is a row of the
+    packs' chart (``hsm campaign check``: open may have other packs, and names such a row
+    as missing)."""
+    for key, _, row in unknown_rows(snap.campaign, snap.encounter, catalog):
+        rows = ", ".join(r.id for r in catalog.chart) or "none"
+        problem = f"{row!r} is not a row of the Severe Wound chart ({rows})"
+        raise DataError(f"{where}.{key}", problem)

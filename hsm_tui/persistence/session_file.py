@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from ..rules.errors import RulesError
@@ -69,11 +71,13 @@ class Unread:
     """States before some of the steps (:mod:`.checkpoints`), oldest first."""
     base: tuple[LogEntry, ...] = ()
     """The log the checkpoints were written against (the file's ``[state]`` log)."""
+    read: tuple[Command, ...] | None = None
+    """The steps read already (a check reads them all once, then replays them in stretches)."""
 
     @functools.cached_property
     def commands(self) -> list[Command]:
         """The steps read (:class:`~hsm_tui.persistence.codec.DataError` names a bad one)."""
-        return read_steps(self.steps)
+        return read_steps(self.steps) if self.read is None else list(self.read)
 
     def reaches(self, end: Snapshot) -> bool:
         """Whether the steps replayed ended at the state the file saved. Who may see each
@@ -84,11 +88,13 @@ class Unread:
         a, b = end.log, self.now.log
         if replace(end, log=()) != replace(self.now, log=()) or len(a) != len(b):
             return False
+        if a == b:  # compared in C, most entries by identity
+            return True
         return all(x is y or _unseen(x) == _unseen(y) for x, y in zip(a, b, strict=True))
 
     def named(self, rename: Callable[[Snapshot], Snapshot]) -> Unread:
         """The same steps from and to renamed states (the name holds through undo)."""
-        return Unread(rename(self.start), self.steps, rename(self.now), self.checkpoints, self.base)
+        return replace(self, start=rename(self.start), now=rename(self.now))
 
     def data(
         self,
@@ -120,19 +126,25 @@ class Unread:
                 )
             at = replace(at, campaign=replace(at.campaign, name=self.now.campaign.name))
             check_bounds(replace(at, log=()), where)  # its log: the file's, checked on open
-            fresh = [e for e, kept in zip(at.log, self.base, strict=False) if e is not kept]
+            fresh = list(compress(at.log, map(is_not, at.log, self.base)))
             check_log(tuple(fresh), f"{where}.changed")
         except codec.DataError as err:
             raise HistoryMisfit(len(self.steps), str(err)) from None
-        newer = Unread(at, self.steps[step:], self.now)
+        read = self.read
+        newer = Unread(at, self.steps[step:], self.now, read=None if read is None else read[step:])
         if step == 0:
             return None, newer
-        return Unread(self.start, self.steps[:step], at, self.checkpoints[:-1], self.base), newer
+        earlier = None if read is None else read[:step]
+        return Unread(
+            self.start, self.steps[:step], at, self.checkpoints[:-1], self.base, earlier
+        ), newer
 
     def check(self, replayed: Callable[[Unread], object]) -> None:
-        """Replay (``replayed``) every stretch between checkpoints: HistoryMisfit names the
-        first step, counted from the start, that no longer fits."""
-        for first, piece in self.pieces():
+        """Read every step (DataError names a bad one), then replay (``replayed``) every
+        stretch between checkpoints: HistoryMisfit names the first step, counted from the
+        start, that no longer fits."""
+        whole = replace(self, read=tuple(self.commands))
+        for first, piece in whole.pieces():
             try:
                 replayed(piece)
             except HistoryMisfit as misfit:

@@ -8,10 +8,11 @@ A mixin of :class:`~hsm_tui.table.session.Session`, which holds the state it rea
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..campaign.missing import missing_entries
-from ..persistence import checkpoints, session_file
+from ..persistence import checkpoints, collector, session_file
 from .history import History
 from .seats import only_the_gm
 from .state import GM, LogEntry
@@ -51,15 +52,25 @@ class SessionFiles:
         missing = [] if self.content is None else missing_entries(camp, enc, self.catalog)
         return "; ".join([answer, *missing])
 
-    def _replayed(self, unread: session_file.Unread) -> tuple[History, tuple[LogEntry, ...]]:
+    def _replayed(
+        self, unread: session_file.Unread, keep: bool = True
+    ) -> tuple[History, tuple[LogEntry, ...]]:
         """The undo steps a file brought, replayed on the packs loaded now, and the log they
-        end with (``Unread.replay``: HistoryMisfit if they no longer fit)."""
+        end with (``Unread.replay``: HistoryMisfit if they no longer fit). Unless ``keep``
+        (a check), each step is only played, not made undoable, and the log grows in place:
+        keeping a step compares the whole log before and after it, and adding an entry to
+        a tuple copies the whole log."""
         scratch = type(self)(seed=self.seed, content=self.content)
         scratch._restore(unread.start)
-        unread.replay(scratch._apply, lambda: scratch.log, scratch._snapshot)
-        return scratch._undo, scratch.log
+        scratch._checking = not keep
+        apply = scratch._apply if keep else scratch._dispatch
+        unread.replay(apply, lambda: scratch.log, scratch._snapshot)
+        return scratch._undo, tuple(scratch.log)
 
-    def check_history(self) -> None:
-        """Replay every undo step a file brought (``hsm campaign check``)."""
-        if self._unread is not None:
-            self._unread.check(self._replayed)
+    def check_history(self, saved: session_file.SessionData) -> None:
+        """Replay every undo step of a file read already (``hsm campaign check``) on the
+        packs of this session."""
+        unread = saved.history()
+        if unread is not None:
+            with collector.paused():
+                unread.check(functools.partial(self._replayed, keep=False))
