@@ -119,7 +119,7 @@ async def test_a_flooding_player_costs_another_seats_update_a_frame_at_most(
 
     with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
         flooder = asyncio.create_task(flood())
-        await until(lambda: sum(map(len, handed.values())) > 10, lambda: f"{handed}")
+        await until(lambda: sum(map(len, handed.values())) > 10, lambda: f"{handed}", 30)
         for cover in ("heavy", "light", "heavy"):
             session.apply(SetCover("pirate-raider-1", cover))
             await otto.shows(f"Pirate raider 1: {cover} cover")  # the log's newest line
