@@ -121,17 +121,28 @@ def _blocks(raw: bytes) -> list[tuple[int, int, str]]:
     never closes (the file is then left to tomllib)."""
     spans: list[tuple[int, int, str]] = []
     at = 0
-    while (quotes := raw.find(b"'''", at)) >= 0:
+    while (quotes := _quotes(raw, at)) >= 0:
         at = quotes + 3
         for opening, path in _OPENINGS.items():
             begins = quotes + 4 - len(opening)
             if begins >= 0 and raw.startswith(opening, begins):
-                at = raw.find(b"'''", quotes + 4)
+                at = _quotes(raw, quotes + 4)
                 if at < 0 or path in (span[2] for span in spans):
                     return []
                 spans.append((quotes + 4, at, path))
                 break
     return spans
+
+
+def _quotes(raw: bytes, at: int) -> int:
+    """Where the next ``'''`` from ``at`` begins (-1: none). A block holds no quote at all,
+    so its end is found by looking for one quote, which C does a word at a time: a search
+    for three read a long campaign's 26 MB at a third of the speed. A lone quote found
+    first (a name with an apostrophe) is passed by the search for three."""
+    found = raw.find(b"'", at)
+    if found < 0 or raw.startswith(b"'''", found):
+        return found
+    return raw.find(b"'''", found + 1)
 
 
 def _whole(raw: bytes) -> dict[str, Any]:
