@@ -23,9 +23,9 @@ import json
 import json.encoder
 import json.scanner
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from ..table.state import GM, Command, LogEntry, read_later
 from ..table.visibility import GM_ONLY
@@ -68,13 +68,60 @@ def _joined(lines: Iterable[str]) -> bytes:
     return "\n".join([*lines, ""]).encode()
 
 
-def split(text: Any, where: str) -> list[str]:
+class Lines(Sequence[str]):
+    """The lines of a block read from a file, kept as its bytes and split when first asked
+    for, each line decoded when read: a long campaign's undo steps are 12 MB, of which the
+    first undo reads a few hundred lines, and :attr:`data` is the block a save writes again
+    as it is (splitting it on open, and joining it again on save, took 60 ms)."""
+
+    def __init__(self, data: bytes = b"", rows: list[bytes] | None = None) -> None:
+        if data and not data.endswith(b"\n"):  # its last line as a hand edit may leave it
+            data += b"\n"
+        self._data = data if rows is None else None
+        self._rows = rows
+
+    @property
+    def data(self) -> bytes:
+        """The block: the lines, each ending with a newline."""
+        if self._data is None:
+            self._data = b"".join([b"\n".join(self._split()), b"\n"]) if self._rows else b""
+        return self._data
+
+    def _split(self) -> list[bytes]:
+        if self._rows is None:
+            self._rows = self.data.split(b"\n")  # only "\n": JSON may hold U+2028 and the like
+            self._rows.pop()  # after the last newline
+        return self._rows
+
+    def __len__(self) -> int:
+        return self.data.count(b"\n") if self._rows is None else len(self._rows)
+
+    def __bool__(self) -> bool:
+        return bool(self._rows) if self._data is None else bool(self._data)
+
+    def __iter__(self) -> Iterator[str]:
+        return map(bytes.decode, self._split())
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+    @overload
+    def __getitem__(self, at: slice) -> Lines: ...
+    def __getitem__(self, at: int | slice) -> str | Lines:
+        if isinstance(at, slice):
+            return Lines(rows=self._split()[at])
+        return self._split()[at].decode()
+
+
+def lines_of(block: Any, where: str) -> Lines:
     """The lines of a block read from a file (key ``where``); a value that is not one is
     refused with its key."""
-    parts = _text(text, where).split("\n")  # only "\n": JSON text may hold U+2028 and the like
-    if parts[-1] == "":
-        parts.pop()
-    return parts
+    return Lines(_bytes(block, where))
+
+
+def _bytes(block: Any, where: str) -> bytes:
+    """A block's UTF-8: as read from a file (:class:`Block`, or text), or as
+    ``Session.to_data`` gave it; anything else is refused with its key."""
+    return block.data if isinstance(block, Block) else _text(block, where).encode()
 
 
 def _text(block: Any, where: str) -> str:
@@ -139,17 +186,21 @@ def log_from(
     ``memo`` learns the block as the lines of these entries, so the next save writes it
     as it is.
     """
+    if later:
+        data = _bytes(text, where)
+        log = _later(data, first)
+        if log is not None:
+            if memo is not None:
+                memo.seed(log, data)
+            return log
     text = _text(text, where)
-    log = _later(text, first) if later else None
-    whole = log is not None
-    if log is None:
-        log, whole = _by_line(text, where)
+    log, whole = _by_line(text, where)
     if memo is not None and whole and text.endswith("\n"):
         memo.seed(log, text)
     return log
 
 
-def _later(text: str, first: int) -> tuple[LogEntry, ...] | None:
+def _later(data: bytes, first: int) -> tuple[LogEntry, ...] | None:
     """The entries of a block as a save writes it, each read from its line when something
     first asks for it (:func:`~hsm_tui.table.state.read_later`): opening a campaign of
     50,000 entries read them all in 0.3 s. Only the numbers are checked now (each line
@@ -157,20 +208,21 @@ def _later(text: str, first: int) -> tuple[LogEntry, ...] | None:
     (:func:`read_entry`), and ``hsm campaign check`` reads every line. None: not such a
     block (read now).
     """
-    rows = text.split("\n")
-    if rows.pop() != "":
+    rows = data.split(b"\n")  # as bytes: half the memory of text, and split in half the time
+    if rows.pop() != b"":
         return None
     seqs = range(first, first + len(rows))
-    if not all(map(str.startswith, rows, [f"[{seq}, " for seq in seqs])):
+    if not all(map(bytes.startswith, rows, [b"[%d, " % seq for seq in seqs])):
         return None
     return read_later(read_entry, seqs, rows)
 
 
-def read_entry(line: str) -> dict[str, Any]:
+def read_entry(row: bytes) -> dict[str, Any]:
     """The fields of the log entry a line holds, its number checked before
     (:func:`_later`); a line that is not one reads as an entry for the GM alone that says
     so, as it can no longer be refused: the campaign is open.
     """
+    line = row.decode()  # the file's UTF-8 was checked on open
     try:
         row, end = _SCAN(line, 0)
         if end != len(line):
@@ -270,7 +322,7 @@ class Memo:
         """The items, their lines (None: not split from the block yet), their block (text:
         as a file held it, not encoded yet; None: not joined yet)."""
 
-    def seed(self, items: Sequence[Any], block: str) -> None:
+    def seed(self, items: Sequence[Any], block: bytes | str) -> None:
         """``items`` were read from ``block`` (its lines, each ending with a newline)."""
         self._last = (tuple(items), None, block)
 
