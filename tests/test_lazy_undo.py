@@ -255,6 +255,17 @@ def test_the_lines_of_a_block_are_split_when_asked_for_and_written_again_as_they
         lines.lines_of(3, "undo.commands")
 
 
+def test_a_cut_of_lines_not_split_is_the_cut_of_the_lines() -> None:
+    """Found from the nearer end without splitting the block: what the first undo cuts."""
+    rows = [f"[{i}]" for i in range(7)]
+    data = "".join(f"{row}\n" for row in rows).encode()
+    for start in range(-8, 9):
+        for stop in (*range(-8, 9), None):
+            cut = lines.Lines(data)[start:stop]
+            assert (list(cut), len(cut)) == (rows[start:stop], len(rows[start:stop]))
+            assert cut.data == "".join(f"{row}\n" for row in rows[start:stop]).encode()
+
+
 def test_open_reads_the_blocks_as_bytes_past_a_quote_in_a_name(tmp_path: Path) -> None:
     """Open keeps each block as the file's bytes, which are the text tomllib reads; the
     search for a block's quotes passes quotes elsewhere (a name with an apostrophe)."""

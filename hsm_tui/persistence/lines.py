@@ -69,16 +69,19 @@ def _joined(lines: Iterable[str]) -> bytes:
 
 
 class Lines(Sequence[str]):
-    """The lines of a block read from a file, kept as its bytes and split when first asked
-    for, each line decoded when read: a long campaign's undo steps are 12 MB, of which the
-    first undo reads a few hundred lines, and :attr:`data` is the block a save writes again
-    as it is (splitting it on open, and joining it again on save, took 60 ms)."""
+    """The lines of a block read from a file, kept as its bytes, each line decoded when
+    read: a long campaign's undo steps are 12 MB, of which the first undo reads a few
+    hundred lines, and :attr:`data` is the block a save writes again as it is (at 50,000
+    steps, splitting it on open and joining it again on save took 60 ms). A cut near
+    either end (:meth:`__getitem__`) is found without splitting the rest.
+    """
 
     def __init__(self, data: bytes = b"", rows: list[bytes] | None = None) -> None:
         if data and not data.endswith(b"\n"):  # its last line as a hand edit may leave it
             data += b"\n"
         self._data = data if rows is None else None
         self._rows = rows
+        self._count = None if rows is None else len(rows)
 
     @property
     def data(self) -> bytes:
@@ -94,7 +97,9 @@ class Lines(Sequence[str]):
         return self._rows
 
     def __len__(self) -> int:
-        return self.data.count(b"\n") if self._rows is None else len(self._rows)
+        if self._count is None:
+            self._count = self.data.count(b"\n")
+        return self._count
 
     def __bool__(self) -> bool:
         return bool(self._rows) if self._data is None else bool(self._data)
@@ -107,9 +112,26 @@ class Lines(Sequence[str]):
     @overload
     def __getitem__(self, at: slice) -> Lines: ...
     def __getitem__(self, at: int | slice) -> str | Lines:
-        if isinstance(at, slice):
+        if not isinstance(at, slice):
+            return self._split()[at].decode()
+        if self._rows is not None or at.step not in (None, 1):
             return Lines(rows=self._split()[at])
-        return self._split()[at].decode()
+        start, stop, _ = at.indices(len(self))
+        return Lines(self.data[self._offset(start) : self._offset(max(start, stop))])
+
+    def _offset(self, line: int) -> int:
+        """Where line ``line`` (from 0; the count: the end) begins in :attr:`data`, found
+        from the nearer end, one newline at a time."""
+        data, count = self.data, len(self)
+        if line > count // 2:
+            at = len(data)
+            for _ in range(count - line):
+                at = data.rfind(b"\n", 0, at - 1) + 1
+            return at
+        at = 0
+        for _ in range(line):
+            at = data.find(b"\n", at) + 1
+        return at
 
 
 def lines_of(block: Any, where: str) -> Lines:
@@ -217,12 +239,12 @@ def _later(data: bytes, first: int) -> tuple[LogEntry, ...] | None:
     return read_later(read_entry, seqs, rows)
 
 
-def read_entry(row: bytes) -> dict[str, Any]:
+def read_entry(data: bytes) -> dict[str, Any]:
     """The fields of the log entry a line holds, its number checked before
     (:func:`_later`); a line that is not one reads as an entry for the GM alone that says
     so, as it can no longer be refused: the campaign is open.
     """
-    line = row.decode()  # the file's UTF-8 was checked on open
+    line = data.decode()  # the file's UTF-8 was checked on open
     try:
         row, end = _SCAN(line, 0)
         if end != len(line):
