@@ -76,12 +76,15 @@ class Lines(Sequence[str]):
     either end (:meth:`__getitem__`) is found without splitting the rest.
     """
 
-    def __init__(self, data: bytes = b"", rows: list[bytes] | None = None) -> None:
+    def __init__(
+        self, data: bytes = b"", rows: list[bytes] | None = None, count: int | None = None
+    ) -> None:
+        """``data``: the block; or ``rows``, its lines; ``count``: how many, when known."""
         if data and not data.endswith(b"\n"):  # its last line as a hand edit may leave it
             data += b"\n"
         self._data = data if rows is None else None
         self._rows = rows
-        self._count = None if rows is None else len(rows)
+        self._count = len(rows) if rows is not None else count
 
     @property
     def data(self) -> bytes:
@@ -117,7 +120,8 @@ class Lines(Sequence[str]):
         if self._rows is not None or at.step not in (None, 1):
             return Lines(rows=self._split()[at])
         start, stop, _ = at.indices(len(self))
-        return Lines(self.data[self._offset(start) : self._offset(max(start, stop))])
+        stop = max(start, stop)
+        return Lines(self.data[self._offset(start) : self._offset(stop)], count=stop - start)
 
     def _offset(self, line: int) -> int:
         """Where line ``line`` (from 0; the count: the end) begins in :attr:`data`, found
