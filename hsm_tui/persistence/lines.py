@@ -94,9 +94,12 @@ class Lines(Sequence[str]):
         return self._data
 
     def _split(self) -> list[bytes]:
+        """The lines, split once (whole before they are kept: the autosave thread may ask
+        at the same time)."""
         if self._rows is None:
-            self._rows = self.data.split(b"\n")  # only "\n": JSON may hold U+2028 and the like
-            self._rows.pop()  # after the last newline
+            rows = self.data.split(b"\n")  # only "\n": JSON may hold U+2028 and the like
+            rows.pop()  # after the last newline
+            self._rows = rows
         return self._rows
 
     def __len__(self) -> int:
