@@ -6,6 +6,7 @@ lines of JSON in the file (format 3, ``persistence/lines.py``).
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import tomllib
@@ -216,19 +217,72 @@ def test_a_bad_log_line_with_its_number_opens_as_an_entry_that_says_so(tmp_path:
     assert problem.startswith(f"{path}: line {number}, key state.log[1]: line 2 of the block")
 
 
+ENTRIES = (
+    LogEntry(1, "gm", "a", ("x", ODD)),
+    LogEntry(2, "gm", "b", (), "gm", "setup"),
+    LogEntry(3, "gm", "c", (), "building", "setup", "band a|b"),
+    LogEntry(4, "player:ana", "d", (), "public", None, "cover k"),
+)
+
+
 def test_a_log_read_later_is_the_log_read_at_once() -> None:
-    entries = (
-        LogEntry(1, "gm", "a", ("x", ODD)),
-        LogEntry(2, "gm", "b", (), "gm", "setup"),
-        LogEntry(3, "gm", "c", (), "building", "setup", "band a|b"),
-        LogEntry(4, "player:ana", "d", (), "public", None, "cover k"),
-    )
-    block = lines.block(map(lines.entry_line, entries)).data.decode()
+    block = lines.block(map(lines.entry_line, ENTRIES)).data.decode()
     later = lines.log_from(block, "state.log", later=True)
     assert read_places(later) == []
     for read in (later, lines.log_from(block, "state.log")):
-        assert read == entries
-        assert [(e.step, e.sets) for e in read] == [(e.step, e.sets) for e in entries]
+        assert read == ENTRIES
+        assert [(e.step, e.sets) for e in read] == [(e.step, e.sets) for e in ENTRIES]
+
+
+def test_an_entry_not_read_yet_holds_nothing_the_collector_visits() -> None:
+    """Its number, its line and its reader's place: the collector's first pass after a
+    long campaign opens skips the fields of every entry not read yet."""
+    later = lines.log_from(lines.block(map(lines.entry_line, ENTRIES)), "state.log", later=True)
+    assert not any(map(gc.is_tracked, map(vars, later)))
+    assert later == ENTRIES
+
+
+def test_the_lines_of_a_block_are_split_when_asked_for_and_written_again_as_they_were() -> None:
+    steps = lines.lines_of(lines.Block('{"a": 1}\n["é"]\n[3]'.encode()), "undo.commands")
+    assert len(steps) == 3
+    assert steps.data == '{"a": 1}\n["é"]\n[3]\n'.encode()  # its last line ended
+    assert list(steps) == ['{"a": 1}', '["é"]', "[3]"]
+    older, newer = steps[:2], steps[2:]
+    assert (list(older), newer[-1], len(newer)) == (['{"a": 1}', '["é"]'], "[3]", 1)
+    assert older.data == '{"a": 1}\n["é"]\n'.encode()
+    assert not steps[3:] and steps[3:].data == b"" and not lines.lines_of("", "undo.commands")
+    with pytest.raises(DataError, match=re.escape("undo.commands: expected lines of JSON")):
+        lines.lines_of(3, "undo.commands")
+
+
+def test_a_cut_of_lines_not_split_is_the_cut_of_the_lines() -> None:
+    """Found from the nearer end without splitting the block: what the first undo cuts."""
+    rows = [f"[{i}]" for i in range(7)]
+    data = "".join(f"{row}\n" for row in rows).encode()
+    for start in range(-8, 9):
+        for stop in (*range(-8, 9), None):
+            cut = lines.Lines(data)[start:stop]
+            assert (list(cut), len(cut)) == (rows[start:stop], len(rows[start:stop]))
+            assert cut.data == "".join(f"{row}\n" for row in rows[start:stop]).encode()
+
+
+def test_open_reads_the_blocks_as_bytes_past_a_quote_in_a_name(tmp_path: Path) -> None:
+    """Open keeps each block as the file's bytes, which are the text tomllib reads; the
+    search for a block's quotes passes quotes elsewhere (a name with an apostrophe)."""
+    session = played()
+    path = store.save(session, tmp_path / "c.toml", now=SAVED_AT)
+    text = path.read_text(encoding="utf-8")
+    named = text.replace('name = "New campaign"', "name = \"Kara's ''' crew\"", 1)
+    path.write_text(named, encoding="utf-8")
+    as_text, as_bytes = store.read(path), store.read(path, as_bytes=True)
+    assert as_bytes["header"]["name"] == "Kara's ''' crew"
+    for table, key in (("state", "log"), ("undo", "commands"), ("undo", "checkpoints")):
+        block = as_bytes[table][key]
+        assert isinstance(block, lines.Block)
+        assert block.data.decode() == as_text[table][key]
+    loaded = Session(content=pack())
+    store.load(loaded, path)
+    assert everything(loaded) == everything(session)
 
 
 @pytest.mark.parametrize(

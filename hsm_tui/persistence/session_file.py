@@ -7,8 +7,8 @@ first undo needs them (:class:`Unread`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import is_not
 from typing import Any
@@ -41,8 +41,8 @@ class SessionData:
     start: Snapshot
     commands: list[Command]
     redo: list[Command]
-    unread: tuple[str, ...] = ()
-    checkpoints: tuple[str, ...] = ()
+    unread: lines.Lines = field(default_factory=lines.Lines)
+    checkpoints: lines.Lines = field(default_factory=lines.Lines)
     """The checkpoint lines of the unread steps, as the file held them (against ``base``)."""
     base: tuple[LogEntry, ...] = ()
     """The log of the file the unread steps came from."""
@@ -65,9 +65,9 @@ class Unread:
     """
 
     start: Snapshot
-    steps: tuple[str, ...]
+    steps: lines.Lines
     now: Snapshot
-    checkpoints: tuple[str, ...] = ()
+    checkpoints: lines.Lines = field(default_factory=lines.Lines)
     """States before some of the steps (:mod:`.checkpoints`), oldest first."""
     base: tuple[LogEntry, ...] = ()
     """The log the checkpoints were written against (the file's ``[state]`` log)."""
@@ -220,7 +220,7 @@ DROPPED = (
 )
 
 
-def read_steps(steps: tuple[str, ...]) -> list[Command]:
+def read_steps(steps: Sequence[str]) -> list[Command]:
     """The commands of undo steps as a file holds them; DataError names a bad one."""
     where = "undo.commands"
     types = known()
@@ -238,7 +238,7 @@ def session_data(saved: SessionData) -> dict[str, Any]:
         ]
         data["undo"] = {
             "start": start_data(saved.start, saved.now),
-            "commands": STEP_LINES.block([*saved.unread, *saved.commands]),
+            "commands": lines.Block(saved.unread.data + STEP_LINES.block(saved.commands).data),
             "checkpoints": lines.block(marks),
         }
     data["redo"] = [codec.to_data(c, Command) for c in saved.redo]
@@ -263,7 +263,7 @@ def session_from(data: dict[str, Any], *, every_entry: bool = False) -> SessionD
     if "start" in undo:
         start = snapshot_from(undo["start"], types, "undo.start", now.log, START_LOG, later)
         check_bounds(start, "undo.start")
-    steps = tuple(lines.split(undo.get("commands", ""), "undo.commands"))
-    marks = tuple(lines.split(undo.get("checkpoints", ""), "undo.checkpoints"))
+    steps = lines.lines_of(undo.get("commands", ""), "undo.commands")
+    marks = lines.lines_of(undo.get("checkpoints", ""), "undo.checkpoints")
     redo = codec.from_data(data.get("redo", []), list[Command], types, "redo")
     return SessionData(seed, now, start, [], redo, steps, marks, now.log)

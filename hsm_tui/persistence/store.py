@@ -242,7 +242,7 @@ def load(session: Session, path: Path, *, mark: bool = True) -> str:
 
 def _load(session: Session, path: Path, mark: bool) -> str:
     opened = file_id(path)
-    data = read(path)
+    data = read(path, as_bytes=True)
     clean_stale(path.resolve(), keep=unfinished.keeper(path.resolve()))
     body = {k: v for k, v in data.items() if k not in META_KEYS}
     try:

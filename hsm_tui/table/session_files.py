@@ -13,6 +13,7 @@ from typing import Any
 
 from ..campaign.missing import missing_entries
 from ..persistence import checkpoints, collector, session_file
+from ..persistence.lines import Lines
 from .history import History
 from .seats import only_the_gm
 from .state import GM, LogEntry
@@ -28,7 +29,7 @@ class SessionFiles:
     def frozen(self) -> session_file.SessionData:
         """State and undo/redo history as immutable values (cheap; SessionData says how)."""
         start = self._undo.first(self.log) if self._undo else self._snapshot()
-        unread = self._unread or session_file.Unread(start, (), start)
+        unread = self._unread or session_file.Unread(start, Lines(), start)
         marks = tuple(self._undo.marks(self.log, len(unread.steps), checkpoints.EVERY))
         now, commands, redo = self._snapshot(), self._undo.commands(), list(self._redo)
         return unread.data(self.seed, now, commands, redo, marks)
