@@ -38,9 +38,12 @@ figure ends at the stamp of the chunk after which the client's screen shows the 
   change first): median and p90; the p90 again while a 21st player types the player's
   keys 190 a second, the most a client may without being dropped (bench/ssh_door.py;
   target: idle p90 + a frame); the last of the 20 to
-  see each change (median over the changes), and the server's own time in
+  see each change (median over the changes), the server's own time in
   ``session.apply`` (the GM's screen redraws inside it, the players' are scheduled on
-  their own queues).
+  their own queues), and the CPU time the server's loop spent from just before
+  ``session.apply`` until the bench asks, once every client has shown the change and
+  gone quiet (its thread's time, so other processes on a shared machine move it far
+  less than the wall-clock figures: the one to judge a change by when those are noisy).
 - RSS growth over 30 reconnects: the server's VmRSS (as below) after a player's login,
   first frame and logout 30 times over, minus before them (after the first-frame runs,
   so warm); target ≤ 2 MB.
@@ -267,9 +270,9 @@ async def serve(kind: str) -> None:
     profiler = cProfile.Profile()
 
     def change(n: int) -> None:  # runs in the GM's app, as a key of the GM's would
-        start = time.monotonic()
+        start, cpu = time.monotonic(), time.thread_time()
         game.change(n)
-        answer(t0=start, apply=time.monotonic() - start)
+        answer(t0=start, apply=time.monotonic() - start, cpu=cpu)
 
     while line := await requests.readline():
         request = json.loads(line)
@@ -280,6 +283,8 @@ async def serve(kind: str) -> None:
             answer(rss=rss_kib())
         elif op == "count":
             answer(count=len(server.connections))
+        elif op == "cpu":
+            answer(cpu=time.thread_time())
         elif op == "change":
             gm.call_later(change, request["n"])
         elif op == "profile":
@@ -387,7 +392,9 @@ async def measure(kind: str, runs: int, changes: int, profile: bool) -> Figures:
         for n in range(changes + 1):  # change 0 is unmeasured
             answer = await server.ask(op="change", n=n + 1)
             found = await shown(others, game.changed(n + 1), answer["t0"])
+            cpu = (await server.ask(op="cpu"))["cpu"] - answer["cpu"]
             if n:
+                figures.cpu.append(cpu)
                 times = [t - answer["t0"] for t in found if t is not None]
                 figures.change += times
                 figures.last += times and [max(times)]

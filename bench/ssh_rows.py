@@ -38,6 +38,8 @@ class Figures:
     last: list[float] = field(default_factory=list)
     """Per change, the time until the last of the players saw it."""
     apply: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """Per change, the server loop's CPU time until every player saw it."""
     missed: int = 0
     keys: list[float] = field(default_factory=list)
     """The GM's key → screen, idle."""
@@ -98,6 +100,8 @@ def report(runs: int, changes: int, hsm: Figures, hello: Figures) -> None:
         (f"  … the last of the {PLAYERS} to see it, median", *(ms(f.last) for f in (hsm, hello)),
          "ms", "", None),
         ("  … of which apply (server), median", *(ms(f.apply) for f in (hsm, hello)),
+         "ms", "", None),
+        ("  … server CPU until all saw it, median", *(ms(f.cpu) for f in (hsm, hello)),
          "ms", "", None),
         (f"memory per extra player ({hsm.rss_kind})", *map(_per_extra_mb, (hsm, hello)),
          "MB", f"≤ {MEMORY_TARGET_MB:.0f} MB", MEMORY_TARGET_MB),

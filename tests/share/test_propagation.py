@@ -1,7 +1,8 @@
 """A GM change reaching the players' screens (issue 33): each seat repaints and sends only
-the lines that changed, and a new log entry is wrapped once for every seat that shows it
-(each app on the real :class:`ChannelDriver`, its frames captured from the channel); one
-player's key flood, over real SSH, costs another seat's update a frame at most.
+the lines that changed, and a new log entry is wrapped (a changed row drawn) once for
+every seat that shows it (each app on the real :class:`ChannelDriver`, its frames
+captured from the channel); one player's key flood, over real SSH, costs another seat's
+update a frame at most.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from hsm_tui.share.terminal import FLOOD_SECONDS, ClientTerminal
 from hsm_tui.table.seated import SeatedSession
 from hsm_tui.table.seats import Role, Seat
 from hsm_tui.ui.player.app import PlayerApp
-from hsm_tui.ui.widgets.line_table import LineTable
+from hsm_tui.ui.widgets.line_table import LineTable, row_line
 from hsm_tui.ui.widgets.roll_log import RollLog, wrap_entry
 from tests.share.conftest import fight, until
 
@@ -66,7 +67,7 @@ async def test_a_gm_change_sends_each_player_the_changed_lines_only() -> None:
         )
         await asyncio.sleep(0.2)  # settled: nothing more to draw
         before = [len(c.writes) for c in channels]
-        wraps = wrap_entry.cache_info().misses
+        wraps, drawn = wrap_entry.cache_info().misses, row_line.cache_info().misses
         session.apply(SetCover("pirate-raider-1", "heavy"))
         await until(
             lambda: all(len(c.writes) > n for c, n in zip(channels, before, strict=True)),
@@ -83,6 +84,7 @@ async def test_a_gm_change_sends_each_player_the_changed_lines_only() -> None:
             assert row in rows and b"heavy" in frame
             assert rows <= {row, *content}  # not the other rows, the borders, the party
         assert wrap_entry.cache_info().misses == wraps + 1  # the new entry, once for both
+        assert row_line.cache_info().misses == drawn + 1  # the raider's row, once for both
     finally:
         for app in apps:
             app.exit()

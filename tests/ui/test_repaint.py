@@ -62,13 +62,14 @@ def test_a_cell_fills_its_width_exactly_cut_with_an_ellipsis(text, width, shown)
 def test_a_row_is_one_segment_per_run_of_one_style() -> None:
     """The seat's own hero's name in bold, the rest of its row plain; a header in bold."""
     widths = column_widths(49, FIGHT_COLUMNS, ROWS)
-    own = row_line(ROWS[0].cells, widths, [c.own_bold for c in FIGHT_COLUMNS])
+    own = row_line(ROWS[0].cells, tuple(widths), tuple(c.own_bold for c in FIGHT_COLUMNS))
     assert [(s.text.strip(), bool(s.style and s.style.bold)) for s in own] == [
         ("▶", False),
         ("Kestrel Vance", True),
         ("hero…  ridge  —       unhurt", False),
     ]
-    header = row_line([c.heading for c in FIGHT_COLUMNS], widths, [True] * len(widths))
+    headings = tuple(c.heading for c in FIGHT_COLUMNS)
+    header = row_line(headings, tuple(widths), (True,) * len(widths))
     [segment] = list(header)
     assert segment.style is not None and segment.style.bold
 

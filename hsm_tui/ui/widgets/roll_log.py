@@ -147,7 +147,8 @@ class RollLog(ScrollView):
             self._at_end = self._at_end or self.max_scroll_y == 0  # all of it fits again
         if self._at_end:  # now, in this frame: scroll_to waits for the scrollbar's layout
             self.set_scroll(None, self.max_scroll_y)
-            self.vertical_scrollbar.position = self.max_scroll_y
+            if self.show_vertical_scrollbar:
+                self.vertical_scrollbar.position = self.max_scroll_y
         self.refresh(Region(0, 0, *self.scrollable_content_region.size))  # not the border
 
     def render_lines(self, crop: Region) -> list[Strip]:
