@@ -1,11 +1,13 @@
 """bench/ssh.py's figures under attack: silent TCP connections (opened, never a byte
 sent) held while the GM types, and while a player logs in under ``ulimit -n 1024``; a
-player's key flood while the GM changes the game.
+player's key flood while the GM changes the game; a watcher's window changes while the GM
+types.
 
 The silent ones come from :data:`ATTACKER` (one machine, as in the issue's attack), the
-logging-in player from :data:`PLAYERS_HOST`: on one host, two loopback addresses stand for
-two machines (a player at the attacker's address would share its per-address limit); the
-GM logged in before the attack.
+logging-in player from :data:`PLAYERS_HOST`, the flooding seats from :data:`FLOODER`: on
+one host, loopback addresses stand for machines (a player at the attacker's address would
+share its per-address limit, and its penalty for flooding); the GM logged in before the
+attack.
 Each silent connection is held until the figure is taken, whatever the server did with it
 (the door turns most away at once; ``--per-source-max-startups`` keeps five).
 """
@@ -24,7 +26,7 @@ import asyncssh
 
 from hsm_tui.share.terminal import RESIZE_FLOOD
 
-ATTACKER, PLAYERS_HOST = "127.0.0.3", "127.0.0.2"
+ATTACKER, PLAYERS_HOST, FLOODER = "127.0.0.3", "127.0.0.2", "127.0.0.4"
 SILENT_TYPING, SILENT_LOGIN, LOGIN_NOFILE = 500, 1500, 1024
 """Silent connections while the GM types; while a player logs in, and the server's
 ``ulimit -n`` then (the issue's attack: 1,500 under 1,024 locked the players out)."""
@@ -150,14 +152,15 @@ async def _resize_flood(connect: Connect, stop: asyncio.Future[bytes]) -> str:
 
 
 async def _flood(mode: str, port: int, user: str, key: asyncssh.SSHKey) -> None:
-    """A flooding client (``keys`` or ``resize``): logs in, says so on stdout, floods
+    """A flooding client (``keys`` or ``resize``) from :data:`FLOODER` (the penalty for
+    flooding then turns away no measuring client): logs in, says so on stdout, floods
     until its stdin closes, then prints what it sent."""
     logging.getLogger("asyncio").setLevel(logging.ERROR)  # "socket.send() raised": dropped
     stop = asyncio.get_running_loop().run_in_executor(None, sys.stdin.buffer.read)
 
     def connect() -> Awaitable[asyncssh.SSHClientConnection]:
         return asyncssh.connect(
-            "127.0.0.1", port, username=user, client_keys=[key],
+            "127.0.0.1", port, username=user, client_keys=[key], local_addr=(FLOODER, 0),
             known_hosts=None, agent_path=None, config=None,
         )  # fmt: skip
 
