@@ -42,7 +42,7 @@ shares: a seat's keys then take a sixth of it at most, however fast they come, a
 the other seats are busy (a GM change drawn for twenty players is counted too) far less.
 A frame apart is a tenth of what a typist's keys cost."""
 
-RESIZE_SHARE, MAX_RESIZE_GAP = 20, 5.0
+RESIZE_SHARE, MAX_RESIZE_GAP = 50, 5.0
 """After a new size, the seat's next event (a key or another size) waits ``RESIZE_SHARE``
 times the loop's CPU time the re-layout took (``MAX_RESIZE_GAP`` s at most). A re-layout
 redraws every cell: at 300×150 a tenth of a second or more on the loop every seat shares,

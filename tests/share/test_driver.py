@@ -227,7 +227,7 @@ class _SlowLayout(App[None]):
 async def test_a_seats_new_sizes_wait_in_proportion_to_their_re_layout():
     """Sizes handed on while the last re-layout's share runs wait, one at most, and it goes
     as the client's size is then: a client sending window changes just under the rate
-    that drops it takes a twentieth of the loop, however big its screen."""
+    that drops it takes a fiftieth of the loop, however big its screen."""
     app = _SlowLayout()
     async with app.run_test() as pilot:
         await pilot.pause()
