@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from hsm_tui.share.pacing import RESIZE_SHARE
 from hsm_tui.share.terminal import FLOOD_SECONDS, RESIZE_EVERY, RESIZE_FLOOD
 
 from .conftest import Probe, Table, until
@@ -62,3 +63,49 @@ async def test_a_client_that_keeps_flooding_window_changes_is_dropped(
     await until(lambda: len(table.server.connections) == 1, lambda: "kara still seated")
     wes.send(b"w")
     await wes.shows("key <w>")
+
+
+class _BigScreen(Probe):
+    """A seat whose every re-layout costs the loop :data:`COST` s of CPU, as a big screen's
+    does."""
+
+    COST = 0.02
+
+    def on_resize(self, event) -> None:
+        super().on_resize(event)
+        start = time.thread_time()
+        while time.thread_time() - start < self.COST:
+            pass
+
+
+async def test_window_changes_just_under_the_flood_rate_get_a_share_of_the_loop(serve):
+    """Kara's client sends window changes 110 a second, each another size, for two seconds:
+    not dropped, but her re-layouts come :data:`RESIZE_SHARE` times their cost apart (one
+    a second here; ten without), her last size wins, and Wes's keys still reach his app."""
+    built: list[Probe] = []
+
+    def game(seat, _connection):
+        app = (_BigScreen if seat.user == "kara" else Probe)(seat)
+        built.append(app)
+        return app
+
+    table = await serve(game)
+    kara, wes = await table.join("kara"), await table.join("wes")
+    await kara.shows("seat kara")
+    await wes.shows("seat wes")
+    kara_app = next(a for a in built if a.seat.user == "kara")
+    before, began, sent = kara_app.resizes, time.monotonic(), 0
+    while time.monotonic() - began < 2.0:
+        due = int((time.monotonic() - began) * (RESIZE_FLOOD - 10))
+        for k in range(sent, due):
+            kara.process.change_terminal_size(40 + k % 200, 12 + k % 100)
+        sent = max(sent, due)
+        await asyncio.sleep(1 / 60)
+    kara.resize(123, 45)
+    wes.send(b"x")
+    await wes.shows("key <x>")
+    await kara.shows("size 123x45", timeout=15)
+    assert not kara.conn.is_closed()
+    gap = RESIZE_SHARE * _BigScreen.COST
+    most = (time.monotonic() - began) / gap + 2
+    assert sent > 150 and 2 <= kara_app.resizes - before <= most
