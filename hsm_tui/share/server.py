@@ -28,7 +28,7 @@ import asyncssh
 from textual.app import App
 
 from ..table.seats import Seat
-from . import algorithms, css_cache
+from . import algorithms, departed
 from .door import Door
 from .driver import run_app
 from .limits import Limits
@@ -121,7 +121,6 @@ class TableServer:
         """Listen on ``host`` only (port 0: any free one); :attr:`host` and :attr:`port`
         are then the bound ones.
         """
-        css_cache.share()  # every seat's app parses the same CSS: once for them all
         self._listener = await asyncssh.create_server(
             lambda: _Gate(self),
             host,
@@ -244,7 +243,7 @@ class TableServer:
             )
         finally:
             del self._tables[connection.id]
-            css_cache.forget_gone_apps()
+            departed.forget_departed_apps()
             self._left[connection.seat.user] = time.time()
             log.info("%s left (connection %d)", connection.seat.user, connection.id)
             if not terminal.closed:

@@ -342,10 +342,8 @@ def run_app(
         session.load_content(content or ())
         store.load(session, store.find(campaign))
     from ..forecast import fight_pool
-    from ..share import css_cache
 
     fight_pool.before_apps()  # while stderr is still the terminal's
-    css_cache.share()  # one parse of each CSS source: Textual's start parsed each 3 times
     app = HsmApp(session, content=content or (), seed=seed, guard=True)
     try:
         app.run()
