@@ -54,7 +54,14 @@ class Invite:
 
 
 class InviteRefused(Exception):
-    """A secret that opens no session; ``str(err)`` is the line the browser shows."""
+    """An invite that opens no session, or that cannot be made; ``str(err)`` is the line
+    shown to whoever asked (the browser, or the GM)."""
+
+
+def link(origin: str, invite: Invite) -> str:
+    """The invite's link at the table's public ``origin``: the token rides in the
+    fragment, which a browser never sends to a server nor in a Referer."""
+    return f"{origin.rstrip('/')}/#invite={invite.token}"
 
 
 @dataclass

@@ -22,6 +22,11 @@ from hsm_tui.share.invites import (
     Invites,
     JoinLimiter,
 )
+from hsm_tui.share.players import PlayersFileError
+from hsm_tui.share.serve import Table as Game
+from hsm_tui.table.session import Session
+
+from .conftest import seat_entries
 
 START = 1_800_000_000.0
 
@@ -270,3 +275,43 @@ def test_join_limiter_counts_a_sliding_minute() -> None:
 def test_join_limiter_defaults_to_ten_a_minute() -> None:
     limiter = JoinLimiter(clock=Clock(0.0))
     assert sum(limiter.allow("a") for _ in range(15)) == 10
+
+
+# -- the game's side: the GM's seat list makes and revokes invites through the Table --
+@pytest.fixture
+def table(user_keys, host_key) -> Game:
+    from hsm_tui.share.server import TableServer
+
+    game = Game(Session())
+    game.server = TableServer(seat_entries(user_keys), game.make_app, host_key)
+    return game
+
+
+def test_the_table_invites_only_when_served_to_browsers(table: Game) -> None:
+    with pytest.raises(InviteRefused) as err:
+        table.invite("kara")
+    assert str(err.value) == "this table is not served to browsers: start it with hsm serve --web"
+
+
+def test_the_tables_invite_opens_that_seat_by_its_link(table: Game) -> None:
+    table.web_url = "http://127.0.0.1:8080"
+    invite = table.invite("kara")
+    url = table.link(invite)
+    assert url == f"http://127.0.0.1:8080/#invite={invite.token}"
+    assert table.invites.trade(url.split("#invite=", 1)[1])[0] == "kara"
+
+
+def test_the_table_refuses_an_invite_for_a_user_with_no_seat(table: Game) -> None:
+    table.web_url = "http://127.0.0.1:8080"
+    with pytest.raises(PlayersFileError) as err:
+        table.invite("kra")
+    assert str(err.value) == "'kra' has no seat in the players file; its seats: gm, kara, otto, wes"
+    with pytest.raises(PlayersFileError, match="'kra' has no seat"):
+        table.revoke("kra")
+
+
+def test_the_table_revokes_a_seats_browser_sessions(table: Game) -> None:
+    table.web_url = "http://127.0.0.1:8080"
+    _, cookie = table.invites.trade(table.invite("kara").code)
+    assert table.revoke("kara") == 1
+    assert table.invites.user_of(cookie) is None
