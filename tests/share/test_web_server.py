@@ -12,11 +12,12 @@ import aiohttp
 import pytest
 
 from hsm_tui.share.invites import INVITE_TTL
+from hsm_tui.share.web.address import tls_context
 from hsm_tui.share.web.browser import MAX_MESSAGE, REFUSED
 from hsm_tui.share.web.server import HEADERS, REVOKED
 
 from .conftest import HIDDEN_NAME, SECRET_NOTE, fight, until
-from .web_client import Clock
+from .web_client import Clock, self_signed
 
 
 async def test_an_invite_link_seats_the_player_and_never_shows_the_gms_secrets(web) -> None:
@@ -48,6 +49,18 @@ async def test_the_join_cookie_is_http_only_strict_and_whoami_reads_it(web) -> N
     assert "Secure" not in cookie  # plain HTTP: a Secure cookie would never come back
     async with kara.http.get(f"{kara.url}/whoami") as response:
         assert (response.status, await response.json())[1]["user"] == "kara"
+
+
+async def test_over_tls_the_origin_is_https_and_the_cookie_secure(web, tmp_path) -> None:
+    run = await web(fight(), tls=tls_context(*map(str, self_signed(tmp_path))))
+    assert run.server.origin == f"https://127.0.0.1:{run.server.port}"
+    kara = run.browser()
+    async with kara.http.post(
+        f"{kara.url}/join", json={"secret": run.invites.make("kara").token}
+    ) as response:
+        assert "; Secure" in response.headers["Set-Cookie"]
+    await kara.open()
+    await kara.shows("Kestrel")
 
 
 async def test_an_invite_is_single_use_expires_and_its_code_works_typed(web) -> None:
