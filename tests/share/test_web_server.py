@@ -13,7 +13,7 @@ import pytest
 
 from hsm_tui.share.invites import INVITE_TTL
 from hsm_tui.share.web.address import tls_context
-from hsm_tui.share.web.browser import MAX_MESSAGE, REFUSED
+from hsm_tui.share.web.browser import LEFT, MAX_MESSAGE, REFUSED
 from hsm_tui.share.web.server import HEADERS, REVOKED
 
 from .conftest import HIDDEN_NAME, SECRET_NOTE, fight, until
@@ -168,6 +168,12 @@ async def test_the_app_ending_closes_the_socket_with_1000_and_the_table_closing_
     web,
 ) -> None:
     run = await web(fight())
+    leaving = await run.joined("kara")
+    await leaving.shows("Kestrel")
+    await leaving.send(b"q")  # the player leaves
+    assert await leaving.ended() == 1000
+    assert leaving.bye == LEFT
+    await until(lambda: not run.table.server.connections, lambda: "kara still seated")
     kara = await run.joined("kara")
     await kara.shows("Kestrel")
     await run.table.server.close(lambda: "The GM closed the table: the campaign is saved.")
@@ -184,3 +190,13 @@ async def test_every_response_carries_the_security_headers(web) -> None:
     page = await browser.get("/")
     assert page.status == 200 and page.content_type == "text/html"
     assert (await browser.get("/static/..%2Fserver.py")).status == 404
+
+
+async def test_each_frame_is_one_message_however_large(web) -> None:
+    """The largest screen's first frame (500×200 cells) is past 64 KiB: it still comes as
+    one binary message, which the page writes to xterm.js whole."""
+    run = await web(fight())
+    kara = await run.joined("kara", (500, 200))
+    await kara.shows("YOUR TURN")
+    assert max(map(len, kara.frames)) > 1 << 16
+    assert run.table.server.connections[0].size == (500, 200)
