@@ -5,6 +5,8 @@ reading its frames into pyte) that join with an invite, as the page does.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 
@@ -200,3 +202,29 @@ async def test_each_frame_is_one_message_however_large(web) -> None:
     await kara.shows("YOUR TURN")
     assert max(map(len, kara.frames)) > 1 << 16
     assert run.table.server.connections[0].size == (500, 200)
+
+
+async def test_a_browser_typing_flat_out_is_dropped_and_another_seat_plays_on(
+    web, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The SSH side's input limits hold for a browser: its keys are paced through the
+    socket's transport and, sent flat out for seconds, drop it (the socket is cut)."""
+    run = await web(fight(seed=0))
+    flooder, kara = await run.joined("kara"), await run.joined("kara")
+    await kara.shows("YOUR TURN")
+    assert flooder.ws is not None
+
+    async def flood() -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            while not flooder.ws.closed:
+                await flooder.ws.send_bytes(b"x" * 4096)
+                await asyncio.sleep(0.001)
+
+    with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
+        flooding = asyncio.create_task(flood())
+        await kara.send(b"a")
+        await kara.shows("Attack (R-ATK-1)")
+        await flooder.ended(timeout=20)
+        await flooding
+    assert "dropping a client that types flat out" in caplog.text
+    await until(lambda: len(run.table.server.connections) == 1, lambda: "the flooder stayed")
