@@ -354,6 +354,7 @@ async def web(serve, tmp_path: Path):
         clock: Clock | None = None,
         per_minute: int = 10,
         tls: ssl.SSLContext | None = None,
+        public_url: str | None = None,
         **limits: Any,
     ) -> Web:
         game = Game(session)
@@ -362,7 +363,7 @@ async def web(serve, tmp_path: Path):
         invites = Invites(clock=clock or Clock())
         server = WebServer(
             table.server.seating, lambda: table.server.seats, invites,
-            limiter=JoinLimiter(per_minute), tls=tls, static=tmp_path,
+            limiter=JoinLimiter(per_minute), tls=tls, public_url=public_url, static=tmp_path,
         )  # fmt: skip
         await server.start("127.0.0.1", 0)
         started.append(Web(table, game, server, invites))

@@ -115,6 +115,18 @@ async def test_the_socket_is_refused_before_the_upgrade_without_cookie_or_from_e
     await kara.shows("Kestrel")
 
 
+async def test_behind_a_tunnel_only_pages_from_the_public_url_are_let_in(web) -> None:
+    run = await web(fight(), public_url="https://Table.example.org/")
+    assert run.server.origin == "https://table.example.org"
+    kara = run.browser()
+    await kara.join(run.invites.make("kara").token)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await kara.open(origin=f"http://127.0.0.1:{run.server.port}")  # as bound: not it
+    assert refused.value.status == 403
+    await kara.open(origin="https://table.example.org:443")
+    await kara.shows("Kestrel")
+
+
 async def test_revoking_closes_the_players_open_pages_with_4403_and_a_bye(web) -> None:
     run = await web(fight())
     kara = await run.joined("kara")

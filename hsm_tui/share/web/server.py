@@ -25,7 +25,7 @@ from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter
 from ..players import SeatEntry
 from ..seating import EXIT_TIMEOUT, Seating
 from ..terminal import ClientTerminal
-from .address import bound_origin, same_origin
+from .address import WEB_HOST, WEB_PORT, bound_origin, public_origin, same_origin
 from .browser import ENV, MAX_MESSAGE, TERM, WebChannel, read_messages, size_asked
 
 log = logging.getLogger(__name__)
@@ -88,8 +88,8 @@ class WebServer:
         self.limiter = limiter or JoinLimiter()
         self.tls = tls
         self.static = static
-        self.origin = public_url or ""
-        """The public origin: ``--web-public-url``'s, else the bound address's once
+        self.origin = public_origin(public_url) if public_url else ""
+        """The public origin: ``public_url``'s (``--web-public-url``), else the bound address's once
         started; the invite link starts with it and a page's ``Origin`` must be it."""
         self.host = ""
         self.port = 0
@@ -97,7 +97,7 @@ class WebServer:
         self._runner: web.AppRunner | None = None
         self._unsubscribe: Callable[[], None] = lambda: None
 
-    async def start(self, host: str = "127.0.0.1", port: int = 8022) -> None:
+    async def start(self, host: str = WEB_HOST, port: int = WEB_PORT) -> None:
         """Listen on ``host`` only (port 0: any free one); :attr:`host`, :attr:`port`
         and (without a public URL) :attr:`origin` are then the bound ones."""
         app = web.Application(client_max_size=MAX_BODY)
