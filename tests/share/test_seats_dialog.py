@@ -54,7 +54,9 @@ def gm_app(table: Table) -> HsmApp:
     return app
 
 
-async def test_i_shows_an_invites_whole_link_and_code_at_80x24(table: Table) -> None:
+async def test_i_shows_an_invites_whole_link_and_code_at_80x24_and_c_copies_the_link(
+    table: Table,
+) -> None:
     table.web_url = ORIGIN
     app = gm_app(table)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -69,6 +71,8 @@ async def test_i_shows_an_invites_whole_link_and_code_at_80x24(table: Table) -> 
         assert table.invites.trade(code)[0] == "kara"
         with pytest.raises(InviteRefused, match="already used"):
             table.invites.trade(token)  # the whole token, of the same invite as the code
+        await pilot.press("c")
+        assert app.clipboard == f"{ORIGIN}/#invite={token}"
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, SeatsDialog)
