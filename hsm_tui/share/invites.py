@@ -95,6 +95,18 @@ def normal_code(text: str) -> str | None:
     return code if len(code) == CODE_LENGTH else None
 
 
+def _unknown(code: str | None) -> str:
+    """Why a secret that names no invite is refused, said for what it looks like."""
+    if code is None:
+        return (
+            "this invite link is not known here (it may be from before the table"
+            " restarted): ask the GM for a new one"
+        )
+    if any(c not in CODE_ALPHABET for c in code):
+        return "a code is 8 letters and digits like ABCD-EFGH, with no 0, 1, I, L or O"
+    return "no invite has this code: check it or ask the GM"
+
+
 class Invites:
     """The pending invites and live browser sessions of one table (see the module)."""
 
@@ -132,7 +144,7 @@ class Invites:
         code = normal_code(secret)
         pending = self._invites.get(_digest(code or secret.strip()))
         if pending is None:
-            raise InviteRefused(self._unknown(secret, code))
+            raise InviteRefused(_unknown(code))
         if pending.ended:
             raise InviteRefused(pending.ended)
         if self._clock() >= pending.expires_at:
@@ -180,17 +192,6 @@ class Invites:
                 self._listeners.remove(callback)
 
         return unsubscribe
-
-    def _unknown(self, secret: str, code: str | None) -> str:
-        """Why a secret that names no invite is refused, said for what it looks like."""
-        if code is None:
-            return (
-                "this invite link is not known here (it may be from before the table"
-                " restarted): ask the GM for a new one"
-            )
-        if any(c not in CODE_ALPHABET for c in code):
-            return "a code is 8 letters and digits like ABCD-EFGH, with no 0, 1, I, L or O"
-        return "no invite has this code: check it or ask the GM"
 
     def _urlsafe(self, size: int) -> str:
         return base64.urlsafe_b64encode(self._randbytes(size)).rstrip(b"=").decode()

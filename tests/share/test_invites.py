@@ -26,7 +26,7 @@ from hsm_tui.share.players import PlayersFileError
 from hsm_tui.share.serve import Table as Game
 from hsm_tui.table.session import Session
 
-from .conftest import seat_entries
+from .game_table import game_table
 
 START = 1_800_000_000.0
 
@@ -280,11 +280,7 @@ def test_join_limiter_defaults_to_ten_a_minute() -> None:
 # -- the game's side: the GM's seat list makes and revokes invites through the Table --
 @pytest.fixture
 def table(user_keys, host_key) -> Game:
-    from hsm_tui.share.server import TableServer
-
-    game = Game(Session())
-    game.server = TableServer(seat_entries(user_keys), game.make_app, host_key)
-    return game
+    return game_table(user_keys, host_key, Session())
 
 
 def test_the_table_invites_only_when_served_to_browsers(table: Game) -> None:
