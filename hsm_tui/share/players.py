@@ -1,13 +1,16 @@
-"""The players file of an SSH-shared session (a fixed contract): who may join
-the GM's game, in which seat, with which keys.
+"""The players file of a shared session (a fixed contract): who may join the GM's
+game, in which seat, with which keys.
 
 ```toml
 [[seat]]
 user = "kara"                 # the SSH user name the client logs in as
 role = "player"               # gm, player or watcher
 hero = "kestrel-vance"        # a party hero's id (players only)
-keys = ["ssh-ed25519 AAAAC3Nz… kara@laptop"]
+keys = ["ssh-ed25519 AAAAC3Nz… kara@laptop"]   # optional
 ```
+
+A seat without keys is opened only by an invite from a browser (``hsm serve --web``):
+a player with no SSH key still has a seat, and the GM's invite names it.
 
 Every problem is collected, each naming the file, the line and the key at fault; a bad
 file is refused as a whole (a seat half read could let the wrong person in).
@@ -54,7 +57,8 @@ SEAT_KEYS = ("user", "role", "hero", "keys")
 
 @dataclass(frozen=True)
 class SeatEntry:
-    """One seat of the players file: the seat and the public keys that open it."""
+    """One seat of the players file: the seat and the public keys that open it (none:
+    only an invite does)."""
 
     seat: Seat
     keys: tuple[str, ...]
@@ -136,7 +140,7 @@ def write_players(path: Path, seats: Sequence[SeatEntry]) -> None:
         "seat": [
             {"user": e.seat.user, "role": e.seat.role.value}
             | ({"hero": e.seat.hero} if e.seat.hero else {})
-            | {"keys": list(e.keys)}
+            | ({"keys": list(e.keys)} if e.keys else {})
             for e in seats
         ]
     }
@@ -203,9 +207,10 @@ def _seat(
     elif heroes is not None and hero and hero not in heroes:
         text = f"{hero!r} is not in the party ({', '.join(sorted(heroes)) or 'nobody yet'})"
         wrong.append(((*where, "hero"), text))
-    keys = table.get("keys")
-    if not isinstance(keys, list) or not keys:
-        wrong.append(((*where, "keys"), "expected a list of OpenSSH public key lines"))
+    keys = table.get("keys", [])
+    if not isinstance(keys, list):
+        text = "expected a list of OpenSSH public key lines (or no keys: invites only)"
+        wrong.append(((*where, "keys"), text))
         keys = []
     wrong += [((*where, "keys", k), why) for k, key in enumerate(keys) if (why := key_problem(key))]
     if wrong:

@@ -31,6 +31,7 @@ from ..persistence.autosave import Autosaver
 from ..table.seated import SeatedSession
 from ..table.seats import Role, Seat
 from ..table.session import Session
+from .invites import Invite, InviteRefused, Invites, link
 from .limits import Limits
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
@@ -93,7 +94,8 @@ def open_table(options: ServeOptions) -> tuple[Session, Path, tuple[SeatEntry, .
 
 class Table:
     """What the server needs of the game (an app per seat, who missed what) and what the
-    GM's seat list reads and changes (the seats, who is connected, a key added).
+    GM's seat list reads and changes (the seats, who is connected, a key added, a
+    browser invite made or revoked).
     """
 
     server: TableServer
@@ -104,6 +106,10 @@ class Table:
         self.session = session
         self.players = players
         """The players file a key added from the GM's seat list is written to."""
+        self.invites = Invites()
+        """The browser invites and sessions of this table (the web server trades them)."""
+        self.web_url: str | None = None
+        """The public origin browsers join at, when the table is served to them."""
         self._seen: dict[str, int] = {}  # user → the last log entry they could read
 
     @property
@@ -129,6 +135,42 @@ class Table:
         write_players(self.players, seats)
         self.server.set_seats(seats)
         return f"{user} may log in with that key (written to {self.players})"
+
+    def invite(self, user: str) -> Invite:
+        """A browser invite for ``user``'s seat (an earlier unused one stops working).
+        Raises InviteRefused when the table is not served to browsers (no link could
+        open it), PlayersFileError when the players file has no such seat."""
+        self._web_origin()
+        self._check_seat(user)
+        return self.invites.make(user)
+
+    def link(self, invite: Invite) -> str:
+        """The link that opens ``invite`` in a browser. Raises InviteRefused when the
+        table is not served to browsers."""
+        return link(self._web_origin(), invite)
+
+    def revoke(self, user: str) -> int:
+        """End ``user``'s browser sessions and pending invite; how many sessions ended.
+        Raises PlayersFileError when the players file has no such seat."""
+        self._check_seat(user)
+        return self.invites.revoke(user)
+
+    def _web_origin(self) -> str:
+        if self.web_url is None:
+            raise InviteRefused(
+                "this table is not served to browsers: start it with hsm serve --web"
+            )
+        return self.web_url
+
+    def _check_seat(self, user: str) -> None:
+        """Refuse a user the players file has no seat for, naming the seats it has (the
+        GM typed the name: a typo is the likely cause)."""
+        if all(e.seat.user != user for e in self.seats):
+            users = ", ".join(e.seat.user for e in self.seats) or "none yet"
+            where = f" ({self.players})" if self.players else ""
+            raise PlayersFileError(
+                f"{user!r} has no seat in the players file{where}; its seats: {users}"
+            )
 
     def make_app(self, seat: Seat, _connection: object) -> App[Any]:
         """The GM's app for a ``gm`` seat; the player's app (their view only) for others,

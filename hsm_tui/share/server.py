@@ -16,24 +16,22 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import contextvars
-import itertools
 import logging
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 import asyncssh
 from textual.app import App
 
 from ..table.seats import Seat
-from . import algorithms, departed
+from . import algorithms
 from .door import Door
-from .driver import run_app
 from .limits import Limits
 from .players import SeatEntry
+from .seating import EXIT_TIMEOUT, Connection, Seating
 from .terminal import ClientTerminal, bounded
+
+__all__ = ["INTERACTIVE_ONLY", "Connection", "TableServer", "key_blob"]
 
 log = logging.getLogger(__name__)
 
@@ -51,30 +49,6 @@ OFF = (
 )
 """asyncssh's options turned off: every way in but a key, agent and X11 forwarding, scp,
 and the reverse DNS lookup of each client (a slow resolver would stall every login)."""
-EXIT_TIMEOUT = 5.0
-"""Seconds :meth:`TableServer.close` gives the apps to exit before it cancels them."""
-
-
-@dataclass(frozen=True)
-class Connection:
-    """Who sits at the table over SSH: the seat, from where, the terminal's size (cols,
-    rows), since when (``time.time()``), and an id unique in this server's life.
-    """
-
-    id: int
-    seat: Seat
-    peer: str
-    size: tuple[int, int]
-    connected_at: float
-
-
-@dataclass
-class _Table:
-    """A connection at the table: what the GM sees, the terminal, the app's task."""
-
-    connection: Connection
-    terminal: ClientTerminal
-    task: asyncio.Task[None] | None = None
 
 
 def key_blob(line: str) -> bytes:
@@ -83,7 +57,9 @@ def key_blob(line: str) -> bytes:
 
 
 class TableServer:
-    """Serves the table to the players file's seats; see the module's docstring."""
+    """Serves the table to the players file's seats over SSH; see the module's docstring.
+    Who sits where is its :attr:`seating`'s, which a web server of the same table shares.
+    """
 
     def __init__(
         self,
@@ -95,10 +71,9 @@ class TableServer:
         per_user: int = 2,
         limits: Limits | None = None,
     ) -> None:
-        self._make_app = make_app
         self._host_key = host_key
-        self.max_seats = max_seats
-        self.per_user = per_user
+        self.seating = Seating(make_app, max_seats=max_seats, per_user=per_user)
+        """The seats taken (over SSH and from browsers), their limits and apps."""
         self.limits = limits or Limits()
         self.door = Door(self.limits)
         """Who may come in (the door's limits, its count of connections)."""
@@ -110,12 +85,6 @@ class TableServer:
         self.set_seats(seats)
         self._listener: asyncssh.SSHAcceptor | None = None
         self._ssh: set[asyncssh.SSHServerConnection] = set()
-        self._tables: dict[int, _Table] = {}
-        self._left: dict[str, float] = {}
-        self._listeners: list[Callable[[], None]] = []
-        self._ids = itertools.count(1)
-        self._closing = False
-        self._held: list[tuple[Any, int]] = []  # sessions ended by close(): (channel, code)
 
     async def start(self, host: str = "127.0.0.1", port: int = 2222) -> None:
         """Listen on ``host`` only (port 0: any free one); :attr:`host` and :attr:`port`
@@ -147,54 +116,30 @@ class TableServer:
 
     @property
     def connections(self) -> tuple[Connection, ...]:
-        """Who is at the table now, in the order they came."""
-        return tuple(t.connection for t in self._tables.values())
+        """Who is at the table now (over SSH or from a browser), in the order they came."""
+        return self.seating.connections
 
     def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Call ``callback`` whenever someone comes, leaves or resizes; returns the
-        function that stops it. It is called on the server's loop from whichever
-        connection changed (any context): it should only schedule a refresh. A callback
-        that raises is logged and dropped.
-        """
-        self._listeners.append(callback)
+        """See :meth:`Seating.on_change <hsm_tui.share.seating.Seating.on_change>`."""
+        return self.seating.on_change(callback)
 
-        def unsubscribe() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-
-        return unsubscribe
+    def left_at(self, user: str) -> float | None:
+        """When ``user`` last left the table (``time.time()``), None if never."""
+        return self.seating.left_at(user)
 
     def set_seats(self, seats: Sequence[SeatEntry]) -> None:
         """Use these seats for the next logins (those at the table stay seated)."""
         self.seats = tuple(seats)
         self._keys = {e.seat.user: (e.seat, frozenset(map(key_blob, e.keys))) for e in seats}
 
-    def left_at(self, user: str) -> float | None:
-        """When ``user`` last left the table (``time.time()``), None if never."""
-        return self._left.get(user)
-
     async def close(self, farewell: Callable[[], str] | None = None) -> None:
-        """Ask every app to exit (each restores its client's terminal), then close the
-        connections and the listener. ``farewell`` runs once every app has stopped (the
-        game can no longer change: the campaign is saved there); each client reads the
-        line it returns as the table closes.
+        """Stop listening, close the table (:meth:`Seating.close
+        <hsm_tui.share.seating.Seating.close>`: every app exits, ``farewell`` runs, each
+        client reads its line), then close the SSH connections.
         """
-        self._closing = True
         if self._listener is not None:
             self._listener.close()
-        tasks = [t.task for t in self._tables.values() if t.task is not None]
-        for table in list(self._tables.values()):
-            table.terminal.quit()
-        if tasks:
-            _, late = await asyncio.wait(tasks, timeout=EXIT_TIMEOUT)
-            for task in late:
-                task.cancel()
-            if late:
-                await asyncio.wait(late, timeout=EXIT_TIMEOUT)
-        line = farewell() if farewell is not None else ""
-        for channel, code in self._held:
-            _exit(channel, code, line)
-        self._held.clear()
+        await self.seating.close(farewell)
         for conn in list(self._ssh):
             conn.close()
         for conn in list(self._ssh):
@@ -209,73 +154,28 @@ class TableServer:
         seat, keys = self._keys.get(user, (None, frozenset()))
         return seat if key in keys else None
 
-    def _refusal(self, seat: Seat) -> str:
-        """Why ``seat`` may not sit down now, "" if it may."""
-        if self._closing:
-            return "hsm: the table is closing"
-        if len(self._tables) >= self.max_seats:
-            return f"hsm: the table is full ({self.max_seats} connected); try again later"
-        theirs = sum(t.connection.seat.user == seat.user for t in self._tables.values())
-        if theirs >= self.per_user:
-            return f"hsm: {seat.user} is connected {self.per_user} times already (the most)"
-        return ""
 
-    def _sit(self, seat: Seat, peer: str, terminal: ClientTerminal) -> _Table:
-        """Seat a connection and start its app in a task with a context of its own."""
-        connection = Connection(next(self._ids), seat, peer, terminal.size, time.time())
-        table = self._tables[connection.id] = _Table(connection, terminal)
-        table.task = asyncio.create_task(
-            self._serve(table), name=f"hsm table {connection.id}", context=contextvars.Context()
-        )
-        log.info("%s joined from %s as %s", seat.user, peer, seat.role)
-        self._changed()
-        return table
+class _SessionChannel:
+    """An asyncssh session channel as the seating's :class:`~hsm_tui.share.seating.Ending`:
+    the four channel methods the driver uses, and an end that writes the last line on
+    stderr and exits with the status."""
 
-    async def _serve(self, table: _Table) -> None:
-        """Run the connection's app; whatever happens, it leaves the table after."""
-        connection, terminal = table.connection, table.terminal
-        code = 1
+    def __init__(self, chan: Any) -> None:
+        self._chan = chan
+        self.write = chan.write
+        self.get_write_buffer_size = chan.get_write_buffer_size
+        self.pause_reading = chan.pause_reading
+        self.resume_reading = chan.resume_reading
+
+    def end(self, status: int, line: str = "") -> None:
+        """End the session with ``line`` (on stderr) and ``status``; a closed channel is
+        fine."""
         try:
-            code = await run_app(self._make_app(connection.seat, connection), terminal)
-        except Exception:
-            log.exception(
-                "the app of %s (connection %d) failed", connection.seat.user, connection.id
-            )
-        finally:
-            del self._tables[connection.id]
-            departed.forget_departed_apps()
-            self._left[connection.seat.user] = time.time()
-            log.info("%s left (connection %d)", connection.seat.user, connection.id)
-            if not terminal.closed:
-                terminal.closed = True
-                if self._closing:  # the table closes: its farewell comes once all stopped
-                    self._held.append((terminal.channel, code))
-                else:
-                    _exit(terminal.channel, code)
-            self._changed()
-
-    def _resized(self, table: _Table) -> None:
-        if table.connection.id in self._tables and table.connection.size != table.terminal.size:
-            table.connection = replace(table.connection, size=table.terminal.size)
-            self._changed()
-
-    def _changed(self) -> None:
-        for callback in list(self._listeners):
-            try:
-                callback()
-            except Exception:
-                log.exception("a table listener failed; it is dropped")
-                self._listeners.remove(callback)
-
-
-def _exit(channel: Any, status: int, line: str = "") -> None:
-    """End a session with ``line`` (on stderr) and ``status``; a closed channel is fine."""
-    try:
-        if line:
-            channel.write_stderr(f"{line}\r\n".encode())
-        channel.exit(status)
-    except OSError:
-        pass
+            if line:
+                self._chan.write_stderr(f"{line}\r\n".encode())
+            self._chan.exit(status)
+        except OSError:
+            pass
 
 
 class _Gate(asyncssh.SSHServer):
@@ -392,19 +292,19 @@ class _TableSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return False
 
     def session_started(self) -> None:
+        channel = _SessionChannel(self._chan)
         if self._command or self._term is None:
-            _exit(self._chan, 1, INTERACTIVE_ONLY)
+            channel.end(1, INTERACTIVE_ONLY)
             return
-        if why := self._server._refusal(self._seat):
-            _exit(self._chan, 1, why)
+        if why := self._server.seating.refusal(self._seat):
+            channel.end(1, why)
             return
         term, size = self._term
-        terminal = ClientTerminal(self._chan, term, size, self._chan.get_environment())
+        terminal = ClientTerminal(channel, term, size, self._chan.get_environment())
         terminal.on_drop = self._conn.abort
         terminal.on_flood = lambda: self._server.door.penalise(self._conn)
         self._terminal = terminal
-        table = self._server._sit(self._seat, self._peer, terminal)
-        terminal.on_resize = lambda: self._server._resized(table)
+        self._server.seating.sit(self._seat, self._peer, terminal)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self._terminal is not None:

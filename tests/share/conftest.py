@@ -333,3 +333,39 @@ def hsm_serve(
 def port_of(started: list[str]) -> int:
     """The port ``hsm serve`` said it listens on."""
     return int(started[2].rsplit(":", 1)[1])
+
+
+@pytest.fixture
+async def web(serve, tmp_path: Path):
+    """The real game (a Session, ``hsm serve``'s Table) served over SSH and, on the same
+    seating, to browsers; a page folder of its own. Every browser and server is closed
+    after the test."""
+    from hsm_tui.share.invites import Invites, JoinLimiter
+    from hsm_tui.share.web.server import WebServer
+
+    from .web_client import Clock, Web
+
+    (tmp_path / "index.html").write_text("<!doctype html><title>hsm</title>\n")
+    started: list[Web] = []
+
+    async def start(
+        session: Session, clock: Clock | None = None, per_minute: int = 10, **limits: Any
+    ) -> Web:
+        game = Game(session)
+        table = await serve(game.make_app, **limits)
+        game.server = table.server
+        invites = Invites(clock=clock or Clock())
+        server = WebServer(
+            table.server.seating, lambda: table.server.seats, invites,
+            limiter=JoinLimiter(per_minute), static=tmp_path,
+        )  # fmt: skip
+        await server.start("127.0.0.1", 0)
+        started.append(Web(table, game, server, invites))
+        return started[-1]
+
+    yield start
+    for run in started:
+        await run.table.server.close()
+        for browser in run.browsers:
+            await browser.close()
+        await run.server.close()

@@ -1,5 +1,6 @@
-"""The players file (issue 21 contract): [[seat]] tables with user, role, hero and keys;
-a bad file names the file, the line and the key at fault, and is refused whole.
+"""The players file (a fixed contract): [[seat]] tables with user, role, hero and keys
+(optional: a seat without keys joins only by a browser invite); a bad file names the
+file, the line and the key at fault, and is refused whole.
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def test_only_a_regular_file_of_sane_size_is_read(tmp_path: Path) -> None:
         read_players(huge)
 
 
-# -- a key pasted from the GM's seat list (issue 21: the GM edits the file from the app) --
+# -- a key pasted from the GM's seat list (the GM edits the file from the app) --
 def test_a_pasted_key_adds_a_seat_or_a_key_and_is_written_back(tmp_path: Path) -> None:
     path = write(tmp_path, GOOD)
     seats = add_key(read_players(path), "otto", "player", "roan-maddox", key(9))
@@ -224,3 +225,57 @@ def test_a_pasted_key_is_checked_as_the_file_is(
     seats = read_players(write(tmp_path, GOOD))
     with pytest.raises(PlayersFileError, match=re.escape(why)):
         add_key(seats, user, role, hero, line)
+
+
+# -- a seat without keys: opened only by a browser invite (hsm serve --web) --
+NO_KEYS = """
+[[seat]]
+user = "gm"
+role = "gm"
+keys = []
+
+[[seat]]
+user = "kara"
+role = "player"
+hero = "kestrel-vance"
+"""
+
+
+def test_a_seat_without_keys_loads_for_invites_only(tmp_path: Path) -> None:
+    seats = read_players(write(tmp_path, NO_KEYS), party=["kestrel-vance"])
+    assert [(e.seat, e.keys) for e in seats] == [
+        (Seat(Role.GM, "gm"), ()),
+        (Seat(Role.PLAYER, "kara", "kestrel-vance"), ()),
+    ]
+
+
+def test_keys_that_are_not_a_list_are_still_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, NO_KEYS.replace("keys = []", f'keys = "{key(1)}"'))
+    with pytest.raises(PlayersFileError) as refused:
+        read_players(path)
+    assert str(refused.value) == (
+        f"{path}:5: key seat[0].keys: expected a list of OpenSSH public key lines"
+        " (or no keys: invites only)"
+    )
+
+
+def test_a_damaged_key_on_a_seat_is_refused_as_before(tmp_path: Path) -> None:
+    path = write(tmp_path, NO_KEYS.replace("keys = []", f'keys = ["{damaged(key(1), 3)}"]'))
+    with pytest.raises(PlayersFileError, match=re.escape("the key 'user1@host' is damaged")):
+        read_players(path)
+
+
+def test_a_key_added_to_a_seat_without_keys_opens_it(tmp_path: Path) -> None:
+    path = write(tmp_path, NO_KEYS)
+    seats = add_key(read_players(path), "kara", "watcher", "", key(2))
+    write_players(path, seats)
+    kara = read_players(path)[1]
+    assert kara.seat == Seat(Role.PLAYER, "kara", "kestrel-vance") and kara.keys == (key(2),)
+
+
+def test_a_seat_without_keys_is_written_without_a_keys_line(tmp_path: Path) -> None:
+    path = write(tmp_path, NO_KEYS)
+    seats = read_players(path)
+    write_players(path, seats)
+    assert "keys" not in path.read_text(encoding="utf-8")
+    assert read_players(path) == seats

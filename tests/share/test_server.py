@@ -265,10 +265,8 @@ async def test_an_app_that_fails_closes_its_own_connection_only(
     assert [c.seat.user for c in table.server.connections] == ["wes"]
 
 
-async def test_an_app_that_cannot_be_built_is_logged(
-    table: Table, caplog: pytest.LogCaptureFixture
-):
-    table.server._make_app = lambda seat, connection: 1 / 0  # type: ignore[assignment]
+async def test_an_app_that_cannot_be_built_is_logged(serve, caplog: pytest.LogCaptureFixture):
+    table = await serve(lambda seat, connection: 1 / 0)
     with caplog.at_level(logging.ERROR, logger="hsm_tui.share"):
         kara = await table.join("kara")
         await kara.ended()

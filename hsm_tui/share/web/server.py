@@ -1,0 +1,238 @@
+"""The browser side of ``hsm serve --web``: an aiohttp server on the SSH server's loop
+that serves the page, trades an invite for a session cookie, and seats a browser's
+WebSocket at the same :class:`~hsm_tui.share.seating.Seating` as the SSH clients.
+
+What it lets in: ``POST /join`` with an invite's token or code (at most
+:data:`MAX_BODY` bytes, a few a minute per address), then ``/ws`` with that session's
+cookie from a page of the table's own origin only, seated as the players file's seat
+of that user, under the same ``max_seats`` and per-user cap as SSH. Every response
+forbids framing, inline script and caching (:data:`HEADERS`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import ssl
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from aiohttp import web
+
+from ...table.seats import Seat
+from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter
+from ..players import SeatEntry
+from ..seating import EXIT_TIMEOUT, Seating
+from ..terminal import ClientTerminal
+from .browser import ENV, MAX_MESSAGE, TERM, WebChannel, read_messages, size_asked
+from .origin import bound_origin, same_origin
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+"""The page and what it loads (index.html, its script, style and xterm.js)."""
+
+COOKIE = "hsm_session"
+MAX_BODY = 4 << 10
+"""Bytes in a join request: a secret is some 40."""
+
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';"
+        " img-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self';"
+        " frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+}
+"""On every response: only the page's own files run, nothing frames it, no address (the
+invite is in the fragment, which is never sent) leaks in a Referer, nothing is cached."""
+
+REVOKED = "your browser session was ended by the GM"
+NOT_SEATED = "hsm: {user} has no seat at this table now; ask the GM"
+STATIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""A file of the page: a plain name in the static folder, never a path."""
+
+
+def error(status: int, why: str) -> web.Response:
+    """A JSON refusal the page shows as it is."""
+    return web.json_response({"error": why}, status=status)
+
+
+def who(seat: Seat) -> dict[str, str]:
+    """What the page is told of its seat."""
+    return {"user": seat.user, "role": str(seat.role), "hero": seat.hero}
+
+
+class WebServer:
+    """Serves the table to browsers; see the module's docstring. ``seats`` gives the
+    players file's seats as they are now (a seat removed since an invite opens nothing).
+    """
+
+    def __init__(
+        self,
+        seating: Seating,
+        seats: Callable[[], Sequence[SeatEntry]],
+        invites: Invites,
+        *,
+        limiter: JoinLimiter | None = None,
+        public_url: str | None = None,
+        tls: ssl.SSLContext | None = None,
+        static: Path = STATIC,
+    ) -> None:
+        self.seating = seating
+        self._seats = seats
+        self.invites = invites
+        self.limiter = limiter or JoinLimiter()
+        self.tls = tls
+        self.static = static
+        self.origin = public_url or ""
+        """The public origin: ``--web-public-url``'s, else the bound address's once
+        started; the invite link starts with it and a page's ``Origin`` must be it."""
+        self.host = ""
+        self.port = 0
+        self._open: dict[str, set[tuple[WebChannel, ClientTerminal]]] = {}
+        self._runner: web.AppRunner | None = None
+        self._unsubscribe: Callable[[], None] = lambda: None
+
+    async def start(self, host: str = "127.0.0.1", port: int = 8022) -> None:
+        """Listen on ``host`` only (port 0: any free one); :attr:`host`, :attr:`port`
+        and (without a public URL) :attr:`origin` are then the bound ones."""
+        app = web.Application(client_max_size=MAX_BODY)
+        app.on_response_prepare.append(_secure)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_post("/join", self._join)
+        app.router.add_get("/whoami", self._whoami)
+        app.router.add_get("/ws", self._socket)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=EXIT_TIMEOUT)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port, ssl_context=self.tls)
+        try:
+            await site.start()
+        except OSError:
+            await self._runner.cleanup()
+            self._runner = None
+            raise
+        address = self._runner.addresses[0]
+        self.host, self.port = str(address[0]), int(address[1])
+        scheme = "https" if self.tls else "http"
+        self.origin = self.origin or bound_origin(scheme, self.host, self.port)
+        self._unsubscribe = self.invites.on_revoke(self._revoked)
+
+    def link(self, token: str) -> str:
+        """The invite link a player opens: the token in the fragment, never sent."""
+        return f"{self.origin}/#invite={token}"
+
+    async def close(self) -> None:
+        """Stop listening and close what is left open (the seating ends the seats)."""
+        self._unsubscribe()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def _seat(self, user: str) -> Seat | None:
+        return next((e.seat for e in self._seats() if e.seat.user == user), None)
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return self._file("index.html")
+
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        return self._file(name) if STATIC_NAME.fullmatch(name) else error(404, "no such file")
+
+    def _file(self, name: str) -> web.StreamResponse:
+        path = self.static / name
+        return web.FileResponse(path) if path.is_file() else error(404, "no such file")
+
+    async def _join(self, request: web.Request) -> web.Response:
+        """Trade an invite's secret for a session cookie (see the module's docstring)."""
+        address = request.remote or "?"
+        if not self.limiter.allow(address):
+            log.info("web %s: too many joins in a minute", address)
+            return error(429, "too many tries from this address: wait a minute and try again")
+        secret = await _secret(request)
+        if secret is None:
+            return error(400, 'a join is JSON like {"secret": "ABCD-EFGH"}, at most 4 KiB')
+        try:
+            user, cookie = self.invites.trade(secret)
+        except InviteRefused as refused:
+            log.info("web %s: invite refused: %s", address, refused)
+            return error(403, str(refused))
+        seat = self._seat(user)
+        if seat is None:
+            return error(403, NOT_SEATED.format(user=user))
+        log.info("web %s: an invite for %s was used", address, user)
+        response = web.json_response(who(seat))
+        response.set_cookie(
+            COOKIE, cookie, max_age=SESSION_TTL, path="/",
+            httponly=True, samesite="Strict", secure=self.tls is not None,
+        )  # fmt: skip
+        return response
+
+    async def _whoami(self, request: web.Request) -> web.Response:
+        user = self.invites.user_of(request.cookies.get(COOKIE))
+        seat = self._seat(user) if user is not None else None
+        return web.json_response(who(seat)) if seat is not None else error(401, "not joined")
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        """A joined page's terminal: refused before the upgrade without a live cookie or
+        from another origin; after it (a ``bye`` and 4403) when not seated."""
+        user = self.invites.user_of(request.cookies.get(COOKIE))
+        if user is None:
+            return error(403, "not joined: open the invite link again or type the code")
+        origin = request.headers.get("Origin")
+        if not same_origin(origin, self.origin):
+            log.info("web %s: a page from %s refused", request.remote, origin)
+            return error(403, f"this page is not from {self.origin}")
+        assert request.transport is not None  # a request being handled has its transport
+        host, port = request.transport.get_extra_info("peername", ("?", 0))[:2]
+        peer = f"web [{host}]:{port}" if ":" in str(host) else f"web {host}:{port}"
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, compress=False, heartbeat=30)
+        await ws.prepare(request)
+        channel = WebChannel(ws, request.transport)  # type: ignore[arg-type]
+        seat = self._seat(user)
+        why = NOT_SEATED.format(user=user) if seat is None else self.seating.refusal(seat)
+        if seat is None or why:
+            log.info("%s refused: %s", peer, why)
+            channel.refuse(why)
+            await channel.closed()
+            return ws
+        terminal = ClientTerminal(channel, TERM, size_asked(request.query), ENV)
+        terminal.on_drop = channel.abort
+        opened = (channel, terminal)
+        self._open.setdefault(user, set()).add(opened)
+        self.seating.sit(seat, peer, terminal)
+        try:
+            await read_messages(ws, terminal, peer)
+        finally:
+            self._open[user].discard(opened)
+            if not self._open[user]:
+                del self._open[user]
+            if not terminal.closed:
+                terminal.lost()  # the page went: its app exits
+            await channel.closed()
+        return ws
+
+    def _revoked(self, user: str) -> None:
+        """The GM revoked ``user``'s browser sessions: their open pages close now."""
+        for channel, terminal in list(self._open.get(user, ())):
+            terminal.lost()
+            channel.refuse(REVOKED)
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    """The security headers, on every response (see :data:`HEADERS`)."""
+    response.headers.update(HEADERS)
+
+
+async def _secret(request: web.Request) -> str | None:
+    """The secret of a join request's JSON body, None if the body is not one."""
+    try:
+        body = json.loads(await request.read())
+    except (web.HTTPRequestEntityTooLarge, ValueError):
+        return None
+    secret = body.get("secret") if isinstance(body, dict) else None
+    return secret if isinstance(secret, str) and 0 < len(secret) <= 200 else None
