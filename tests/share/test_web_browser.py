@@ -128,3 +128,24 @@ async def test_an_invite_link_opens_the_players_table_and_keys_reach_the_app(web
         )  # the on-screen Esc closes it: the table's key bar is back
         await tab.shows("l Log")
         assert "pgdn Page down" not in await tab.screen()
+        await phone_width(tab, run, seated.size)
+
+
+async def phone_width(tab: DevTools, run: Any, size: tuple[int, int]) -> None:
+    """The page held upright on a phone: its new size reaches the seat (a resize
+    message), and the font shrinks to keep the 80 columns the app is drawn for."""
+    await tab.call(
+        "Emulation.setDeviceMetricsOverride", width=390, height=740, deviceScaleFactor=1,
+        mobile=True,
+    )  # fmt: skip
+    seen: list[tuple[int, int]] = []
+    for _ in range(200):
+        page = tuple(await tab.value("[term.cols, term.rows]"))
+        seen = [c.size for c in run.table.server.connections]
+        if page != size and seen == [page]:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"the seat's size {seen} never became the page's {page}")
+    assert page[0] >= 80
+    await tab.shows("YOUR TURN")

@@ -41,6 +41,8 @@ const CLOSED = {
 };
 
 const RESIZE_DELAY_MS = 150; // a window dragged wider sends one size, not fifty
+const MIN_COLS = 80; // the apps ask for a larger window below 80×24 (ui/too_small.py)
+const MIN_FONT_PX = 7;
 const LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 const $ = (id) => document.getElementById(id);
@@ -121,25 +123,40 @@ function drawWithWebgl() {
 // measured; fit sizes the terminal to #screen whenever #screen changes size.
 function makeTerminal() {
   const font = window.getComputedStyle($("screen"));
-  term = new Terminal({
-    fontFamily: font.fontFamily,
-    fontSize: parseFloat(font.fontSize),
-    scrollback: 0,
-    cursorBlink: false,
-  });
+  const fontSize = parseFloat(font.fontSize);
+  term = new Terminal({ fontFamily: font.fontFamily, fontSize, scrollback: 0, cursorBlink: false });
   fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open($("screen"));
   drawWithWebgl();
-  fit.fit();
+  fitTable(fontSize);
   term.onData((data) => send(encoder.encode(data)));
   term.onBinary((data) => send(Uint8Array.from(data, (c) => c.charCodeAt(0) & 0xff)));
   term.onResize(({ cols, rows }) => send(JSON.stringify({ resize: [cols, rows] })));
   let pending = null;
   new ResizeObserver(() => {
     clearTimeout(pending);
-    pending = setTimeout(() => fit.fit(), RESIZE_DELAY_MS);
+    pending = setTimeout(() => fitTable(fontSize), RESIZE_DELAY_MS);
   }).observe($("screen"));
+}
+
+// The terminal fills #screen in hsm.css's font; where that gives fewer than MIN_COLS
+// columns (a phone held upright) the font shrinks by half pixels until they fit, down to
+// MIN_FONT_PX, rather than the app asking for a larger window. (A cell's width is
+// rounded to whole pixels, so it is measured at each size, not worked out.)
+function fitTable(fontSize) {
+  let px = fontSize;
+  setFont(px);
+  while (px > MIN_FONT_PX && (fit.proposeDimensions()?.cols ?? MIN_COLS) < MIN_COLS) {
+    px -= 0.5;
+    setFont(px);
+  }
+  fit.fit();
+}
+
+function setFont(px) {
+  term.options.fontSize = px;
+  $("screen").style.fontSize = `${px}px`; // the DOM renderer's rows, should WebGL fail
 }
 
 function connect() {
@@ -203,6 +220,10 @@ function start() {
   $("rejoin").addEventListener("click", () =>
     resume("Your seat's session has ended: ask the GM for a new invite."),
   );
+  // A new invite opened in this tab changes only the fragment: start afresh with it.
+  window.addEventListener("hashchange", () => {
+    if (window.location.hash.startsWith("#invite=")) window.location.reload();
+  });
   if (invite) {
     join(invite);
   } else {
