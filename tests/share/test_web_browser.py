@@ -1,6 +1,8 @@
 """The page in a real browser (headless Chromium, driven over the DevTools protocol):
 opened from an invite link, it trades the invite, draws the player's table in xterm.js,
-and a key typed on the page, or tapped on its on-screen row, reaches the player's app.
+and a key typed on the page, or tapped on its on-screen row, reaches the player's app;
+at a phone's width it keeps 80 columns; after leaving, Rejoin sits down again; without
+a link or cookie it asks for the code.
 
 Skipped where no Chromium is installed (``apt-get install chromium``).
 """
@@ -19,6 +21,7 @@ import aiohttp
 import pytest
 
 from hsm_tui.share.web import server as web_server
+from hsm_tui.share.web.browser import LEFT
 
 from .conftest import fight, until
 
@@ -58,15 +61,17 @@ class DevTools:
     async def screen(self) -> str:
         return str(await self.value(SCREEN) or "")
 
-    async def shows(self, text: str) -> None:
-        """Wait until the terminal in the page shows ``text``."""
-        seen = ""
+    async def until(self, expression: str, what: str) -> None:
+        """Wait until ``expression`` holds in the page; fail saying ``what`` did not."""
         for _ in range(200):
-            seen = await self.screen()
-            if text in seen:
+            if await self.value(expression):
                 return
             await asyncio.sleep(0.05)
-        raise AssertionError(f"the page never showed {text!r}; it shows:\n{seen}")
+        raise AssertionError(f"{what}; the terminal shows:\n{await self.screen()}")
+
+    async def shows(self, text: str) -> None:
+        """Wait until the terminal in the page shows ``text``."""
+        await self.until(f"({SCREEN}).includes({json.dumps(text)})", f"no {text!r}")
 
     async def press(self, key: str) -> None:
         """A key typed on the page's keyboard, as Chromium hands it to xterm.js."""
@@ -129,6 +134,8 @@ async def test_an_invite_link_opens_the_players_table_and_keys_reach_the_app(web
         await tab.shows("l Log")
         assert "pgdn Page down" not in await tab.screen()
         await phone_width(tab, run, seated.size)
+        await leave_and_rejoin(tab, run)
+        await type_the_code(tab, run)
 
 
 async def phone_width(tab: DevTools, run: Any, size: tuple[int, int]) -> None:
@@ -148,4 +155,31 @@ async def phone_width(tab: DevTools, run: Any, size: tuple[int, int]) -> None:
     else:
         raise AssertionError(f"the seat's size {seen} never became the page's {page}")
     assert page[0] >= 80
+    await tab.shows("YOUR TURN")
+
+
+async def leave_and_rejoin(tab: DevTools, run: Any) -> None:
+    """q leaves the table: the page shows the server's farewell line in its banner, and
+    Rejoin (the session cookie still good) sits the player down again."""
+    await tab.press("q")
+    await tab.until('!document.getElementById("bye").hidden', "no farewell banner")
+    assert await tab.value('document.getElementById("bye-line").textContent') == LEFT
+    await until(lambda: not run.table.server.connections, lambda: "kara still seated")
+    await tab.value('document.getElementById("rejoin").click()')
+    await tab.shows("YOUR TURN")
+    assert await tab.value('document.getElementById("bye").hidden')
+    await until(lambda: len(run.table.server.connections) == 1, lambda: "not seated again")
+
+
+async def type_the_code(tab: DevTools, run: Any) -> None:
+    """A browser without the cookie and without a link is asked for the code; the code
+    typed in lower case without its dash seats the player."""
+    await tab.call("Network.clearBrowserCookies")
+    await tab.call("Page.navigate", url=f"{run.server.origin}/")
+    await tab.until('!document.getElementById("join").hidden', "no code form")
+    code = run.invites.make("kara").code.lower().replace("-", "")
+    await tab.value(
+        f"""document.getElementById("code").value = {json.dumps(code)};
+        document.getElementById("join-form").requestSubmit()"""
+    )
     await tab.shows("YOUR TURN")
