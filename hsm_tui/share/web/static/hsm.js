@@ -40,6 +40,7 @@ const CLOSED = {
   1009: "The connection sent more than the table accepts at once.",
 };
 
+const UNREACHABLE = "The table cannot be reached. Is the server still running?";
 const RESIZE_DELAY_MS = 150; // a window dragged wider sends one size, not fifty
 const MIN_COLS = 80; // the apps ask for a larger window below 80×24 (ui/too_small.py)
 const MIN_FONT_PX = 7;
@@ -78,7 +79,7 @@ async function join(secret) {
       credentials: "same-origin",
     });
   } catch {
-    askForCode("The table cannot be reached. Is the server still running?");
+    askForCode(UNREACHABLE);
     return;
   }
   if (reply.ok) {
@@ -98,7 +99,7 @@ async function resume(why) {
     show("bye", false);
     connect();
   } else {
-    askForCode(why);
+    askForCode(reply ? why : UNREACHABLE);
   }
 }
 
