@@ -57,6 +57,11 @@ class ServeOptions:
     max_seats: int = 8
     content: Sequence[str] = ()
     limits: Limits = field(default_factory=Limits)
+    web: tuple[str, int] | None = None
+    """``--web``: the address browsers are served on; None: SSH only."""
+    web_public_url: str | None = None
+    web_cert: str | None = None
+    web_key: str | None = None
 
 
 def players_path(options: ServeOptions, session: Session) -> Path:
@@ -233,7 +238,9 @@ async def serve(options: ServeOptions) -> int:
 async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
     from .hostkey import HostKeyError, fingerprint, host_key_path, load_or_create_host_key
     from .server import TableServer
+    from .web.launch import browsers_asked, serve_browsers
 
+    web = browsers_asked(options)
     session, players, seats = open_table(options)
     try:
         key = load_or_create_host_key(host_key_path())
@@ -250,6 +257,9 @@ async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
     print(f"host key fingerprint {fingerprint(key)}", flush=True)
     print(f"players file {players} ({len(seats)} seat(s))", flush=True)
     print(f"listening on {server.host}:{server.port}", flush=True)
+    browsers = None
+    if web is not None:
+        browsers = await serve_browsers(options, table, *web)
     saver = autosaver(session) if options.headless else None
     discard = False
     said: list[str] = []
@@ -266,7 +276,9 @@ async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
         else:
             discard = await _local_app(session, table)
     finally:
-        await server.close(farewell)
+        await server.close(farewell)  # every seat, SSH's and browsers', ends here
+        if browsers is not None:
+            await browsers.close()
         # each app swapped sys.stdout while it ran; overlapping apps restore out of order
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         print(*said, flush=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import ssl
 import subprocess
 import sys
 import time
@@ -349,7 +350,11 @@ async def web(serve, tmp_path: Path):
     started: list[Web] = []
 
     async def start(
-        session: Session, clock: Clock | None = None, per_minute: int = 10, **limits: Any
+        session: Session,
+        clock: Clock | None = None,
+        per_minute: int = 10,
+        tls: ssl.SSLContext | None = None,
+        **limits: Any,
     ) -> Web:
         game = Game(session)
         table = await serve(game.make_app, **limits)
@@ -357,7 +362,7 @@ async def web(serve, tmp_path: Path):
         invites = Invites(clock=clock or Clock())
         server = WebServer(
             table.server.seating, lambda: table.server.seats, invites,
-            limiter=JoinLimiter(per_minute), static=tmp_path,
+            limiter=JoinLimiter(per_minute), tls=tls, static=tmp_path,
         )  # fmt: skip
         await server.start("127.0.0.1", 0)
         started.append(Web(table, game, server, invites))

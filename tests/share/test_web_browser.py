@@ -20,6 +20,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from hsm_tui.share.invites import link
 from hsm_tui.share.web import server as web_server
 from hsm_tui.share.web.browser import LEFT
 
@@ -118,7 +119,8 @@ async def test_an_invite_link_opens_the_players_table_and_keys_reach_the_app(web
         [page] = [target for target in await listed.json() if target["type"] == "page"]
     async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
         tab = DevTools(ws)
-        await tab.call("Page.navigate", url=run.server.link(run.invites.make("kara").token))
+        invite = link(run.server.origin, run.invites.make("kara"))
+        await tab.call("Page.navigate", url=invite)
         await tab.shows("YOUR TURN")
         assert "Kestrel" in await tab.screen()  # the hero's name, drawn by xterm.js
         assert await tab.value("location.hash") == ""  # the spent invite left the address

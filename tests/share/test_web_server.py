@@ -5,6 +5,8 @@ reading its frames into pyte) that join with an invite, as the page does.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 
@@ -12,11 +14,12 @@ import aiohttp
 import pytest
 
 from hsm_tui.share.invites import INVITE_TTL
-from hsm_tui.share.web.browser import MAX_MESSAGE, REFUSED
+from hsm_tui.share.web.address import tls_context
+from hsm_tui.share.web.browser import LEFT, MAX_MESSAGE, REFUSED
 from hsm_tui.share.web.server import HEADERS, REVOKED
 
 from .conftest import HIDDEN_NAME, SECRET_NOTE, fight, until
-from .web_client import Clock
+from .web_client import Clock, self_signed
 
 
 async def test_an_invite_link_seats_the_player_and_never_shows_the_gms_secrets(web) -> None:
@@ -48,6 +51,18 @@ async def test_the_join_cookie_is_http_only_strict_and_whoami_reads_it(web) -> N
     assert "Secure" not in cookie  # plain HTTP: a Secure cookie would never come back
     async with kara.http.get(f"{kara.url}/whoami") as response:
         assert (response.status, await response.json())[1]["user"] == "kara"
+
+
+async def test_over_tls_the_origin_is_https_and_the_cookie_secure(web, tmp_path) -> None:
+    run = await web(fight(), tls=tls_context(*map(str, self_signed(tmp_path))))
+    assert run.server.origin == f"https://127.0.0.1:{run.server.port}"
+    kara = run.browser()
+    async with kara.http.post(
+        f"{kara.url}/join", json={"secret": run.invites.make("kara").token}
+    ) as response:
+        assert "; Secure" in response.headers["Set-Cookie"]
+    await kara.open()
+    await kara.shows("Kestrel")
 
 
 async def test_an_invite_is_single_use_expires_and_its_code_works_typed(web) -> None:
@@ -155,6 +170,12 @@ async def test_the_app_ending_closes_the_socket_with_1000_and_the_table_closing_
     web,
 ) -> None:
     run = await web(fight())
+    leaving = await run.joined("kara")
+    await leaving.shows("Kestrel")
+    await leaving.send(b"q")  # the player leaves
+    assert await leaving.ended() == 1000
+    assert leaving.bye == LEFT
+    await until(lambda: not run.table.server.connections, lambda: "kara still seated")
     kara = await run.joined("kara")
     await kara.shows("Kestrel")
     await run.table.server.close(lambda: "The GM closed the table: the campaign is saved.")
@@ -171,3 +192,39 @@ async def test_every_response_carries_the_security_headers(web) -> None:
     page = await browser.get("/")
     assert page.status == 200 and page.content_type == "text/html"
     assert (await browser.get("/static/..%2Fserver.py")).status == 404
+
+
+async def test_each_frame_is_one_message_however_large(web) -> None:
+    """The largest screen's first frame (500×200 cells) is past 64 KiB: it still comes as
+    one binary message, which the page writes to xterm.js whole."""
+    run = await web(fight())
+    kara = await run.joined("kara", (500, 200))
+    await kara.shows("YOUR TURN")
+    assert max(map(len, kara.frames)) > 1 << 16
+    assert run.table.server.connections[0].size == (500, 200)
+
+
+async def test_a_browser_typing_flat_out_is_dropped_and_another_seat_plays_on(
+    web, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The SSH side's input limits hold for a browser: its keys are paced through the
+    socket's transport and, sent flat out for seconds, drop it (the socket is cut)."""
+    run = await web(fight(seed=0))
+    flooder, kara = await run.joined("kara"), await run.joined("kara")
+    await kara.shows("YOUR TURN")
+    assert flooder.ws is not None
+
+    async def flood() -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            while not flooder.ws.closed:
+                await flooder.ws.send_bytes(b"x" * 4096)
+                await asyncio.sleep(0.001)
+
+    with caplog.at_level(logging.WARNING, logger="hsm_tui.share"):
+        flooding = asyncio.create_task(flood())
+        await kara.send(b"a")
+        await kara.shows("Attack (R-ATK-1)")
+        await flooder.ended(timeout=20)
+        await flooding
+    assert "dropping a client that types flat out" in caplog.text
+    await until(lambda: len(run.table.server.connections) == 1, lambda: "the flooder stayed")

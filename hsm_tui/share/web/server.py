@@ -25,8 +25,8 @@ from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter
 from ..players import SeatEntry
 from ..seating import EXIT_TIMEOUT, Seating
 from ..terminal import ClientTerminal
+from .address import bound_origin, same_origin
 from .browser import ENV, MAX_MESSAGE, TERM, WebChannel, read_messages, size_asked
-from .origin import bound_origin, same_origin
 
 log = logging.getLogger(__name__)
 
@@ -121,10 +121,6 @@ class WebServer:
         scheme = "https" if self.tls else "http"
         self.origin = self.origin or bound_origin(scheme, self.host, self.port)
         self._unsubscribe = self.invites.on_revoke(self._revoked)
-
-    def link(self, token: str) -> str:
-        """The invite link a player opens: the token in the fragment, never sent."""
-        return f"{self.origin}/#invite={token}"
 
     async def close(self) -> None:
         """Stop listening and close what is left open (the seating ends the seats)."""

@@ -1,11 +1,12 @@
-"""Where the browser table is reached: the ``--web`` address, the public origin its pages
-come from, and whether a page's ``Origin`` is that one. Plain text work, no aiohttp: the
-command line checks its flags before the web server is imported.
+"""Where and how the browser table is reached: the ``--web`` address, its TLS context,
+the public origin its pages come from, and whether a page's ``Origin`` is that one. No
+aiohttp here: ``hsm serve`` checks its flags before the web server is imported.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import ssl
 from urllib.parse import urlsplit
 
 WEB_HOST, WEB_PORT = "127.0.0.1", 8022
@@ -89,3 +90,26 @@ def _key(origin: str) -> tuple[str, str, int] | None:
         return None
     host = parts.hostname.lower()
     return parts.scheme, LOOPBACK_NAMES.get(host, host), port
+
+
+def tls_context(cert: str, key: str) -> ssl.SSLContext:
+    """The server's TLS from ``--web-cert`` and ``--web-key`` (PEM files). Raises
+    ValueError naming the file that cannot be used, and why."""
+    for flag, path, marker in (
+        ("--web-cert", cert, "-----BEGIN CERTIFICATE-----"),
+        ("--web-key", key, "PRIVATE KEY-----"),
+    ):
+        try:
+            with open(path, encoding="ascii", errors="replace") as file:
+                text = file.read(1 << 20)
+        except OSError as err:
+            raise ValueError(f"{flag} {path}: {err.strerror or err}") from None
+        if marker not in text:
+            raise ValueError(f"{flag} {path}: not a PEM file with a {marker.strip('-')}")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert, key)
+    except ssl.SSLError as err:
+        why = err.reason or str(err)
+        raise ValueError(f"--web-key {key} cannot serve --web-cert {cert} ({why})") from None
+    return context
