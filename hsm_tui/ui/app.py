@@ -118,9 +118,10 @@ class HsmApp(App[str | None]):
         Binding("f1,question_mark", "help", "Help", id="help"),
         *(Binding(p.key, f"switch_mode('{p.mode}')", p.label, id=f"mode.{p.mode}") for p in PLACES),
         Binding("q", "quit", "Quit", id="quit"),
-        Binding("ctrl+t", "seats", "Seats", show=False, id="seats"),
+        Binding("ctrl+t,f9", "seats", "Seats", show=False, id="seats"),
     ]
-    """F1/? help for the current screen; F2–F8 switch screens; q quits."""
+    """F1/? help for the current screen; F2–F8 switch screens; q quits; ctrl+t or F9 (a
+    browser keeps ctrl+t for a new tab) lists the shared table's seats."""
 
     def __init__(
         self,
@@ -306,7 +307,7 @@ class HsmApp(App[str | None]):
         if self.sharing is not None:
             yield SystemCommand(
                 "Seats",
-                "Who sits at the shared table, who is connected (ctrl+t)",
+                "Who sits at the shared table, who is connected (ctrl+t or F9)",
                 self.action_seats,
             )
         for title, about, action in CAMPAIGN_FILE_COMMANDS:

@@ -27,7 +27,7 @@ class PlayerApp(App[None]):
     TITLE = "hsm-tui"
     ENABLE_COMMAND_PALETTE = False  # the palette would list system commands a player lacks
     BINDINGS = [Binding("q", "quit", "Leave", id="player.quit")]
-    """q leaves the table (the game goes on; ssh back in to rejoin)."""
+    """q leaves the table (the game goes on; ssh back in, or Rejoin in the browser)."""
 
     def __init__(
         self,

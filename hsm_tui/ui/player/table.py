@@ -42,6 +42,7 @@ GM_KEYS = {
     "ctrl+o": "open a campaign",
     "ctrl+p": "the command palette",
     "ctrl+t": "the seats",
+    "f9": "the seats",
     "E": "end the fight",
     "V": "reveal a hidden combatant",
     "h": "roll in secret",

@@ -41,13 +41,14 @@ class DamageDialog(Rechecked[ApplyDamage | None]):
 
     BINDINGS = [
         Binding("enter", "apply", "Apply damage", priority=True, id="damage.apply"),
-        Binding("ctrl+n", "toggle", "Non-lethal", id="damage.nonlethal"),
+        Binding("ctrl+n,ctrl+l", "toggle", "Non-lethal", id="damage.nonlethal"),
         Binding("escape", "dismiss(None)", "Cancel", id="damage.cancel"),
         Binding("f1", "app.help", "Help", id="damage.help"),
         *focus_arrows(),
     ]
-    """Enter applies (even from the typing field), ctrl+n toggles non-lethal, Esc leaves;
-    F1 only, as ``?`` is typed into the field."""
+    """Enter applies (even from the typing field), ctrl+n or ctrl+l (a browser keeps
+    ctrl+n for a new window) toggles non-lethal, Esc leaves; F1 only, as ``?`` is typed
+    into the field."""
 
     def __init__(self, combatant: Combatant) -> None:
         super().__init__()
