@@ -16,8 +16,7 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -32,36 +31,13 @@ from ..table.seated import SeatedSession
 from ..table.seats import Role, Seat
 from ..table.session import Session
 from .invites import Invite, InviteRefused, Invites, link
-from .limits import Limits
+from .options import ServeError, ServeOptions
 from .players import PlayersFileError, SeatEntry, add_key, read_players, write_players
 
 if TYPE_CHECKING:
     from .server import Connection, TableServer
 
 log = logging.getLogger(__name__)
-
-
-class ServeError(Exception):
-    """Why ``hsm serve`` cannot start, in one line for ``hsm: error:``."""
-
-
-@dataclass(frozen=True)
-class ServeOptions:
-    """The command line's options (see ``hsm serve --help``)."""
-
-    campaign: str | None = None
-    host: str = "127.0.0.1"
-    port: int = 2222
-    players: str | None = None
-    headless: bool = False
-    max_seats: int = 8
-    content: Sequence[str] = ()
-    limits: Limits = field(default_factory=Limits)
-    web: tuple[str, int] | None = None
-    """``--web``: the address browsers are served on; None: SSH only."""
-    web_public_url: str | None = None
-    web_cert: str | None = None
-    web_key: str | None = None
 
 
 def players_path(options: ServeOptions, session: Session) -> Path:
@@ -259,7 +235,14 @@ async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
     print(f"listening on {server.host}:{server.port}", flush=True)
     browsers = None
     if web is not None:
-        browsers = await serve_browsers(options, table, *web)
+        try:
+            browsers = await serve_browsers(
+                options, server.seating, lambda: table.seats, table.invites, web
+            )
+        except ServeError:
+            await server.close()
+            raise
+        table.web_url = browsers.origin
     saver = autosaver(session) if options.headless else None
     discard = False
     said: list[str] = []

@@ -8,9 +8,13 @@ from __future__ import annotations
 import logging
 import ssl
 import sys
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..serve import ServeError, ServeOptions, Table
+from ..invites import Invites
+from ..options import ServeError, ServeOptions
+from ..players import SeatEntry
+from ..seating import Seating
 from .address import is_loopback, tls_context
 
 if TYPE_CHECKING:
@@ -50,22 +54,23 @@ def browsers_asked(options: ServeOptions) -> tuple[type[WebServer], ssl.SSLConte
 
 
 async def serve_browsers(
-    options: ServeOptions, table: Table, server: type[WebServer], tls: ssl.SSLContext | None
+    options: ServeOptions,
+    seating: Seating,
+    seats: Callable[[], Sequence[SeatEntry]],
+    invites: Invites,
+    web: tuple[type[WebServer], ssl.SSLContext | None],
 ) -> WebServer:
-    """Start the web server on the SSH server's seating (SSH is already listening; it
-    is closed if this cannot listen); the table learns the origin invites open."""
+    """Start the web server on the SSH server's ``seating`` (SSH is already listening;
+    the caller closes it if this raises), seating the players file's ``seats`` as they
+    are when each browser comes, with the table's ``invites``."""
     assert options.web is not None
     host, port = options.web
-    browsers = server(
-        table.server.seating, lambda: table.seats, table.invites,
-        public_url=options.web_public_url, tls=tls,
-    )  # fmt: skip
+    server, tls = web
+    browsers = server(seating, seats, invites, public_url=options.web_public_url, tls=tls)
     try:
         await browsers.start(host, port)
     except OSError as err:
-        await table.server.close()
         raise ServeError(f"cannot listen on {host}:{port} for --web: {err}") from None
-    table.web_url = browsers.origin
     where = f"{browsers.host}:{browsers.port}"
     print(f"browsers join at {browsers.origin}/ (listening on {where})", flush=True)
     return browsers
