@@ -4,15 +4,18 @@ the code the GM read aloud, for a session cookie once; the GM may revoke a seat'
 browser sessions.
 
 Pure: no I/O, time and randomness are injected. Only sha256 digests of tokens, codes
-and cookies are kept, so what this object holds opens no seat if it leaks (a log, a
-crash dump). A browser is told a specific reason for a refusal, because the player can
-only act on it by asking the GM for a new invite or retyping the code.
+and cookies are kept, so what this object holds gives away no token and no session if
+it leaks (a log, a crash dump); a code's ~40 bits could be searched from its digest, but
+only within its 15 minutes and its single use. A browser is told a specific reason for a
+refusal, because the player can only act on it by asking the GM for a new invite or
+retyping the code.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -232,20 +235,36 @@ class JoinLimiter:
     def __init__(self, per_minute: int = 10, clock: Callable[[], float] = time.monotonic) -> None:
         self.per_minute = per_minute
         self._clock = clock
-        self._asks: dict[str, list[float]] = {}  # address → its allowed asks, oldest first
+        self._asks: dict[str, list[float]] = {}  # source → its allowed asks, oldest first
+        self._pruned = clock()
 
     def allow(self, address: str) -> bool:
-        """Whether ``address`` may ask now: False once it asked ``per_minute`` times in
-        the last minute (a refused ask is not counted)."""
+        """Whether ``address`` may ask now: False once its source (the address; an IPv6
+        address's /64, which one host may hold whole) asked ``per_minute`` times in the
+        last minute (a refused ask is not counted)."""
         now = self._clock()
         since = now - self.WINDOW
-        stale = [a for a, asks in self._asks.items() if asks[-1] <= since]
-        for gone in stale:
-            del self._asks[gone]
-        asks = [t for t in self._asks.get(address, []) if t > since]
+        if self._pruned <= since:  # once a window: a flood of new addresses costs O(1) each
+            self._pruned = now
+            self._asks = {a: asks for a, asks in self._asks.items() if asks[-1] > since}
+        key = source(address)
+        asks = [t for t in self._asks.get(key, []) if t > since]
         if len(asks) >= self.per_minute:
-            if asks:
-                self._asks[address] = asks
+            self._asks[key] = asks
             return False
-        self._asks[address] = [*asks, now]
+        self._asks[key] = [*asks, now]
         return True
+
+
+def source(address: str) -> str:
+    """Who an address counts as for :class:`JoinLimiter`: itself, or an IPv6 address's
+    /64 network (a host is given a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

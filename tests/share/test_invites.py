@@ -277,6 +277,33 @@ def test_join_limiter_defaults_to_ten_a_minute() -> None:
     assert sum(limiter.allow("a") for _ in range(15)) == 10
 
 
+def test_join_limiter_counts_an_ipv6_hosts_whole_64_as_one_source() -> None:
+    """One host is given a /64: cycling through its addresses asks no faster."""
+    limiter = JoinLimiter(per_minute=2, clock=Clock(0.0))
+    asks = [limiter.allow(f"2001:db8:1:2::{n:x}") for n in range(1, 4)]
+    assert asks == [True, True, False]
+    assert limiter.allow("2001:db8:1:3::1"), "another /64 is another source"
+    assert limiter.allow("::ffff:10.0.0.9") and limiter.allow("10.0.0.9")
+    assert not limiter.allow("10.0.0.9"), "an IPv4-mapped address is its IPv4 address"
+
+
+def test_join_limiter_forgets_quiet_sources_once_a_minute_not_at_every_ask() -> None:
+    """Twenty thousand addresses asking once each leave nothing after a quiet minute,
+    and the sources kept are swept once a window, not on every ask (which made each ask
+    cost the whole table's loop in proportion to the addresses seen)."""
+    clock = Clock(0.0)
+    limiter = JoinLimiter(per_minute=2, clock=clock)
+    for n in range(20_000):
+        assert limiter.allow(f"10.{n >> 16}.{(n >> 8) & 255}.{n & 255}")
+    assert len(limiter._asks) == 20_000
+    clock.now = 30.0
+    limiter.allow("10.200.0.1")
+    assert len(limiter._asks) == 20_001, "no sweep within the window"
+    clock.now = 61.0
+    limiter.allow("10.200.0.2")
+    assert set(limiter._asks) == {"10.200.0.1", "10.200.0.2"}
+
+
 # -- the game's side: the GM's seat list makes and revokes invites through the Table --
 @pytest.fixture
 def table(user_keys, host_key) -> Game:

@@ -62,9 +62,9 @@ class WebChannel:
         self._closing: asyncio.Task[bool] | None = None
 
     def write(self, data: bytes) -> None:
-        """One frame of the app's output; nothing once the socket is closing."""
-        if self._closing is None and not self._transport.is_closing():
-            self._transport.write(frame(_BINARY, data))
+        """One frame of the app's output; nothing once either side began to close."""
+        if self._closing is None and not self._ws.closed and not self._transport.is_closing():
+            self._transport.write(frame(_BINARY, data))  # never after a Close frame (RFC 6455)
 
     def get_write_buffer_size(self) -> int:
         return self._transport.get_write_buffer_size()
