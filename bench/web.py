@@ -2,8 +2,9 @@
 player's first frame, the GM's key to screen, a GM change reaching 20 players, and the
 server memory each extra player costs, over WebSocket (``hsm serve --web``) and over SSH.
 
-Run: ``.venv/bin/python bench/web.py`` (about 3 minutes; ``--quick``, about 1½, for
-fewer runs). Prints a table; never fails on timing. Targets, for the browser seat: a
+Run: ``.venv/bin/python bench/web.py`` (about 2½ minutes; ``--quick``, about 2, for
+fewer first frames and changes: the memory and key rows take as long). Prints a table;
+never fails on timing. Targets, for the browser seat: a
 browser seat costs what an SSH seat does, so a GM change's median on 20 players and the
 memory per extra player at most 1.25× the SSH figure of the same run; beside them the
 SSH bench's (bench/ssh.py): first frame ≤ 150 ms median; a GM change on each of 20
