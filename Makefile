@@ -33,6 +33,7 @@ bench: $(VENV)/.installed-test
 	HSM_BENCH_TABLE=.bench-table.jsonl $(BIN)/python bench/combat.py
 	HSM_BENCH_TABLE=.bench-table.jsonl $(BIN)/python bench/ui.py
 	$(BIN)/python bench/ssh.py
+	$(BIN)/python bench/web.py
 	$(BIN)/python bench/propagation.py
 	$(BIN)/python bench/files.py
 	$(BIN)/python bench/powercut.py
