@@ -231,6 +231,20 @@ def rss_kib() -> tuple[int, str]:
     return (peak // 1024 if sys.platform == "darwin" else peak), "peak RSS"
 
 
+async def gm_started(game: HsmGame | HelloGame) -> tuple[App[Any], asyncio.Task[Any]]:
+    """The GM's app, headless at 120×40 and at the game's screen, and the task it runs in."""
+    gm = game.gm_app()
+    ready = asyncio.Event()
+
+    async def gm_ready(pilot: Pilot[Any]) -> None:
+        await game.gm_ready(pilot)
+        ready.set()
+
+    gm_task = asyncio.create_task(gm.run_async(headless=True, size=(120, 40), auto_pilot=gm_ready))
+    await ready.wait()
+    return gm, gm_task
+
+
 async def serve(kind: str) -> None:
     """The server process: one JSON request a line on stdin, one JSON answer a line."""
     from hsm_tui.share.players import SeatEntry
@@ -256,15 +270,7 @@ async def serve(kind: str) -> None:
     server = TableServer(
         seats, game.make_app, host_key, max_seats=len(seats) + 1, per_user=len(seats)
     )
-    gm = game.gm_app()
-    ready = asyncio.Event()
-
-    async def gm_ready(pilot: Pilot[Any]) -> None:
-        await game.gm_ready(pilot)
-        ready.set()
-
-    gm_task = asyncio.create_task(gm.run_async(headless=True, size=(120, 40), auto_pilot=gm_ready))
-    await ready.wait()
+    gm, gm_task = await gm_started(game)
     await server.start("127.0.0.1", 0)
     answer(port=server.port)
     profiler = cProfile.Profile()

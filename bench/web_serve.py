@@ -15,9 +15,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import asyncssh
-from textual.pilot import Pilot
 
-from bench.ssh import HsmGame, Server, rss_kib
+from bench.ssh import HsmGame, Server, gm_started, rss_kib
 
 GM_SSH, GM_WEB = "gm", "wgm"
 """The GM's seats: one logs in by key, the other by invite."""
@@ -67,15 +66,7 @@ async def serve() -> None:
         max_seats=len(seats) + 1,
         per_user=len(seats),
     )
-    gm = game.gm_app()
-    ready = asyncio.Event()
-
-    async def at_combat(pilot: Pilot[Any]) -> None:
-        await game.gm_ready(pilot)
-        ready.set()
-
-    gm_task = asyncio.create_task(gm.run_async(headless=True, size=(120, 40), auto_pilot=at_combat))
-    await ready.wait()
+    gm, gm_task = await gm_started(game)
     await ssh.start("127.0.0.1", 0)
     # every client joins from 127.0.0.1: the join limit of one address is not the figure
     web = WebServer(ssh.seating, lambda: table.seats, table.invites, limiter=JoinLimiter(10**6))
