@@ -237,7 +237,7 @@ async def _serve(options: ServeOptions, stopped: asyncio.Event | None) -> int:
     if web is not None:
         try:
             browsers = await serve_browsers(
-                options, server.seating, lambda: table.seats, table.invites, web
+                options, server.seating, lambda: table.seats, table.invites, web, server.door
             )
         except ServeError:
             await server.close()

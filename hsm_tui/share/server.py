@@ -106,7 +106,6 @@ class TableServer:
             allow_pty=True,
             line_editor=False,  # the app reads raw keys: no line editing, no echo
             encoding=None,  # bytes both ways: the driver decodes and encodes
-            login_timeout=self.limits.login_grace,
             keepalive_interval=30,  # a vanished client is noticed within ~2 minutes
             keepalive_count_max=3,
         )
@@ -195,7 +194,7 @@ class _Gate(asyncssh.SSHServer):
         self._conn = conn
         host, port = conn.get_extra_info("peername", ("?", 0))[:2]
         self._peer = f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
-        if not self._server.door.admit(conn, str(host), self._peer):
+        if not self._server.door.admit(conn, str(host), self._peer, self._disconnect):
             conn.abort()  # before the SSH banner: as sshd past MaxStartups
             return
         self._server._ssh.add(conn)
@@ -207,6 +206,11 @@ class _Gate(asyncssh.SSHServer):
         if isinstance(exc, asyncssh.KeyExchangeFailed):
             why = "an old client? see docs/shared-table.md#security"
             log.warning("%s refused: no algorithm in common (%s); %s", self._peer, exc.reason, why)
+
+    def _disconnect(self, why: str) -> None:
+        """The door's way to end this connection when it overstays, telling the client."""
+        if self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, why)
 
     def begin_auth(self, username: str) -> bool:
         return True  # always ask for a key: whether a user exists is not told

@@ -1,7 +1,8 @@
 """The door's limits with real clients on 127.0.0.1: connections that never log in cannot
-hold every slot (sshd's MaxStartups, PerSourceMaxStartups), a logged-in connection with no
-session is closed (UnusedConnectionTimeout), sessions per connection are capped
-(MaxSessions), and connections never take the descriptors a save needs.
+hold every slot (sshd's MaxStartups, PerSourceMaxStartups) nor stay silent past the
+login grace (LoginGraceTime), a logged-in connection with no session is closed
+(UnusedConnectionTimeout), sessions per connection are capped (MaxSessions), and
+connections never take the descriptors a save needs.
 """
 
 from __future__ import annotations
@@ -136,3 +137,18 @@ async def test_an_address_that_flooded_is_turned_away_for_a_while(serve, caplog)
     assert "turned away: 127.0.0.1 flooded; turned away " in caplog.text
     await asyncio.sleep(1)
     assert not await turned_away(table)
+
+
+async def test_a_connection_that_does_not_log_in_is_cut_at_the_login_grace(serve, caplog):
+    table = await serve(limits=Limits(login_grace=0.5))
+    with caplog.at_level(logging.INFO, logger="hsm_tui.share.door"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.server.port)
+        assert (await asyncio.wait_for(reader.readline(), 5)).startswith(b"SSH-2.0-")
+        with contextlib.suppress(ConnectionResetError):
+            await asyncio.wait_for(reader.read(), 5)  # the server closes it: no timeout
+        writer.close()
+    assert "did not log in within 0.5 s; disconnected" in caplog.text
+    kara = await table.join("kara")  # a login within the grace goes on past it
+    await asyncio.sleep(0.6)
+    kara.send(b"z")
+    await kara.shows("key <z>")

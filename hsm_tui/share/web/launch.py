@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from ..door import Door
 from ..invites import Invites
 from ..options import ServeError, ServeOptions
 from ..players import SeatEntry
@@ -59,14 +60,18 @@ async def serve_browsers(
     seats: Callable[[], Sequence[SeatEntry]],
     invites: Invites,
     web: tuple[type[WebServer], ssl.SSLContext | None],
+    door: Door,
 ) -> WebServer:
     """Start the web server on the SSH server's ``seating`` (SSH is already listening;
     the caller closes it if this raises), seating the players file's ``seats`` as they
-    are when each browser comes, with the table's ``invites``."""
+    are when each browser comes, with the table's ``invites``, behind the SSH server's
+    ``door`` (the limits count both ports' connections together)."""
     assert options.web is not None
     host, port = options.web
     server, tls = web
-    browsers = server(seating, seats, invites, public_url=options.web_public_url, tls=tls)
+    browsers = server(
+        seating, seats, invites, door=door, public_url=options.web_public_url, tls=tls
+    )
     try:
         await browsers.start(host, port)
     except OSError as err:

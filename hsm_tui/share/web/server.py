@@ -6,7 +6,8 @@ What it lets in: ``POST /join`` with an invite's token or code (at most
 :data:`MAX_BODY` bytes, a few a minute per address), then ``/ws`` with that session's
 cookie from a page of the table's own origin only, seated as the players file's seat
 of that user, under the same ``max_seats`` and per-user cap as SSH. Every response
-forbids framing, inline script and caching (:data:`HEADERS`).
+forbids framing, inline script and caching (:data:`HEADERS`). Every connection passes
+the SSH server's :class:`~hsm_tui.share.door.Door` first (:mod:`.gate`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from pathlib import Path
 from aiohttp import web
 
 from ...table.seats import Seat
+from ..door import Door
 from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter
+from ..limits import Limits
 from ..players import SeatEntry
 from ..seating import EXIT_TIMEOUT, Seating
 from ..terminal import ClientTerminal
 from .address import WEB_HOST, WEB_PORT, bound_origin, public_origin, same_origin
 from .browser import ENV, MAX_MESSAGE, TERM, WebChannel, read_messages, size_asked
+from .gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +72,8 @@ def who(seat: Seat) -> dict[str, str]:
 
 class WebServer:
     """Serves the table to browsers; see the module's docstring. ``seats`` gives the
-    players file's seats as they are now (a seat removed since an invite opens nothing).
+    players file's seats as they are now (a seat removed since an invite opens nothing);
+    ``door`` is the SSH server's, so both ports count as one (alone: a door of its own).
     """
 
     def __init__(
@@ -77,6 +82,7 @@ class WebServer:
         seats: Callable[[], Sequence[SeatEntry]],
         invites: Invites,
         *,
+        door: Door | None = None,
         limiter: JoinLimiter | None = None,
         public_url: str | None = None,
         tls: ssl.SSLContext | None = None,
@@ -85,6 +91,7 @@ class WebServer:
         self.seating = seating
         self._seats = seats
         self.invites = invites
+        self.door = door or Door(Limits())
         self.limiter = limiter or JoinLimiter()
         self.tls = tls
         self.static = static
@@ -95,12 +102,13 @@ class WebServer:
         self.port = 0
         self._open: dict[str, set[tuple[WebChannel, ClientTerminal]]] = {}
         self._runner: web.AppRunner | None = None
+        self._gate = Gate(self.door, tls)
         self._unsubscribe: Callable[[], None] = lambda: None
 
     async def start(self, host: str = WEB_HOST, port: int = WEB_PORT) -> None:
         """Listen on ``host`` only (port 0: any free one); :attr:`host`, :attr:`port`
         and (without a public URL) :attr:`origin` are then the bound ones."""
-        app = web.Application(client_max_size=MAX_BODY)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._gate.answered])
         app.on_response_prepare.append(_secure)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)
@@ -109,15 +117,14 @@ class WebServer:
         app.router.add_get("/ws", self._socket)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=EXIT_TIMEOUT)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, ssl_context=self.tls)
+        assert self._runner.server is not None  # set up
         try:
-            await site.start()
+            self.host, self.port = await self._gate.listen(self._runner.server, host, port)
         except OSError:
             await self._runner.cleanup()
             self._runner = None
             raise
-        address = self._runner.addresses[0]
-        self.host, self.port = str(address[0]), int(address[1])
+        self.door.open()
         scheme = "https" if self.tls else "http"
         self.origin = self.origin or bound_origin(scheme, self.host, self.port)
         self._unsubscribe = self.invites.on_revoke(self._revoked)
@@ -125,6 +132,7 @@ class WebServer:
     async def close(self) -> None:
         """Stop listening and close what is left open (the seating ends the seats)."""
         self._unsubscribe()
+        self._gate.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -183,9 +191,17 @@ class WebServer:
         if not same_origin(origin, self.origin):
             log.info("web %s: a page from %s refused", request.remote, origin)
             return error(403, f"this page is not from {self.origin}")
+        if not self._gate.session_opened(request):
+            return error(429, "this connection has all the sockets it may (--max-sessions)")
+        try:
+            return await self._play(request, user)
+        finally:
+            self._gate.session_closed(request)
+
+    async def _play(self, request: web.Request, user: str) -> web.WebSocketResponse:
+        """The socket of a page let in: seated, or told why not."""
         assert request.transport is not None  # a request being handled has its transport
-        host, port = request.transport.get_extra_info("peername", ("?", 0))[:2]
-        peer = f"web [{host}]:{port}" if ":" in str(host) else f"web {host}:{port}"
+        peer = self._gate.peer(request)
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, compress=False, heartbeat=30)
         await ws.prepare(request)
         channel = WebChannel(ws, request.transport)  # type: ignore[arg-type]
@@ -198,6 +214,7 @@ class WebServer:
             return ws
         terminal = ClientTerminal(channel, TERM, size_asked(request.query), ENV)
         terminal.on_drop = channel.abort
+        terminal.on_flood = lambda: self._gate.penalise(request)
         opened = (channel, terminal)
         self._open.setdefault(user, set()).add(opened)
         self.seating.sit(seat, peer, terminal)
