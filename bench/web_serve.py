@@ -38,7 +38,6 @@ class WebGame(HsmGame):
 async def serve() -> None:
     """The server process: the first request names the seats (SSH users with their public
     keys, browser users), then ops until ``quit`` or stdin closes."""
-    from hsm_tui.share.invites import JoinLimiter
     from hsm_tui.share.players import SeatEntry
     from hsm_tui.share.server import TableServer
     from hsm_tui.share.web.server import WebServer
@@ -68,8 +67,7 @@ async def serve() -> None:
     )
     gm, gm_task = await gm_started(game)
     await ssh.start("127.0.0.1", 0)
-    # every client joins from 127.0.0.1: the join limit of one address is not the figure
-    web = WebServer(ssh.seating, lambda: table.seats, table.invites, limiter=JoinLimiter(10**6))
+    web = WebServer(ssh.seating, lambda: table.seats, table.invites, door=ssh.door)
     await web.start("127.0.0.1", 0)
     table.web_url = web.origin
 

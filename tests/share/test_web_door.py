@@ -197,7 +197,7 @@ async def test_an_idle_kept_alive_connection_is_closed_and_a_seat_stays(shared, 
     await kara.shows("Kestrel")
     with caplog.at_level(logging.INFO, logger="hsm_tui.share.door"):
         reader, writer = await asyncio.open_connection("127.0.0.1", run.server.port)
-        writer.write(b"GET /whoami HTTP/1.1\r\nHost: table\r\n\r\n")  # kept alive
+        writer.write(f"GET /whoami HTTP/1.1\r\nHost: 127.0.0.1:{run.server.port}\r\n\r\n".encode())
         assert (await closed_by_server(reader)).startswith(b"HTTP/1.1 401 ")
         writer.close()
     assert "opened no session in 0.3 s; disconnected" in caplog.text

@@ -45,7 +45,7 @@ async def test_the_join_cookie_is_http_only_strict_and_whoami_reads_it(web) -> N
         f"{kara.url}/join", json={"secret": run.invites.make("kara").token}
     ) as response:
         cookie = response.headers["Set-Cookie"]
-    assert cookie.startswith("hsm_session=")
+    assert cookie.startswith(f"hsm_session_{run.server.port}=")
     for part in ("HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=43200"):
         assert part in cookie
     assert "Secure" not in cookie  # plain HTTP: a Secure cookie would never come back
@@ -91,11 +91,44 @@ async def test_a_malformed_join_is_400_with_why(web, body: bytes) -> None:
         assert "secret" in (await response.json())["error"]
 
 
-async def test_joins_from_one_address_are_limited_per_minute(web) -> None:
+async def test_codes_from_one_address_are_limited_per_minute_links_are_not(web) -> None:
+    """Codes can be guessed, so an address tries a few a minute; a link's 128-bit token
+    cannot, and players behind one tunnel share one address that junk must not lock."""
     run = await web(fight(), per_minute=3)
     browser = run.browser()
     assert [(await browser.join("WXYZ-WXYZ"))[0] for _ in range(4)] == [403, 403, 403, 429]
-    assert (await browser.join(run.invites.make("kara").token))[0] == 429
+    assert (await browser.join(run.invites.make("kara").code))[0] == 429
+    assert [(await browser.join("x" * 22))[0] for _ in range(3)] == [403, 403, 403]
+    assert (await browser.join(run.invites.make("kara").token))[0] == 200
+
+
+async def test_deeply_nested_json_is_a_400_not_a_server_error(web) -> None:
+    browser = (await web(fight())).browser()
+    async with browser.http.post(f"{browser.url}/join", data=b"[" * 3000) as response:
+        assert response.status == 400
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.2"])
+async def test_a_request_for_another_host_is_refused_as_dns_rebinding_would_send(
+    web, host: str
+) -> None:
+    """A page of another site whose name now points at this address sends its own name."""
+    run = await web(fight())
+    browser = run.browser()
+    response = await browser.get("/", headers={"Host": host})
+    assert response.status == 421
+    for own in (f"127.0.0.1:{run.server.port}", f"localhost:{run.server.port}"):
+        assert (await browser.get("/", headers={"Host": own})).status == 200
+
+
+async def test_behind_an_https_tunnel_the_cookie_is_secure_and_named_by_its_port(web) -> None:
+    run = await web(fight(), public_url="https://table.example.org")
+    kara = run.browser()
+    async with kara.http.post(
+        f"{kara.url}/join", json={"secret": run.invites.make("kara").token}
+    ) as response:
+        cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("hsm_session_443=") and "; Secure" in cookie
 
 
 async def test_the_socket_is_refused_before_the_upgrade_without_cookie_or_from_elsewhere(
@@ -116,14 +149,14 @@ async def test_the_socket_is_refused_before_the_upgrade_without_cookie_or_from_e
 
 
 async def test_behind_a_tunnel_only_pages_from_the_public_url_are_let_in(web) -> None:
-    run = await web(fight(), public_url="https://Table.example.org/")
-    assert run.server.origin == "https://table.example.org"
-    kara = run.browser()
+    run = await web(fight(), public_url="http://Table.example.org:80/")
+    assert run.server.origin == "http://table.example.org"
+    kara = run.browser()  # the tunnel's far end: plain HTTP here, so the cookie comes back
     await kara.join(run.invites.make("kara").token)
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await kara.open(origin=f"http://127.0.0.1:{run.server.port}")  # as bound: not it
     assert refused.value.status == 403
-    await kara.open(origin="https://table.example.org:443")
+    await kara.open(origin="http://table.example.org:80")
     await kara.shows("Kestrel")
 
 

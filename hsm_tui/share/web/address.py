@@ -79,6 +79,41 @@ def same_origin(sent: str | None, public: str) -> bool:
     return _key(sent) == _key(public)
 
 
+def served_origins(scheme: str, host: str, port: int) -> tuple[str, ...]:
+    """The origins a request may name in ``Host`` besides the public one: the bound
+    address, and for an unspecified one (``0.0.0.0``, ``::``) this machine's loopback
+    too (a reverse proxy on this machine forwards to it)."""
+    origins = [bound_origin(scheme, host, port)]
+    try:
+        unspecified = ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        unspecified = False
+    if unspecified:
+        origins.append(bound_origin(scheme, "127.0.0.1", port))
+    return tuple(origins)
+
+
+def origin_port(origin: str) -> int:
+    """The port of an origin as :func:`bound_origin` writes it (a default one left out)."""
+    parts = urlsplit(origin)
+    return parts.port or DEFAULT_PORTS[parts.scheme]
+
+
+def same_host(host: str | None, origins: tuple[str, ...]) -> bool:
+    """Whether a request's ``Host`` header names one of ``origins``' host and port (the
+    public one, the bound one; a port left out is the origin's scheme's): a page of
+    another site that points its own name at this address (DNS rebinding) sends its own
+    name, and is refused."""
+    if not host:
+        return False
+    for origin in origins:
+        own = _key(origin)
+        sent = _key(f"{own[0]}://{host}") if own is not None else None
+        if sent is not None and sent == own:
+            return True
+    return False
+
+
 def _key(origin: str) -> tuple[str, str, int] | None:
     """An origin as (scheme, host, port) with loopback names made one; None if malformed."""
     parts = urlsplit(origin.strip())

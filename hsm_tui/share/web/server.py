@@ -23,21 +23,32 @@ from aiohttp import web
 
 from ...table.seats import Seat
 from ..door import Door
-from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter
+from ..invites import SESSION_TTL, InviteRefused, Invites, JoinLimiter, normal_code
 from ..limits import Limits
 from ..players import SeatEntry
 from ..seating import EXIT_TIMEOUT, Seating
 from ..terminal import ClientTerminal
-from .address import WEB_HOST, WEB_PORT, bound_origin, public_origin, same_origin
+from .address import (
+    WEB_HOST,
+    WEB_PORT,
+    bound_origin,
+    origin_port,
+    public_origin,
+    same_host,
+    same_origin,
+    served_origins,
+)
 from .browser import ENV, MAX_MESSAGE, TERM, WebChannel, read_messages, size_asked
-from .gate import Gate
+from .gate import Gate, Handler
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 """The page and what it loads (index.html, its script, style and xterm.js)."""
 
-COOKIE = "hsm_session"
+COOKIE = "hsm_session_{port}"
+"""The session cookie's name, by the public origin's port: a browser keeps cookies per
+host, not per port, and two tables on one machine would otherwise end each other's."""
 MAX_BODY = 4 << 10
 """Bytes in a join request: a secret is some 40."""
 
@@ -100,6 +111,9 @@ class WebServer:
         started; the invite link starts with it and a page's ``Origin`` must be it."""
         self.host = ""
         self.port = 0
+        self.cookie = COOKIE.format(port=WEB_PORT)
+        """The session cookie's name (:data:`COOKIE`), set as the server starts."""
+        self._hosts: tuple[str, ...] = ()
         self._open: dict[str, set[tuple[WebChannel, ClientTerminal]]] = {}
         self._runner: web.AppRunner | None = None
         self._gate = Gate(self.door, tls)
@@ -108,7 +122,9 @@ class WebServer:
     async def start(self, host: str = WEB_HOST, port: int = WEB_PORT) -> None:
         """Listen on ``host`` only (port 0: any free one); :attr:`host`, :attr:`port`
         and (without a public URL) :attr:`origin` are then the bound ones."""
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._gate.answered])
+        app = web.Application(
+            client_max_size=MAX_BODY, middlewares=[self._gate.answered, self._own_host]
+        )
         app.on_response_prepare.append(_secure)
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)
@@ -127,6 +143,8 @@ class WebServer:
         self.door.open()
         scheme = "https" if self.tls else "http"
         self.origin = self.origin or bound_origin(scheme, self.host, self.port)
+        self._hosts = (self.origin, *served_origins(scheme, self.host, self.port))
+        self.cookie = COOKIE.format(port=origin_port(self.origin))
         self._unsubscribe = self.invites.on_revoke(self._revoked)
 
     async def close(self) -> None:
@@ -151,15 +169,25 @@ class WebServer:
         path = self.static / name
         return web.FileResponse(path) if path.is_file() else error(404, "no such file")
 
+    @web.middleware
+    async def _own_host(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Only requests for this table's own address: see :func:`same_host`."""
+        if not same_host(request.headers.get("Host"), self._hosts):
+            log.info("web %s: a request for host %r refused", request.remote, request.host)
+            return error(421, f"this server answers for {self.origin} only")
+        return await handler(request)
+
     async def _join(self, request: web.Request) -> web.Response:
-        """Trade an invite's secret for a session cookie (see the module's docstring)."""
+        """Trade an invite's secret for a session cookie (see the module's docstring). Only
+        codes count toward the join limit: a link's 128-bit token is beyond guessing, and
+        players behind one tunnel share one address, which junk must not lock out."""
         address = request.remote or "?"
-        if not self.limiter.allow(address):
-            log.info("web %s: too many joins in a minute", address)
-            return error(429, "too many tries from this address: wait a minute and try again")
         secret = await _secret(request)
         if secret is None:
             return error(400, 'a join is JSON like {"secret": "ABCD-EFGH"}, at most 4 KiB')
+        if normal_code(secret) is not None and not self.limiter.allow(address):
+            log.info("web %s: too many codes tried in a minute", address)
+            return error(429, "too many codes tried from this address: wait a minute")
         try:
             user, cookie = self.invites.trade(secret)
         except InviteRefused as refused:
@@ -171,20 +199,20 @@ class WebServer:
         log.info("web %s: an invite for %s was used", address, user)
         response = web.json_response(who(seat))
         response.set_cookie(
-            COOKIE, cookie, max_age=SESSION_TTL, path="/",
-            httponly=True, samesite="Strict", secure=self.tls is not None,
+            self.cookie, cookie, max_age=SESSION_TTL, path="/",
+            httponly=True, samesite="Strict", secure=self.origin.startswith("https:"),
         )  # fmt: skip
         return response
 
     async def _whoami(self, request: web.Request) -> web.Response:
-        user = self.invites.user_of(request.cookies.get(COOKIE))
+        user = self.invites.user_of(request.cookies.get(self.cookie))
         seat = self._seat(user) if user is not None else None
         return web.json_response(who(seat)) if seat is not None else error(401, "not joined")
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         """A joined page's terminal: refused before the upgrade without a live cookie or
         from another origin; after it (a ``bye`` and 4403) when not seated."""
-        user = self.invites.user_of(request.cookies.get(COOKIE))
+        user = self.invites.user_of(request.cookies.get(self.cookie))
         if user is None:
             return error(403, "not joined: open the invite link again or type the code")
         origin = request.headers.get("Origin")
@@ -245,7 +273,7 @@ async def _secret(request: web.Request) -> str | None:
     """The secret of a join request's JSON body, None if the body is not one."""
     try:
         body = json.loads(await request.read())
-    except (web.HTTPRequestEntityTooLarge, ValueError):
+    except (web.HTTPRequestEntityTooLarge, ValueError, RecursionError):  # RecursionError: [[[[…
         return None
     secret = body.get("secret") if isinstance(body, dict) else None
     return secret if isinstance(secret, str) and 0 < len(secret) <= 200 else None
