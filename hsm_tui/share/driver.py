@@ -304,11 +304,27 @@ async def run_app(app: App[Any], terminal: ClientTerminal, *, mouse: bool = Fals
     """
     app.driver_class = ChannelDriver.bound_to(terminal)
     app.console._color_system = color_system(terminal.term, terminal.env)
-    errors = io.StringIO()
-    app.error_console = Console(file=errors, width=100, color_system=None, markup=False)
+    app.error_console = _ERRORS
     if terminal.closed:
         return 0
     await app.run_async(mouse=mouse)
-    if report := errors.getvalue().strip():
-        log.error("an SSH client's app failed:\n%s", report)
     return app.return_code or 0
+
+
+class _ErrorLog(io.TextIOBase):
+    """Where a seat's app prints its error as it exits: the log (Rich writes each
+    printed renderable in one call)."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if report := text.strip():
+            log.error("an SSH client's app failed:\n%s", report)
+        return len(text)
+
+
+_ERRORS = Console(file=_ErrorLog(), width=100, color_system=None, markup=False)
+"""Every seat's app's error console: one for the process (a Console per seat cost ~26 KiB
+of each seat's memory), printed to only as an app exits on an error, which it does at
+once, with no other app running in between."""

@@ -178,19 +178,24 @@ class WebServer:
         return await handler(request)
 
     async def _join(self, request: web.Request) -> web.Response:
-        """Trade an invite's secret for a session cookie (see the module's docstring). Only
-        codes count toward the join limit: a link's 128-bit token is beyond guessing, and
-        players behind one tunnel share one address, which junk must not lock out."""
+        """Trade an invite's secret for a session cookie (see the module's docstring).
+
+        Joins are limited per address: a code counts before it is tried (a guess that
+        hit must be refused too once over the limit), a link's token only when it is
+        refused. A valid token always joins: it is beyond guessing, and players behind
+        one tunnel share one address, which junk must not lock out."""
         address = request.remote or "?"
         secret = await _secret(request)
         if secret is None:
             return error(400, 'a join is JSON like {"secret": "ABCD-EFGH"}, at most 4 KiB')
-        if normal_code(secret) is not None and not self.limiter.allow(address):
-            log.info("web %s: too many codes tried in a minute", address)
-            return error(429, "too many codes tried from this address: wait a minute")
+        code = normal_code(secret) is not None
+        if code and not self.limiter.allow(address):
+            return self._too_many(address)
         try:
             user, cookie = self.invites.trade(secret)
         except InviteRefused as refused:
+            if not code and not self.limiter.allow(address):
+                return self._too_many(address)
             log.info("web %s: invite refused: %s", address, refused)
             return error(403, str(refused))
         seat = self._seat(user)
@@ -203,6 +208,10 @@ class WebServer:
             httponly=True, samesite="Strict", secure=self.origin.startswith("https:"),
         )  # fmt: skip
         return response
+
+    def _too_many(self, address: str) -> web.Response:
+        log.info("web %s: too many joins tried in a minute", address)
+        return error(429, "too many tries from this address: wait a minute and try again")
 
     async def _whoami(self, request: web.Request) -> web.Response:
         user = self.invites.user_of(request.cookies.get(self.cookie))
