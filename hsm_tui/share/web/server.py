@@ -61,9 +61,11 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-store",
+    "Server": "hsm",
 }
 """On every response: only the page's own files run, nothing frames it, no address (the
-invite is in the fragment, which is never sent) leaks in a Referer, nothing is cached."""
+invite is in the fragment, which is never sent) leaks in a Referer, nothing is cached,
+and no library version is told to whoever asks."""
 
 REVOKED = "your browser session was ended by the GM"
 NOT_SEATED = "hsm: {user} has no seat at this table now; ask the GM"
