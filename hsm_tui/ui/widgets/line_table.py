@@ -113,6 +113,7 @@ class LineTable(Widget):
         self.rows: tuple[Row, ...] = ()
         self._widths: list[int] = []
         self._lines: list[Strip] = []
+        self._paint = (Style(), 0)  # the style and width of the paint under way
 
     def show(self, rows: Sequence[Row]) -> None:
         """Show ``rows``: only the lines that changed are drawn and repainted (all of them
@@ -158,9 +159,14 @@ class LineTable(Widget):
         bold = tuple(row.own and c.own_bold for c in self.columns)
         return row_line(row.cells, tuple(widths), bold)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``, with the style and the width worked out once for all of
+        them (the style walks every ancestor's; the width looks the widget up on screen)."""
+        self._paint = (self.rich_style, self.content_region.width)
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        width = self.content_region.width
-        style = self.rich_style
+        style, width = self._paint
         if not 0 <= y < len(self._lines):
             return Strip.blank(width, style)
         return self._lines[y].apply_style(style).crop_extend(0, width, style)

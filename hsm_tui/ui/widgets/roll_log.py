@@ -109,7 +109,7 @@ class RollLog(ScrollView):
         """Every line shown, top to bottom, wrapped to the current width."""
         self._at_end = True
         """Following the newest entry: kept across a resize, lost when the GM scrolls back."""
-        self._style = Style()
+        self._paint = (Style(), 0)  # the style and width of the paint under way
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -152,15 +152,14 @@ class RollLog(ScrollView):
         self.refresh(Region(0, 0, *self.scrollable_content_region.size))  # not the border
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines in ``crop``, with the widget's style worked out once for all of them
-        (it walks every ancestor's styles)."""
-        self._style = self.rich_style
+        """The lines in ``crop``, with the style and the width worked out once for all of
+        them (the style walks every ancestor's; the width looks the widget up on screen)."""
+        self._paint = (self.rich_style, self.scrollable_content_region.width)
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        style, width = self._paint
         index = round(self.scroll_offset.y) + y
-        style = self._style
         if not 0 <= index < len(self.lines):
             return Strip.blank(width, style)
         return self.lines[index].apply_style(style).crop_extend(0, width, style)
